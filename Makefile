@@ -1,0 +1,151 @@
+# ProbeOS build.
+#
+#   make                 build build/$(ARCH)/probeos.elf (and the ISO on x86_64)
+#   make run             build and boot in QEMU, serial console on this terminal
+#   make debug           boot halted with a GDB stub and attach GDB
+#   make test            host tests, symbol-table check and boot tests
+#   make deps            install missing tools from Debian packages
+#   make clean
+#
+# ARCH selects the architecture (x86_64 is the default). CROSS_COMPILE
+# selects the toolchain prefix; by default a bare-metal x86_64-elf- compiler
+# is used when installed, and otherwise the host GCC, which can build a
+# freestanding kernel with the flags below.
+
+ARCH ?= x86_64
+BUILD := build/$(ARCH)
+PYTHON ?= python3
+QEMU_ACCEL ?= tcg
+
+ifeq ($(ARCH),x86_64)
+CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-,)
+# -mno-red-zone: interrupts push onto the current stack, which would
+#     overwrite the 128-byte "red zone" leaf functions may use below %rsp.
+# -mcmodel=kernel: the kernel lives in the top 2 GiB of the address space,
+#     so addresses fit in sign-extended 32-bit immediates.
+# -mgeneral-regs-only: no SSE/x87 registers; the trap entry does not save
+#     them, and so the kernel must never touch them.
+ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only
+QEMU := qemu-system-x86_64
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
+	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+IMAGE := $(BUILD)/probeos.iso
+else
+$(error ARCH=$(ARCH) is not supported yet (x86_64 only))
+endif
+
+CC := $(CROSS_COMPILE)gcc
+LD := $(CROSS_COMPILE)ld
+NM := $(CROSS_COMPILE)nm
+OBJDUMP := $(CROSS_COMPILE)objdump
+
+# -ffreestanding -fno-builtin: no C library; memcpy and friends are ours.
+# -fno-pic -fno-pie: the kernel is linked at a fixed address.
+# -fno-stack-protector: there is no canary support to call into.
+# -fno-omit-frame-pointer -fno-optimize-sibling-calls: keep every frame in
+#     the frame-pointer chain, so backtraces (kernel/backtrace.c) show every
+#     caller, including functions that end in a tail call such as vfs_read.
+# -fno-asynchronous-unwind-tables: no .eh_frame; nothing unwinds with it.
+# -fcf-protection=none: no endbr64 at function entries.
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-fno-asynchronous-unwind-tables -fcf-protection=none \
+	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -MMD -MP
+ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
+LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
+	-T linker/$(ARCH).ld
+
+SRCS := $(wildcard kernel/*.c kernel/probes/*.c lib/*.c \
+	arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S)
+OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
+
+.PHONY: all run debug test host-tests deps clean
+all: $(IMAGE)
+
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
+$(BUILD)/obj/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
+
+-include $(OBJS:.o=.d)
+
+# The symbol table is built into the kernel by linking three times, as
+# Linux does for kallsyms: link 1 has an empty table; the symbols of link
+# N give the table of link N+1. Links 2 and 3 contain the same symbols, so
+# their tables have the same size and nothing moves: the table of link 3
+# must equal the one it was built from, which is checked.
+KERNEL_LINK = $(LD) $(LDFLAGS) -o $@ $(OBJS)
+
+$(BUILD)/symtab0.S: tools/mksymtab.py
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/mksymtab.py < /dev/null > $@
+
+$(BUILD)/symtab%.o: $(BUILD)/symtab%.S
+	$(CC) $(ASFLAGS) -c $< -o $@
+
+$(BUILD)/link1.elf: $(OBJS) $(BUILD)/symtab0.o linker/$(ARCH).ld
+	$(KERNEL_LINK) $(BUILD)/symtab0.o
+$(BUILD)/symtab1.S: $(BUILD)/link1.elf tools/mksymtab.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
+$(BUILD)/link2.elf: $(OBJS) $(BUILD)/symtab1.o linker/$(ARCH).ld
+	$(KERNEL_LINK) $(BUILD)/symtab1.o
+$(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
+	$(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
+$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/symtab2.o linker/$(ARCH).ld
+	$(KERNEL_LINK) $(BUILD)/symtab2.o
+	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
+		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
+
+$(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null)
+	@mkdir -p $(dir $@)
+	$(PYTHON) tools/mkcpio.py rootfs $@
+
+# The ISO: GRUB (BIOS) with our grub.cfg, the kernel and the rootfs module.
+$(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
+	@rm -rf $(BUILD)/isodir
+	@mkdir -p $(BUILD)/isodir/boot/grub
+	cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	cp $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio $(BUILD)/isodir/boot/
+	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
+		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+
+run: deps $(IMAGE)
+	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio
+
+debug: deps $(IMAGE)
+	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio -S -gdb tcp::1234 & \
+	gdb -q $(BUILD)/probeos.elf -ex 'target remote localhost:1234'; \
+	kill %1 2>/dev/null || true
+
+include tests/host/host.mk
+
+test: deps $(IMAGE) host-test-bins
+	$(PYTHON) tests/run_tests.py --arch $(ARCH)
+
+# Debian packages this project needs, by the command that shows each is there.
+DEPS := grub-mkrescue:grub-common grub-mkrescue:grub-pc-bin xorriso:xorriso \
+	mformat:mtools qemu-system-x86_64:qemu-system-x86 gdb:gdb \
+	gcc:gcc python3:python3 /usr/include/cmocka.h:libcmocka-dev \
+	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin
+deps:
+	@missing=""; for d in $(DEPS); do \
+		what=$${d%%:*}; pkg=$${d#*:}; \
+		if [ -e "$$what" ] || command -v "$$what" >/dev/null 2>&1; then :; \
+		else missing="$$missing $$pkg"; fi; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+clean:
+	rm -rf build

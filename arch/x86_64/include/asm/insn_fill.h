@@ -1,0 +1,9 @@
+/* The filler for unused executable memory: int3 (0xcc) on x86_64, so a
+ * jump into unused slot space traps at once instead of running garbage. */
+#ifndef ASM_INSN_FILL_H
+#define ASM_INSN_FILL_H
+
+#define ARCH_TRAP_FILL { 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, \
+			 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc, 0xcc }
+
+#endif

@@ -1,0 +1,47 @@
+/* struct pt_regs: the registers of an interrupted context, as the trap
+ * entry (arch/x86_64/trap_entry.S) saves them on the stack.
+ *
+ * Layout, from the lowest address (where the entry code leaves %rsp and
+ * passes it to C) upwards:
+ *   r15 ... rax   general registers, pushed by the entry stub
+ *   vector        the exception or interrupt number, pushed by the stub
+ *   error_code    pushed by the CPU for some exceptions, else 0 by the stub
+ *   rip cs rflags rsp ss   pushed by the CPU on every trap in 64-bit mode
+ * Changing a field changes the register the interrupted code resumes
+ * with: the probes layer relies on that. */
+#ifndef ASM_PTRACE_H
+#define ASM_PTRACE_H
+
+#include <stdint.h>
+
+struct pt_regs {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector;
+	uint64_t error_code;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+#define PT_REGS_SIZE (22 * 8)
+
+static inline uintptr_t instruction_pointer(const struct pt_regs *regs)
+{
+	return regs->rip;
+}
+
+static inline void instruction_pointer_set(struct pt_regs *regs, uintptr_t ip)
+{
+	regs->rip = ip;
+}
+
+static inline uintptr_t frame_pointer(const struct pt_regs *regs)
+{
+	return regs->rbp;
+}
+
+static inline uintptr_t stack_pointer(const struct pt_regs *regs)
+{
+	return regs->rsp;
+}
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The legacy interrupt hardware of a PC: two 8259 PICs and the 8254 PIT.
+ *
+ * The PICs are remapped so their 16 lines arrive on vectors 32-47 instead
+ * of colliding with CPU exceptions. Only two lines are unmasked: IRQ 0,
+ * the PIT programmed to TIMER_HZ, which drives the scheduler's tick, and
+ * IRQ 4, the COM1 UART's receive interrupt (arch/x86_64/uart.c).
+ */
+#include "kernel/arch.h"
+#include "kernel/nokprobe.h"
+#include "kernel/sched.h"
+#include <asm/io.h>
+#include <asm/irq_vectors.h>
+
+#define PIC1_CMD  0x20
+#define PIC1_DATA 0x21
+#define PIC2_CMD  0xa0
+#define PIC2_DATA 0xa1
+#define PIC_EOI   0x20
+#define PIT_CH0   0x40
+#define PIT_CMD   0x43
+#define PIT_HZ    1193182
+
+void uart_handle_irq(void);
+
+static void pic_remap(void)
+{
+	outb(PIC1_CMD, 0x11);		/* ICW1: init, expect ICW4 */
+	outb(PIC2_CMD, 0x11);
+	outb(PIC1_DATA, IRQ_VECTOR_BASE);	/* ICW2: vector offsets */
+	outb(PIC2_DATA, IRQ_VECTOR_BASE + 8);
+	outb(PIC1_DATA, 4);		/* ICW3: slave on line 2 */
+	outb(PIC2_DATA, 2);
+	outb(PIC1_DATA, 1);		/* ICW4: 8086 mode */
+	outb(PIC2_DATA, 1);
+	/* Unmask the timer and COM1 only. */
+	outb(PIC1_DATA, (uint8_t)~((1 << IRQ_TIMER) | (1 << IRQ_COM1)));
+	outb(PIC2_DATA, 0xff);
+}
+
+static void pit_start(unsigned int hz)
+{
+	unsigned int divisor = PIT_HZ / hz;
+
+	outb(PIT_CMD, 0x36);		/* channel 0, lo/hi byte, mode 3 */
+	outb(PIT_CH0, divisor & 0xff);
+	outb(PIT_CH0, divisor >> 8);
+}
+
+void arch_interrupts_init(void)
+{
+	pic_remap();
+	pit_start(TIMER_HZ);
+}
+
+void pic_handle_irq(unsigned int irq)
+{
+	/* Acknowledge first: the handler may switch threads (the timer) and
+	 * the PIC must not stay blocked until this thread runs again. */
+	if (irq >= 8)
+		outb(PIC2_CMD, PIC_EOI);
+	outb(PIC1_CMD, PIC_EOI);
+	if (irq == IRQ_TIMER)
+		sched_timer_tick();
+	else if (irq == IRQ_COM1)
+		uart_handle_irq();
+}
+NOKPROBE_SYMBOL(pic_handle_irq);

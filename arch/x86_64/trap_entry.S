@@ -1,0 +1,132 @@
+/*
+ * Trap entry and exit, and the thread context switch, for x86_64.
+ *
+ * Every vector the kernel handles has a small stub that makes the stack
+ * look the same whether or not the CPU pushed an error code, pushes the
+ * vector number and joins trap_common. trap_common saves the general
+ * registers, so that the stack holds a complete struct pt_regs
+ * (asm/ptrace.h), and calls trap_dispatch(regs). On return it restores
+ * the registers from that same structure - so a handler that edits
+ * regs->rip or regs->rflags redirects the interrupted code - and iretq's.
+ *
+ * All of this is in .entry.text, which the probes layer refuses to probe:
+ * a breakpoint here would trap while saving the state of a trap.
+ */
+
+	.section .entry.text, "ax"
+
+/* The CPU pushes an error code itself only for vectors 8, 10-14, 17, 21,
+ * 29 and 30; for the others the stub pushes a 0 in its place. */
+.macro trap_stub vector
+	.balign 16
+trap_stub_\vector:
+	.if !((\vector == 8) || (\vector >= 10 && \vector <= 14) || (\vector == 17) || (\vector == 21) || (\vector == 29) || (\vector == 30))
+	pushq $0
+	.endif
+	pushq $\vector
+	jmp trap_common
+.endm
+
+	.globl trap_common
+trap_common:
+	pushq %rax
+	pushq %rbx
+	pushq %rcx
+	pushq %rdx
+	pushq %rsi
+	pushq %rdi
+	pushq %rbp
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	cld
+	movq %rsp, %rdi
+	/* The System V ABI wants a 16-byte aligned stack at a call; traps can
+	 * arrive with any alignment, so align explicitly and remember the
+	 * frame in a callee-saved register. */
+	movq %rsp, %rbx
+	andq $-16, %rsp
+	call trap_dispatch
+	movq %rbx, %rsp
+	.globl trap_return
+trap_return:
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rbp
+	popq %rdi
+	popq %rsi
+	popq %rdx
+	popq %rcx
+	popq %rbx
+	popq %rax
+	addq $16, %rsp		/* vector and error code */
+	iretq
+
+/* The stubs, and a table of their addresses for arch/x86_64/idt.c. */
+.altmacro
+.macro stub_range from, to
+	trap_stub \from
+	.if \to-\from
+	stub_range %(\from+1), \to
+	.endif
+.endm
+	stub_range 0, 47
+
+.macro stub_addr n
+	.quad trap_stub_\n
+.endm
+	.section .rodata
+	.balign 8
+	.globl trap_stub_table
+trap_stub_table:
+	.set i, 0
+	.rept 48
+	stub_addr %i
+	.set i, i+1
+	.endr
+
+/*
+ * void arch_context_switch(struct arch_context *from, struct arch_context *to)
+ *
+ * Saves the callee-saved registers on the current stack, stores the stack
+ * pointer in *from, loads the one in *to and pops that thread's registers.
+ * The "return" then lands wherever the other thread called this from (or,
+ * for a new thread, in context_first_entry, see arch/x86_64/thread.c).
+ */
+	.section .entry.text, "ax"
+	.globl arch_context_switch
+arch_context_switch:
+	pushq %rbp
+	pushq %rbx
+	pushq %r12
+	pushq %r13
+	pushq %r14
+	pushq %r15
+	movq %rsp, (%rdi)
+	movq (%rsi), %rsp
+	popq %r15
+	popq %r14
+	popq %r13
+	popq %r12
+	popq %rbx
+	popq %rbp
+	ret
+
+	/* A new thread's first switch returns here: the frame pointer is 0 so
+	 * backtraces stop, and the stack is aligned as after a call. */
+	.globl context_first_entry
+context_first_entry:
+	xorl %ebp, %ebp
+	call thread_start
+	ud2

@@ -1,0 +1,118 @@
+/*
+ * Where every trap lands on x86_64: trap_dispatch(regs), called by
+ * trap_common (trap_entry.S) with the saved registers.
+ *
+ * Vectors 0-31 are CPU exceptions. Breakpoint (#BP, 3) and debug (#DB, 1)
+ * go first to the hooks the probes layer installs (kernel/trap.h); every
+ * other exception is offered to the fault hook, then to the exception
+ * fix-up table, and otherwise panics. Vectors 32-47 are the legacy PIC's
+ * interrupts (arch/x86_64/pic.c). On the way out of an interrupt the
+ * scheduler may switch threads: that is where preemption happens.
+ */
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/trap.h"
+#include <asm/irq_vectors.h>
+#include <asm/layout.h>
+
+#define VEC_DEBUG        1
+#define VEC_BREAKPOINT   3
+#define VEC_DOUBLE_FAULT 8
+#define VEC_PAGE_FAULT  14
+#define PF_PRESENT (1 << 0)
+#define PF_WRITE   (1 << 1)
+#define PF_FETCH   (1 << 4)
+
+static const char *const exception_names[32] = {
+	"divide error", "debug", "non-maskable interrupt", "breakpoint",
+	"overflow", "bound range exceeded", "invalid opcode",
+	"device not available", "double fault", "coprocessor segment overrun",
+	"invalid TSS", "segment not present", "stack-segment fault",
+	"general protection fault", "page fault", "reserved",
+	"x87 floating-point error", "alignment check", "machine check",
+	"SIMD floating-point error", "virtualization exception",
+	"control protection exception",
+};
+
+static uint64_t read_cr2(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("movq %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
+
+static bool in_range(uint64_t a, const char *start, const char *end)
+{
+	return a >= (uint64_t)start && a < (uint64_t)end;
+}
+
+/* Turn a page fault into a sentence a student can act on. */
+static __noreturn void page_fault_panic(struct pt_regs *regs)
+{
+	uint64_t addr = read_cr2();
+	uint64_t err = regs->error_code;
+	const char *what = "page fault";
+
+	if ((err & PF_WRITE) && in_range(addr, __text_start, __text_end))
+		what = "write to read-only kernel text (W^X): code may only be changed through text_poke()";
+	else if ((err & PF_WRITE) && in_range(addr, __rodata_start, __rodata_end))
+		what = "write to read-only kernel data";
+	else if ((err & PF_FETCH) && (err & PF_PRESENT))
+		what = "execution of a no-execute page (W^X)";
+	else if (!(err & PF_PRESENT))
+		what = "access to an unmapped address";
+	kprintf("page fault: %s at 0x%lx (error code 0x%lx)\n",
+		err & PF_WRITE ? "write" : err & PF_FETCH ? "instruction fetch" : "read",
+		addr, err);
+	trap_panic(what, regs);
+}
+
+static void handle_exception(struct pt_regs *regs)
+{
+	uint64_t v = regs->vector;
+
+	if (v == VEC_BREAKPOINT && trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
+		return;
+	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
+		return;
+	if (v != VEC_BREAKPOINT && v != VEC_DEBUG && v != VEC_DOUBLE_FAULT) {
+		if (trap_call_hook(TRAP_HOOK_FAULT, regs) || extable_fixup(regs))
+			return;
+	}
+	if (v == VEC_PAGE_FAULT)
+		page_fault_panic(regs);
+	trap_panic(exception_names[v] ? exception_names[v] : "reserved exception", regs);
+}
+
+void trap_dispatch(struct pt_regs *regs)
+{
+	if (regs->vector < 32) {
+		handle_exception(regs);
+		return;
+	}
+	this_cpu()->irq_depth++;
+	pic_handle_irq(regs->vector - IRQ_VECTOR_BASE);
+	this_cpu()->irq_depth--;
+	sched_preempt_point();
+}
+NOKPROBE_SYMBOL(trap_dispatch);
+NOKPROBE_SYMBOL(handle_exception);
+NOKPROBE_SYMBOL(read_cr2);
+
+void arch_dump_regs(const struct pt_regs *r)
+{
+	kprintf("RIP: %016lx  RSP: %016lx  RFLAGS: %08lx\n", r->rip, r->rsp, r->rflags);
+	kprintf("RAX: %016lx  RBX: %016lx  RCX: %016lx\n", r->rax, r->rbx, r->rcx);
+	kprintf("RDX: %016lx  RSI: %016lx  RDI: %016lx\n", r->rdx, r->rsi, r->rdi);
+	kprintf("RBP: %016lx  R8:  %016lx  R9:  %016lx\n", r->rbp, r->r8, r->r9);
+	kprintf("R10: %016lx  R11: %016lx  R12: %016lx\n", r->r10, r->r11, r->r12);
+	kprintf("R13: %016lx  R14: %016lx  R15: %016lx\n", r->r13, r->r14, r->r15);
+	kprintf("CS: %04lx  SS: %04lx  vector %lu  error code 0x%lx\n",
+		r->cs, r->ss, r->vector, r->error_code);
+}

@@ -1,0 +1,149 @@
+/*
+ * First instructions of the kernel on x86_64.
+ *
+ * GRUB loads the image (following the multiboot2 header below) and jumps
+ * to _start in 32-bit protected mode with paging off, EAX holding the
+ * multiboot2 magic and EBX the physical address of the boot information.
+ * This file does the minimum needed to reach C in 64-bit mode:
+ *
+ *   1. build page tables that map the first 1 GiB twice: at its physical
+ *      address (so the next instruction after enabling paging still
+ *      exists) and at KERNEL_VMA (where the kernel is linked);
+ *   2. turn on PAE, long mode and no-execute support, then paging;
+ *   3. far-jump into a 64-bit code segment, then jump to the higher half;
+ *   4. call kmain(magic, info) on the boot stack.
+ *
+ * kernel/mm replaces these coarse tables with the W^X ones early in kmain.
+ * Everything here runs at its physical address, so it lives in the .boot
+ * sections that the linker script places at 1 MiB with VMA == LMA.
+ */
+#include <asm/layout.h>
+
+#define MB2_MAGIC     0xe85250d6
+#define MB2_ARCH_I386 0
+#define PTE_P   (1 << 0)
+#define PTE_W   (1 << 1)
+#define PTE_PS  (1 << 7)
+#define CR4_PAE (1 << 5)
+#define EFER_MSR  0xc0000080
+#define EFER_LME  (1 << 8)
+#define EFER_NXE  (1 << 11)
+#define CR0_PG  (1 << 31)
+#define CR0_WP  (1 << 16)
+
+/* Physical address of a symbol linked in the higher half. */
+#define PA(x) ((x) - KERNEL_VMA)
+
+	.section .multiboot2, "a"
+	.balign 8
+mb2_header:
+	.long MB2_MAGIC
+	.long MB2_ARCH_I386
+	.long mb2_header_end - mb2_header
+	.long -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
+	/* Entry address tag: the ELF entry is a higher-half address GRUB
+	 * cannot jump to, so name the physical one. */
+	.balign 8
+	.word 3, 0
+	.long 12
+	.long _start
+	/* End tag. */
+	.balign 8
+	.word 0, 0
+	.long 8
+mb2_header_end:
+
+	.section .boot.text, "ax"
+	.code32
+	.globl _start
+_start:
+	cli
+	movl $boot_stack32_top, %esp
+	movl %eax, %edi			/* multiboot2 magic: kmain's 1st argument */
+	movl %ebx, %esi			/* info address: kmain's 2nd argument */
+
+	/* PML4[0] and PML4[511] -> one PDPT; PDPT[0] and PDPT[510] -> one
+	 * page directory of 512 2-MiB pages = the first 1 GiB. */
+	movl $boot_pdpt, %eax
+	orl $(PTE_P | PTE_W), %eax
+	movl %eax, boot_pml4
+	movl %eax, boot_pml4 + 511 * 8
+	movl $boot_pd, %eax
+	orl $(PTE_P | PTE_W), %eax
+	movl %eax, boot_pdpt
+	movl %eax, boot_pdpt + 510 * 8
+	xorl %ecx, %ecx
+1:	movl %ecx, %eax
+	shll $21, %eax
+	orl $(PTE_P | PTE_W | PTE_PS), %eax
+	movl %eax, boot_pd(, %ecx, 8)
+	incl %ecx
+	cmpl $512, %ecx
+	jne 1b
+
+	movl %cr4, %eax
+	orl $CR4_PAE, %eax
+	movl %eax, %cr4
+	movl $boot_pml4, %eax
+	movl %eax, %cr3
+	movl $EFER_MSR, %ecx
+	rdmsr
+	orl $(EFER_LME | EFER_NXE), %eax
+	wrmsr
+	movl %cr0, %eax
+	/* WP: make read-only pages read-only for the kernel too, which is
+	 * what turns a stray write to text into a page fault. */
+	orl $(CR0_PG | CR0_WP), %eax
+	movl %eax, %cr0
+
+	lgdt boot_gdt_ptr
+	ljmp $0x08, $long_mode_low
+
+	.code64
+long_mode_low:
+	movw $0x10, %ax
+	movw %ax, %ds
+	movw %ax, %es
+	movw %ax, %ss
+	xorw %ax, %ax
+	movw %ax, %fs
+	movw %ax, %gs
+	movabsq $higher_half, %rax
+	jmp *%rax
+
+	.section .boot.data, "a"
+	.balign 8
+boot_gdt:
+	.quad 0
+	.quad 0x00209a0000000000	/* 0x08: 64-bit code, ring 0 */
+	.quad 0x0000920000000000	/* 0x10: data, ring 0 */
+boot_gdt_end:
+boot_gdt_ptr:
+	.word boot_gdt_end - boot_gdt - 1
+	.long boot_gdt
+
+	.section .boot.bss, "aw", @nobits
+	.balign 4096
+boot_pml4:	.skip 4096
+boot_pdpt:	.skip 4096
+boot_pd:	.skip 4096
+	.skip 1024
+boot_stack32_top:
+
+	/* From here on the code runs at its linked, higher-half address. */
+	.section .entry.text, "ax"
+	.code64
+higher_half:
+	movabsq $boot_stack_top, %rsp
+	xorl %ebp, %ebp			/* terminates the frame-pointer chain */
+	call kmain
+1:	cli
+	hlt
+	jmp 1b
+
+	.section .bss
+	.balign 16
+	.globl boot_stack, boot_stack_top
+boot_stack:
+	.skip 16384
+boot_stack_top:

@@ -1,0 +1,68 @@
+/* What the portable kernel asks of an architecture. Every function here
+ * is implemented once per arch/<name>/ directory; nothing else in kernel/
+ * names a register, an instruction or a device. */
+#ifndef KERNEL_ARCH_H
+#define KERNEL_ARCH_H
+
+#include "lib/types.h"
+#include <asm/context.h>
+#include <asm/ptrace.h>
+
+struct boot_info;
+
+/* Descriptor tables and trap vectors of CPU number id. */
+void arch_cpu_init(unsigned int id);
+struct cpu;
+/* Point this CPU's per-CPU base register at cpu (see this_cpu()). */
+void arch_set_percpu_base(struct cpu *cpu);
+/* Interrupt controller, timer at TIMER_HZ and the console's receive
+ * interrupt. Interrupts stay disabled until the scheduler starts. */
+void arch_interrupts_init(void);
+#define TIMER_HZ 100
+
+/* Set up the console UART (polled output, interrupt-driven input). */
+void arch_console_init(void);
+/* Write one byte to the console UART, waiting while it is busy. */
+void arch_console_putc(char c);
+
+/* Page mapping in the kernel address space. */
+#define PROT_READ  0x1
+#define PROT_WRITE 0x2
+#define PROT_EXEC  0x4
+/* Map one 4 KiB page; intermediate tables come from the frame allocator.
+ * Returns 0, -EEXIST if va is mapped, or -ENOMEM. */
+int arch_map_page(uintptr_t va, uint64_t pa, unsigned int prot);
+/* Remove the mapping of one page and flush it from the TLB. */
+void arch_unmap_page(uintptr_t va);
+/* Translate a mapped kernel address. Returns 0 or -EFAULT. */
+int arch_virt_to_phys(uintptr_t va, uint64_t *pa);
+/* The PROT_* bits of a mapped page, or 0 if it is not mapped. */
+unsigned int arch_page_prot(uintptr_t va);
+/* Build the final kernel page tables (W^X, direct map) and switch to them. */
+void arch_paging_init(const struct boot_info *bi);
+/* Kernel address for a physical one, through the direct map. */
+void *phys_to_virt(uint64_t pa);
+
+/* Make instructions written at [addr, addr+len) visible to instruction
+ * fetch on this CPU. */
+void arch_sync_icache(uintptr_t addr, size_t len);
+
+/* Threads: prepare a new stack so that the first switch to it calls
+ * thread_start(); switch from one saved context to another. */
+void arch_context_init(struct arch_context *ctx, void *stack_top);
+void arch_context_switch(struct arch_context *from, struct arch_context *to);
+/* Called by arch code the first time a new thread runs. */
+__noreturn void thread_start(void);
+
+/* A monotonically increasing cycle counter (TSC / CNTVCT). */
+uint64_t arch_cycles(void);
+/* The caller's frame pointer, for backtraces. */
+uintptr_t arch_current_frame(void);
+/* Print the registers of a trap frame. */
+void arch_dump_regs(const struct pt_regs *regs);
+/* Leave QEMU with the given status code (isa-debug-exit / PSCI). */
+__noreturn void arch_poweroff(int status);
+/* Stop this CPU for good. */
+__noreturn void arch_halt(void);
+
+#endif

@@ -1,0 +1,57 @@
+/* Walking and printing the frame-pointer chain (see backtrace.h). */
+#include "kernel/backtrace.h"
+#include "kernel/nofault.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/symtab.h"
+
+int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
+{
+	int n = 0;
+
+	while (frame && n < max) {
+		uintptr_t record[2];	/* caller's frame, return address */
+
+		if (frame & 7 || copy_from_kernel_nofault(record, (void *)frame, sizeof(record)))
+			break;
+		if (!record[1])
+			break;
+		addrs[n++] = record[1];
+		/* Stacks grow down, so callers' frames lie above: anything
+		 * else is a broken chain, and following it could loop. */
+		if (record[0] <= frame)
+			break;
+		frame = record[0];
+	}
+	return n;
+}
+
+static void print_addr(uintptr_t addr)
+{
+	char name[96];
+
+	sym_format(addr, name, sizeof(name));
+	kprintf("  [<%016lx>] %s\n", addr, name);
+}
+
+void backtrace_print(uintptr_t frame)
+{
+	uintptr_t addrs[BACKTRACE_MAX];
+	int n = backtrace_collect(frame, addrs, BACKTRACE_MAX);
+
+	kprintf("Call trace:\n");
+	for (int i = 0; i < n; i++)
+		print_addr(addrs[i]);
+}
+
+void backtrace_print_from(uintptr_t ip, uintptr_t frame)
+{
+	uintptr_t addrs[BACKTRACE_MAX];
+	int n = backtrace_collect(frame, addrs, BACKTRACE_MAX);
+
+	kprintf("Call trace:\n");
+	print_addr(ip);
+	for (int i = 0; i < n; i++)
+		print_addr(addrs[i]);
+}
+NOKPROBE_SYMBOL(backtrace_collect);

@@ -1,0 +1,14 @@
+/* The per-CPU structures (see cpu.h). */
+#include "kernel/cpu.h"
+#include "kernel/arch.h"
+
+static struct cpu cpus[MAX_CPUS];
+
+void cpu_init_this(unsigned int id)
+{
+	struct cpu *cpu = &cpus[id];
+
+	cpu->self = cpu;
+	cpu->id = id;
+	arch_set_percpu_base(cpu);
+}

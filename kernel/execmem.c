@@ -1,0 +1,90 @@
+/*
+ * The executable region (see execmem.h): a bitmap of its pages, because
+ * pages are freed when the probes using them go away and their addresses
+ * are worth reusing.
+ */
+#include "kernel/execmem.h"
+#include "kernel/arch.h"
+#include "kernel/frame.h"
+#include "kernel/spinlock.h"
+#include "kernel/text_patch.h"
+#include <asm/insn_fill.h>
+#include <asm/layout.h>
+
+#define EXEC_PAGES (EXEC_REGION_SIZE / PAGE_SIZE)
+
+static uint64_t page_used[EXEC_PAGES / 64];
+static struct spinlock execmem_lock = SPINLOCK_INIT("execmem");
+
+/* Reserve a free page index, or -1. */
+static long reserve_index(void)
+{
+	unsigned long flags = spin_lock_irqsave(&execmem_lock);
+	long found = -1;
+
+	for (size_t i = 0; i < EXEC_PAGES; i++) {
+		if (!(page_used[i / 64] & (1ULL << (i % 64)))) {
+			page_used[i / 64] |= 1ULL << (i % 64);
+			found = (long)i;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&execmem_lock, flags);
+	return found;
+}
+
+static void release_index(size_t i)
+{
+	unsigned long flags = spin_lock_irqsave(&execmem_lock);
+
+	page_used[i / 64] &= ~(1ULL << (i % 64));
+	spin_unlock_irqrestore(&execmem_lock, flags);
+}
+
+static void fill_with_traps(uintptr_t page)
+{
+	static const uint8_t pattern[] = ARCH_TRAP_FILL;
+	uint8_t chunk[256];
+
+	for (size_t i = 0; i < sizeof(chunk); i++)
+		chunk[i] = pattern[i % sizeof(pattern)];
+	for (size_t off = 0; off < PAGE_SIZE; off += sizeof(chunk))
+		text_poke((void *)(page + off), chunk, sizeof(chunk));
+}
+
+void *execmem_alloc_page(void)
+{
+	long i = reserve_index();
+	uint64_t pa;
+	uintptr_t va;
+
+	if (i < 0)
+		return NULL;
+	va = EXEC_REGION_BASE + (uintptr_t)i * PAGE_SIZE;
+	pa = frame_alloc();
+	if (!pa || arch_map_page(va, pa, PROT_READ | PROT_EXEC) < 0) {
+		if (pa)
+			frame_free(pa);
+		release_index(i);
+		return NULL;
+	}
+	fill_with_traps(va);
+	return (void *)va;
+}
+
+void execmem_free_page(void *page)
+{
+	uintptr_t va = (uintptr_t)page;
+	uint64_t pa;
+
+	if (!execmem_contains(va) || arch_virt_to_phys(va, &pa) < 0)
+		return;
+	arch_unmap_page(va);
+	frame_free(pa);
+	release_index((va - EXEC_REGION_BASE) / PAGE_SIZE);
+}
+
+bool execmem_contains(uintptr_t addr)
+{
+	return addr >= EXEC_REGION_BASE && addr < EXEC_REGION_BASE + EXEC_REGION_SIZE;
+}

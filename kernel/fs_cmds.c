@@ -1,0 +1,127 @@
+/* The shell's file commands, ls and cat, written against the VFS calls
+ * only, the way a user program would use open/read/close.
+ *
+ * Errors are one line, "CMD: PATH: description", with the description
+ * from strerror(). */
+
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/vfs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+/* cat reads in chunks this small on purpose: a probe on vfs_read then
+ * fires several times even for a short file, which is what a student
+ * watching it wants to see. */
+#define CAT_CHUNK 128
+
+static int decimal_digits(size_t n)
+{
+	int digits = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		digits++;
+	}
+	return digits;
+}
+
+/* The format of `ls DIR`: one entry per line, in name order.
+ * A directory is its name and a '/'. A file is its name padded to the
+ * longest name in the listing (counting a directory's '/'), two spaces,
+ * and its size in bytes right-aligned under the other sizes:
+ *
+ *   etc/
+ *   hostname    8
+ *   motd      161
+ *
+ * The directory is read twice, first to measure the columns, then to
+ * print. Returns 0 or the error of vfs_readdir. */
+static int list_dir(const char *path)
+{
+	struct dirent ent;
+	int name_width = 0, size_width = 1;
+	size_t i;
+	int ret;
+
+	for (i = 0; (ret = vfs_readdir(path, i, &ent)) > 0; i++) {
+		int len = (int)strlen(ent.name) + (ent.type == INODE_DIR);
+
+		name_width = MAX(name_width, len);
+		if (ent.type == INODE_FILE)
+			size_width = MAX(size_width, decimal_digits(ent.size));
+	}
+	if (ret < 0)
+		return ret;
+
+	for (i = 0; vfs_readdir(path, i, &ent) > 0; i++) {
+		if (ent.type == INODE_DIR)
+			kprintf("%s/\n", ent.name);
+		else
+			kprintf("%-*s  %*zu\n", name_width, ent.name,
+				size_width, ent.size);
+	}
+	return 0;
+}
+
+/* ls [PATH]: list a directory, "/" by default. Like Unix ls, naming a
+ * file lists just that file, as "PATH  SIZE". */
+static void cmd_ls(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "/";
+	struct inode *inode;
+	int err;
+
+	if (argc > 2) {
+		kprintf("ls: usage: ls [PATH]\n");
+		return;
+	}
+	err = list_dir(path);
+	if (err == -ENOTDIR) {
+		inode = vfs_lookup(path);
+		if (inode && inode->type == INODE_FILE) {
+			kprintf("%s  %zu\n", path,
+				__atomic_load_n(&inode->size, __ATOMIC_RELAXED));
+			return;
+		}
+	}
+	if (err)
+		kprintf("ls: %s: %s\n", path, strerror(err));
+}
+
+/* cat PATH: copy a file to the console, CAT_CHUNK bytes per vfs_read. */
+static void cmd_cat(int argc, char **argv)
+{
+	char buf[CAT_CHUNK];
+	struct file *file;
+	char last = '\n';
+	ssize_t n;
+	int err;
+
+	if (argc != 2) {
+		kprintf("cat: usage: cat PATH\n");
+		return;
+	}
+	err = vfs_open(argv[1], O_RDONLY, &file);
+	if (err) {
+		kprintf("cat: %s: %s\n", argv[1], strerror(err));
+		return;
+	}
+
+	/* console_write rather than kprintf("%s"): file bytes are data, not
+	 * a C string, and may hold a NUL or a '%'. */
+	while ((n = vfs_read(file, buf, sizeof(buf), &file->pos)) > 0) {
+		console_write(buf, (size_t)n);
+		last = buf[n - 1];
+	}
+	/* Finish the line so the prompt (or the error) starts on its own. */
+	if (last != '\n')
+		kprintf("\n");
+	if (n < 0)
+		kprintf("cat: %s: %s\n", argv[1], strerror((int)n));
+	vfs_close(file);
+}
+
+SHELL_COMMAND("ls", "[PATH]", "list a directory (default /), sizes in bytes",
+	      cmd_ls);
+SHELL_COMMAND("cat", "PATH", "print a file", cmd_cat);

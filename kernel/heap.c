@@ -1,0 +1,163 @@
+/*
+ * The kernel heap: first fit over one growing region of virtual memory.
+ *
+ * The heap occupies [HEAP_BASE, heap_end); when no free block is large
+ * enough, fresh frames are mapped at heap_end. Every block starts with a
+ * 16-byte header (so payloads stay 16-byte aligned) holding its total size
+ * and either a magic number (allocated) or the next free block (free).
+ * Free blocks are kept in one list sorted by address, so that kfree can
+ * merge a block with the free neighbours on either side and the heap does
+ * not crumble into unusable fragments.
+ */
+#include "kernel/heap.h"
+#include "kernel/arch.h"
+#include "kernel/frame.h"
+#include "kernel/printk.h"
+#include "kernel/spinlock.h"
+#include "lib/string.h"
+#include <asm/layout.h>
+
+#define HEADER_SIZE 16
+#define ALLOC_MAGIC 0xa110ca7edb10c000ULL
+
+struct block {
+	size_t size;		/* whole block, header included */
+	union {
+		uint64_t magic;		/* allocated: ALLOC_MAGIC */
+		struct block *next;	/* free: next free block by address */
+	};
+};
+
+static struct spinlock heap_lock = SPINLOCK_INIT("heap");
+static struct block *free_list;
+static uintptr_t heap_end = HEAP_BASE;
+static struct heap_stats stats;
+
+/* Insert b into the address-ordered free list, merging with neighbours. */
+static void free_insert(struct block *b)
+{
+	struct block **link = &free_list;
+	struct block *prev = NULL;
+
+	while (*link && *link < b) {
+		prev = *link;
+		link = &(*link)->next;
+	}
+	b->next = *link;
+	*link = b;
+	if (b->next && (char *)b + b->size == (char *)b->next) {
+		b->size += b->next->size;
+		b->next = b->next->next;
+	}
+	if (prev && (char *)prev + prev->size == (char *)b) {
+		prev->size += b->size;
+		prev->next = b->next;
+	}
+}
+
+/* Map enough new pages at the end of the heap for a block of size bytes. */
+static bool heap_grow(size_t size)
+{
+	size_t bytes = ALIGN_UP(size, PAGE_SIZE);
+	uintptr_t start = heap_end;
+
+	if (heap_end + bytes > HEAP_BASE + HEAP_MAX_SIZE)
+		return false;
+	for (size_t off = 0; off < bytes; off += PAGE_SIZE) {
+		uint64_t pa = frame_alloc();
+
+		if (!pa || arch_map_page(start + off, pa, PROT_READ | PROT_WRITE) < 0) {
+			if (pa)
+				frame_free(pa);
+			bytes = off;	/* keep what was mapped */
+			break;
+		}
+	}
+	if (!bytes)
+		return false;
+	heap_end += bytes;
+	stats.pages += bytes / PAGE_SIZE;
+	struct block *b = (struct block *)start;
+
+	b->size = bytes;
+	free_insert(b);
+	return bytes >= size;
+}
+
+static void *alloc_locked(size_t need)
+{
+	for (struct block **link = &free_list; *link; link = &(*link)->next) {
+		struct block *b = *link;
+
+		if (b->size < need)
+			continue;
+		if (b->size - need >= HEADER_SIZE * 2) {
+			/* Split: the tail stays free in b's place. */
+			struct block *rest = (struct block *)((char *)b + need);
+
+			rest->size = b->size - need;
+			rest->next = b->next;
+			*link = rest;
+			b->size = need;
+		} else {
+			*link = b->next;
+		}
+		b->magic = ALLOC_MAGIC;
+		return (char *)b + HEADER_SIZE;
+	}
+	return NULL;
+}
+
+void *kmalloc(size_t size)
+{
+	size_t need = ALIGN_UP(size + HEADER_SIZE, HEADER_SIZE);
+	unsigned long flags;
+	void *p;
+
+	if (size == 0 || size > HEAP_MAX_SIZE)
+		return NULL;
+	flags = spin_lock_irqsave(&heap_lock);
+	p = alloc_locked(need);
+	if (!p && heap_grow(need))
+		p = alloc_locked(need);
+	if (p) {
+		stats.bytes_in_use += ((struct block *)((char *)p - HEADER_SIZE))->size - HEADER_SIZE;
+		stats.allocations++;
+	}
+	spin_unlock_irqrestore(&heap_lock, flags);
+	return p;
+}
+
+void *kzalloc(size_t size)
+{
+	void *p = kmalloc(size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
+void kfree(void *ptr)
+{
+	struct block *b;
+	unsigned long flags;
+
+	if (!ptr)
+		return;
+	b = (struct block *)((char *)ptr - HEADER_SIZE);
+	flags = spin_lock_irqsave(&heap_lock);
+	if ((uintptr_t)b < HEAP_BASE || (uintptr_t)ptr >= heap_end || b->magic != ALLOC_MAGIC)
+		panic("kfree: %p was not allocated by kmalloc (double free or corruption)", ptr);
+	stats.bytes_in_use -= b->size - HEADER_SIZE;
+	stats.allocations--;
+	free_insert(b);
+	spin_unlock_irqrestore(&heap_lock, flags);
+}
+
+void heap_get_stats(struct heap_stats *st)
+{
+	unsigned long flags = spin_lock_irqsave(&heap_lock);
+
+	*st = stats;
+	spin_unlock_irqrestore(&heap_lock, flags);
+}

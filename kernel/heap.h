@@ -1,0 +1,22 @@
+/* The kernel heap: variable-sized allocations from pages of the frame
+ * allocator, reached through the direct map. */
+#ifndef KERNEL_HEAP_H
+#define KERNEL_HEAP_H
+
+#include "lib/types.h"
+
+/* Allocate size bytes, 16-byte aligned; NULL when memory is exhausted. */
+void *kmalloc(size_t size);
+/* Like kmalloc, but the memory is zeroed. */
+void *kzalloc(size_t size);
+/* Free memory from kmalloc/kzalloc; kfree(NULL) does nothing. */
+void kfree(void *ptr);
+
+struct heap_stats {
+	size_t bytes_in_use;	/* bytes of live allocations (rounded up to 16) */
+	size_t allocations;	/* live allocations */
+	size_t pages;		/* pages the heap holds */
+};
+void heap_get_stats(struct heap_stats *st);
+
+#endif

@@ -1,0 +1,35 @@
+/* Instruction slots: small fixed-size pieces of executable memory where
+ * the probes layer places a copy of a probed instruction (and, for the
+ * optimizer, whole detour buffers). A cache hands out slots of one size,
+ * carving them from pages of kernel/execmem.c; a page that becomes empty
+ * is given back. Write into a slot only with text_poke. */
+#ifndef KERNEL_INSN_SLOT_H
+#define KERNEL_INSN_SLOT_H
+
+#include "kernel/spinlock.h"
+#include "lib/list.h"
+#include "lib/types.h"
+
+#define INSN_SLOT_MIN_SIZE 16
+
+struct insn_slot_cache {
+	const char *name;
+	size_t slot_size;		/* multiple of INSN_SLOT_MIN_SIZE */
+	struct list_node pages;		/* struct slot_page, private */
+	struct spinlock lock;
+	size_t slots_in_use;
+	size_t pages_in_use;
+};
+
+#define INSN_SLOT_CACHE_INIT(var, cache_name, size)                            \
+	{ .name = cache_name, .slot_size = size,                               \
+	  .pages = LIST_HEAD_INIT((var).pages),                                \
+	  .lock = SPINLOCK_INIT(cache_name) }
+
+/* A free slot of cache->slot_size bytes (filled with trap instructions
+ * on a new page), or NULL when executable memory is exhausted. */
+void *insn_slot_alloc(struct insn_slot_cache *cache);
+/* Give a slot back; an emptied page is unmapped. */
+void insn_slot_free(struct insn_slot_cache *cache, void *slot);
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * kmain: from the boot code's first call into C to a running shell.
+ *
+ * The order matters: per-CPU data first (everything below may use
+ * this_cpu()), then the descriptor tables so a fault prints a panic rather
+ * than resetting the machine, then physical memory and the final page
+ * tables, then the heap-backed services, then threads and interrupts.
+ */
+#include "boot/boot_info.h"
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/frame.h"
+#include "kernel/printk.h"
+#include "kernel/ramfs.h"
+#include "kernel/sched.h"
+#include "kernel/shell.h"
+#include "lib/errno.h"
+#include <asm/boot.h>
+#include <asm/layout.h>
+
+extern char __kernel_end[];
+
+static struct boot_info boot_info;
+
+static void mount_rootfs(const struct boot_info *bi)
+{
+	int n;
+
+	if (!bi->initrd_size) {
+		kprintf("rootfs: no archive was loaded; the file system is empty\n");
+		return;
+	}
+	n = ramfs_mount_archive(phys_to_virt(bi->initrd_base), bi->initrd_size);
+	if (n < 0)
+		kprintf("rootfs: cannot read the archive: %s\n", strerror(n));
+	else
+		kprintf("rootfs: %d entries from a %lu-byte archive\n", n,
+			(unsigned long)bi->initrd_size);
+}
+
+void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
+{
+	cpu_init_this(0);
+	arch_cpu_init(0);
+	arch_console_init();
+	kprintf("\nProbeOS %s booting\n", ARCH_NAME);
+
+	if (arch_boot_info(boot_arg0, boot_arg1, &boot_info) < 0)
+		panic("no boot information from the boot loader");
+	frame_init(&boot_info, KERNEL_LOAD_PHYS, (uintptr_t)__kernel_end - KERNEL_VMA);
+	arch_paging_init(&boot_info);
+	if (boot_info.cmdline[0])
+		kprintf("command line: %s\n", boot_info.cmdline);
+
+	mount_rootfs(&boot_info);
+	sched_init();
+	arch_interrupts_init();
+	if (!thread_create("shell", shell_main, NULL))
+		panic("cannot create the shell thread");
+	sched_run_idle();
+}

@@ -1,0 +1,17 @@
+/* Memory access that survives a fault.
+ *
+ * Reading through a pointer that might be bad (a frame pointer of a broken
+ * stack, an address typed at the shell) or writing where a write might be
+ * refused (a W^X test) would normally panic. These copies run through
+ * instructions listed in the exception fix-up table (kernel/trap.h): a
+ * fault there resumes after the copy, which then returns -EFAULT. */
+#ifndef KERNEL_NOFAULT_H
+#define KERNEL_NOFAULT_H
+
+#include "lib/types.h"
+
+/* Copy n bytes; 0 on success, -EFAULT if any access faulted. */
+int copy_from_kernel_nofault(void *dst, const void *src, size_t n);
+int copy_to_kernel_nofault(void *dst, const void *src, size_t n);
+
+#endif

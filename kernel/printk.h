@@ -1,0 +1,17 @@
+/* Kernel console output. Everything goes to the serial console. */
+#ifndef KERNEL_PRINTK_H
+#define KERNEL_PRINTK_H
+
+#include "lib/types.h"
+
+/* Print formatted text (see lib/format.h) on the console. */
+int kprintf(const char *fmt, ...) __printf(1, 2);
+int vkprintf(const char *fmt, va_list ap);
+/* Write raw bytes to the console. */
+void console_write(const char *s, size_t len);
+
+/* Stop the machine after printing a message, the registers of the
+ * current trap (if any) and a backtrace. */
+__noreturn void panic(const char *fmt, ...) __printf(1, 2);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * The scheduler: one run queue, round robin, preemption by the timer.
+ *
+ * Locking. sched_lock protects the run queue, the sleep list, the wait
+ * queues and every thread's state. It is held *across* a context switch:
+ * taken by the thread that switches away and released by the thread that
+ * resumes (sched_finish_switch). That is what will make it safe for two
+ * CPUs: a thread marked blocked or ready cannot be picked up by another
+ * CPU until its own CPU has finished saving it and left its stack.
+ *
+ * Dead threads cannot free their own stack (they are running on it), so
+ * the thread that runs next frees it, in sched_finish_switch.
+ */
+#include "kernel/sched.h"
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/heap.h"
+#include "kernel/nokprobe.h"
+#include "kernel/sched_internal.h"
+#include "kernel/spinlock.h"
+
+static struct spinlock sched_lock = SPINLOCK_INIT("sched");
+static LIST_HEAD(run_queue);
+static LIST_HEAD(sleep_list);
+static volatile uint64_t ticks;
+/* The thread a CPU just switched away from, for sched_finish_switch. */
+static struct thread *switched_from[MAX_CPUS];
+
+struct thread *current_thread(void)
+{
+	return this_cpu()->current;
+}
+
+uint64_t sched_ticks(void)
+{
+	return ticks;
+}
+
+static void make_ready(struct thread *t)
+{
+	t->state = THREAD_READY;
+	list_add_tail(&t->queue_node, &run_queue);
+	/* An idle CPU should not wait for its next tick to notice. */
+	if (this_cpu()->current == this_cpu()->idle)
+		this_cpu()->need_resched = true;
+}
+
+/* Runs on the new thread right after every switch, with sched_lock held
+ * by the thread we switched from. */
+void sched_finish_switch(void)
+{
+	struct thread *prev = switched_from[this_cpu()->id];
+	bool reap = prev && prev->state == THREAD_DEAD;
+
+	if (reap)
+		list_del(&prev->all_node);
+	spin_unlock(&sched_lock);
+	if (reap)
+		thread_free(prev);
+}
+
+/* Pick the next thread and switch to it. Interrupts off, sched_lock held;
+ * returns (with the lock released) when this thread runs again. */
+static void schedule_locked(void)
+{
+	struct cpu *cpu = this_cpu();
+	struct thread *prev = cpu->current;
+	struct thread *next = cpu->idle;
+
+	if (prev->state == THREAD_RUNNING && prev != cpu->idle)
+		make_ready(prev);
+	if (!list_empty(&run_queue)) {
+		next = list_first_entry(&run_queue, struct thread, queue_node);
+		list_del(&next->queue_node);
+	}
+	next->state = THREAD_RUNNING;
+	next->slice_left = SCHED_SLICE_TICKS;
+	cpu->need_resched = false;
+	cpu->current = next;
+	switched_from[cpu->id] = prev;
+	if (next != prev)
+		arch_context_switch(&prev->context, &next->context);
+	sched_finish_switch();
+}
+
+void thread_yield(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	spin_lock(&sched_lock);
+	schedule_locked();
+	arch_irq_restore(flags);
+}
+
+void thread_sleep(uint64_t n)
+{
+	unsigned long flags = arch_irq_save();
+	struct thread *self = current_thread();
+
+	spin_lock(&sched_lock);
+	self->state = THREAD_SLEEPING;
+	self->wake_tick = ticks + n;
+	list_add_tail(&self->queue_node, &sleep_list);
+	schedule_locked();
+	arch_irq_restore(flags);
+}
+
+void wait_queue_wait(struct wait_queue *wq, struct spinlock *lock)
+{
+	struct thread *self = current_thread();
+
+	spin_lock(&sched_lock);
+	self->state = THREAD_BLOCKED;
+	list_add_tail(&self->queue_node, &wq->waiters);
+	spin_unlock(lock);
+	schedule_locked();
+	spin_lock(lock);
+}
+
+void wait_queue_wake_all(struct wait_queue *wq)
+{
+	unsigned long flags = arch_irq_save();
+	struct thread *t, *tmp;
+
+	spin_lock(&sched_lock);
+	list_for_each_entry_safe(t, tmp, &wq->waiters, queue_node) {
+		list_del(&t->queue_node);
+		make_ready(t);
+	}
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+}
+
+void thread_exit(void)
+{
+	arch_irq_disable();
+	spin_lock(&sched_lock);
+	current_thread()->state = THREAD_DEAD;
+	schedule_locked();
+	__builtin_unreachable();
+}
+
+void sched_timer_tick(void)
+{
+	struct cpu *cpu = this_cpu();
+	struct thread *t, *tmp;
+
+	spin_lock(&sched_lock);
+	if (cpu->id == 0)
+		ticks++;
+	list_for_each_entry_safe(t, tmp, &sleep_list, queue_node) {
+		if (t->wake_tick <= ticks) {
+			list_del(&t->queue_node);
+			make_ready(t);
+		}
+	}
+	cpu->current->run_ticks++;
+	if (cpu->current->slice_left > 0)
+		cpu->current->slice_left--;
+	if (cpu->current->slice_left == 0 && !list_empty(&run_queue))
+		cpu->need_resched = true;
+	spin_unlock(&sched_lock);
+}
+
+void sched_preempt_point(void)
+{
+	struct cpu *cpu = this_cpu();
+
+	if (!cpu->need_resched || cpu->irq_depth)
+		return;
+	spin_lock(&sched_lock);
+	schedule_locked();
+}
+
+/* Called by the arch code on a new thread's first run. */
+void thread_start(void)
+{
+	struct thread *self = current_thread();
+
+	sched_finish_switch();
+	arch_irq_enable();
+	self->entry(self->arg);
+	thread_exit();
+}
+
+void sched_enqueue_new(struct thread *t)
+{
+	unsigned long flags = arch_irq_save();
+
+	spin_lock(&sched_lock);
+	list_add_tail(&t->all_node, &all_threads);
+	make_ready(t);
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+}
+
+void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx)
+{
+	unsigned long flags = arch_irq_save();
+	struct thread *t;
+
+	spin_lock(&sched_lock);
+	list_for_each_entry(t, &all_threads, all_node)
+		fn(t, ctx);
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+}
+
+void sched_init(void)
+{
+	struct cpu *cpu = this_cpu();
+
+	cpu->idle = thread_adopt_boot("idle");
+	cpu->current = cpu->idle;
+}
+
+void sched_run_idle(void)
+{
+	/* Ready threads are switched to on the way out of the interrupt
+	 * that made them ready (sched_preempt_point). */
+	for (;;)
+		arch_wait_for_interrupt();
+}
+NOKPROBE_SYMBOL(schedule_locked);
+NOKPROBE_SYMBOL(sched_finish_switch);
+NOKPROBE_SYMBOL(sched_timer_tick);
+NOKPROBE_SYMBOL(sched_preempt_point);
+NOKPROBE_SYMBOL(current_thread);

@@ -1,0 +1,90 @@
+/* Kernel threads and the preemptive round-robin scheduler.
+ *
+ * Every thread has its own kernel stack and a saved context (its stack
+ * pointer while not running). The timer interrupt counts down the running
+ * thread's time slice; when it is used up, the scheduler switches threads
+ * on the way out of the interrupt. A thread may also give up the CPU
+ * itself: yield, sleep for some ticks, or wait on a wait queue until
+ * another thread or an interrupt handler wakes it. */
+#ifndef KERNEL_SCHED_H
+#define KERNEL_SCHED_H
+
+#include "lib/list.h"
+#include "lib/types.h"
+#include <asm/context.h>
+
+#define THREAD_NAME_MAX 15
+#define THREAD_STACK_SIZE (16 * 1024)
+#define SCHED_SLICE_TICKS 2
+
+enum thread_state {
+	THREAD_RUNNING,
+	THREAD_READY,
+	THREAD_SLEEPING,	/* until wake_tick */
+	THREAD_BLOCKED,		/* on a wait queue */
+	THREAD_DEAD,		/* exited; freed after the next switch */
+};
+
+struct thread {
+	unsigned int id;
+	char name[THREAD_NAME_MAX + 1];
+	enum thread_state state;
+	struct arch_context context;
+	void *stack;			/* base of the kernel stack (kmalloc'd) */
+	size_t stack_size;
+	void (*entry)(void *arg);
+	void *arg;
+	uint64_t wake_tick;
+	uint64_t run_ticks;		/* timer ticks spent running */
+	unsigned int slice_left;	/* ticks before preemption */
+	struct list_node all_node;	/* in the list of all threads */
+	struct list_node queue_node;	/* run queue, sleep list or wait queue */
+};
+
+struct wait_queue {
+	struct list_node waiters;
+};
+
+#define WAIT_QUEUE_INIT(name) { LIST_HEAD_INIT((name).waiters) }
+
+struct spinlock;
+
+/* Turn the boot flow of control into this CPU's idle thread and set up the
+ * scheduler. Interrupts must still be disabled. */
+void sched_init(void);
+/* Enable interrupts and become the idle loop; never returns. */
+__noreturn void sched_run_idle(void);
+
+/* Create a ready thread that runs fn(arg). Returns NULL (no memory). */
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg);
+/* End the calling thread. */
+__noreturn void thread_exit(void);
+/* The thread running on this CPU. */
+struct thread *current_thread(void);
+
+/* Give the CPU to the next ready thread, if there is one. */
+void thread_yield(void);
+/* Sleep for at least ticks timer ticks. */
+void thread_sleep(uint64_t ticks);
+
+/* Wait on wq. Called with lock held (taken with spin_lock_irqsave and
+ * flags as returned by it); the lock is released while asleep and held
+ * again on return, so a condition checked under the lock cannot be missed. */
+void wait_queue_wait(struct wait_queue *wq, struct spinlock *lock);
+/* Make every thread waiting on wq ready. Safe in interrupt handlers. */
+void wait_queue_wake_all(struct wait_queue *wq);
+
+/* Timer ticks since boot (TIMER_HZ per second). */
+uint64_t sched_ticks(void);
+/* Called by the timer interrupt on every tick. */
+void sched_timer_tick(void);
+/* Called at the end of every interrupt: switch if the slice ran out. */
+void sched_preempt_point(void);
+
+/* Call fn for every thread, under the scheduler lock (fn must not sleep
+ * or print through anything that takes that lock). */
+void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx);
+
+const char *thread_state_name(enum thread_state state);
+
+#endif

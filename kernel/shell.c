@@ -1,0 +1,132 @@
+/* The interactive shell: read a line, split it into words, run the
+ * command named by the first word. Commands register themselves with
+ * SHELL_COMMAND() (see shell.h), so this file knows none of them except
+ * `help`. */
+#include "kernel/shell.h"
+#include "kernel/line_editor.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+#define SHELL_PROMPT "probeos> "
+
+const struct shell_command *shell_find_command(const char *name)
+{
+	const struct shell_command *cmd;
+
+	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++) {
+		if (strcmp(cmd->name, name) == 0)
+			return cmd;
+	}
+	return NULL;
+}
+
+void shell_execute(char *line)
+{
+	/* One slot more than allowed, to notice a line with too many
+	 * words, and one for the NULL that ends argv as in C's main(). */
+	char *argv[SHELL_MAX_ARGS + 2];
+	const struct shell_command *cmd;
+	int argc;
+
+	argc = split_words(line, argv, SHELL_MAX_ARGS + 1);
+	if (argc == 0)
+		return;
+	if (argc > SHELL_MAX_ARGS) {
+		kprintf("shell: too many words (max %d)\n", SHELL_MAX_ARGS);
+		return;
+	}
+	argv[argc] = NULL;
+
+	cmd = shell_find_command(argv[0]);
+	if (!cmd) {
+		kprintf("unknown command: %s (try help)\n", argv[0]);
+		return;
+	}
+	cmd->run(argc, argv);
+}
+
+/* `help` lists the commands sorted by name, so that its output does not
+ * depend on the order in which the linker placed them. The table is
+ * read-only and small, so rather than sort a copy we pick the next
+ * command in order on each pass. Ties (the same name twice) are broken
+ * by address so every command is still listed exactly once. */
+static bool cmd_before(const struct shell_command *a,
+		       const struct shell_command *b)
+{
+	int order = strcmp(a->name, b->name);
+
+	return order < 0 || (order == 0 && a < b);
+}
+
+/* The first command after prev in sorted order (prev NULL: the first of
+ * all), or NULL when prev was the last. */
+static const struct shell_command *
+next_command(const struct shell_command *prev)
+{
+	const struct shell_command *cmd, *best = NULL;
+
+	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++) {
+		if (prev && !cmd_before(prev, cmd))
+			continue;
+		if (!best || cmd_before(cmd, best))
+			best = cmd;
+	}
+	return best;
+}
+
+static const char *or_empty(const char *s)
+{
+	return s ? s : "";
+}
+
+/* Width of the "name usage" column of a command. */
+static size_t synopsis_width(const struct shell_command *cmd)
+{
+	size_t usage = strlen(or_empty(cmd->usage));
+
+	return strlen(cmd->name) + (usage ? 1 + usage : 0);
+}
+
+static void help_cmd(int argc, char **argv)
+{
+	const struct shell_command *cmd;
+	size_t width = 0;
+
+	(void)argc;
+	(void)argv;
+	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++)
+		width = MAX(width, synopsis_width(cmd));
+
+	for (cmd = next_command(NULL); cmd; cmd = next_command(cmd)) {
+		const char *usage = or_empty(cmd->usage);
+		int pad = (int)(width - synopsis_width(cmd));
+
+		kprintf("  %s%s%s%*s  %s\n", cmd->name, *usage ? " " : "",
+			usage, pad, "", or_empty(cmd->help));
+	}
+}
+SHELL_COMMAND("help", "", "list the commands", help_cmd);
+
+/* Kept out of the thread's stack: the history alone is about 4 KiB. */
+static struct line_editor shell_editor;
+
+void shell_main(void *unused)
+{
+	(void)unused;
+	line_editor_init(&shell_editor, line_editor_echo_console, NULL);
+	for (;;) {
+		kprintf(SHELL_PROMPT);
+		switch (line_editor_read(&shell_editor)) {
+		case LINE_DONE:
+			shell_execute(line_editor_line(&shell_editor));
+			break;
+		case LINE_TOO_LONG:
+			kprintf("shell: line too long (max %d characters)\n",
+				SHELL_MAX_LINE);
+			break;
+		case LINE_CANCELLED:
+		case LINE_CONTINUE:
+			break;	/* the editor already ended the line */
+		}
+	}
+}

@@ -1,0 +1,60 @@
+/* The `sym` shell command: look up a kernel symbol by name or address.
+ *
+ *	> sym vfs_read
+ *	vfs_read 0xffffffff80105a20 size 0x9a text
+ *	> sym 0xffffffff80105a25
+ *	vfs_read+0x5/0x9a
+ */
+#include "kernel/printk.h"
+#include "kernel/shell.h"
+#include "kernel/symtab.h"
+#include "lib/string.h"
+
+static void sym_show_name(const char *name)
+{
+	struct symbol sym;
+
+	if (sym_by_name(name, &sym) < 0) {
+		kprintf("sym: no symbol '%s'\n", name);
+		return;
+	}
+	kprintf("%s 0x%016lx size 0x%lx %s\n", sym.name,
+		(unsigned long)sym.addr, (unsigned long)sym.size,
+		sym.type == SYM_TEXT ? "text" : "data");
+}
+
+static void sym_show_addr(const char *arg, uint64_t addr)
+{
+	struct symbol sym;
+	char buf[256];
+
+	if (sym_by_addr(addr, &sym) < 0) {
+		kprintf("sym: no symbol at %s\n", arg);
+		return;
+	}
+	sym_format(addr, buf, sizeof(buf));
+	kprintf("%s\n", buf);
+}
+
+static void sym_cmd(int argc, char **argv)
+{
+	uint64_t addr;
+
+	if (argc != 2) {
+		kprintf("sym: usage: sym NAME|ADDRESS\n");
+		return;
+	}
+	/* C identifiers cannot start with a digit, so "0x" means address. */
+	if (strncmp(argv[1], "0x", 2) != 0) {
+		sym_show_name(argv[1]);
+		return;
+	}
+	if (parse_u64(argv[1], &addr) < 0) {
+		kprintf("sym: usage: sym NAME|ADDRESS\n");
+		return;
+	}
+	sym_show_addr(argv[1], addr);
+}
+
+SHELL_COMMAND("sym", "NAME|ADDRESS", "look up a kernel symbol by name or address",
+	      sym_cmd);

@@ -1,0 +1,91 @@
+/* Shell commands about the system as a whole: ps, mem, uptime, poweroff. */
+#include "kernel/arch.h"
+#include "kernel/frame.h"
+#include "kernel/heap.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/shell.h"
+#include "lib/string.h"
+
+#define PS_MAX 64
+/* Status QEMU exits with after poweroff: (0x10 << 1) | 1 = 33 on x86_64. */
+#define POWEROFF_CODE 0x10
+
+struct ps_row {
+	unsigned int id;
+	enum thread_state state;
+	uint64_t run_ticks;
+	char name[THREAD_NAME_MAX + 1];
+};
+
+struct ps_snapshot {
+	struct ps_row rows[PS_MAX];
+	size_t n;
+};
+
+/* Copy each thread's fields under the scheduler lock; print afterwards. */
+static void ps_collect(const struct thread *t, void *ctx)
+{
+	struct ps_snapshot *snap = ctx;
+	struct ps_row *row;
+
+	if (snap->n == PS_MAX || t->state == THREAD_DEAD)
+		return;
+	row = &snap->rows[snap->n++];
+	row->id = t->id;
+	row->state = t->state;
+	row->run_ticks = t->run_ticks;
+	strlcpy(row->name, t->name, sizeof(row->name));
+}
+
+static void cmd_ps(int argc, char **argv)
+{
+	static struct ps_snapshot snap;	/* too big for the shell's stack */
+
+	(void)argc;
+	(void)argv;
+	snap.n = 0;
+	sched_for_each_thread(ps_collect, &snap);
+	kprintf("%4s  %-9s %8s  %s\n", "ID", "STATE", "TICKS", "NAME");
+	for (size_t i = 0; i < snap.n; i++)
+		kprintf("%4u  %-9s %8lu  %s\n", snap.rows[i].id,
+			thread_state_name(snap.rows[i].state),
+			(unsigned long)snap.rows[i].run_ticks, snap.rows[i].name);
+}
+SHELL_COMMAND("ps", "", "list threads", cmd_ps);
+
+static void cmd_mem(int argc, char **argv)
+{
+	struct frame_stats fs;
+	struct heap_stats hs;
+
+	(void)argc;
+	(void)argv;
+	frame_get_stats(&fs);
+	heap_get_stats(&hs);
+	kprintf("frames: %zu used of %zu (%zu KiB free)\n", fs.used, fs.total,
+		(fs.total - fs.used) * 4);
+	kprintf("heap: %zu bytes in %zu allocations, %zu pages mapped\n",
+		hs.bytes_in_use, hs.allocations, hs.pages);
+}
+SHELL_COMMAND("mem", "", "show physical frames and heap usage", cmd_mem);
+
+static void cmd_uptime(int argc, char **argv)
+{
+	uint64_t t = sched_ticks();
+
+	(void)argc;
+	(void)argv;
+	kprintf("up %lu.%02lu s (%lu ticks)\n", (unsigned long)(t / TIMER_HZ),
+		(unsigned long)(t % TIMER_HZ * 100 / TIMER_HZ), (unsigned long)t);
+}
+SHELL_COMMAND("uptime", "", "time since boot", cmd_uptime);
+
+static void cmd_poweroff(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	kprintf("powering off\n");
+	arch_poweroff(POWEROFF_CODE);
+}
+SHELL_COMMAND("poweroff", "", "stop the machine (QEMU exits)", cmd_poweroff);

@@ -1,0 +1,70 @@
+/* Creating and freeing kernel threads. */
+#include "kernel/arch.h"
+#include "kernel/heap.h"
+#include "kernel/sched_internal.h"
+#include "lib/string.h"
+
+LIST_HEAD(all_threads);
+static unsigned int next_id;
+
+static struct thread *thread_alloc(const char *name)
+{
+	struct thread *t = kzalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+	strlcpy(t->name, name, sizeof(t->name));
+	list_init(&t->all_node);
+	list_init(&t->queue_node);
+	return t;
+}
+
+struct thread *thread_create(const char *name, void (*fn)(void *), void *arg)
+{
+	struct thread *t = thread_alloc(name);
+
+	if (!t)
+		return NULL;
+	t->stack = kmalloc(THREAD_STACK_SIZE);
+	if (!t->stack) {
+		kfree(t);
+		return NULL;
+	}
+	t->stack_size = THREAD_STACK_SIZE;
+	t->entry = fn;
+	t->arg = arg;
+	arch_context_init(&t->context, (char *)t->stack + t->stack_size);
+	sched_enqueue_new(t);
+	return t;
+}
+
+void thread_free(struct thread *t)
+{
+	kfree(t->stack);
+	kfree(t);
+}
+
+struct thread *thread_adopt_boot(const char *name)
+{
+	struct thread *t = thread_alloc(name);
+
+	if (!t)
+		return NULL;
+	/* t->stack stays NULL: the boot stack is in .bss, not the heap,
+	 * and the idle thread never exits. */
+	t->state = THREAD_RUNNING;
+	list_add_tail(&t->all_node, &all_threads);
+	return t;
+}
+
+const char *thread_state_name(enum thread_state state)
+{
+	static const char *const names[] = {
+		[THREAD_RUNNING] = "running", [THREAD_READY] = "ready",
+		[THREAD_SLEEPING] = "sleeping", [THREAD_BLOCKED] = "blocked",
+		[THREAD_DEAD] = "dead",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}

@@ -1,0 +1,536 @@
+/* Self tests for the VFS and ramfs.
+ *
+ * Two kinds of test. Those on the mounted root only read (other threads
+ * use it at the same time): they check path resolution, open errors and
+ * directory listing against files we control in rootfs/. Those that
+ * write, or check how a tree is built, use a private tree from
+ * ramfs_build() on an archive assembled here, so the system's root is
+ * never replaced or changed, and free it again with ramfs_destroy(). */
+
+#include "kernel/heap.h"
+#include "kernel/ramfs.h"
+#include "kernel/selftest.h"
+#include "kernel/vfs.h"
+#include "lib/cpio.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+/* ---- A newc archive, assembled by hand ----
+ *
+ * Each entry is a 110-byte ASCII header ("070701", then 13 fields of 8
+ * hex digits: inode, mode, uid, gid, nlink, mtime, file size, four
+ * device numbers, name size including the NUL, checksum), the name, NUL
+ * padding to a multiple of 4, the data, and padding again. The entry
+ * named TRAILER!!! ends the archive. */
+
+struct archive {
+	char bytes[2048];
+	size_t len;
+};
+
+static void ar_put(struct archive *ar, const void *data, size_t len)
+{
+	if (ar->len + len > sizeof(ar->bytes))
+		return;		/* the test fixtures are far smaller */
+	memcpy(ar->bytes + ar->len, data, len);
+	ar->len += len;
+}
+
+static void ar_pad(struct archive *ar)
+{
+	static const char zeros[4];
+
+	ar_put(ar, zeros, ALIGN_UP(ar->len, 4) - ar->len);
+}
+
+static void ar_add(struct archive *ar, const char *name, uint32_t mode,
+		   const char *data)
+{
+	size_t size = data ? strlen(data) : 0;
+	char header[111];	/* 110 characters and snprintf's NUL */
+
+	snprintf(header, sizeof(header),
+		 "070701%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x%08x",
+		 (unsigned)ar->len + 1, (unsigned)mode, 0u, 0u, 1u, 0u,
+		 (unsigned)size, 0u, 0u, 0u, 0u,
+		 (unsigned)strlen(name) + 1, 0u);
+	ar_put(ar, header, 110);
+	ar_put(ar, name, strlen(name) + 1);
+	ar_pad(ar);
+	ar_put(ar, data, size);
+	ar_pad(ar);
+}
+
+static void ar_finish(struct archive *ar)
+{
+	ar_add(ar, "TRAILER!!!", 0, NULL);
+}
+
+#define DIR_MODE  (CPIO_MODE_DIR | 0755)
+#define FILE_MODE (CPIO_MODE_FILE | 0644)
+#define LINK_MODE (0120000 | 0777)
+
+#define A_TXT "0123456789abcdef"
+
+/* The fixture, deliberately awkward: names out of order, a file listed
+ * before its directory, two directory levels never listed at all, an
+ * empty file, and a symlink (which ramfs skips). The tree it gives:
+ *
+ *   /alpha              (empty)
+ *   /docs/a.txt         "0123456789abcdef"
+ *   /docs/b.txt         "bravo\n"
+ *   /zeta/deep/leaf.txt "leaf\n"
+ */
+static void make_fixture(struct archive *ar)
+{
+	ar->len = 0;
+	ar_add(ar, ".", DIR_MODE, NULL);
+	ar_add(ar, "docs/b.txt", FILE_MODE, "bravo\n");
+	ar_add(ar, "zeta/deep/leaf.txt", FILE_MODE, "leaf\n");
+	ar_add(ar, "docs", DIR_MODE, NULL);
+	ar_add(ar, "docs/a.txt", FILE_MODE, A_TXT);
+	ar_add(ar, "link", LINK_MODE, "docs/a.txt");
+	ar_add(ar, "alpha", FILE_MODE, NULL);
+	ar_finish(ar);
+}
+
+/* The archive is static: 2 KiB is too much for a kernel stack. The
+ * selftest command runs one case at a time, so sharing it is safe. */
+static struct archive fixture;
+
+static struct inode *build_fixture(void)
+{
+	struct inode *root;
+	int err;
+
+	make_fixture(&fixture);
+	root = ramfs_build(fixture.bytes, fixture.len, &err);
+	EXPECT_EQ(err, 0);
+	EXPECT(root != NULL);
+	return root;
+}
+
+/* Walk a relative path ("docs/a.txt") in a private tree with the inode
+ * operations, as vfs_lookup does on the mounted one. */
+static struct inode *walk(struct inode *dir, const char *path)
+{
+	char name[VFS_NAME_MAX + 1];
+
+	while (dir && *path) {
+		size_t len = strchr(path, '/') ? (size_t)(strchr(path, '/') - path)
+					       : strlen(path);
+
+		memcpy(name, path, len);
+		name[len] = '\0';
+		dir = dir->iops ? dir->iops->lookup(dir, name) : NULL;
+		path += len + (path[len] == '/');
+	}
+	return dir;
+}
+
+/* Name of dir's index-th child, or NULL; a failing test must report,
+ * not fault on a NULL pointer. */
+static const char *child_name(struct inode *dir, size_t index)
+{
+	struct inode *child = dir && dir->iops ? dir->iops->child(dir, index) : NULL;
+
+	return child ? child->name : NULL;
+}
+
+static bool is_dir(const struct inode *inode)
+{
+	return inode && inode->type == INODE_DIR;
+}
+
+static bool is_file(const struct inode *inode, size_t size)
+{
+	return inode && inode->type == INODE_FILE && inode->size == size;
+}
+
+static struct file open_on(struct inode *inode, int flags)
+{
+	struct file file = { .inode = inode, .pos = 0, .flags = flags };
+
+	return file;
+}
+
+/* ---- Private tree ---- */
+
+static void test_build_shape(void)
+{
+	static const char *const top[] = { "alpha", "docs", "zeta" };
+	struct inode *root = build_fixture(), *docs;
+	size_t i;
+
+	if (!root)
+		return;
+	EXPECT(is_dir(root));
+
+	/* Sorted, the symlink skipped, implicit directories created. */
+	for (i = 0; i < ARRAY_SIZE(top); i++)
+		EXPECT_STREQ(child_name(root, i), top[i]);
+	EXPECT(child_name(root, ARRAY_SIZE(top)) == NULL);
+	EXPECT(walk(root, "link") == NULL);
+
+	docs = walk(root, "docs");
+	EXPECT(is_dir(docs));
+	EXPECT_STREQ(child_name(docs, 0), "a.txt");
+	EXPECT_STREQ(child_name(docs, 1), "b.txt");
+	EXPECT(child_name(docs, 2) == NULL);
+
+	EXPECT(is_dir(walk(root, "zeta")));
+	EXPECT(is_dir(walk(root, "zeta/deep")));
+	EXPECT(is_file(walk(root, "zeta/deep/leaf.txt"), 5));
+	EXPECT(is_file(walk(root, "docs/a.txt"), 16));
+	EXPECT(is_file(walk(root, "alpha"), 0));
+	EXPECT(walk(root, "docs/c.txt") == NULL);
+	EXPECT(walk(root, "docs/a.txt/x") == NULL);
+
+	ramfs_destroy(root);
+}
+
+static void test_read_positions(void)
+{
+	struct inode *root = build_fixture(), *a;
+	struct file f;
+	char buf[32];
+	loff_t at;
+
+	if (!root)
+		return;
+	a = walk(root, "docs/a.txt");
+	EXPECT(a != NULL);
+	if (!a)
+		goto out;
+	f = open_on(a, O_RDONLY);
+
+	/* A partial read, then the rest, then end of file. */
+	EXPECT_EQ(vfs_read(&f, buf, 4, &f.pos), 4);
+	EXPECT(memcmp(buf, "0123", 4) == 0);
+	EXPECT_EQ(f.pos, 4);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &f.pos), 12);
+	EXPECT(memcmp(buf, "456789abcdef", 12) == 0);
+	EXPECT_EQ(f.pos, 16);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &f.pos), 0);
+	EXPECT_EQ(f.pos, 16);
+
+	/* Reading at an offset of our own leaves f.pos alone. */
+	at = 10;
+	EXPECT_EQ(vfs_read(&f, buf, 3, &at), 3);
+	EXPECT(memcmp(buf, "abc", 3) == 0);
+	EXPECT_EQ(at, 13);
+	EXPECT_EQ(f.pos, 16);
+
+	/* Past the end is end of file, not an error; zero bytes is zero. */
+	at = 100;
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &at), 0);
+	EXPECT_EQ(at, 100);
+	at = 0;
+	EXPECT_EQ(vfs_read(&f, buf, 0, &at), 0);
+	EXPECT_EQ(at, 0);
+out:
+	ramfs_destroy(root);
+}
+
+static void test_write_extends(void)
+{
+	static const char zeros[6];
+	struct inode *root = build_fixture(), *a, *alpha;
+	char big[300], buf[320];
+	struct file f;
+	loff_t at;
+	size_t i;
+
+	if (!root)
+		return;
+	a = walk(root, "docs/a.txt");
+	alpha = walk(root, "alpha");
+	EXPECT(a && alpha);
+	if (!a || !alpha)
+		goto out;
+	f = open_on(a, O_RDWR);
+
+	/* Append at the end: the file grows. */
+	f.pos = 16;
+	EXPECT_EQ(vfs_write(&f, "XYZ", 3, &f.pos), 3);
+	EXPECT_EQ(f.pos, 19);
+	EXPECT_EQ(a->size, 19);
+
+	/* Overwrite inside: the size stays. */
+	at = 0;
+	EXPECT_EQ(vfs_write(&f, "AB", 2, &at), 2);
+	EXPECT_EQ(a->size, 19);
+	at = 0;
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &at), 19);
+	EXPECT(memcmp(buf, "AB23456789abcdefXYZ", 19) == 0);
+
+	/* Past the end: the gap reads back as zeros. */
+	at = 25;
+	EXPECT_EQ(vfs_write(&f, "!", 1, &at), 1);
+	EXPECT_EQ(a->size, 26);
+	at = 19;
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &at), 7);
+	EXPECT(memcmp(buf, zeros, 6) == 0 && buf[6] == '!');
+
+	/* An empty file, grown well past its first buffer. */
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + i % 26);
+	f = open_on(alpha, O_WRONLY);
+	EXPECT_EQ(vfs_write(&f, "hi", 2, &f.pos), 2);
+	EXPECT_EQ(vfs_write(&f, big, sizeof(big), &f.pos), (ssize_t)sizeof(big));
+	EXPECT_EQ(alpha->size, 2 + sizeof(big));
+	f = open_on(alpha, O_RDONLY);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &f.pos), 2 + sizeof(big));
+	EXPECT(memcmp(buf, "hi", 2) == 0 && memcmp(buf + 2, big, sizeof(big)) == 0);
+
+	/* A write of nothing changes nothing, even far past the end. */
+	at = 1000;
+	f = open_on(alpha, O_WRONLY);
+	EXPECT_EQ(vfs_write(&f, "", 0, &at), 0);
+	EXPECT_EQ(alpha->size, 2 + sizeof(big));
+out:
+	ramfs_destroy(root);
+}
+
+static void test_rw_errors(void)
+{
+	struct inode *root = build_fixture(), *a;
+	struct file f;
+	char buf[8];
+	loff_t at = -1;
+
+	if (!root)
+		return;
+	a = walk(root, "docs/a.txt");
+	if (!a)
+		goto out;
+
+	EXPECT_EQ(vfs_read(NULL, buf, sizeof(buf), &at), -EBADF);
+	EXPECT_EQ(vfs_write(NULL, buf, sizeof(buf), &at), -EBADF);
+
+	f = open_on(a, O_WRONLY);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &f.pos), -EBADF);
+	f = open_on(a, O_RDONLY);
+	EXPECT_EQ(vfs_write(&f, "x", 1, &f.pos), -EBADF);
+	EXPECT_EQ(a->size, 16);
+
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), NULL), -EINVAL);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &at), -EINVAL);
+	EXPECT_EQ(vfs_read(&f, NULL, sizeof(buf), &f.pos), -EFAULT);
+
+	/* A directory has no read operation. */
+	f = open_on(root, O_RDONLY);
+	EXPECT_EQ(vfs_read(&f, buf, sizeof(buf), &f.pos), -EINVAL);
+out:
+	ramfs_destroy(root);
+}
+
+/* Build a one-off archive from (name, mode, data) triples and expect
+ * ramfs_build to fail with err. */
+struct entry {
+	const char *name;
+	uint32_t mode;
+	const char *data;
+};
+
+static void expect_build_fails(const struct entry *entries, size_t n, int err)
+{
+	struct inode *root;
+	int got = 0;
+	size_t i;
+
+	fixture.len = 0;
+	for (i = 0; i < n; i++)
+		ar_add(&fixture, entries[i].name, entries[i].mode, entries[i].data);
+	ar_finish(&fixture);
+	root = ramfs_build(fixture.bytes, fixture.len, &got);
+	EXPECT(root == NULL);
+	EXPECT_EQ(got, err);
+	ramfs_destroy(root);
+}
+
+static void test_build_errors(void)
+{
+	static const struct entry duplicate[] = {
+		{ "f", FILE_MODE, "1" }, { "f", FILE_MODE, "2" },
+	};
+	static const struct entry through_file[] = {
+		{ "f", FILE_MODE, "1" }, { "f/x", FILE_MODE, "2" },
+	};
+	static const struct entry dir_over_file[] = {
+		{ "f", FILE_MODE, "1" }, { "f", DIR_MODE, NULL },
+	};
+	static const struct entry dot_dot[] = {
+		{ "a/../b", FILE_MODE, "1" },
+	};
+	static const struct entry long_name[] = {
+		{ "d/0123456789012345678901234567890123456789012345678901234567890123",
+		  FILE_MODE, "1" },
+	};
+	static const char garbage[] = "this is not a cpio archive, not at all";
+	struct inode *root;
+	int err = 0;
+
+	expect_build_fails(duplicate, ARRAY_SIZE(duplicate), -EEXIST);
+	expect_build_fails(through_file, ARRAY_SIZE(through_file), -ENOTDIR);
+	expect_build_fails(dir_over_file, ARRAY_SIZE(dir_over_file), -EEXIST);
+	expect_build_fails(dot_dot, ARRAY_SIZE(dot_dot), -EINVAL);
+	expect_build_fails(long_name, ARRAY_SIZE(long_name), -ENAMETOOLONG);
+
+	root = ramfs_build(garbage, sizeof(garbage), &err);
+	EXPECT(root == NULL);
+	EXPECT_EQ(err, -EINVAL);
+}
+
+/* Build a tree, write to it (which reallocates a file) and destroy it. */
+static void build_write_destroy(void)
+{
+	struct inode *root = build_fixture(), *a;
+	struct file f;
+
+	a = walk(root, "docs/a.txt");
+	if (a) {
+		f = open_on(a, O_WRONLY);
+		f.pos = 200;
+		EXPECT_EQ(vfs_write(&f, "grow", 4, &f.pos), 4);
+	}
+	ramfs_destroy(root);
+}
+
+/* Does work() give back every byte and allocation it took? Other
+ * threads allocate too (opening a file does), so one attempt may see
+ * their bytes come or go: try three times. A real leak shows every
+ * time; someone else's allocation almost never does. */
+static bool heap_balanced(void (*work)(void))
+{
+	struct heap_stats before, after;
+	int attempt;
+
+	for (attempt = 0; attempt < 3; attempt++) {
+		heap_get_stats(&before);
+		work();
+		heap_get_stats(&after);
+		if (after.bytes_in_use == before.bytes_in_use &&
+		    after.allocations == before.allocations)
+			return true;
+	}
+	return false;
+}
+
+static void test_destroy_frees_all(void)
+{
+	EXPECT(heap_balanced(build_write_destroy));
+	/* A build that fails half-way must free what it made, too. */
+	EXPECT(heap_balanced(test_build_errors));
+}
+
+/* ---- The mounted root (read only) ---- */
+
+static ssize_t read_whole(const char *path, char *buf, size_t size)
+{
+	struct file *file;
+	ssize_t n, total = 0;
+	int err = vfs_open(path, O_RDONLY, &file);
+
+	if (err)
+		return err;
+	while ((size_t)total < size - 1 &&
+	       (n = vfs_read(file, buf + total, size - 1 - total, &file->pos)) > 0)
+		total += n;
+	buf[total] = '\0';
+	vfs_close(file);
+	return total;
+}
+
+static void test_root_files(void)
+{
+	char buf[512];
+
+	EXPECT_EQ(read_whole("/etc/hostname", buf, sizeof(buf)), 8);
+	EXPECT_STREQ(buf, "probeos\n");
+
+	EXPECT(read_whole("/etc/motd", buf, sizeof(buf)) > 0);
+	EXPECT(strncmp(buf, "Welcome to ProbeOS", 18) == 0);
+	EXPECT(strchr(buf, '`') != NULL);	/* it mentions `help` */
+}
+
+static void test_root_lookup(void)
+{
+	static const char long_name[] =
+		"/etc/0123456789012345678901234567890123456789012345678901234567890123";
+	struct inode *motd = vfs_lookup("/etc/motd");
+	struct file *file = NULL;
+
+	EXPECT(motd != NULL && motd->type == INODE_FILE);
+	if (!motd)
+		return;
+	EXPECT(vfs_lookup("//etc///motd") == motd);
+	EXPECT(vfs_lookup("/etc/motd/") == motd);
+	EXPECT(is_dir(vfs_lookup("/")));
+	EXPECT(vfs_lookup("///") == vfs_lookup("/"));
+	EXPECT(is_dir(vfs_lookup("/etc/")));
+	EXPECT(vfs_lookup("/etc//") == vfs_lookup("/etc"));
+	EXPECT(vfs_lookup("etc/motd") == NULL);
+	EXPECT(vfs_lookup("") == NULL);
+	EXPECT(vfs_lookup(NULL) == NULL);
+	EXPECT(vfs_lookup("/nope") == NULL);
+	EXPECT(vfs_lookup(long_name) == NULL);
+
+	EXPECT_EQ(vfs_open("/etc", O_RDONLY, &file), -EISDIR);
+	EXPECT_EQ(vfs_open("/", O_RDONLY, &file), -EISDIR);
+	EXPECT_EQ(vfs_open("/nope", O_RDONLY, &file), -ENOENT);
+	EXPECT_EQ(vfs_open("/etc/nope", O_RDONLY, &file), -ENOENT);
+	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDONLY, &file), -ENOTDIR);
+	EXPECT_EQ(vfs_open("etc/motd", O_RDONLY, &file), -EINVAL);
+	EXPECT_EQ(vfs_open(long_name, O_RDONLY, &file), -ENAMETOOLONG);
+	EXPECT_EQ(vfs_open("/etc/motd", 42, &file), -EINVAL);
+	EXPECT(file == NULL);
+
+	EXPECT_EQ(vfs_open("/etc/motd", O_RDONLY, &file), 0);
+	EXPECT(file != NULL && file->inode == motd && file->pos == 0);
+	vfs_close(file);
+}
+
+static void test_root_readdir(void)
+{
+	struct dirent ent, prev;
+	bool saw_etc = false, saw_hostname = false;
+	size_t i;
+	int ret;
+
+	/* Every entry of / in strictly increasing name order. */
+	for (i = 0; (ret = vfs_readdir("/", i, &ent)) == 1; i++) {
+		if (i > 0)
+			EXPECT(strcmp(prev.name, ent.name) < 0);
+		if (strcmp(ent.name, "etc") == 0)
+			saw_etc = ent.type == INODE_DIR;
+		prev = ent;
+	}
+	EXPECT_EQ(ret, 0);
+	EXPECT(saw_etc);
+	EXPECT_EQ(vfs_readdir("/", i, &ent), 0);
+
+	for (i = 0; vfs_readdir("/etc", i, &ent) == 1; i++) {
+		if (strcmp(ent.name, "hostname") == 0)
+			saw_hostname = ent.type == INODE_FILE && ent.size == 8;
+	}
+	EXPECT(saw_hostname);
+
+	EXPECT_EQ(vfs_readdir("/etc/motd", 0, &ent), -ENOTDIR);
+	EXPECT_EQ(vfs_readdir("/nope", 0, &ent), -ENOENT);
+	EXPECT_EQ(vfs_readdir("etc", 0, &ent), -EINVAL);
+}
+
+static const struct selftest_case vfs_cases[] = {
+	SELFTEST_CASE(test_build_shape),
+	SELFTEST_CASE(test_read_positions),
+	SELFTEST_CASE(test_write_extends),
+	SELFTEST_CASE(test_rw_errors),
+	SELFTEST_CASE(test_build_errors),
+	SELFTEST_CASE(test_destroy_frees_all),
+	SELFTEST_CASE(test_root_files),
+	SELFTEST_CASE(test_root_lookup),
+	SELFTEST_CASE(test_root_readdir),
+};
+SELFTEST_SUITE("vfs", vfs_cases);

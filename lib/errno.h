@@ -1,0 +1,28 @@
+/* Error numbers. Kernel functions return them negated (-ENOENT), as Linux
+ * does, so a single int carries either a result or an error. */
+#ifndef LIB_ERRNO_H
+#define LIB_ERRNO_H
+
+#define EPERM    1
+#define ENOENT   2
+#define EIO      5
+#define E2BIG    7
+#define EBADF    9
+#define EAGAIN  11
+#define ENOMEM  12
+#define EFAULT  14
+#define EBUSY   16
+#define EEXIST  17
+#define ENOTDIR 20
+#define EISDIR  21
+#define EINVAL  22
+#define ENOSPC  28
+#define ERANGE  34
+#define ENAMETOOLONG 36
+#define ENOSYS  38
+#define EILSEQ  84
+
+/* A short lower-case description of an error number (positive or negative). */
+const char *strerror(int err);
+
+#endif

@@ -1,0 +1,216 @@
+/* Freestanding string and memory routines.
+ *
+ * These are the plain byte-at-a-time versions: easy to read and obviously
+ * correct. The kernel copies little data, so speed is not worth the
+ * complexity of word-sized or vector loops here. */
+#include "lib/string.h"
+#include "lib/errno.h"
+
+/*
+ * GCC recognises "store c into every byte" and "copy every byte" loops and
+ * may replace them with a call to memset() or memcpy(). Inside memset()
+ * itself that would be a call to itself, forever. This attribute keeps the
+ * loops as written in the few functions where it could happen.
+ */
+#define NO_LOOP_TO_CALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
+NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	while (n--)
+		*d++ = *s++;
+	return dst;
+}
+
+/* Like memcpy, but the regions may overlap: copy backwards when the
+ * destination starts inside the source so no byte is overwritten before
+ * it has been read. */
+NO_LOOP_TO_CALL void *memmove(void *dst, const void *src, size_t n)
+{
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+
+	if (d == s || n == 0)
+		return dst;
+	if (d < s || d >= s + n) {
+		while (n--)
+			*d++ = *s++;
+	} else {
+		while (n--)
+			d[n] = s[n];
+	}
+	return dst;
+}
+
+NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
+{
+	unsigned char *d = dst;
+
+	while (n--)
+		*d++ = (unsigned char)c;
+	return dst;
+}
+
+/* Bytes compare as unsigned char, as the C standard requires. */
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const unsigned char *p = a, *q = b;
+
+	for (; n > 0; n--, p++, q++) {
+		if (*p != *q)
+			return *p - *q;
+	}
+	return 0;
+}
+
+size_t strlen(const char *s)
+{
+	const char *p = s;
+
+	while (*p)
+		p++;
+	return p - s;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n])
+		n++;
+	return n;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	const unsigned char *p = (const unsigned char *)a;
+	const unsigned char *q = (const unsigned char *)b;
+
+	while (*p && *p == *q) {
+		p++;
+		q++;
+	}
+	return *p - *q;
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)a;
+	const unsigned char *q = (const unsigned char *)b;
+
+	for (; n > 0; n--, p++, q++) {
+		if (*p != *q)
+			return *p - *q;
+		if (*p == '\0')
+			break;
+	}
+	return 0;
+}
+
+/* The terminating NUL counts as part of the string, so strchr(s, '\0')
+ * finds the end. */
+char *strchr(const char *s, int c)
+{
+	for (;; s++) {
+		if (*s == (char)c)
+			return (char *)s;
+		if (*s == '\0')
+			return NULL;
+	}
+}
+
+char *strrchr(const char *s, int c)
+{
+	const char *last = NULL;
+
+	for (;; s++) {
+		if (*s == (char)c)
+			last = s;
+		if (*s == '\0')
+			return (char *)last;
+	}
+}
+
+/* Returning strlen(src) lets the caller detect truncation with
+ * "if (strlcpy(dst, src, size) >= size)". */
+size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size > 0) {
+		size_t n = MIN(len, size - 1);
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+/* Value of a digit in base 16 (which includes base 10), or -1. */
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned int base = 10;
+	uint64_t value = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	/* An empty string (or a bare "0x") is not a number. */
+	if (*s == '\0')
+		return -EINVAL;
+
+	for (; *s; s++) {
+		int d = digit_value(*s);
+
+		if (d < 0 || (unsigned int)d >= base)
+			return -EINVAL;
+		/* Check before multiplying so the overflow never happens. */
+		if (value > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		value = value * base + d;
+	}
+	*out = value;
+	return 0;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\v' || c == '\f';
+}
+
+/* Words beyond the first max are left in the line unsplit and are not
+ * counted: a caller that needs to notice extra words can pass a max one
+ * larger than it accepts. */
+int split_words(char *line, char **words, int max)
+{
+	int count = 0;
+
+	while (count < max) {
+		while (is_space(*line))
+			line++;
+		if (*line == '\0')
+			break;
+		words[count++] = line;
+		while (*line && !is_space(*line))
+			line++;
+		if (*line == '\0')
+			break;
+		*line++ = '\0';
+	}
+	return count;
+}

@@ -1,0 +1,29 @@
+/* Freestanding string and memory routines (the subset of <string.h> the
+ * kernel uses) and number parsing for the shell. */
+#ifndef LIB_STRING_H
+#define LIB_STRING_H
+
+#include "lib/types.h"
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+char *strchr(const char *s, int c);
+char *strrchr(const char *s, int c);
+/* Copy at most size-1 bytes and always terminate; returns strlen(src). */
+size_t strlcpy(char *dst, const char *src, size_t size);
+
+/* Parse an unsigned number: decimal, or hex with a 0x prefix. The whole
+ * string must be consumed. Returns 0 or -EINVAL / -ERANGE. */
+int parse_u64(const char *s, uint64_t *out);
+
+/* Split a line into at most max whitespace-separated words, in place.
+ * Returns the word count. */
+int split_words(char *line, char **words, int max);
+
+#endif

@@ -1,0 +1,470 @@
+#!/usr/bin/env python3
+"""Boot ProbeOS under QEMU and check its shell, command by command.
+
+The kernel is booted once and every test talks to the same machine, in
+the order of TESTS below; `poweroff` comes last because it ends the
+machine. If a test leaves the machine in an unknown state (a timeout,
+QEMU exiting, a kernel PANIC), the machine is killed and the next test
+boots a fresh one.
+
+Each test prints `ok - NAME` or `not ok - NAME: reason`, and the last line
+is `boot(ARCH): N passed, N failed`. The full serial transcript of every
+boot goes to build/ARCH/boot-test.log.
+
+    python3 tests/boot/boot_tests.py                    # all tests, x86_64
+    python3 tests/boot/boot_tests.py --test sym         # boot, then one test
+    python3 tests/boot/boot_tests.py --list
+
+Only the Python 3 standard library is used.
+"""
+
+import argparse
+import os
+import re
+import shlex
+import signal
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu  # noqa: E402
+
+BOOT_TIMEOUT = 60       # TCG without KVM is slow on CI runners
+COMMAND_TIMEOUT = 20
+SELFTEST_TIMEOUT = 300
+POWEROFF_TIMEOUT = 10
+
+HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
+                 "worker", "selftest", "poweroff"]
+
+UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks\)")
+
+
+class TestFailure(Exception):
+    """A check failed, but the shell answered: the machine is usable."""
+
+
+def check(cond, reason):
+    if not cond:
+        raise TestFailure(reason)
+
+
+def show(lines, limit=6):
+    """Lines of output, quoted, for a failure message."""
+    if not lines:
+        return "no output"
+    shown = " | ".join(repr(line) for line in lines[:limit])
+    if len(lines) > limit:
+        shown += " | ... (%d lines)" % len(lines)
+    return shown
+
+
+def words(lines):
+    return [w for line in lines for w in line.split()]
+
+
+def lines_with_word(lines, word):
+    return [line for line in lines if word in line.split()]
+
+
+def expect_one_line(out, text, cmd):
+    """The output is exactly one line and it contains text."""
+    check(len(out) == 1 and text in out[0],
+          "`%s`: expected one line containing %r, got %s" % (cmd, text, show(out)))
+
+
+def expect_exact(out, line, cmd):
+    check(out == [line], "`%s`: expected exactly %r, got %s" % (cmd, line, show(out)))
+
+
+def parse_uptime(out, cmd="uptime"):
+    for line in out:
+        m = UPTIME.search(line)
+        if m:
+            return int(m.group(2))
+    raise TestFailure("`%s`: expected a line like 'up 1.23 s (123 ticks)', got %s"
+                      % (cmd, show(out)))
+
+
+def info(msg):
+    print("# " + msg, flush=True)
+
+
+# -- the tests, in the order they run ---------------------------------
+#
+# A test gets a Machine sitting at the prompt and must leave it there.
+
+TESTS = []
+
+
+def test(name):
+    def register(fn):
+        TESTS.append((name, fn))
+        return fn
+    return register
+
+
+@test("boot")
+def test_boot(m):
+    # The harness has already booted the machine; this test only reports.
+    info("boot took %.1f s to reach the prompt (information only)" % m.boot_time)
+
+
+def check_help_output(out, cmd):
+    for name in HELP_COMMANDS:
+        found = [line for line in out
+                 if line == name or line.startswith(name + " ")]
+        check(len(found) == 1,
+              "`%s`: expected one line starting with %r, found %d in %s"
+              % (cmd, name, len(found), show(out, 12)))
+
+
+@test("help")
+def test_help(m):
+    check_help_output(m.command("help"), "help")
+
+
+@test("ls")
+def test_ls(m):
+    out = m.command("ls /")
+    check("etc/" in words(out), "`ls /`: expected an entry 'etc/', got %s" % show(out))
+    out = m.command("ls /etc")
+    check("motd" in words(out), "`ls /etc`: expected an entry 'motd', got %s" % show(out))
+    expect_one_line(m.command("ls /nope"), "no such file or directory", "ls /nope")
+
+
+@test("cat")
+def test_cat(m):
+    out = m.command("cat /etc/motd")
+    check(any("ProbeOS" in line for line in out),
+          "`cat /etc/motd`: expected 'ProbeOS' in the output, got %s" % show(out))
+    expect_one_line(m.command("cat /nope"), "no such file or directory", "cat /nope")
+    expect_one_line(m.command("cat /etc"), "is a directory", "cat /etc")
+    out = m.command("cat")
+    check(any("usage" in line.lower() for line in out),
+          "`cat`: expected a usage line, got %s" % show(out))
+
+
+@test("sym")
+def test_sym(m):
+    out = m.command("sym vfs_read")
+    pattern = re.compile(r"^vfs_read (0xffffffff[0-9a-f]{8}) size 0x([0-9a-f]+) text$")
+    found = [pattern.match(line) for line in out if pattern.match(line)]
+    check(len(out) == 1 and found,
+          "`sym vfs_read`: expected one line 'vfs_read 0xffffffff........ size 0x... text',"
+          " got %s" % show(out))
+    addr = int(found[0].group(1), 16)
+    size = int(found[0].group(2), 16)
+    check(size > 5, "`sym vfs_read`: size 0x%x is too small to look up +0x5" % size)
+
+    cmd = "sym 0x%x" % (addr + 5)
+    out = m.command(cmd)
+    m2 = [re.search(r"vfs_read\+0x5/0x([0-9a-f]+)", line) for line in out]
+    m2 = [x for x in m2 if x]
+    check(m2 and int(m2[0].group(1), 16) == size,
+          "`%s`: expected 'vfs_read+0x5/0x%x', got %s" % (cmd, size, show(out)))
+
+    expect_exact(m.command("sym no_such_symbol_xyz"),
+                 "sym: no symbol 'no_such_symbol_xyz'", "sym no_such_symbol_xyz")
+    expect_exact(m.command("sym 0x10"), "sym: no symbol at 0x10", "sym 0x10")
+
+
+@test("ps")
+def test_ps(m):
+    out = m.command("ps")
+    check(len(out) >= 3, "`ps`: expected a header and at least two threads, got %s"
+          % show(out))
+    header = out[0]
+    check(header.strip() and not {"idle", "shell"} & set(header.split()),
+          "`ps`: expected a header line first, got %r" % header)
+    for name in ("idle", "shell"):
+        check(lines_with_word(out[1:], name),
+              "`ps`: no line for thread %r in %s" % (name, show(out, 10)))
+
+
+@test("mem")
+def test_mem(m):
+    out = m.command("mem")
+    for prefix in ("frames:", "heap:"):
+        check(any(line.startswith(prefix) for line in out),
+              "`mem`: expected a line starting %r, got %s" % (prefix, show(out)))
+
+
+@test("uptime")
+def test_uptime(m):
+    first = parse_uptime(m.command("uptime"))
+    time.sleep(1)
+    second = parse_uptime(m.command("uptime"))
+    check(second > first,
+          "`uptime`: ticks did not grow in 1 s (%d, then %d)" % (first, second))
+
+
+def worker_reads(m):
+    out = m.command("worker")
+    for line in out:
+        r = re.match(r"^worker: running, (\d+) reads$", line)
+        if r:
+            return int(r.group(1))
+    raise TestFailure("`worker`: expected 'worker: running, N reads', got %s" % show(out))
+
+
+def worker_steps(m):
+    out = m.command("worker start")
+    check(any(line.startswith("worker: started") for line in out),
+          "`worker start`: expected 'worker: started...', got %s" % show(out))
+    out = m.command("ps")
+    check(lines_with_word(out, "worker"),
+          "`ps` after `worker start`: no line for 'worker' in %s" % show(out, 10))
+
+    first = worker_reads(m)
+    time.sleep(1)
+    second = worker_reads(m)
+    check(second > first,
+          "`worker`: reads did not grow in 1 s (%d, then %d)" % (first, second))
+
+    out = m.command("worker start")
+    check(any("worker: already running" in line for line in out),
+          "second `worker start`: expected 'worker: already running', got %s" % show(out))
+
+    out = m.command("worker stop")
+    check(any(re.match(r"^worker: stopped after \d+ reads$", line) for line in out),
+          "`worker stop`: expected 'worker: stopped after N reads', got %s" % show(out))
+
+    # Gone is best; a thread still listed as dead or zombie is accepted.
+    out = m.command("ps")
+    left = lines_with_word(out, "worker")
+    alive = [line for line in left
+             if not re.search(r"dead|zombie", line, re.IGNORECASE)]
+    check(not alive, "`ps` after `worker stop`: worker still listed: %s" % show(alive))
+    if left:
+        info("worker is still listed after stop, as %r" % left[0])
+
+
+@test("worker")
+def test_worker(m):
+    try:
+        worker_steps(m)
+    except TestFailure:
+        # Leave no worker running for the tests that follow.
+        try:
+            m.command("worker stop")
+        except TestFailure:
+            pass
+        raise
+
+
+@test("unknown_command")
+def test_unknown_command(m):
+    expect_exact(m.command("frobnicate"), "unknown command: frobnicate (try help)",
+                 "frobnicate")
+
+
+@test("long_line")
+def test_long_line(m):
+    msg = "shell: line too long (max 255 characters)"
+    out = m.command("x" * 300)
+    check(any(msg in line for line in out),
+          "300-character line: expected %r, got %s" % (msg, show(out)))
+    parse_uptime(m.command("uptime"), "uptime after the long line")
+
+
+def check_like_help(m, typed, shown):
+    """Typing `typed` must give exactly what `help` gives. Comparing with
+    `help` itself keeps this a test of line editing, not of `help`."""
+    want = m.command("help")
+    check("help" in words(want), "`help` printed no line for itself: %s" % show(want))
+    m.send(typed)
+    out = m.wait_prompt(COMMAND_TIMEOUT)
+    check(out == want, "%s: expected the output of `help`, got %s" % (shown, show(out)))
+
+
+@test("control_bytes")
+def test_control_bytes(m):
+    check_like_help(m, b"\x01\x02help\x80\xff\r", "\\x01\\x02help\\x80\\xff")
+
+
+@test("backspace")
+def test_backspace(m):
+    check_like_help(m, b"helq\x7fp\r", "helq<DEL>p")
+
+
+@test("ctrl_u")
+def test_ctrl_u(m):
+    m.send(b"garbage\x15uptime\r")
+    parse_uptime(m.wait_prompt(COMMAND_TIMEOUT), "garbage<Ctrl-U>uptime")
+
+
+@test("ctrl_c")
+def test_ctrl_c(m):
+    m.send(b"garbage\x03")
+    try:
+        m.wait_prompt(COMMAND_TIMEOUT)
+    except qemu.Timeout:
+        raise qemu.Timeout("no new prompt after 'garbage<Ctrl-C>'")
+    parse_uptime(m.command("uptime"), "uptime after Ctrl-C")
+
+
+@test("history")
+def test_history(m):
+    parse_uptime(m.command("uptime"))
+    m.send(b"\x1b[A\r")
+    parse_uptime(m.wait_prompt(COMMAND_TIMEOUT), "<Up><Enter> after uptime")
+
+
+@test("selftest")
+def test_selftest(m):
+    out = m.command("selftest", SELFTEST_TIMEOUT)
+    text = [line for line in out if line.strip()]
+    check(text and text[0] == "KTAP version 1",
+          "`selftest`: expected output to start with 'KTAP version 1', got %s"
+          % show(text[:1]))
+    summary = re.match(r"^selftest: (\d+) passed, (\d+) failed$", text[-1])
+    check(summary, "`selftest`: expected the last line 'selftest: N passed, N failed',"
+          " got %r" % text[-1])
+    passed, failed = int(summary.group(1)), int(summary.group(2))
+    failures = [line.strip() for line in text if line.lstrip().startswith("not ok")]
+    check(failed == 0, "`selftest`: %d failed: %s" % (failed, show(failures, 10)))
+    check(passed > 0, "`selftest`: no test passed")
+    info("selftest: %d passed" % passed)
+
+
+@test("poweroff")
+def test_poweroff(m):
+    want = qemu.POWEROFF_STATUS[m.arch]
+    status = m.poweroff(POWEROFF_TIMEOUT)
+    check(status == want, "`poweroff`: QEMU exit status %d, expected %d" % (status, want))
+
+
+# -- the harness --------------------------------------------------------
+
+class Harness:
+    def __init__(self, arch, qemu_cmd, log_path):
+        self.arch = arch
+        self.qemu_cmd = qemu_cmd
+        self.log_path = log_path
+        self.machine = None
+        self.boots = 0
+        self.boot_error = None  # why the last boot failed; then no more tries
+        self.passed = 0
+        self.failed = 0
+
+    def boot(self):
+        self.boots += 1
+        m = qemu.Machine(self.arch, qemu_cmd=self.qemu_cmd, log_path=self.log_path,
+                         log_title="boot %d" % self.boots)
+        try:
+            m.start()
+            m.wait_prompt(BOOT_TIMEOUT, echo=False)
+        except BaseException as e:
+            if isinstance(e, qemu.MachineError) and m.proc is not None:
+                self.report_tail(m)
+            m.close()
+            raise
+        m.boot_time = m.boot_seconds()
+        if self.boots > 1:
+            info("booted again in %.1f s" % m.boot_time)
+        return m
+
+    def discard(self):
+        if self.machine is not None:
+            self.machine.close()
+            self.machine = None
+
+    def report_tail(self, m):
+        print(m.tail_report(), flush=True)
+
+    def result(self, name, reason=None):
+        if reason is None:
+            self.passed += 1
+            print("ok - %s" % name, flush=True)
+        else:
+            self.failed += 1
+            print("not ok - %s: %s" % (name, reason), flush=True)
+
+    def run_one(self, name, fn):
+        if self.machine is None:
+            if self.boot_error is not None:
+                self.result(name, "not run: the machine could not be booted")
+                return
+            try:
+                self.machine = self.boot()
+            except qemu.MachineError as e:
+                self.boot_error = str(e)
+                self.result(name, "boot failed: %s" % e)
+                return
+        m = self.machine
+        try:
+            fn(m)
+        except TestFailure as e:
+            self.result(name, str(e))
+            self.report_tail(m)
+        except qemu.MachineError as e:
+            self.result(name, str(e))
+            self.report_tail(m)
+            self.discard()
+        except Exception as e:  # a bug in the test itself
+            self.result(name, "%s: %s" % (type(e).__name__, e))
+            self.report_tail(m)
+            self.discard()
+        else:
+            self.result(name)
+        if name == "poweroff":
+            self.discard()
+
+    def run(self, tests):
+        if os.path.exists(self.log_path):
+            os.remove(self.log_path)
+        try:
+            for name, fn in tests:
+                self.run_one(name, fn)
+        finally:
+            self.discard()
+        print("boot(%s): %d passed, %d failed" % (self.arch, self.passed, self.failed),
+              flush=True)
+        return self.failed == 0
+
+
+def select_tests(names):
+    if not names:
+        return list(TESTS)
+    known = dict(TESTS)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        sys.exit("unknown test %s; known tests: %s"
+                 % (", ".join(unknown), " ".join(n for n, _ in TESTS)))
+    return [(n, fn) for n, fn in TESTS if n in names]
+
+
+def exit_on_signal(signum, frame):
+    # Turn SIGTERM/SIGHUP into an exception so that `finally` kills QEMU.
+    raise SystemExit(128 + signum)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--arch", default="x86_64", choices=sorted(qemu.QEMU_COMMANDS))
+    ap.add_argument("--test", action="append", default=[], metavar="NAME",
+                    help="run only this test (repeatable); the machine is booted first")
+    ap.add_argument("--list", action="store_true", help="list the tests and exit")
+    ap.add_argument("--qemu", metavar="COMMAND",
+                    help="boot with this command line instead of the built-in one")
+    ap.add_argument("--log", metavar="PATH", help="transcript file "
+                    "(default build/ARCH/boot-test.log)")
+    args = ap.parse_args()
+
+    if args.list:
+        for name, _ in TESTS:
+            print(name)
+        return 0
+    signal.signal(signal.SIGTERM, exit_on_signal)
+    signal.signal(signal.SIGHUP, exit_on_signal)
+
+    tests = select_tests(args.test)
+    qemu_cmd = shlex.split(args.qemu) if args.qemu else None
+    log_path = args.log or qemu.default_log_path(args.arch)
+    harness = Harness(args.arch, qemu_cmd, log_path)
+    return 0 if harness.run(tests) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

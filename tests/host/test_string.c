@@ -1,0 +1,308 @@
+/* Host tests for lib/string.c and lib/errno.c. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+/* The host's versions, for reference; captured before rename.h. */
+static int host_memcmp(const void *a, const void *b, size_t n)
+{
+	return memcmp(a, b, n);
+}
+
+static int host_strcmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+static int host_strncmp(const char *a, const char *b, size_t n)
+{
+	return strncmp(a, b, n);
+}
+
+#include "tests/host/rename.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+static int sign(int x)
+{
+	return (x > 0) - (x < 0);
+}
+
+static void test_memcpy(void **state)
+{
+	char dst[8] = "xxxxxxx";
+
+	(void)state;
+	assert_ptr_equal(memcpy(dst, "abc", 3), dst);
+	assert_string_equal(dst, "abcxxxx");
+	assert_ptr_equal(memcpy(dst, "zzz", 0), dst);
+	assert_string_equal(dst, "abcxxxx");
+}
+
+static void test_memmove_overlap(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	/* Destination after source: must copy backwards. */
+	memcpy(buf, "abcdefgh", 9);
+	memmove(buf + 2, buf, 6);
+	assert_memory_equal(buf, "ababcdef", 8);
+
+	/* Destination before source: must copy forwards. */
+	memcpy(buf, "abcdefgh", 9);
+	memmove(buf, buf + 2, 6);
+	assert_memory_equal(buf, "cdefghgh", 8);
+
+	/* Same place, and nothing at all. */
+	memcpy(buf, "abcdefgh", 9);
+	memmove(buf, buf, 8);
+	memmove(buf + 1, buf, 0);
+	assert_string_equal(buf, "abcdefgh");
+}
+
+static void test_memset(void **state)
+{
+	unsigned char buf[6] = { 1, 2, 3, 4, 5, 6 };
+
+	(void)state;
+	assert_ptr_equal(memset(buf + 1, 0x1ab, 4), buf + 1);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(buf[1], 0xab);	/* only the low byte of c */
+	assert_int_equal(buf[4], 0xab);
+	assert_int_equal(buf[5], 6);
+}
+
+static void test_memcmp(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		size_t n;
+	} cases[] = {
+		{ "abc", "abc", 3 }, { "abc", "abd", 3 }, { "abd", "abc", 3 },
+		{ "abc", "abd", 2 }, { "a", "b", 0 },
+		{ "\x80", "\x01", 1 },	/* bytes compare unsigned */
+		{ "\x01", "\xff", 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(sign(memcmp(cases[i].a, cases[i].b, cases[i].n)),
+				 sign(host_memcmp(cases[i].a, cases[i].b, cases[i].n)));
+}
+
+static void test_strlen_strnlen(void **state)
+{
+	(void)state;
+	assert_int_equal(strlen(""), 0);
+	assert_int_equal(strlen("hello"), 5);
+	assert_int_equal(strnlen("hello", 10), 5);
+	assert_int_equal(strnlen("hello", 5), 5);
+	assert_int_equal(strnlen("hello", 3), 3);
+	assert_int_equal(strnlen("hello", 0), 0);
+	/* strnlen must not read past max: this buffer has no NUL. */
+	assert_int_equal(strnlen((const char[3]){ 'a', 'b', 'c' }, 3), 3);
+}
+
+static void test_strcmp_strncmp(void **state)
+{
+	static const char *const words[] = {
+		"", "a", "ab", "abc", "abd", "b", "\x80", "\xff", "a\x80",
+	};
+	size_t i, j, n;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		for (j = 0; j < ARRAY_SIZE(words); j++) {
+			assert_int_equal(sign(strcmp(words[i], words[j])),
+					 sign(host_strcmp(words[i], words[j])));
+			for (n = 0; n < 5; n++)
+				assert_int_equal(
+					sign(strncmp(words[i], words[j], n)),
+					sign(host_strncmp(words[i], words[j], n)));
+		}
+	}
+}
+
+static void test_strchr_strrchr(void **state)
+{
+	const char *s = "a/b/c";
+	const char *e = "\xe9t\xe9";
+
+	(void)state;
+	assert_ptr_equal(strchr(s, '/'), s + 1);
+	assert_ptr_equal(strrchr(s, '/'), s + 3);
+	assert_ptr_equal(strchr(s, 'a'), s);
+	assert_ptr_equal(strrchr(s, 'a'), s);
+	assert_null(strchr(s, 'x'));
+	assert_null(strrchr(s, 'x'));
+	/* The terminator is part of the string. */
+	assert_ptr_equal(strchr(s, '\0'), s + 5);
+	assert_ptr_equal(strrchr(s, '\0'), s + 5);
+	assert_null(strchr("", 'a'));
+	/* c is converted to char, so 0xe9 finds a byte 0xe9. */
+	assert_ptr_equal(strchr(e, 0xe9), e);
+	assert_ptr_equal(strrchr(e, 0xe9), e + 2);
+}
+
+static void test_strlcpy(void **state)
+{
+	char buf[6];
+
+	(void)state;
+	assert_int_equal(strlcpy(buf, "abc", sizeof(buf)), 3);
+	assert_string_equal(buf, "abc");
+	assert_int_equal(strlcpy(buf, "abcdef", sizeof(buf)), 6);
+	assert_string_equal(buf, "abcde");	/* truncated, terminated */
+	assert_int_equal(strlcpy(buf, "", sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	memcpy(buf, "zzzzz", 6);
+	assert_int_equal(strlcpy(buf, "abc", 1), 3);
+	assert_string_equal(buf, "");
+	memcpy(buf, "zzzzz", 6);
+	assert_int_equal(strlcpy(buf, "abc", 0), 3);
+	assert_string_equal(buf, "zzzzz");	/* size 0: nothing written */
+}
+
+static void test_parse_u64_valid(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t value;
+	} cases[] = {
+		{ "0", 0 }, { "7", 7 }, { "42", 42 }, { "000123", 123 },
+		{ "0x0", 0 }, { "0x1f", 0x1f }, { "0X1F", 0x1f },
+		{ "0xDeadBeef", 0xdeadbeef },
+		{ "0xffffffff80101234", 0xffffffff80101234ull },
+		{ "18446744073709551615", UINT64_MAX },
+		{ "0xffffffffffffffff", UINT64_MAX },
+		{ "0x0000000000000000000001", 1 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t v = 12345;
+
+		assert_int_equal(parse_u64(cases[i].text, &v), 0);
+		assert_true(v == cases[i].value);
+	}
+}
+
+static void test_parse_u64_invalid(void **state)
+{
+	static const char *const bad[] = {
+		"", "0x", "x1", "-1", "+1", " 1", "1 ", "12a", "0x1g", "1.5",
+		"0b101", "0x-1", "ff",
+	};
+	static const char *const too_big[] = {
+		"18446744073709551616", "99999999999999999999",
+		"0x10000000000000000", "0x1ffffffffffffffff",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		uint64_t v = 777;
+
+		assert_int_equal(parse_u64(bad[i], &v), -EINVAL);
+		assert_true(v == 777);	/* untouched on error */
+	}
+	for (i = 0; i < ARRAY_SIZE(too_big); i++) {
+		uint64_t v = 777;
+
+		assert_int_equal(parse_u64(too_big[i], &v), -ERANGE);
+		assert_true(v == 777);
+	}
+}
+
+static void test_split_words(void **state)
+{
+	char line[] = "  ls \t-l\t/etc  \n";
+	char *words[4];
+
+	(void)state;
+	assert_int_equal(split_words(line, words, 4), 3);
+	assert_string_equal(words[0], "ls");
+	assert_string_equal(words[1], "-l");
+	assert_string_equal(words[2], "/etc");
+}
+
+static void test_split_words_edges(void **state)
+{
+	char empty[] = "", blank[] = " \t \r\n", one[] = "word";
+	char many[] = "a b c d e";
+	char *words[3];
+
+	(void)state;
+	assert_int_equal(split_words(empty, words, 3), 0);
+	assert_int_equal(split_words(blank, words, 3), 0);
+	assert_int_equal(split_words(one, words, 3), 1);
+	assert_string_equal(words[0], "word");
+	/* At most max words; the rest is ignored. */
+	assert_int_equal(split_words(many, words, 3), 3);
+	assert_string_equal(words[0], "a");
+	assert_string_equal(words[1], "b");
+	assert_string_equal(words[2], "c");
+	assert_int_equal(split_words(many, words, 0), 0);
+}
+
+static void test_strerror(void **state)
+{
+	(void)state;
+	assert_string_equal(strerror(ENOENT), "no such file or directory");
+	assert_string_equal(strerror(-ENOENT), "no such file or directory");
+	assert_string_equal(strerror(-EINVAL), "invalid argument");
+	assert_string_equal(strerror(ENOMEM), "out of memory");
+	assert_string_equal(strerror(0), "success");
+	assert_string_equal(strerror(3), "unknown error");	/* a gap */
+	assert_string_equal(strerror(-1000), "unknown error");
+	assert_string_equal(strerror(INT_MIN), "unknown error");
+	assert_string_equal(strerror(INT_MAX), "unknown error");
+}
+
+/* Every error number the header defines has its own description. */
+static void test_strerror_all_defined(void **state)
+{
+	static const int errs[] = {
+		EPERM, ENOENT, EIO, E2BIG, EBADF, EAGAIN, ENOMEM, EFAULT,
+		EBUSY, EEXIST, ENOTDIR, EISDIR, EINVAL, ENOSPC, ERANGE,
+		ENAMETOOLONG, ENOSYS, EILSEQ,
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		assert_string_not_equal(strerror(-errs[i]), "unknown error");
+		for (j = 0; j < i; j++)
+			assert_string_not_equal(strerror(errs[i]),
+						strerror(errs[j]));
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memcpy),
+		cmocka_unit_test(test_memmove_overlap),
+		cmocka_unit_test(test_memset),
+		cmocka_unit_test(test_memcmp),
+		cmocka_unit_test(test_strlen_strnlen),
+		cmocka_unit_test(test_strcmp_strncmp),
+		cmocka_unit_test(test_strchr_strrchr),
+		cmocka_unit_test(test_strlcpy),
+		cmocka_unit_test(test_parse_u64_valid),
+		cmocka_unit_test(test_parse_u64_invalid),
+		cmocka_unit_test(test_split_words),
+		cmocka_unit_test(test_split_words_edges),
+		cmocka_unit_test(test_strerror),
+		cmocka_unit_test(test_strerror_all_defined),
+	};
+
+	return cmocka_run_group_tests_name("string", tests, NULL, NULL);
+}

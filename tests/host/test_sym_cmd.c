@@ -1,0 +1,111 @@
+/* Host tests for the `sym` shell command (kernel/sym_cmd.c).
+ *
+ * The command function is static, so the file is included here whole;
+ * kprintf is replaced by a version that records the output, and the
+ * kernel's symbol table by a small synthetic one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/host/rename.h"
+#include "kernel/sym_cmd.c"
+#include "lib/format.h"
+
+static const char names[] = "vfs_read\0buffer\0entry";
+
+static const struct symtab_entry entries[] = {
+	{ 0xffffffff80105000ul, 0, 16, SYM_TEXT, 0 },		/* entry */
+	{ 0xffffffff80105a20ul, 0x9a, 0, SYM_TEXT, 0 },		/* vfs_read */
+	{ 0xffffffff80200000ul, 0x1000, 9, SYM_DATA, 0 },	/* buffer */
+};
+
+const struct symtab kernel_symtab = { entries, ARRAY_SIZE(entries), names };
+
+static char output[512];
+static size_t output_len;
+
+int kprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(output + output_len, sizeof(output) - output_len, fmt, ap);
+	va_end(ap);
+	output_len += n;
+	return n;
+}
+
+/* Run "sym ARGS..." and return what it printed. */
+static const char *run(int argc, const char *arg1, const char *arg2)
+{
+	char *argv[] = { "sym", (char *)arg1, (char *)arg2, NULL };
+
+	output_len = 0;
+	output[0] = '\0';
+	sym_cmd(argc, argv);
+	return output;
+}
+
+static void test_by_name(void **state)
+{
+	(void)state;
+	assert_string_equal(run(2, "vfs_read", NULL),
+			    "vfs_read 0xffffffff80105a20 size 0x9a text\n");
+	assert_string_equal(run(2, "buffer", NULL),
+			    "buffer 0xffffffff80200000 size 0x1000 data\n");
+	assert_string_equal(run(2, "entry", NULL),
+			    "entry 0xffffffff80105000 size 0x0 text\n");
+}
+
+static void test_by_address(void **state)
+{
+	(void)state;
+	assert_string_equal(run(2, "0xffffffff80105a25", NULL),
+			    "vfs_read+0x5/0x9a\n");
+	assert_string_equal(run(2, "0xFFFFFFFF80105A20", NULL),
+			    "vfs_read+0x0/0x9a\n");
+	assert_string_equal(run(2, "0xffffffff80200fff", NULL),
+			    "buffer+0xfff/0x1000\n");
+	/* entry has size 0, so it reaches up to vfs_read. */
+	assert_string_equal(run(2, "0xffffffff80105010", NULL),
+			    "entry+0x10/0x0\n");
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	assert_string_equal(run(2, "nosuch", NULL), "sym: no symbol 'nosuch'\n");
+	assert_string_equal(run(2, "0x1234", NULL), "sym: no symbol at 0x1234\n");
+	assert_string_equal(run(2, "0xffffffff80201000", NULL),
+			    "sym: no symbol at 0xffffffff80201000\n");
+	assert_string_equal(run(1, NULL, NULL), "sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(3, "a", "b"), "sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(2, "0x", NULL), "sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(2, "0xzz", NULL), "sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(2, "0x10000000000000000", NULL),
+			    "sym: usage: sym NAME|ADDRESS\n");
+}
+
+static void test_registered(void **state)
+{
+	(void)state;
+	assert_string_equal(shell_cmd_sym_cmd.name, "sym");
+	assert_ptr_equal(shell_cmd_sym_cmd.run, sym_cmd);
+	assert_non_null(shell_cmd_sym_cmd.help);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_name),
+		cmocka_unit_test(test_by_address),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_registered),
+	};
+
+	return cmocka_run_group_tests_name("sym_cmd", tests, NULL, NULL);
+}

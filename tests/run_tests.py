@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Run every ProbeOS test suite and add up the results (`make test`).
+
+The parts run in this order, each as a child process whose output is
+shown as it comes:
+
+    host            make host-tests          lines "host: N passed, N failed"
+    symtab(ARCH)    tests/host/check_symtab.py build/ARCH/probeos.elf
+                                             line "check_symtab: N passed, N failed"
+    boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
+                                             line "boot(ARCH): N passed, N failed"
+
+A part that prints no summary line, exits with an error while claiming
+no failures, or runs past its time limit counts as one failure. The
+output ends with a table of the parts and one line "N passed, N failed"
+with the totals; the exit status is 1 if anything failed.
+
+    python3 tests/run_tests.py                     # everything, x86_64
+    python3 tests/run_tests.py --only boot --arch x86_64
+    python3 tests/run_tests.py --boot-test sym     # boot, then `sym` only
+
+Only the Python 3 standard library is used.
+"""
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+HOST_TIMEOUT = 600
+SYMTAB_TIMEOUT = 120
+# The boot tests time themselves (boot 60 s, selftest 300 s, 20 s per
+# command); this only catches a harness that hangs.
+BOOT_TIMEOUT = 1200
+
+
+class Part:
+    def __init__(self, name, cmd, summary, timeout, needs=()):
+        self.name = name
+        self.cmd = cmd
+        self.summary = re.compile(summary)  # must capture passed, failed
+        self.timeout = timeout
+        self.needs = needs      # files that must exist first
+        self.passed = 0
+        self.failed = 0
+        self.note = ""
+
+
+def make_parts(archs, only, boot_tests):
+    parts = []
+    if not only or "host" in only:
+        parts.append(Part("host", ["make", "--no-print-directory", "host-tests"],
+                          r"^host: (\d+) passed, (\d+) failed$", HOST_TIMEOUT))
+    for arch in archs:
+        if not only or "symtab" in only:
+            elf = "build/%s/probeos.elf" % arch
+            parts.append(Part("symtab(%s)" % arch,
+                              [sys.executable, "tests/host/check_symtab.py", elf],
+                              r"^check_symtab: (\d+) passed, (\d+) failed$",
+                              SYMTAB_TIMEOUT, needs=[elf]))
+        if not only or "boot" in only:
+            cmd = [sys.executable, "tests/boot/boot_tests.py", "--arch", arch]
+            for name in boot_tests:
+                cmd += ["--test", name]
+            parts.append(Part("boot(%s)" % arch, cmd,
+                              r"^boot\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                              BOOT_TIMEOUT))
+    return parts
+
+
+def stop(proc):
+    """End the child and everything it started (it leads its own
+    process group), giving it a moment to clean up first."""
+    if proc.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+
+
+def run_part(part):
+    """Run one part, echoing its output; return the lines it printed."""
+    missing = [p for p in part.needs if not os.path.exists(os.path.join(ROOT, p))]
+    if missing:
+        print("%s: %s does not exist (build it first)" % (part.name, missing[0]))
+        part.failed = 1
+        part.note = "missing " + missing[0]
+        return []
+
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    try:
+        proc = subprocess.Popen(part.cmd, cwd=ROOT, env=env,
+                                stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    except OSError as e:
+        print("%s: cannot run %s: %s" % (part.name, part.cmd[0], e))
+        part.failed = 1
+        part.note = "could not start"
+        return []
+
+    lines = []
+
+    def pump():
+        for raw in iter(proc.stdout.readline, b""):
+            line = raw.decode("utf-8", "replace")
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            lines.append(line.rstrip("\r\n"))
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=part.timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    finally:
+        stop(proc)
+        reader.join(timeout=10)
+
+    found = False
+    for line in lines:
+        m = part.summary.match(line)
+        if m:
+            found = True
+            part.passed += int(m.group(1))
+            part.failed += int(m.group(2))
+
+    notes = []
+    if timed_out:
+        notes.append("timed out after %d s" % part.timeout)
+    elif proc.returncode != 0:
+        notes.append("exit status %d" % proc.returncode)
+    if not found:
+        notes.append("no summary line")
+    if notes and (part.failed == 0 or not found or timed_out):
+        part.failed += 1
+    part.note = ", ".join(notes)
+    return lines
+
+
+def print_table(parts):
+    width = max([len(p.name) for p in parts] + [4])
+    print()
+    print("%-*s  %6s  %6s  %s" % (width, "part", "passed", "failed", "result"))
+    for p in parts:
+        status = "ok" if p.failed == 0 else "FAILED"
+        if p.note:
+            status += " (%s)" % p.note
+        print("%-*s  %6d  %6d  %s" % (width, p.name, p.passed, p.failed, status))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--arch", action="append", metavar="ARCH",
+                    help="architecture to test (repeatable; default x86_64)")
+    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot"],
+                    help="run only this part (repeatable)")
+    ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
+                    help="run only this boot test (repeatable); implies --only boot"
+                    " unless --only is given")
+    args = ap.parse_args()
+
+    archs = args.arch or ["x86_64"]
+    only = args.only or (["boot"] if args.boot_test else [])
+    parts = make_parts(archs, only, args.boot_test)
+    for part in parts:
+        shown = ["python3" if arg == sys.executable else arg for arg in part.cmd]
+        print("=== %s: %s" % (part.name, " ".join(shown)), flush=True)
+        run_part(part)
+
+    print_table(parts)
+    passed = sum(p.passed for p in parts)
+    failed = sum(p.failed for p in parts)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
