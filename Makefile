@@ -83,39 +83,42 @@ $(BUILD)/obj/%.S.o: %.S
 # N give the table of link N+1. Links 2 and 3 contain the same symbols, so
 # their tables have the same size and nothing moves: the table of link 3
 # must equal the one it was built from, which is checked.
-KERNEL_LINK = $(LD) $(LDFLAGS) -o $@ $(OBJS)
+KERNEL_LINK = @echo "  LD      $@"; $(LD) $(LDFLAGS) -o $@ $(OBJS)
+SYMTAB_GEN = @echo "  SYMTAB  $@"; $(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
 
 $(BUILD)/symtab0.S: tools/mksymtab.py
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/mksymtab.py < /dev/null > $@
+	$(Q)$(PYTHON) tools/mksymtab.py < /dev/null > $@
 
 $(BUILD)/symtab%.o: $(BUILD)/symtab%.S
-	$(CC) $(ASFLAGS) -c $< -o $@
+	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
 $(BUILD)/link1.elf: $(OBJS) $(BUILD)/symtab0.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab0.o
 $(BUILD)/symtab1.S: $(BUILD)/link1.elf tools/mksymtab.py
-	$(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
+	$(SYMTAB_GEN)
 $(BUILD)/link2.elf: $(OBJS) $(BUILD)/symtab1.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab1.o
 $(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
-	$(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
+	$(SYMTAB_GEN)
 $(BUILD)/probeos.elf: $(OBJS) $(BUILD)/symtab2.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab2.o
-	$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
+	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
 
 $(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null)
 	@mkdir -p $(dir $@)
-	$(PYTHON) tools/mkcpio.py rootfs $@
+	@echo "  CPIO    $@"
+	$(Q)$(PYTHON) tools/mkcpio.py rootfs $@
 
 # The ISO: GRUB (BIOS) with our grub.cfg, the kernel and the rootfs module.
 $(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 	@rm -rf $(BUILD)/isodir
 	@mkdir -p $(BUILD)/isodir/boot/grub
-	cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	cp $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio $(BUILD)/isodir/boot/
-	grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
+	@cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
+	@cp $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio $(BUILD)/isodir/boot/
+	@echo "  ISO     $@"
+	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
 		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
 
 run: deps $(IMAGE)

@@ -67,8 +67,12 @@ static void schedule_locked(void)
 	struct thread *prev = cpu->current;
 	struct thread *next = cpu->idle;
 
-	if (prev->state == THREAD_RUNNING && prev != cpu->idle)
-		make_ready(prev);
+	if (prev->state == THREAD_RUNNING) {
+		if (prev == cpu->idle)
+			prev->state = THREAD_READY;	/* never queued: the fallback */
+		else
+			make_ready(prev);
+	}
 	if (!list_empty(&run_queue)) {
 		next = list_first_entry(&run_queue, struct thread, queue_node);
 		list_del(&next->queue_node);

@@ -101,7 +101,7 @@ static void help_cmd(int argc, char **argv)
 		const char *usage = or_empty(cmd->usage);
 		int pad = (int)(width - synopsis_width(cmd));
 
-		kprintf("  %s%s%s%*s  %s\n", cmd->name, *usage ? " " : "",
+		kprintf("%s%s%s%*s  %s\n", cmd->name, *usage ? " " : "",
 			usage, pad, "", or_empty(cmd->help));
 	}
 }

@@ -56,5 +56,5 @@ static void sym_cmd(int argc, char **argv)
 	sym_show_addr(argv[1], addr);
 }
 
-SHELL_COMMAND("sym", "NAME|ADDRESS", "look up a kernel symbol by name or address",
-	      sym_cmd);
+SHELL_COMMAND("sym", "NAME|ADDRESS",
+	      "look up a kernel symbol by name or address", sym_cmd);

@@ -113,7 +113,8 @@ static int read_entry(const char *base, size_t size, size_t off,
 }
 
 int cpio_walk(const void *archive, size_t size,
-	      int (*visit)(void *ctx, const struct cpio_entry *entry), void *ctx)
+	      int (*visit)(void *ctx, const struct cpio_entry *entry),
+	      void *ctx)
 {
 	const char *base = archive;
 	size_t off = 0;

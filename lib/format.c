@@ -358,7 +358,7 @@ int vformat(format_sink emit, void *ctx, const char *fmt, va_list ap)
 		struct spec sp;
 
 		if (*fmt != '%') {
-			/* Plain text up to the next '%' goes out in one piece. */
+			/* Plain text up to the next '%' goes out in one go. */
 			while (*fmt && *fmt != '%')
 				fmt++;
 			put(&out, start, fmt - start);

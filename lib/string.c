@@ -12,7 +12,8 @@
  * itself that would be a call to itself, forever. This attribute keeps the
  * loops as written in the few functions where it could happen.
  */
-#define NO_LOOP_TO_CALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#define NO_LOOP_TO_CALL \
+	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 
 NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
 {

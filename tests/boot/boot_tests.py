@@ -111,12 +111,19 @@ def test_boot(m):
 
 
 def check_help_output(out, cmd):
+    problems = []
+    indented = []
     for name in HELP_COMMANDS:
-        found = [line for line in out
-                 if line == name or line.startswith(name + " ")]
-        check(len(found) == 1,
-              "`%s`: expected one line starting with %r, found %d in %s"
-              % (cmd, name, len(found), show(out, 12)))
+        found = [line for line in out if line.split()[:1] == [name]]
+        if len(found) != 1:
+            problems.append("%d lines for %r" % (len(found), name))
+        elif not found[0].startswith(name):
+            indented.append(found[0])
+    if indented:
+        problems.append("%d of the lines are indented, e.g. %r"
+                        % (len(indented), indented[0]))
+    check(not problems, "`%s`: expected one line starting with each command name: %s"
+          % (cmd, "; ".join(problems)))
 
 
 @test("help")

@@ -131,6 +131,28 @@ static void forget(struct seen *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Read every byte the reader hands out, so that AddressSanitizer notices
+ * if an entry's data reaches past the archive. */
+static int touch(void *ctx, const struct cpio_entry *e)
+{
+	unsigned int *sum = ctx;
+	size_t i;
+
+	for (i = 0; i < e->size; i++)
+		*sum += ((const unsigned char *)e->data)[i];
+	return 0;
+}
+
+static int walk_touching(const unsigned char *data, size_t len)
+{
+	void *copy = exact_copy(data, len);
+	unsigned int sum = 0;
+	int ret = cpio_walk(copy, len, touch, &sum);
+
+	free(copy);
+	return ret;
+}
+
 static int walk(const struct archive *a, size_t len, struct seen *s)
 {
 	void *copy = exact_copy(a->data, len);
@@ -242,7 +264,7 @@ static void test_every_truncation(void **state)
 	add(&a, "dir/file", 0100644, "some file contents");
 	add_trailer(&a);
 	for (len = 0; len < a.len; len++)
-		assert_int_equal(walk(&a, len, NULL), -EINVAL);
+		assert_int_equal(walk_touching(a.data, len), -EINVAL);
 	assert_int_equal(walk(&a, a.len, NULL), 2);
 	free(a.data);
 }
@@ -331,9 +353,9 @@ static void test_filesize_past_end(void **state)
 	add(&a, "f", 0100644, "abc");
 	add_trailer(&a);
 	memcpy(a.data + 6 + 6 * 8, "ffffffff", 8);
-	assert_int_equal(walk(&a, a.len, NULL), -EINVAL);
+	assert_int_equal(walk_touching(a.data, a.len), -EINVAL);
 	memcpy(a.data + 6 + 6 * 8, "00000100", 8);
-	assert_int_equal(walk(&a, a.len, NULL), -EINVAL);
+	assert_int_equal(walk_touching(a.data, a.len), -EINVAL);
 	free(a.data);
 }
 
@@ -395,7 +417,7 @@ static void test_random_damage(void **state)
 			seed = seed * 1103515245u + 12345u;
 			copy[(seed >> 8) % a.len] = (unsigned char)(seed >> 20);
 		}
-		ret = cpio_walk(copy, a.len, NULL, NULL);
+		ret = walk_touching(copy, a.len);
 		assert_true(ret == -EINVAL || (ret >= 0 && ret <= 4));
 		free(copy);
 	}

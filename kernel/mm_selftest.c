@@ -1,0 +1,191 @@
+/* Selftests of memory: frames, heap, W^X, text patching, executable
+ * memory and instruction slots. */
+#include "kernel/arch.h"
+#include "kernel/execmem.h"
+#include "kernel/frame.h"
+#include "kernel/heap.h"
+#include "kernel/insn_slot.h"
+#include "kernel/nofault.h"
+#include "kernel/selftest.h"
+#include "kernel/text_patch.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include <asm/layout.h>
+
+extern char __text_start[], __rodata_start[], __data_start[];
+
+static void frames_alloc_and_free(void)
+{
+	struct frame_stats before, during, after;
+	uint64_t a, b;
+
+	frame_get_stats(&before);
+	a = frame_alloc();
+	b = frame_alloc();
+	frame_get_stats(&during);
+	EXPECT(a && b && a != b);
+	EXPECT_EQ(a % PAGE_SIZE, 0);
+	EXPECT_EQ(b % PAGE_SIZE, 0);
+	EXPECT_EQ(during.used, before.used + 2);
+	/* The frame is usable memory, reached through the direct map. */
+	memset(phys_to_virt(a), 0x5a, PAGE_SIZE);
+	EXPECT_EQ(((uint8_t *)phys_to_virt(a))[PAGE_SIZE - 1], 0x5a);
+	frame_free(a);
+	frame_free(b);
+	frame_get_stats(&after);
+	EXPECT_EQ(after.used, before.used);
+}
+
+static void heap_alloc_free_and_coalesce(void)
+{
+	struct heap_stats before, after;
+	void *p[8];
+
+	heap_get_stats(&before);
+	for (int i = 0; i < 8; i++) {
+		p[i] = kmalloc(100 + i * 300);
+		EXPECT(p[i] != NULL);
+		EXPECT_EQ((uintptr_t)p[i] % 16, 0);
+		memset(p[i], i, 100 + i * 300);
+	}
+	for (int i = 0; i < 8; i++)
+		EXPECT_EQ(((uint8_t *)p[i])[99], i);	/* no overlap */
+	for (int i = 0; i < 8; i += 2)
+		kfree(p[i]);
+	for (int i = 1; i < 8; i += 2)
+		kfree(p[i]);
+	heap_get_stats(&after);
+	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+	EXPECT_EQ(after.allocations, before.allocations);
+	/* Freed neighbours merged back: one large block fits again without
+	 * the heap growing. */
+	void *big = kmalloc(2000);
+	struct heap_stats again;
+
+	heap_get_stats(&again);
+	EXPECT_EQ(again.pages, after.pages);
+	kfree(big);
+}
+
+static void heap_large_and_zeroed(void)
+{
+	size_t n = 5 * PAGE_SIZE + 123;
+	uint8_t *p = kzalloc(n);
+	size_t nonzero = 0;
+
+	EXPECT(p != NULL);
+	if (!p)
+		return;
+	for (size_t i = 0; i < n; i++)
+		nonzero += p[i] != 0;
+	EXPECT_EQ(nonzero, 0);
+	kfree(p);
+	EXPECT(kmalloc(0) == NULL);
+}
+
+static void wx_page_permissions(void)
+{
+	uint64_t pa;
+
+	EXPECT_EQ(arch_page_prot((uintptr_t)__text_start), PROT_READ | PROT_EXEC);
+	EXPECT_EQ(arch_page_prot((uintptr_t)__rodata_start), PROT_READ);
+	EXPECT_EQ(arch_page_prot((uintptr_t)__data_start), PROT_READ | PROT_WRITE);
+	/* The direct-map alias of kernel text must not be writable either. */
+	EXPECT_EQ(arch_virt_to_phys((uintptr_t)__text_start, &pa), 0);
+	EXPECT_EQ(arch_page_prot((uintptr_t)phys_to_virt(pa)), PROT_READ);
+}
+
+/* A function whose code the tests patch; never inlined or called. */
+__noinline int wx_patch_target(int x)
+{
+	return x * 3 + 1;
+}
+
+static void wx_write_to_text_faults(void)
+{
+	uint8_t *code = (uint8_t *)wx_patch_target;
+	uint8_t before = code[0], byte = (uint8_t)~before;
+
+	EXPECT_EQ(copy_to_kernel_nofault(code, &byte, 1), -EFAULT);
+	EXPECT_EQ(code[0], before);
+	EXPECT_EQ(copy_to_kernel_nofault((void *)__rodata_start, &byte, 1), -EFAULT);
+}
+
+static void wx_text_poke_changes_code(void)
+{
+	uint8_t *code = (uint8_t *)wx_patch_target;
+	uint8_t orig[4], changed[4], now[4];
+
+	memcpy(orig, code, sizeof(orig));
+	for (size_t i = 0; i < sizeof(orig); i++)
+		changed[i] = (uint8_t)(orig[i] ^ 0xff);
+	EXPECT_EQ(text_poke(code, changed, sizeof(changed)), 0);
+	memcpy(now, code, sizeof(now));
+	EXPECT_EQ(memcmp(now, changed, sizeof(now)), 0);
+	EXPECT_EQ(text_poke(code, orig, sizeof(orig)), 0);
+	EXPECT_EQ(memcmp(code, orig, sizeof(orig)), 0);
+	/* Still the same function. */
+	EXPECT_EQ(wx_patch_target(4), 13);
+	/* The alias window is gone afterwards. */
+	EXPECT_EQ(arch_page_prot(TEXT_POKE_ADDR), 0);
+}
+
+static void execmem_is_read_only_executable(void)
+{
+	uint8_t *page = execmem_alloc_page();
+	uint8_t byte = 0;
+
+	EXPECT(page != NULL);
+	if (!page)
+		return;
+	EXPECT(execmem_contains((uintptr_t)page));
+	EXPECT_EQ(arch_page_prot((uintptr_t)page), PROT_READ | PROT_EXEC);
+	EXPECT_EQ(copy_to_kernel_nofault(page, &byte, 1), -EFAULT);
+	/* Within +-2 GiB of kernel text, for 32-bit relative jumps. */
+	EXPECT((uintptr_t)page - (uintptr_t)__text_start < (1UL << 31));
+	execmem_free_page(page);
+	EXPECT_EQ(arch_page_prot((uintptr_t)page), 0);
+}
+
+static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "selftest", 32);
+
+static void insn_slots_alloc_and_free(void)
+{
+	enum { N = 200 };	/* more than one page of 32-byte slots */
+	static void *slots[N];
+	struct heap_stats before, after;
+	const uint8_t pattern[4] = { 1, 2, 3, 4 };
+
+	heap_get_stats(&before);
+	for (int i = 0; i < N; i++) {
+		slots[i] = insn_slot_alloc(&test_slots);
+		EXPECT(slots[i] != NULL);
+		if (!slots[i])
+			return;
+		EXPECT_EQ((uintptr_t)slots[i] % 32, 0);
+		if (i)
+			EXPECT(slots[i] != slots[i - 1]);
+	}
+	EXPECT_EQ(test_slots.slots_in_use, N);
+	EXPECT_EQ(test_slots.pages_in_use, 2);
+	EXPECT_EQ(text_poke(slots[N - 1], pattern, sizeof(pattern)), 0);
+	EXPECT_EQ(memcmp(slots[N - 1], pattern, sizeof(pattern)), 0);
+	for (int i = 0; i < N; i++)
+		insn_slot_free(&test_slots, slots[i]);
+	EXPECT_EQ(test_slots.slots_in_use, 0);
+	EXPECT_EQ(test_slots.pages_in_use, 0);
+	heap_get_stats(&after);
+	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+}
+
+static const struct selftest_case mm_cases[] = {
+	SELFTEST_CASE(frames_alloc_and_free),
+	SELFTEST_CASE(heap_alloc_free_and_coalesce),
+	SELFTEST_CASE(heap_large_and_zeroed),
+	SELFTEST_CASE(wx_page_permissions),
+	SELFTEST_CASE(wx_write_to_text_faults),
+	SELFTEST_CASE(wx_text_poke_changes_code),
+	SELFTEST_CASE(execmem_is_read_only_executable),
+	SELFTEST_CASE(insn_slots_alloc_and_free),
+};
+SELFTEST_SUITE("memory", mm_cases);

@@ -1,0 +1,79 @@
+/* Selftests of the kernel's own symbol table and the never-probe list. */
+#include "kernel/nokprobe.h"
+#include "kernel/selftest.h"
+#include "kernel/symtab.h"
+#include "kernel/text_patch.h"
+#include "kernel/vfs.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+static void finds_functions_by_name(void)
+{
+	struct symbol s;
+
+	EXPECT_EQ(sym_by_name("vfs_read", &s), 0);
+	EXPECT_EQ(s.addr, (uintptr_t)vfs_read);
+	EXPECT(s.size > 0);
+	EXPECT_EQ(s.type, SYM_TEXT);
+	EXPECT_EQ(sym_by_name("vfs_raed", &s), -ENOENT);
+}
+
+static void finds_data_by_name(void)
+{
+	struct symbol s;
+
+	EXPECT_EQ(sym_by_name("kernel_symtab", &s), 0);
+	EXPECT_EQ(s.addr, (uintptr_t)&kernel_symtab);
+	EXPECT_EQ(s.type, SYM_DATA);
+}
+
+static void finds_symbol_by_address(void)
+{
+	struct symbol s;
+	char buf[96], want[96];
+
+	EXPECT_EQ(sym_by_addr((uintptr_t)vfs_read + 5, &s), 0);
+	EXPECT_STREQ(s.name, "vfs_read");
+	sym_format((uintptr_t)vfs_read + 5, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "vfs_read+0x5/0x%zx", s.size);
+	EXPECT_STREQ(buf, want);
+	EXPECT_EQ(sym_by_addr(0x10, &s), -ENOENT);
+}
+
+static void every_entry_round_trips(void)
+{
+	const struct symtab *t = &kernel_symtab;
+	size_t bad = 0;
+
+	EXPECT(t->count > 100);
+	for (size_t i = 0; i < t->count; i++) {
+		struct symbol s;
+		const char *name = t->names + t->entries[i].name_off;
+
+		if (i && t->entries[i].addr < t->entries[i - 1].addr)
+			bad++;
+		if (sym_by_name(name, &s) < 0)
+			bad++;
+	}
+	EXPECT_EQ(bad, 0);
+}
+
+static void nokprobe_marks_trap_path(void)
+{
+	extern char __entry_text_start[];
+
+	EXPECT(within_nokprobe_text((uintptr_t)__entry_text_start));
+	EXPECT(within_nokprobe_text((uintptr_t)text_poke));
+	EXPECT(within_nokprobe_text((uintptr_t)text_poke + 4));
+	EXPECT(!within_nokprobe_text((uintptr_t)vfs_read));
+}
+
+static const struct selftest_case symtab_cases[] = {
+	SELFTEST_CASE(finds_functions_by_name),
+	SELFTEST_CASE(finds_data_by_name),
+	SELFTEST_CASE(finds_symbol_by_address),
+	SELFTEST_CASE(every_entry_round_trips),
+	SELFTEST_CASE(nokprobe_marks_trap_path),
+};
+SELFTEST_SUITE("symtab", symtab_cases);

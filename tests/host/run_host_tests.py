@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Run the host unit tests and total their results.
+
+Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
+                         [--run PROGRAM]... TEST_BINARY...
+
+  TEST_BINARY        a cmocka test program; every test case counts
+  --python FILE      a Python unittest file; every test case counts
+  --check-symtab ELF check_symtab.py on ELF; every check counts
+  --run PROGRAM      a program that must exit with 0; counts as one
+
+Prints each program's summary, then `host: N passed, N failed`, and
+exits with 1 if anything failed. A program that dies before printing its
+summary (a crash, a sanitizer report) counts as one failure, and its whole
+output is shown.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run(cmd):
+    """Run cmd; return (exit status, stdout and stderr together)."""
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True,
+                          errors="replace")
+    return proc.returncode, proc.stdout
+
+
+def cmocka(binary):
+    """cmocka prints "[  PASSED  ] N test(s)." and, if any failed,
+    "[  FAILED  ] N test(s), listed below:" followed by their names."""
+    status, out = run([binary])
+    passed = re.search(r"^\[  PASSED  \] (\d+) test", out, re.M)
+    failed = re.search(r"^\[  FAILED  \] (\d+) test", out, re.M)
+    ran = re.search(r"^\[==========\] (\d+) test\(s\) run", out, re.M)
+    name = os.path.basename(binary)
+    if not ran or not passed:
+        return name, 0, 1, out
+    n_passed = int(passed.group(1))
+    n_failed = int(failed.group(1)) if failed else 0
+    if status != 0 and n_failed == 0:
+        n_failed = 1        # e.g. a leak reported at exit
+    summary = [line for line in out.splitlines()
+               if line.startswith(("[==========]", "[  PASSED  ]",
+                                   "[  FAILED  ]", "[  ERROR   ]",
+                                   "[   LINE   ]", "ERROR:"))]
+    return name, n_passed, n_failed, "\n".join(summary) + "\n"
+
+
+def python_unittest(path):
+    status, out = run([sys.executable, path, "-v"])
+    ran = re.search(r"^Ran (\d+) test", out, re.M)
+    name = os.path.basename(path)
+    if not ran:
+        return name, 0, 1, out
+    total = int(ran.group(1))
+    problems = re.search(r"^FAILED \((.*)\)", out, re.M)
+    n_failed = 0
+    if problems:
+        for kind, n in re.findall(r"(\w+)=(\d+)", problems.group(1)):
+            if kind in ("failures", "errors"):
+                n_failed += int(n)
+    if status != 0 and n_failed == 0:
+        n_failed = 1
+    text = out if n_failed else out.strip().splitlines()[-1] + "\n"
+    summary = f"[  tests   ] {total} run\n{text}"
+    return name, total - n_failed, n_failed, summary
+
+
+def check_symtab(elf):
+    status, out = run([sys.executable, os.path.join(HERE, "check_symtab.py"),
+                       elf])
+    m = re.search(r"^check_symtab: (\d+) passed, (\d+) failed", out, re.M)
+    name = "check_symtab " + os.path.basename(elf)
+    if not m:
+        return name, 0, 1, out
+    n_passed, n_failed = int(m.group(1)), int(m.group(2))
+    if status != 0 and n_failed == 0:
+        n_failed = 1
+    return name, n_passed, n_failed, out
+
+
+def program(path):
+    status, out = run([path])
+    return os.path.basename(path), int(status == 0), int(status != 0), out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", action="append", default=[])
+    parser.add_argument("--check-symtab", action="append", default=[])
+    parser.add_argument("--run", action="append", default=[])
+    parser.add_argument("binaries", nargs="*")
+    args = parser.parse_args()
+
+    jobs = ([(cmocka, b) for b in args.binaries]
+            + [(python_unittest, p) for p in args.python]
+            + [(check_symtab, e) for e in args.check_symtab]
+            + [(program, p) for p in args.run])
+    total_passed = total_failed = 0
+    for kind, target in jobs:
+        name, passed, failed, summary = kind(target)
+        print(f"== {name}: {passed} passed, {failed} failed")
+        sys.stdout.write(summary)
+        total_passed += passed
+        total_failed += failed
+    print(f"host: {total_passed} passed, {total_failed} failed")
+    return 1 if total_failed or not jobs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Unit tests for tools/mksymtab.py and tools/mkcpio.py (stdlib unittest).
+
+Run: python3 -m unittest tests/host/test_tools.py   (or run this file)
+"""
+
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "tools")
+sys.path.insert(0, TOOLS)
+import mkcpio  # noqa: E402
+import mksymtab  # noqa: E402
+
+NM_SAMPLE = """\
+0000000000000000 A abs_symbol
+ffffffff80100000 T _start
+ffffffff80100000 0000000000000010 T boot_entry
+ffffffff80100010 0000000000000020 t helper
+ffffffff80100030 0000000000000008 W weak_fn
+ffffffff80100040 t .L123
+ffffffff80100040 t $x
+ffffffff80100050 T _etext_label
+ffffffff80200000 0000000000000018 R kernel_symtab
+ffffffff80200018 0000000000000004 r table.1
+ffffffff80200020 R __start_shell_cmds
+ffffffff80300000 0000000000000008 D counter
+ffffffff80300008 0000000000000004 d local_data
+ffffffff80300010 0000000000000004 V weak_obj
+ffffffff80400000 B __bss_start
+ffffffff80400000 0000000000001000 B big_buffer
+ffffffff80401000 0000000000000001 b flag
+ffffffff80401008 0000000000000008 u unique_thing
+ffffffff80401010 0000000000000008 C common_thing
+                 U undefined_thing
+                 w weak_undefined
+"""
+
+
+class MksymtabTest(unittest.TestCase):
+    def symbols(self, text=NM_SAMPLE):
+        return mksymtab.parse_nm(text.splitlines())
+
+    def test_policy(self):
+        names = {name: (addr, size, kind)
+                 for addr, size, kind, name in self.symbols()}
+        text, data = mksymtab.SYM_TEXT, mksymtab.SYM_DATA
+        self.assertEqual(names, {
+            "_start": (0xffffffff80100000, 0, text),
+            "boot_entry": (0xffffffff80100000, 0x10, text),
+            "helper": (0xffffffff80100010, 0x20, text),
+            "weak_fn": (0xffffffff80100030, 8, text),
+            "_etext_label": (0xffffffff80100050, 0, text),
+            "kernel_symtab": (0xffffffff80200000, 0x18, data),
+            "table.1": (0xffffffff80200018, 4, data),
+            "counter": (0xffffffff80300000, 8, data),
+            "local_data": (0xffffffff80300008, 4, data),
+            "weak_obj": (0xffffffff80300010, 4, data),
+            "big_buffer": (0xffffffff80400000, 0x1000, data),
+            "flag": (0xffffffff80401000, 1, data),
+        })
+
+    def test_sorted_whatever_the_input_order(self):
+        lines = NM_SAMPLE.splitlines()
+        self.assertEqual(mksymtab.parse_nm(lines),
+                         mksymtab.parse_nm(reversed(lines)))
+        addrs = [s[0] for s in self.symbols()]
+        self.assertEqual(addrs, sorted(addrs))
+
+    def test_output_is_deterministic(self):
+        one = mksymtab.generate(self.symbols())
+        two = mksymtab.generate(self.symbols())
+        self.assertEqual(one, two)
+        self.assertIn("\t.quad 12\t/* count */", one)
+
+    def test_empty_input_gives_empty_table(self):
+        out = subprocess.run([sys.executable,
+                              os.path.join(TOOLS, "mksymtab.py")],
+                             input="", capture_output=True, text=True,
+                             check=True).stdout
+        self.assertIn("kernel_symtab:", out)
+        self.assertIn("\t.quad 0\t/* count */", out)
+
+    @unittest.skipUnless(shutil.which("as") and shutil.which("objcopy"),
+                         "needs binutils")
+    def test_assembles_to_the_struct_layout(self):
+        """Assemble a table and decode the bytes as struct symtab_entry."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "t.s")
+            obj = os.path.join(tmp, "t.o")
+            raw = os.path.join(tmp, "t.bin")
+            with open(src, "w") as f:
+                f.write(mksymtab.generate(self.symbols()))
+            subprocess.run(["as", "-o", obj, src], check=True)
+            subprocess.run(["objcopy", "-O", "binary", "-j",
+                            ".rodata.symtab", obj, raw], check=True)
+            with open(raw, "rb") as f:
+                blob = f.read()
+        symbols = self.symbols()
+        # struct symtab (24 bytes; the pointers are relocations, still
+        # 0 in an object file), then the entries, then the names.
+        count = struct.unpack_from("<Q", blob, 8)[0]
+        self.assertEqual(count, len(symbols))
+        names = blob[24 + 24 * count:]
+        for i, (addr, size, kind, name) in enumerate(symbols):
+            e_addr, e_size, e_off, e_kind, e_res = struct.unpack_from(
+                "<QIIII", blob, 24 + 24 * i)
+            self.assertEqual((e_addr, e_size, e_kind, e_res),
+                             (addr, size, kind, 0))
+            end = names.index(b"\0", e_off)
+            self.assertEqual(names[e_off:end].decode(), name)
+
+
+class MkcpioTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        self.root = os.path.join(self.tmp, "root")
+        os.makedirs(os.path.join(self.root, "b"))
+        os.makedirs(os.path.join(self.root, "a"))
+        with open(os.path.join(self.root, "a", "x"), "w") as f:
+            f.write("xyz")
+        os.symlink("a/x", os.path.join(self.root, "link"))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def entries(self, data):
+        """Decode an archive into a list of (name, mode, data)."""
+        out, off = [], 0
+        while True:
+            self.assertEqual(off % 4, 0)
+            self.assertEqual(data[off:off + 6], b"070701")
+            fields = [int(data[off + 6 + 8 * i:off + 14 + 8 * i], 16)
+                      for i in range(13)]
+            namesize, filesize = fields[11], fields[6]
+            self.assertEqual((fields[2], fields[3], fields[5]), (0, 0, 0))
+            name = data[off + 110:off + 110 + namesize - 1].decode()
+            start = (off + 110 + namesize + 3) & ~3
+            if name == "TRAILER!!!":
+                return out
+            out.append((name, fields[1], data[start:start + filesize]))
+            off = (start + filesize + 3) & ~3
+
+    def test_layout_and_order(self):
+        got = self.entries(mkcpio.archive(self.root))
+        self.assertEqual(got, [
+            ("a", 0o40755, b""),
+            ("a/x", 0o100644, b"xyz"),
+            ("b", 0o40755, b""),
+            ("link", 0o120777, b"a/x"),
+        ])
+
+    def test_deterministic_despite_mtimes(self):
+        one = mkcpio.archive(self.root)
+        os.utime(os.path.join(self.root, "a", "x"), (1, 1))
+        self.assertEqual(one, mkcpio.archive(self.root))
+
+    def test_refuses_special_files(self):
+        os.mkfifo(os.path.join(self.root, "fifo"))
+        with self.assertRaises(SystemExit):
+            mkcpio.archive(self.root)
+
+
+if __name__ == "__main__":
+    unittest.main()
