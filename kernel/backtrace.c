@@ -3,6 +3,7 @@
 #include "kernel/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
+#include "kernel/probes/kprobes.h"
 #include "kernel/symtab.h"
 
 int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
@@ -16,7 +17,9 @@ int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
 			break;
 		if (!record[1])
 			break;
-		addrs[n++] = record[1];
+		/* A kretprobed call shows the trampoline as its return
+		 * address; name the real caller instead. */
+		addrs[n++] = kretprobe_real_return(record[1], frame + sizeof(uintptr_t));
 		/* Stacks grow down, so callers' frames lie above: anything
 		 * else is a broken chain, and following it could loop. */
 		if (record[0] <= frame)

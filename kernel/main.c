@@ -11,6 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/frame.h"
 #include "kernel/printk.h"
+#include "kernel/probes/probe_point.h"
 #include "kernel/ramfs.h"
 #include "kernel/sched.h"
 #include "kernel/shell.h"
@@ -53,6 +54,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 		kprintf("command line: %s\n", boot_info.cmdline);
 
 	mount_rootfs(&boot_info);
+	kprobes_init();
 	sched_init();
 	arch_interrupts_init();
 	if (!thread_create("shell", shell_main, NULL))

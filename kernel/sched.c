@@ -166,14 +166,36 @@ void sched_timer_tick(void)
 	spin_unlock(&sched_lock);
 }
 
-void sched_preempt_point(void)
+void sched_preempt_point(struct pt_regs *regs)
 {
 	struct cpu *cpu = this_cpu();
 
 	if (!cpu->need_resched || cpu->irq_depth)
 		return;
 	spin_lock(&sched_lock);
+	cpu->current->preempted_regs = regs;
 	schedule_locked();
+	current_thread()->preempted_regs = NULL;
+}
+
+bool sched_thread_stopped_in(uintptr_t start, size_t len)
+{
+	unsigned long flags = arch_irq_save();
+	struct thread *t;
+	bool found = false;
+
+	spin_lock(&sched_lock);
+	list_for_each_entry(t, &all_threads, all_node) {
+		uintptr_t ip;
+
+		if (t == current_thread() || !t->preempted_regs)
+			continue;
+		ip = instruction_pointer(t->preempted_regs);
+		found |= ip >= start && ip < start + len;
+	}
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+	return found;
 }
 
 /* Called by the arch code on a new thread's first run. */

@@ -12,6 +12,7 @@
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
+#include <asm/ptrace.h>
 
 #define THREAD_NAME_MAX 15
 #define THREAD_STACK_SIZE (16 * 1024)
@@ -38,6 +39,10 @@ struct thread {
 	uint64_t run_ticks;		/* timer ticks spent running */
 	unsigned int slice_left;	/* ticks before preemption */
 	struct list_node all_node;	/* in the list of all threads */
+	/* While preempted by an interrupt: the registers it was stopped with. */
+	struct pt_regs *preempted_regs;
+	/* kretprobe instances of this thread's pending calls, newest first. */
+	struct list_node kretprobe_instances;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 };
 
@@ -78,8 +83,12 @@ void wait_queue_wake_all(struct wait_queue *wq);
 uint64_t sched_ticks(void);
 /* Called by the timer interrupt on every tick. */
 void sched_timer_tick(void);
-/* Called at the end of every interrupt: switch if the slice ran out. */
-void sched_preempt_point(void);
+/* Called at the end of every interrupt, with the interrupted registers:
+ * switch threads if the slice ran out. */
+void sched_preempt_point(struct pt_regs *regs);
+/* True if a thread other than the caller is stopped (preempted) with its
+ * instruction pointer in [start, start+len). Code there is still in use. */
+bool sched_thread_stopped_in(uintptr_t start, size_t len);
 
 /* Call fn for every thread, under the scheduler lock (fn must not sleep
  * or print through anything that takes that lock). */

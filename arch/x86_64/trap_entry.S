@@ -20,6 +20,16 @@
 .macro trap_stub vector
 	.balign 16
 trap_stub_\vector:
+	.if \vector == 3
+	/* Breakpoint: copy the CPU's five-word frame 40 bytes further down.
+	 * Each push reads the word 32 bytes above the new top, which is the
+	 * next word of the original frame. The probes layer may then emulate
+	 * a push or a call on the interrupted stack (just below its %rsp)
+	 * without overwriting the frame iretq will use. */
+	.rept 5
+	pushq 32(%rsp)
+	.endr
+	.endif
 	.if !((\vector == 8) || (\vector >= 10 && \vector <= 14) || (\vector == 17) || (\vector == 21) || (\vector == 29) || (\vector == 30))
 	pushq $0
 	.endif

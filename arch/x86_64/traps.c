@@ -99,7 +99,7 @@ void trap_dispatch(struct pt_regs *regs)
 	this_cpu()->irq_depth++;
 	pic_handle_irq(regs->vector - IRQ_VECTOR_BASE);
 	this_cpu()->irq_depth--;
-	sched_preempt_point();
+	sched_preempt_point(regs);
 }
 NOKPROBE_SYMBOL(trap_dispatch);
 NOKPROBE_SYMBOL(handle_exception);

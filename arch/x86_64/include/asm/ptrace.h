@@ -44,4 +44,26 @@ static inline uintptr_t stack_pointer(const struct pt_regs *regs)
 	return regs->rsp;
 }
 
+/* The value a function returns, in the registers at its return. */
+static inline uint64_t regs_return_value(const struct pt_regs *regs)
+{
+	return regs->rax;
+}
+
+/* Argument n (0-5) of a function, in the registers at its entry (the
+ * System V calling convention). */
+static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned int n)
+{
+	const uint64_t args[6] = { regs->rdi, regs->rsi, regs->rdx,
+				   regs->rcx, regs->r8, regs->r9 };
+
+	return n < 6 ? args[n] : 0;
+}
+
+/* Make the interrupted code resume with interrupts disabled. */
+static inline void arch_regs_disable_irqs(struct pt_regs *regs)
+{
+	regs->rflags &= ~(1UL << 9);
+}
+
 #endif

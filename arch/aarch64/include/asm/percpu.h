@@ -1,0 +1,19 @@
+/* Reaching this CPU's struct cpu on aarch64: TPIDR_EL1, a register the
+ * architecture leaves to the kernel, holds its address. (The structure's
+ * first field also points to itself, as x86 needs; here the register is
+ * already the pointer.) Each CPU will set its own TPIDR_EL1 when SMP
+ * arrives; nothing else needs to change. */
+#ifndef ASM_PERCPU_H
+#define ASM_PERCPU_H
+
+struct cpu;
+
+static inline struct cpu *this_cpu(void)
+{
+	struct cpu *cpu;
+
+	__asm__ volatile("mrs %0, tpidr_el1" : "=r"(cpu));
+	return cpu;
+}
+
+#endif

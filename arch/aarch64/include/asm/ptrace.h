@@ -1,0 +1,76 @@
+/* struct pt_regs: the registers of an interrupted context, as the
+ * exception entry (arch/aarch64/trap_entry.S) saves them on the stack.
+ *
+ * Layout, from the lowest address (where the entry code leaves sp and
+ * passes it to C) upwards, in 8-byte words:
+ *   0-30   x0 ... x30      general registers (x29 = frame pointer,
+ *                          x30 = link register)
+ *   31     sp              the stack pointer before the exception
+ *   32     pc              ELR_EL1: where execution resumes. For a BRK or
+ *                          an abort that is the instruction itself; for an
+ *                          interrupt or a software step, the next one.
+ *   33     pstate          SPSR_EL1: the interrupted PSTATE (NZCV, DAIF,
+ *                          SS, the exception level...)
+ *   34     esr             ESR_EL1, the syndrome of a synchronous
+ *                          exception (not meaningful for interrupts)
+ *   35     far             FAR_EL1, the faulting address of an abort
+ *   36     vector          which of the 16 vector-table entries was taken
+ *                          (VECTOR_* in asm/sysreg.h)
+ *   37     unused          keeps the frame a multiple of 16 bytes
+ *   38-39  frame           a frame record { x29, pc }: the entry code
+ *                          points x29 here, so a backtrace taken inside
+ *                          the handler walks on into the interrupted code
+ * Changing a field changes the register the interrupted code resumes
+ * with (sp included): the probes layer relies on that.
+ */
+#ifndef ASM_PTRACE_H
+#define ASM_PTRACE_H
+
+#define S_X0     0
+#define S_X30    (30 * 8)
+#define S_SP     (31 * 8)
+#define S_PC     (32 * 8)
+#define S_PSTATE (33 * 8)
+#define S_ESR    (34 * 8)
+#define S_FAR    (35 * 8)
+#define S_VECTOR (36 * 8)
+#define S_FRAME  (38 * 8)
+#define PT_REGS_SIZE (40 * 8)
+
+#ifndef __ASSEMBLY__
+#include <stdint.h>
+
+struct pt_regs {
+	uint64_t regs[31];
+	uint64_t sp;
+	uint64_t pc;
+	uint64_t pstate;
+	uint64_t esr;
+	uint64_t far;
+	uint64_t vector;
+	uint64_t unused;
+	uint64_t frame[2];
+};
+
+static inline uintptr_t instruction_pointer(const struct pt_regs *regs)
+{
+	return regs->pc;
+}
+
+static inline void instruction_pointer_set(struct pt_regs *regs, uintptr_t ip)
+{
+	regs->pc = ip;
+}
+
+static inline uintptr_t frame_pointer(const struct pt_regs *regs)
+{
+	return regs->regs[29];
+}
+
+static inline uintptr_t stack_pointer(const struct pt_regs *regs)
+{
+	return regs->sp;
+}
+#endif
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * The x86_64 probe back end: everything about the probed instruction.
+ *
+ * Arming writes int3 (0xcc) over the instruction's first byte. When the
+ * CPU reaches it, #BP enters the probes core with %rip just past the int3.
+ * After the pre-handlers, the original instruction must run as if it had
+ * never been replaced. There are three ways, cheapest first:
+ *
+ *  emulate  a few instructions are simulated on the saved registers:
+ *           function-entry code (push %rbp, mov %rsp,%rbp, nop, endbr64)
+ *           and all relative jumps, calls and returns. No slot, no trap.
+ *  boost    the instruction is copied to a slot followed by a jmp back to
+ *           the next original instruction; %rip is pointed at the slot and
+ *           the trap returns. Used when no post-handler must run after it.
+ *  step     the same slot, but run with the trap flag set, so #DB comes
+ *           right after the copied instruction; then %rip and whatever the
+ *           instruction saw of its own address are fixed up, and the post-
+ *           handlers run.
+ *
+ * A copy that addresses memory relative to %rip would address memory
+ * relative to the slot; its 32-bit displacement is adjusted when copied.
+ * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
+ */
+#include "kernel/insn_slot.h"
+#include "kernel/nofault.h"
+#include "kernel/nokprobe.h"
+#include "kernel/probes/probe_point.h"
+#include "kernel/text_patch.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define RFLAGS_CF (1UL << 0)
+#define RFLAGS_PF (1UL << 2)
+#define RFLAGS_ZF (1UL << 6)
+#define RFLAGS_SF (1UL << 7)
+#define RFLAGS_TF (1UL << 8)
+#define RFLAGS_IF (1UL << 9)
+#define RFLAGS_OF (1UL << 11)
+#define JMP_REL32 0xe9
+#define JMP_REL32_LEN 5
+
+static struct insn_slot_cache kprobe_slots =
+	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
+
+/* The register a push/pop opcode names: 3 bits, plus REX.B for r8-r15. */
+static uint64_t *gpr(struct pt_regs *regs, unsigned int n)
+{
+	uint64_t *const table[16] = {
+		&regs->rax, &regs->rcx, &regs->rdx, &regs->rbx,
+		&regs->rsp, &regs->rbp, &regs->rsi, &regs->rdi,
+		&regs->r8, &regs->r9, &regs->r10, &regs->r11,
+		&regs->r12, &regs->r13, &regs->r14, &regs->r15,
+	};
+
+	return table[n & 15];
+}
+
+static bool is_nop(const struct insn *in, const uint8_t *code)
+{
+	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+
+	if (in->opcode_len == 1 && in->opcode[0] == 0x90 && !in->rex &&
+	    !in->prefixes[INSN_PFX_LOCK_REP])
+		return true;	/* nop, 66 nop (not f3 90: that is pause) */
+	if (in->opcode_len == 2 && in->opcode[0] == 0x0f && in->opcode[1] == 0x1f &&
+	    ((in->modrm >> 3) & 7) == 0)
+		return true;	/* nopl / nopw with any operand */
+	return in->length == sizeof(endbr64) && memcmp(code, endbr64, sizeof(endbr64)) == 0;
+}
+
+static enum x86_emulation classify(struct arch_probe_insn *ai)
+{
+	const struct insn *in = &ai->decoded;
+	bool plain = in->nprefixes == 0;
+
+	switch (in->flow) {
+	case INSN_FLOW_JMP_REL:
+		return EMU_JMP;
+	case INSN_FLOW_JCC_REL:
+		/* xbegin is "jcc-like" only on abort; it must really run. */
+		return in->opcode[0] == 0xc7 ? EMU_NONE : EMU_JCC;
+	case INSN_FLOW_CALL_REL:
+		return EMU_CALL;
+	case INSN_FLOW_RET:
+		return in->opcode[0] == 0xc3 || in->opcode[0] == 0xc2 ? EMU_RET : EMU_NONE;
+	default:
+		break;
+	}
+	if (is_nop(in, ai->orig))
+		return EMU_NOP;
+	if (plain && in->opcode_len == 1 && (in->opcode[0] & 0xf8) == 0x50 &&
+	    (in->rex & ~0x41) == 0) {
+		ai->push_reg = (in->opcode[0] & 7) | ((in->rex & 1) << 3);
+		return EMU_PUSH_REG;
+	}
+	if (in->length == 3 && ai->orig[0] == 0x48 && ai->orig[1] == 0x89 && ai->orig[2] == 0xe5)
+		return EMU_MOV_RSP_RBP;
+	return EMU_NONE;
+}
+
+/* Copy the instruction to its slot, followed by a jump back. */
+static int fill_slot(struct probe_point *pp)
+{
+	struct arch_probe_insn *ai = &pp->insn;
+	const struct insn *in = &ai->decoded;
+	uint8_t buf[ARCH_PROBE_SLOT_SIZE];
+	uintptr_t slot, next = (uintptr_t)pp->addr + in->length;
+	int32_t rel;
+
+	pp->slot = insn_slot_alloc(&kprobe_slots);
+	if (!pp->slot)
+		return -ENOMEM;
+	slot = (uintptr_t)pp->slot;
+	memcpy(buf, ai->orig, in->length);
+	if (in->rip_relative) {
+		/* Same target, seen from the slot. */
+		int32_t disp = (int32_t)(in->disp + ((uintptr_t)pp->addr - slot));
+
+		memcpy(buf + in->disp_offset, &disp, sizeof(disp));
+	}
+	buf[in->length] = JMP_REL32;
+	rel = (int32_t)(next - (slot + in->length + JMP_REL32_LEN));
+	memcpy(buf + in->length + 1, &rel, sizeof(rel));
+	return text_poke(pp->slot, buf, in->length + JMP_REL32_LEN);
+}
+
+/* Is addr the start of an instruction of the function at func_start?
+ * Decode from the start of the function, reading the text as it would be
+ * without other probes' breakpoints in it. */
+static int check_boundary(uintptr_t addr, uintptr_t func_start, size_t func_size)
+{
+	uintptr_t at = func_start;
+
+	while (at < addr) {
+		uint8_t code[INSN_MAX_LEN];
+		size_t avail = MIN(sizeof(code), func_start + func_size - at);
+		struct insn in;
+
+		kprobes_read_text(at, code, avail);
+		if (insn_decode(&in, code, avail) < 0)
+			return -EILSEQ;
+		at += in.length;
+	}
+	return at == addr ? 0 : -EILSEQ;
+}
+
+int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
+{
+	struct arch_probe_insn *ai = &pp->insn;
+	uintptr_t addr = (uintptr_t)pp->addr;
+	size_t avail = MIN(sizeof(ai->orig), func_start + func_size - addr);
+	int err = check_boundary(addr, func_start, func_size);
+
+	if (err)
+		return err;
+	kprobes_read_text(addr, ai->orig, avail);
+	if (insn_decode(&ai->decoded, ai->orig, avail) < 0)
+		return -EILSEQ;
+	switch (ai->decoded.flow) {
+	case INSN_FLOW_INT:
+	case INSN_FLOW_IRET:
+	case INSN_FLOW_SYSCALL:
+	case INSN_FLOW_HALT:
+		return -EINVAL;
+	default:
+		break;
+	}
+	if (ai->decoded.privileged)
+		return -EINVAL;
+	ai->emulation = classify(ai);
+	pp->slot = NULL;
+	if (ai->emulation == EMU_NONE) {
+		err = fill_slot(pp);
+		if (err) {
+			arch_remove_kprobe(pp);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void arch_remove_kprobe(struct probe_point *pp)
+{
+	if (pp->slot)
+		insn_slot_free(&kprobe_slots, pp->slot);
+	pp->slot = NULL;
+}
+
+void arch_arm_kprobe(struct probe_point *pp)
+{
+	const uint8_t int3 = BREAKPOINT_INSN;
+
+	text_poke(pp->addr, &int3, 1);
+}
+
+void arch_disarm_kprobe(struct probe_point *pp)
+{
+	text_poke(pp->addr, pp->insn.orig, 1);
+}
+
+void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
+			  uintptr_t buf_addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)pp->addr;
+
+	if (a >= buf_addr && a < buf_addr + len)
+		buf[a - buf_addr] = pp->insn.orig[0];
+}
+
+uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
+{
+	return regs->rip - 1;	/* int3 traps after itself */
+}
+
+bool arch_is_breakpoint(uintptr_t addr)
+{
+	uint8_t byte;
+
+	return copy_from_kernel_nofault(&byte, (void *)addr, 1) == 0 && byte == BREAKPOINT_INSN;
+}
+
+bool arch_can_emulate(const struct probe_point *pp)
+{
+	return pp->insn.emulation != EMU_NONE;
+}
+
+bool arch_can_boost(const struct probe_point *pp)
+{
+	/* Control flow needs a fix-up after it runs, so it is stepped. */
+	return pp->slot && pp->insn.decoded.flow == INSN_FLOW_NONE;
+}
+
+/* The condition of a jcc (low 4 bits of its opcode) on these flags. */
+static bool condition_holds(unsigned int cc, uint64_t f)
+{
+	bool of = f & RFLAGS_OF, sf = f & RFLAGS_SF, zf = f & RFLAGS_ZF;
+	bool cf = f & RFLAGS_CF, pf = f & RFLAGS_PF;
+	bool result;
+
+	switch (cc >> 1) {
+	case 0: result = of; break;		/* jo */
+	case 1: result = cf; break;		/* jb */
+	case 2: result = zf; break;		/* je */
+	case 3: result = cf || zf; break;	/* jbe */
+	case 4: result = sf; break;		/* js */
+	case 5: result = pf; break;		/* jp */
+	case 6: result = sf != of; break;	/* jl */
+	default: result = zf || sf != of; break; /* jle */
+	}
+	return (cc & 1) ? !result : result;	/* odd codes are the negations */
+}
+
+/* loopne/loope/loop/jrcxz (e0-e3): count register then condition. */
+static bool loop_taken(const struct insn *in, struct pt_regs *regs)
+{
+	bool addr32 = in->prefixes[INSN_PFX_ADDRSIZE] == 0x67;
+	uint64_t mask = addr32 ? 0xffffffffULL : ~0ULL;
+	uint8_t op = in->opcode[0];
+
+	if (op == 0xe3)
+		return (regs->rcx & mask) == 0;
+	regs->rcx = (regs->rcx & ~mask) | ((regs->rcx - 1) & mask);
+	if ((regs->rcx & mask) == 0)
+		return false;
+	if (op == 0xe0)
+		return !(regs->rflags & RFLAGS_ZF);
+	if (op == 0xe1)
+		return regs->rflags & RFLAGS_ZF;
+	return true;
+}
+
+static bool jcc_taken(const struct insn *in, struct pt_regs *regs)
+{
+	uint8_t op = in->opcode[in->opcode_len - 1];
+
+	if (in->opcode_len == 1 && op >= 0xe0 && op <= 0xe3)
+		return loop_taken(in, regs);
+	return condition_holds(op & 0x0f, regs->rflags);
+}
+
+static void push(struct pt_regs *regs, uint64_t value)
+{
+	regs->rsp -= 8;
+	*(uint64_t *)regs->rsp = value;
+}
+
+/*
+ * Simulate the instruction on the trap's registers. Pushing onto the
+ * interrupted stack is safe because the #BP entry moved its own frame
+ * down, leaving a gap below the interrupted %rsp (arch/x86_64/trap_entry.S).
+ */
+static void emulate(const struct probe_point *pp, struct pt_regs *regs)
+{
+	const struct arch_probe_insn *ai = &pp->insn;
+	const struct insn *in = &ai->decoded;
+	uintptr_t addr = (uintptr_t)pp->addr, next = addr + in->length;
+
+	regs->rip = next;
+	switch (ai->emulation) {
+	case EMU_PUSH_REG:
+		push(regs, *gpr(regs, ai->push_reg));
+		break;
+	case EMU_MOV_RSP_RBP:
+		regs->rbp = regs->rsp;
+		break;
+	case EMU_JMP:
+		regs->rip = insn_branch_target(in, addr);
+		break;
+	case EMU_JCC:
+		if (jcc_taken(in, regs))
+			regs->rip = insn_branch_target(in, addr);
+		break;
+	case EMU_CALL:
+		push(regs, next);
+		regs->rip = insn_branch_target(in, addr);
+		break;
+	case EMU_RET:
+		regs->rip = *(uint64_t *)regs->rsp;
+		regs->rsp += 8 + (in->opcode[0] == 0xc2 ? (uint16_t)in->imm : 0);
+		break;
+	default:
+		break;	/* EMU_NOP */
+	}
+}
+
+void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
+			   struct pt_regs *regs, struct arch_kprobe_state *saved)
+{
+	switch (how) {
+	case PROBE_EXEC_EMULATE:
+		emulate(pp, regs);
+		break;
+	case PROBE_EXEC_BOOST:
+		regs->rip = (uintptr_t)pp->slot;
+		break;
+	case PROBE_EXEC_STEP:
+		/* Trap after one instruction, with interrupts off so nothing
+		 * runs between the copy and the trap. */
+		saved->rflags = regs->rflags;
+		regs->rflags = (regs->rflags | RFLAGS_TF) & ~RFLAGS_IF;
+		regs->rip = (uintptr_t)pp->slot;
+		break;
+	}
+}
+
+/* Give back the TF and IF the interrupted code had. */
+static uint64_t restore_tf_if(uint64_t now, uint64_t saved)
+{
+	return (now & ~(RFLAGS_TF | RFLAGS_IF)) | (saved & (RFLAGS_TF | RFLAGS_IF));
+}
+
+void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+		      const struct arch_kprobe_state *saved)
+{
+	const struct insn *in = &pp->insn.decoded;
+	uintptr_t slot = (uintptr_t)pp->slot, addr = (uintptr_t)pp->addr;
+
+	/* Still inside the slot: resume at the same offset in the original. */
+	if (regs->rip >= slot && regs->rip < slot + ARCH_PROBE_SLOT_SIZE)
+		regs->rip = addr + (regs->rip - slot);
+	/* An indirect call pushed the slot's address as its return address. */
+	if (in->flow == INSN_FLOW_CALL_INDIRECT)
+		*(uint64_t *)regs->rsp = addr + in->length;
+	/* pushf pushed the flags we set for stepping. */
+	if (in->pushes_flags)
+		*(uint64_t *)regs->rsp = restore_tf_if(*(uint64_t *)regs->rsp, saved->rflags);
+	if (in->modifies_flags_if)
+		/* popf: IF is whatever was popped; only TF is ours to undo. */
+		regs->rflags = (regs->rflags & ~RFLAGS_TF) | (saved->rflags & RFLAGS_TF);
+	else
+		regs->rflags = restore_tf_if(regs->rflags, saved->rflags);
+}
+
+void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
+		     const struct arch_kprobe_state *saved)
+{
+	regs->rip = (uintptr_t)pp->addr;
+	regs->rflags = restore_tf_if(regs->rflags, saved->rflags);
+}
+NOKPROBE_SYMBOL(gpr);
+NOKPROBE_SYMBOL(arch_arm_kprobe);
+NOKPROBE_SYMBOL(arch_disarm_kprobe);
+NOKPROBE_SYMBOL(arch_breakpoint_addr);
+NOKPROBE_SYMBOL(arch_is_breakpoint);
+NOKPROBE_SYMBOL(arch_can_emulate);
+NOKPROBE_SYMBOL(arch_can_boost);
+NOKPROBE_SYMBOL(condition_holds);
+NOKPROBE_SYMBOL(loop_taken);
+NOKPROBE_SYMBOL(jcc_taken);
+NOKPROBE_SYMBOL(push);
+NOKPROBE_SYMBOL(emulate);
+NOKPROBE_SYMBOL(arch_exec_probed_insn);
+NOKPROBE_SYMBOL(restore_tf_if);
+NOKPROBE_SYMBOL(arch_finish_step);
+NOKPROBE_SYMBOL(arch_abort_step);
+
+void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
+{
+	static const char *const emu_names[] = {
+		"", "nop", "push", "mov %rsp,%rbp", "jmp", "jcc", "call", "ret",
+	};
+	const struct insn *in = &pp->insn.decoded;
+
+	snprintf(buf, size, "length %u, class %s%s%s%s", in->length, insn_flow_name(in->flow),
+		 in->rip_relative ? ", rip-relative" : "",
+		 pp->insn.emulation ? ", emulated as " : "",
+		 emu_names[pp->insn.emulation]);
+}
+
+/* ---- kretprobes and jprobes ---- */
+
+extern char kretprobe_trampoline[];
+
+void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	uint64_t *slot = (uint64_t *)regs->rsp;	/* at entry: the return address */
+
+	ri->ret_addr = (uint8_t *)*slot;
+	ri->stack_slot = (uintptr_t)slot;
+	*slot = (uint64_t)kretprobe_trampoline;
+}
+
+bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs)
+{
+	/* The return popped the slot: %rsp is just above it. */
+	return regs->rsp == ri->stack_slot + 8;
+}
+
+uintptr_t arch_kretprobe_trampoline_addr(void)
+{
+	return (uintptr_t)kretprobe_trampoline;
+}
+
+extern char jprobe_return_int3[];
+
+bool arch_is_jprobe_return(uintptr_t bp_addr)
+{
+	return bp_addr == (uintptr_t)jprobe_return_int3;
+}
+
+void jprobe_return(void)
+{
+	__asm__ volatile(".globl jprobe_return_int3\n"
+			 "jprobe_return_int3:\n\t"
+			 "int3");
+	__builtin_unreachable();
+}
+NOKPROBE_SYMBOL(arch_prepare_kretprobe);
+NOKPROBE_SYMBOL(arch_kretprobe_matches);
+NOKPROBE_SYMBOL(arch_kretprobe_trampoline_addr);
+NOKPROBE_SYMBOL(arch_is_jprobe_return);
+NOKPROBE_SYMBOL(jprobe_return);

@@ -1,0 +1,258 @@
+/*
+ * What happens when a probe is hit: the trap hooks of the probes layer.
+ *
+ *   breakpoint  -> find the point, run the pre-handlers, then start the
+ *                  original instruction (emulate / boost / single-step);
+ *   single-step -> finish the instruction, run the post-handlers;
+ *   fault       -> give the probe's fault_handler a chance, and if the
+ *                  fault came from the stepped copy, make it look as if it
+ *                  came from the original instruction.
+ *
+ * The state between the breakpoint and the single-step trap is per CPU
+ * (struct kprobe_ctlblk): which point, which probe's handler runs, the
+ * status, and the flags the back end saved. A hit while that state is in
+ * use - a probe inside a handler - is a reentry: its nmissed is counted,
+ * no handler runs, and the instruction still runs (with one saved level
+ * of state when it must be single-stepped).
+ */
+#include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/sched.h"
+#include "kernel/trap.h"
+
+static struct kprobe_ctlblk ctlblks[MAX_CPUS];
+
+struct kprobe_ctlblk *kprobe_ctlblk(void)
+{
+	return &ctlblks[this_cpu()->id];
+}
+
+static void reset_ctlblk(struct kprobe_ctlblk *kcb)
+{
+	kcb->point = NULL;
+	kcb->running = NULL;
+	kcb->status = KPROBE_IDLE;
+}
+
+static void count_missed(struct probe_point *pp)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &pp->probes, point_node)
+		if (kprobe_is_enabled(p))
+			__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
+}
+
+/* Emulation is cheapest; boosting needs no post-handler; stepping always
+ * works. */
+static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
+{
+	if (arch_can_emulate(pp))
+		return PROBE_EXEC_EMULATE;
+	if (arch_can_boost(pp) && !(handlers_run && pp->has_post_handler))
+		return PROBE_EXEC_BOOST;
+	return PROBE_EXEC_STEP;
+}
+
+static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	kcb->status = KPROBE_HIT_SSDONE;
+	list_for_each_entry(p, &kcb->point->probes, point_node) {
+		if (!kprobe_is_enabled(p) || !p->post_handler)
+			continue;
+		kcb->running = p;
+		p->post_handler(p, regs, 0);
+	}
+}
+
+/* Start the original instruction; finish at once unless it is stepped. */
+static void exec_original(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	struct probe_point *pp = kcb->point;
+	enum probe_exec how = choose_exec(pp, true);
+
+	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
+	arch_exec_probed_insn(pp, how, regs, &kcb->arch);
+	if (how == PROBE_EXEC_STEP) {
+		kcb->status = KPROBE_HIT_SS;
+		return;
+	}
+	if (how == PROBE_EXEC_EMULATE && pp->has_post_handler)
+		run_post_handlers(kcb, regs);
+	reset_ctlblk(kcb);
+}
+
+/* After a jprobe's entry function: the probed instruction still has to run. */
+void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	exec_original(kcb, regs);
+}
+
+/* Run the pre-handlers; true if one redirected execution. */
+static bool run_pre_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	kcb->status = KPROBE_HIT_ACTIVE;
+	list_for_each_entry(p, &kcb->point->probes, point_node) {
+		if (!kprobe_is_enabled(p))
+			continue;
+		__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
+		kcb->running = p;
+		if (p->pre_handler && p->pre_handler(p, regs))
+			return true;
+	}
+	return false;
+}
+
+/* A hit while this CPU is already handling a probe. */
+static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
+{
+	enum probe_exec how = choose_exec(pp, false);
+	struct arch_kprobe_state unused;
+
+	count_missed(pp);
+	if (how != PROBE_EXEC_STEP) {
+		arch_exec_probed_insn(pp, how, regs, &unused);
+		return;
+	}
+	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER)
+		panic("kprobes: probe at %p hit while single-stepping another", pp->addr);
+	kcb->prev.point = kcb->point;
+	kcb->prev.running = kcb->running;
+	kcb->prev.status = kcb->status;
+	kcb->prev.arch = kcb->arch;
+	kcb->point = pp;
+	kcb->running = NULL;
+	kcb->status = KPROBE_REENTER;
+	arch_exec_probed_insn(pp, how, regs, &kcb->arch);
+}
+
+static void restore_prev(struct kprobe_ctlblk *kcb)
+{
+	kcb->point = kcb->prev.point;
+	kcb->running = kcb->prev.running;
+	kcb->status = kcb->prev.status;
+	kcb->arch = kcb->prev.arch;
+}
+
+static bool kprobe_breakpoint_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	uintptr_t addr = arch_breakpoint_addr(regs);
+	struct probe_point *pp;
+
+	if (kcb->status == KPROBE_JPROBE && arch_is_jprobe_return(addr))
+		return jprobe_longjmp(kcb, regs);
+
+	/* The point is looked up, and published in kcb, under the lock:
+	 * unregistering waits until no CPU's kcb names it before freeing. */
+	spin_lock(&kprobe_lock);
+	pp = point_lookup_locked(addr);
+	if (pp && kcb->status != KPROBE_IDLE) {
+		reenter(kcb, pp, regs);
+		spin_unlock(&kprobe_lock);
+		return true;
+	}
+	if (pp)
+		kcb->point = pp;
+	spin_unlock(&kprobe_lock);
+
+	if (!pp) {
+		/* Disarmed by another CPU after we trapped: run the real
+		 * instruction. Otherwise the breakpoint is not ours. */
+		if (arch_is_breakpoint(addr))
+			return false;
+		instruction_pointer_set(regs, addr);
+		return true;
+	}
+	if (run_pre_handlers(kcb, regs)) {
+		/* A handler moved the instruction pointer: the original
+		 * instruction is skipped (a jprobe sets its own status). */
+		if (kcb->status != KPROBE_JPROBE)
+			reset_ctlblk(kcb);
+		return true;
+	}
+	exec_original(kcb, regs);
+	return true;
+}
+
+static bool kprobe_singlestep_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+
+	if (kcb->status != KPROBE_HIT_SS && kcb->status != KPROBE_REENTER)
+		return false;
+	arch_finish_step(kcb->point, regs, &kcb->arch);
+	if (kcb->status == KPROBE_REENTER) {
+		restore_prev(kcb);
+		return true;
+	}
+	if (kcb->point->has_post_handler)
+		run_post_handlers(kcb, regs);
+	reset_ctlblk(kcb);
+	return true;
+}
+
+static bool kprobe_fault_handler(struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct kprobe *p = kcb->running;
+	int trapnr = (int)regs->vector;
+
+	if (kcb->status == KPROBE_IDLE)
+		return false;
+	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER) {
+		/* The copy in the slot faulted: let the fault be seen at the
+		 * original instruction, where fix-ups and backtraces expect it. */
+		if (p && p->fault_handler && p->fault_handler(p, regs, trapnr))
+			return true;
+		arch_abort_step(kcb->point, regs, &kcb->arch);
+		if (kcb->status == KPROBE_REENTER)
+			restore_prev(kcb);
+		else
+			reset_ctlblk(kcb);
+		return false;
+	}
+	/* A fault inside a handler. */
+	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
+}
+NOKPROBE_SYMBOL(kprobe_ctlblk);
+NOKPROBE_SYMBOL(reset_ctlblk);
+NOKPROBE_SYMBOL(count_missed);
+NOKPROBE_SYMBOL(choose_exec);
+NOKPROBE_SYMBOL(run_post_handlers);
+NOKPROBE_SYMBOL(exec_original);
+NOKPROBE_SYMBOL(jprobe_resume_probed);
+NOKPROBE_SYMBOL(run_pre_handlers);
+NOKPROBE_SYMBOL(reenter);
+NOKPROBE_SYMBOL(restore_prev);
+NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
+NOKPROBE_SYMBOL(kprobe_singlestep_handler);
+NOKPROBE_SYMBOL(kprobe_fault_handler);
+
+void kprobes_wait_point_unused(struct probe_point *pp)
+{
+	for (;;) {
+		bool busy = false;
+
+		for (unsigned int i = 0; i < MAX_CPUS; i++)
+			busy |= ctlblks[i].point == pp || ctlblks[i].prev.point == pp;
+		if (pp->slot)
+			busy |= sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE);
+		if (!busy)
+			return;
+		thread_sleep(1);
+	}
+}
+
+void kprobes_init(void)
+{
+	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
+	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);
+	trap_set_hook(TRAP_HOOK_FAULT, kprobe_fault_handler);
+}

@@ -1,0 +1,343 @@
+/*
+ * Registering, enabling and disabling kprobes: the generic core.
+ *
+ * Every registered kprobe belongs to a probe point (probe_point.h), found
+ * by address in a hash table. A point is armed - its breakpoint written
+ * into the text - exactly when the global knob is on and at least one of
+ * its probes is enabled; point_update() recomputes that after every
+ * change, so the rule lives in one place.
+ *
+ * kprobe_lock guards the hash table, the list of all probes, every
+ * point's probe list and every probe's flags. It is a spinlock taken with
+ * interrupts off, and nothing probe-able runs while it is held (only the
+ * back end's arm/disarm and text_poke, which are blacklisted), so the trap
+ * handler may take it too without ever deadlocking against itself. Memory
+ * is allocated and instructions are decoded before taking it.
+ */
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/heap.h"
+#include "kernel/nokprobe.h"
+#include "kernel/symtab.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define HASH_BITS 6
+#define HASH_SIZE (1 << HASH_BITS)
+
+struct spinlock kprobe_lock = SPINLOCK_INIT("kprobes");
+static struct probe_point *point_hash[HASH_SIZE];	/* chained by hash_next */
+LIST_HEAD(all_kprobes);
+static bool globally_armed = true;
+
+static struct probe_point **hash_bucket(uintptr_t addr)
+{
+	/* Mix in higher bits: probes often sit at function entries, which
+	 * share their low bits through alignment. */
+	return &point_hash[(addr ^ (addr >> HASH_BITS) ^ (addr >> 12)) & (HASH_SIZE - 1)];
+}
+
+struct probe_point *point_lookup_locked(uintptr_t addr)
+{
+	struct probe_point *pp = *hash_bucket(addr);
+
+	while (pp && (uintptr_t)pp->addr != addr)
+		pp = pp->hash_next;
+	return pp;
+}
+
+static void hash_insert_locked(struct probe_point *pp)
+{
+	struct probe_point **bucket = hash_bucket((uintptr_t)pp->addr);
+
+	pp->hash_next = *bucket;
+	*bucket = pp;
+}
+
+static void hash_remove_locked(struct probe_point *pp)
+{
+	struct probe_point **link = hash_bucket((uintptr_t)pp->addr);
+
+	while (*link != pp)
+		link = &(*link)->hash_next;
+	*link = pp->hash_next;
+}
+
+void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+
+	memcpy(buf, (const void *)addr, len);
+	for (size_t b = 0; b < HASH_SIZE; b++)
+		for (struct probe_point *pp = point_hash[b]; pp; pp = pp->hash_next)
+			if (pp->armed)
+				arch_unpatched_bytes(pp, buf, addr, len);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
+
+bool kprobe_is_enabled(const struct kprobe *p)
+{
+	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
+}
+
+/* Arm or disarm pp to match the rule above; refresh has_post_handler. */
+static void point_update_locked(struct probe_point *pp)
+{
+	struct kprobe *p;
+	bool want = false;
+
+	pp->has_post_handler = false;
+	list_for_each_entry(p, &pp->probes, point_node) {
+		want |= kprobe_is_enabled(p);
+		pp->has_post_handler |= p->post_handler != NULL;
+	}
+	want &= globally_armed;
+	if (want && !pp->armed)
+		arch_arm_kprobe(pp);
+	else if (!want && pp->armed)
+		arch_disarm_kprobe(pp);
+	pp->armed = want;
+}
+
+/* Work out the address a probe asks for. */
+static int resolve_address(struct kprobe *p, uintptr_t *addr)
+{
+	struct symbol sym;
+
+	if (p->symbol_name && p->addr)
+		return -EINVAL;
+	if (p->symbol_name) {
+		if (sym_by_name(p->symbol_name, &sym) < 0)
+			return -ENOENT;
+		*addr = sym.addr + p->offset;
+	} else if (p->addr) {
+		*addr = (uintptr_t)p->addr + p->offset;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The function the address lies in, and whether probing there is allowed:
+ * not in the blacklist, and jprobes and kretprobes only at an entry. */
+static int check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
+{
+	if (sym_by_addr(addr, func) < 0 || func->type != SYM_TEXT ||
+	    addr >= func->addr + func->size)
+		return -ENOENT;
+	if (within_nokprobe_text(addr))
+		return -EINVAL;
+	if (kind != KPROBE_KIND_K && addr != func->addr)
+		return -EINVAL;
+	return 0;
+}
+
+/* A new point for addr, with its instruction prepared. */
+static int point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
+{
+	struct probe_point *pp = kzalloc(sizeof(*pp));
+	int err;
+
+	if (!pp)
+		return -ENOMEM;
+	pp->addr = (uint8_t *)addr;
+	list_init(&pp->probes);
+	err = arch_prepare_kprobe(pp, func->addr, func->size);
+	if (err < 0) {
+		kfree(pp);
+		return err;
+	}
+	*out = pp;
+	return 0;
+}
+
+static void point_destroy(struct probe_point *pp)
+{
+	arch_remove_kprobe(pp);
+	kfree(pp);
+}
+
+static struct kprobe *point_jprobe_locked(struct probe_point *pp)
+{
+	struct kprobe *q;
+
+	list_for_each_entry(q, &pp->probes, point_node)
+		if (q->kind == KPROBE_KIND_J)
+			return q;
+	return NULL;
+}
+
+/* A jprobe goes last on its point, so the kprobes sharing the point run
+ * their pre-handlers before the jprobe diverts execution to its entry. */
+static int point_add_locked(struct probe_point *pp, struct kprobe *p)
+{
+	struct kprobe *jp = point_jprobe_locked(pp);
+
+	if (jp && p->kind == KPROBE_KIND_J)
+		return -EBUSY;
+	if (jp)
+		list_insert_between(&p->point_node, jp->point_node.prev, &jp->point_node);
+	else
+		list_add_tail(&p->point_node, &pp->probes);
+	p->point = pp;
+	list_add_tail(&p->all_node, &all_kprobes);
+	point_update_locked(pp);
+	return 0;
+}
+
+int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
+{
+	struct probe_point *pp, *fresh = NULL;
+	struct symbol func;
+	unsigned long flags;
+	uintptr_t addr;
+	int err;
+
+	if (p->point)
+		return -EEXIST;
+	err = resolve_address(p, &addr);
+	if (!err)
+		err = check_address(addr, kind, &func);
+	if (err)
+		return err;
+
+	flags = spin_lock_irqsave(&kprobe_lock);
+	pp = point_lookup_locked(addr);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	if (!pp) {
+		err = point_create(addr, &func, &fresh);
+		if (err)
+			return err;
+	}
+
+	p->kind = kind;
+	p->addr = (uint8_t *)addr;
+	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
+	p->nmissed = 0;
+	p->nhit = 0;
+	list_init(&p->point_node);
+	list_init(&p->all_node);
+
+	flags = spin_lock_irqsave(&kprobe_lock);
+	pp = point_lookup_locked(addr);	/* someone may have raced us */
+	if (!pp && fresh) {
+		pp = fresh;
+		fresh = NULL;
+		hash_insert_locked(pp);
+	}
+	err = point_add_locked(pp, p);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	if (fresh)
+		point_destroy(fresh);
+	if (err)
+		p->point = NULL;
+	return err;
+}
+
+int register_kprobe(struct kprobe *p)
+{
+	return register_kprobe_kind(p, KPROBE_KIND_K);
+}
+
+void unregister_kprobe(struct kprobe *p)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	struct probe_point *pp = p->point;
+	bool last;
+
+	if (!pp) {
+		/* Not registered: as the Kprobes guide says, forget the address. */
+		spin_unlock_irqrestore(&kprobe_lock, flags);
+		p->addr = NULL;
+		return;
+	}
+	list_del(&p->point_node);
+	list_del(&p->all_node);
+	p->point = NULL;
+	last = list_empty(&pp->probes);
+	if (last)
+		hash_remove_locked(pp);
+	point_update_locked(pp);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+
+	if (last) {
+		/* Another CPU may still be inside this point's handling, or a
+		 * preempted thread inside its slot: wait before freeing. */
+		kprobes_wait_point_unused(pp);
+		point_destroy(pp);
+	}
+}
+
+int register_kprobes(struct kprobe **kps, int num)
+{
+	for (int i = 0; i < num; i++) {
+		int err = register_kprobe(kps[i]);
+
+		if (err) {
+			unregister_kprobes(kps, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	for (int i = 0; i < num; i++)
+		unregister_kprobe(kps[i]);
+}
+
+static int set_disabled(struct kprobe *p, bool disabled)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	int err = 0;
+
+	if (!p->point)
+		err = -EINVAL;
+	else {
+		if (disabled)
+			p->flags |= KPROBE_FLAG_DISABLED;
+		else
+			p->flags &= ~KPROBE_FLAG_DISABLED;
+		point_update_locked(p->point);
+	}
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return err;
+}
+
+int disable_kprobe(struct kprobe *p)
+{
+	return set_disabled(p, true);
+}
+
+int enable_kprobe(struct kprobe *p)
+{
+	return set_disabled(p, false);
+}
+
+static void set_global(bool armed)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	struct kprobe *p;
+
+	globally_armed = armed;
+	/* Each point is visited once per probe on it; point_update is
+	 * idempotent, so that is harmless. */
+	list_for_each_entry(p, &all_kprobes, all_node)
+		point_update_locked(p->point);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
+
+void kprobes_global_disarm(void)
+{
+	set_global(false);
+}
+
+void kprobes_global_arm(void)
+{
+	set_global(true);
+}
+
+bool kprobes_globally_armed(void)
+{
+	return globally_armed;
+}

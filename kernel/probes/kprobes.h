@@ -1,0 +1,156 @@
+/*
+ * The probes API: kprobes, jprobes and kretprobes.
+ *
+ * Names, fields and meanings follow Linux's Kprobes guide, so a student
+ * can read that guide next to this code:
+ *
+ *   kprobe     runs pre_handler when execution reaches addr, then runs the
+ *              original instruction, then post_handler.
+ *   jprobe     at a function's entry, runs `entry` with the same arguments
+ *              as the function; entry ends by calling jprobe_return().
+ *   kretprobe  runs entry_handler at a function's entry and handler when it
+ *              returns (with the return value in the registers).
+ *
+ * Errors are negative errno values (see register_kprobe). Handlers run with
+ * interrupts disabled; a probe hit inside a handler is not reported: its
+ * nmissed is incremented instead.
+ */
+#ifndef KERNEL_PROBES_KPROBES_H
+#define KERNEL_PROBES_KPROBES_H
+
+#include "lib/list.h"
+#include "lib/types.h"
+#include <asm/ptrace.h>
+
+struct kprobe;
+struct probe_point;
+
+/* Return non-zero if the handler changed the instruction pointer: the
+ * probed instruction is then not run and execution goes where regs says. */
+typedef int (*kprobe_pre_handler_t)(struct kprobe *p, struct pt_regs *regs);
+typedef void (*kprobe_post_handler_t)(struct kprobe *p, struct pt_regs *regs,
+				      unsigned long flags);
+/* Return 1 if the fault was handled (regs fixed up), 0 to let the kernel's
+ * normal fault handling go on. trapnr is the exception number. */
+typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
+				      int trapnr);
+
+/* kprobe.flags */
+#define KPROBE_FLAG_GONE      0x1	/* the probed code is gone */
+#define KPROBE_FLAG_DISABLED  0x2	/* registered but not armed */
+#define KPROBE_FLAG_OPTIMIZED 0x4	/* reached through a jump, not a trap */
+
+enum kprobe_kind { KPROBE_KIND_K, KPROBE_KIND_J, KPROBE_KIND_R };
+
+struct kprobe {
+	/* Where: addr, or symbol_name + offset (not both). */
+	uint8_t *addr;
+	const char *symbol_name;
+	unsigned int offset;
+
+	kprobe_pre_handler_t pre_handler;
+	kprobe_post_handler_t post_handler;
+	kprobe_fault_handler_t fault_handler;
+
+	unsigned long nmissed;	/* hits that ran no handler (reentrancy) */
+	unsigned long nhit;	/* hits that ran the handlers */
+	unsigned int flags;	/* KPROBE_FLAG_* */
+
+	/* Private to the probes layer. */
+	enum kprobe_kind kind;
+	struct probe_point *point;	/* the breakpoint this probe shares */
+	struct list_node point_node;	/* in point->probes */
+	struct list_node all_node;	/* in the list of all probes */
+};
+
+/* Register a probe. Returns 0 or:
+ *   -EINVAL  both symbol_name and addr given, neither, a blacklisted
+ *            address, or an instruction that cannot be probed;
+ *   -ENOENT  unknown symbol, or an address in no function;
+ *   -EILSEQ  addr is not the start of an instruction;
+ *   -EEXIST  this kprobe is already registered;
+ *   -ENOMEM  no memory or instruction slot. */
+int register_kprobe(struct kprobe *p);
+/* Remove a probe; an unregistered one just gets its addr cleared. */
+void unregister_kprobe(struct kprobe *p);
+/* Register num probes; on the first failure, unregister those already
+ * registered by this call and return that error. */
+int register_kprobes(struct kprobe **kps, int num);
+void unregister_kprobes(struct kprobe **kps, int num);
+/* Disarm or re-arm one probe without unregistering it. -EINVAL if it is
+ * not registered. */
+int disable_kprobe(struct kprobe *p);
+int enable_kprobe(struct kprobe *p);
+
+/* The global knob: disarm every probe (each keeps its own enabled or
+ * disabled state) or arm again those that are enabled. */
+void kprobes_global_disarm(void);
+void kprobes_global_arm(void);
+bool kprobes_globally_armed(void);
+
+/* ---- jprobes ---- */
+struct jprobe {
+	struct kprobe kp;
+	void *entry;	/* same signature as the probed function */
+};
+
+/* Register a jprobe on a function entry. -EBUSY if that function already
+ * has one; otherwise the errors of register_kprobe. */
+int register_jprobe(struct jprobe *jp);
+void unregister_jprobe(struct jprobe *jp);
+int register_jprobes(struct jprobe **jps, int num);
+void unregister_jprobes(struct jprobe **jps, int num);
+int disable_jprobe(struct jprobe *jp);
+int enable_jprobe(struct jprobe *jp);
+/* Called at the end of every jprobe entry function instead of returning:
+ * restores the probed function's registers and stack and resumes it. */
+__noreturn void jprobe_return(void);
+
+/* ---- kretprobes ---- */
+struct kretprobe;
+struct thread;
+
+struct kretprobe_instance {
+	struct list_node node;		/* rp's free list, or the thread's list */
+	struct list_node rp_node;	/* in rp's list of all its instances */
+	bool in_use;			/* tracking a call */
+	struct kretprobe *rp;		/* NULL once the kretprobe is gone */
+	uint8_t *ret_addr;		/* the real return address */
+	uintptr_t stack_slot;		/* where the return address was stored */
+	struct thread *task;		/* the thread making the call */
+	uint64_t entry_cycles;		/* arch_cycles() at entry */
+	char data[];			/* data_size bytes for the handlers */
+};
+
+typedef int (*kretprobe_handler_t)(struct kretprobe_instance *ri, struct pt_regs *regs);
+
+struct kretprobe {
+	struct kprobe kp;
+	kretprobe_handler_t handler;		/* at return */
+	kretprobe_handler_t entry_handler;	/* at entry; non-zero: skip this call */
+	int maxactive;		/* instances; <= 0 selects the default */
+	size_t data_size;
+	unsigned long nmissed;	/* calls missed for lack of an instance */
+
+	/* Private. */
+	struct list_node free_instances;
+	struct list_node instances;	/* all of them, by rp_node */
+};
+
+/* The default maxactive for a preemptive kernel: max(10, 2 * CPUs). */
+#define KRETPROBE_DEFAULT_MAXACTIVE 10
+
+int register_kretprobe(struct kretprobe *rp);
+void unregister_kretprobe(struct kretprobe *rp);
+int register_kretprobes(struct kretprobe **rps, int num);
+void unregister_kretprobes(struct kretprobe **rps, int num);
+int disable_kretprobe(struct kretprobe *rp);
+int enable_kretprobe(struct kretprobe *rp);
+/* Instances of rp currently tracking a call. */
+int kretprobe_instances_in_use(struct kretprobe *rp);
+/* For stack unwinders: if ret is the kretprobe trampoline, the real return
+ * address of the call whose return address was stored at stack_slot, in
+ * the current thread; otherwise ret itself. */
+uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
+
+#endif

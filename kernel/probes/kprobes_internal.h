@@ -1,0 +1,27 @@
+/* Shared between the files of the generic probes core; not for users of
+ * the probes API (they include kprobes.h). */
+#ifndef KERNEL_PROBES_KPROBES_INTERNAL_H
+#define KERNEL_PROBES_KPROBES_INTERNAL_H
+
+#include "kernel/probes/probe_point.h"
+#include "kernel/spinlock.h"
+
+extern struct spinlock kprobe_lock;
+/* Every registered probe, in registration order (by all_node). */
+extern struct list_node all_kprobes;
+
+/* The point at addr, or NULL. Call with kprobe_lock held. */
+struct probe_point *point_lookup_locked(uintptr_t addr);
+/* Neither disabled nor gone. */
+bool kprobe_is_enabled(const struct kprobe *p);
+/* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
+int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
+/* Wait until no CPU is handling pp and no thread is stopped in its slot. */
+void kprobes_wait_point_unused(struct probe_point *pp);
+
+/* jprobes (jprobes.c / kprobe_trap.c): the breakpoint in jprobe_return
+ * restores the probed function's state; then its instruction runs. */
+bool jprobe_longjmp(struct kprobe_ctlblk *kcb, struct pt_regs *regs);
+void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs);
+
+#endif

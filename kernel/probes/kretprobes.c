@@ -1,0 +1,233 @@
+/*
+ * kretprobes: a handler when a function returns.
+ *
+ * At the function's entry, a kprobe (pre_handler_kretprobe) takes a free
+ * instance, lets the back end swap the return address on the stack (or in
+ * the link register) for the address of an assembly trampoline, and
+ * records the real one in the instance. The instance goes at the head of
+ * the calling thread's list, so nested and recursive calls stack up in
+ * order. When the function returns, it "returns" into the trampoline,
+ * which saves the registers and calls kretprobe_trampoline_handler: the
+ * newest instance of this thread belongs to this return, its handler runs,
+ * and the trampoline jumps to the real return address.
+ *
+ * Instances are allocated at registration (maxactive of them); when all
+ * are in use a call is missed and counted in rp->nmissed.
+ */
+#include "kernel/arch.h"
+#include "kernel/heap.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/sched.h"
+#include "lib/errno.h"
+
+/* Guards every kretprobe's free list and every thread's instance list. */
+static struct spinlock instance_lock = SPINLOCK_INIT("kretprobe instances");
+
+static struct kretprobe_instance *take_instance(struct kretprobe *rp)
+{
+	struct kretprobe_instance *ri = NULL;
+
+	spin_lock(&instance_lock);
+	if (!list_empty(&rp->free_instances)) {
+		ri = list_first_entry(&rp->free_instances, struct kretprobe_instance, node);
+		list_del(&ri->node);
+		ri->in_use = true;
+	}
+	spin_unlock(&instance_lock);
+	return ri;
+}
+
+static void put_instance(struct kretprobe_instance *ri)
+{
+	bool orphan;
+
+	spin_lock(&instance_lock);
+	ri->in_use = false;
+	orphan = !ri->rp;
+	if (!orphan)
+		list_add(&ri->node, &ri->rp->free_instances);
+	spin_unlock(&instance_lock);
+	if (orphan)
+		kfree(ri);	/* its kretprobe was unregistered meanwhile */
+}
+
+static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_instance *ri = take_instance(rp);
+
+	if (!ri) {
+		__atomic_fetch_add(&rp->nmissed, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	ri->rp = rp;
+	ri->task = current_thread();
+	ri->entry_cycles = arch_cycles();
+	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
+		put_instance(ri);
+		return 0;
+	}
+	arch_prepare_kretprobe(ri, regs);
+	spin_lock(&instance_lock);
+	list_add(&ri->node, &ri->task->kretprobe_instances);
+	spin_unlock(&instance_lock);
+	return 0;
+}
+
+uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
+{
+	struct thread *self = current_thread();
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct kretprobe_instance *ri;
+	uintptr_t ret;
+
+	spin_lock(&instance_lock);
+	if (list_empty(&self->kretprobe_instances))
+		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
+		      self->name);
+	ri = list_first_entry(&self->kretprobe_instances, struct kretprobe_instance, node);
+	/* Returns come newest first; anything else means the stack was
+	 * unwound past a probed call (or corrupted). */
+	if (!arch_kretprobe_matches(ri, regs))
+		panic("kretprobe BUG!: Processing kretprobe %p @ %p",
+		      (void *)ri->rp, (void *)ri->ret_addr);
+	list_del(&ri->node);
+	spin_unlock(&instance_lock);
+
+	ret = (uintptr_t)ri->ret_addr;
+	if (ri->rp && ri->rp->handler) {
+		/* The handler sees the real return address, and runs with
+		 * this CPU marked busy so probes it hits count as missed. */
+		instruction_pointer_set(regs, ret);
+		kcb->status = KPROBE_HIT_ACTIVE;
+		kcb->running = &ri->rp->kp;
+		ri->rp->handler(ri, regs);
+		kcb->running = NULL;
+		kcb->status = KPROBE_IDLE;
+	}
+	put_instance(ri);
+	return ret;
+}
+NOKPROBE_SYMBOL(take_instance);
+NOKPROBE_SYMBOL(put_instance);
+NOKPROBE_SYMBOL(pre_handler_kretprobe);
+NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
+
+uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
+{
+	struct kretprobe_instance *ri;
+	uintptr_t real = ret;
+	unsigned long flags;
+
+	if (ret != arch_kretprobe_trampoline_addr())
+		return ret;
+	flags = spin_lock_irqsave(&instance_lock);
+	list_for_each_entry(ri, &current_thread()->kretprobe_instances, node) {
+		if (ri->stack_slot == stack_slot) {
+			real = (uintptr_t)ri->ret_addr;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&instance_lock, flags);
+	return real;
+}
+NOKPROBE_SYMBOL(kretprobe_real_return);
+
+/* Free the instances not in use; those tracking a call in flight no
+ * longer name rp and are freed when the call returns (put_instance). */
+static void release_instances(struct kretprobe *rp)
+{
+	unsigned long flags = spin_lock_irqsave(&instance_lock);
+	struct kretprobe_instance *ri, *tmp;
+
+	list_for_each_entry_safe(ri, tmp, &rp->instances, rp_node) {
+		list_del(&ri->rp_node);
+		if (ri->in_use) {
+			ri->rp = NULL;
+			continue;
+		}
+		list_del(&ri->node);
+		kfree(ri);
+	}
+	spin_unlock_irqrestore(&instance_lock, flags);
+}
+
+int register_kretprobe(struct kretprobe *rp)
+{
+	int err;
+
+	if (rp->maxactive <= 0)
+		rp->maxactive = KRETPROBE_DEFAULT_MAXACTIVE;
+	list_init(&rp->free_instances);
+	list_init(&rp->instances);
+	rp->nmissed = 0;
+	for (int i = 0; i < rp->maxactive; i++) {
+		struct kretprobe_instance *ri = kzalloc(sizeof(*ri) + rp->data_size);
+
+		if (!ri) {
+			release_instances(rp);
+			return -ENOMEM;
+		}
+		ri->rp = rp;
+		list_add(&ri->node, &rp->free_instances);
+		list_add(&ri->rp_node, &rp->instances);
+	}
+	rp->kp.pre_handler = pre_handler_kretprobe;
+	rp->kp.post_handler = NULL;
+	err = register_kprobe_kind(&rp->kp, KPROBE_KIND_R);
+	if (err)
+		release_instances(rp);
+	return err;
+}
+
+void unregister_kretprobe(struct kretprobe *rp)
+{
+	bool registered = rp->kp.point != NULL;
+
+	unregister_kprobe(&rp->kp);
+	if (registered)
+		release_instances(rp);
+}
+
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	for (int i = 0; i < num; i++) {
+		int err = register_kretprobe(rps[i]);
+
+		if (err) {
+			unregister_kretprobes(rps, i);
+			return err;
+		}
+	}
+	return 0;
+}
+
+void unregister_kretprobes(struct kretprobe **rps, int num)
+{
+	for (int i = 0; i < num; i++)
+		unregister_kretprobe(rps[i]);
+}
+
+int disable_kretprobe(struct kretprobe *rp)
+{
+	return disable_kprobe(&rp->kp);
+}
+
+int enable_kretprobe(struct kretprobe *rp)
+{
+	return enable_kprobe(&rp->kp);
+}
+
+int kretprobe_instances_in_use(struct kretprobe *rp)
+{
+	unsigned long flags = spin_lock_irqsave(&instance_lock);
+	struct kretprobe_instance *ri;
+	int n = 0;
+
+	list_for_each_entry(ri, &rp->instances, rp_node)
+		n += ri->in_use;
+	spin_unlock_irqrestore(&instance_lock, flags);
+	return n;
+}

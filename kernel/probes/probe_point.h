@@ -1,0 +1,141 @@
+/*
+ * Inside the probes layer: the probe point, the per-CPU control block, and
+ * the narrow interface between the generic core (kernel/probes/) and an
+ * architecture's back end (arch/<arch>/kprobes.c).
+ *
+ * A probe point is one patched address. Any number of kprobes (and at most
+ * one jprobe) share it: one breakpoint, one copy of the original
+ * instruction, and the list of probes whose handlers run when it is hit.
+ *
+ * The core owns lists, the hash table, registration, enable/disable and the
+ * order in which handlers run. The back end owns everything about the
+ * instruction: decoding it, copying it to a slot, writing and removing the
+ * breakpoint, and running the original instruction afterwards (emulated,
+ * boosted or single-stepped). Neither reaches into the other's part.
+ */
+#ifndef KERNEL_PROBES_PROBE_POINT_H
+#define KERNEL_PROBES_PROBE_POINT_H
+
+#include "kernel/probes/kprobes.h"
+#include <asm/kprobes.h>
+
+/* How the original instruction runs after the pre-handlers. */
+enum probe_exec {
+	PROBE_EXEC_EMULATE,	/* simulated on the saved registers: no slot */
+	PROBE_EXEC_BOOST,	/* run from the slot, which jumps back */
+	PROBE_EXEC_STEP,	/* run from the slot with a single-step trap */
+};
+
+struct probe_point {
+	uint8_t *addr;
+	struct probe_point *hash_next;	/* next in its hash bucket */
+	struct list_node probes;	/* struct kprobe, by point_node */
+	bool armed;			/* the breakpoint is in the text */
+	bool has_post_handler;		/* some probe here has one: must step */
+	uint8_t *slot;			/* out-of-line copy, or NULL */
+	struct arch_probe_insn insn;	/* the back end's part */
+	/* How many hits took each path (shown by `probe show`). */
+	unsigned long exec_count[3];
+};
+
+/* Per-CPU state of the probe being handled on this CPU. */
+enum kprobe_status {
+	KPROBE_IDLE,
+	KPROBE_HIT_ACTIVE,	/* running pre-handlers */
+	KPROBE_HIT_SS,		/* single-stepping the original instruction */
+	KPROBE_HIT_SSDONE,	/* running post-handlers */
+	KPROBE_REENTER,		/* stepping a probe hit inside a handler */
+	KPROBE_JPROBE,		/* a jprobe entry function is running */
+};
+
+#define JPROBE_STACK_COPY 64	/* bytes of stack saved across a jprobe */
+
+struct kprobe_ctlblk {
+	struct probe_point *point;	/* being handled */
+	struct kprobe *running;		/* whose handler runs (for faults) */
+	enum kprobe_status status;
+	struct arch_kprobe_state arch;	/* saved flags during a step */
+	/* One level of nesting: the state a reentered hit interrupted. */
+	struct {
+		struct probe_point *point;
+		struct kprobe *running;
+		enum kprobe_status status;
+		struct arch_kprobe_state arch;
+	} prev;
+	/* A jprobe's registers and top of stack at the probed entry. */
+	struct pt_regs jprobe_regs;
+	uint8_t jprobe_stack[JPROBE_STACK_COPY];
+};
+
+/* This CPU's control block. */
+struct kprobe_ctlblk *kprobe_ctlblk(void);
+
+/* ---- Implemented by the back end (arch/<arch>/kprobes.c) ---- */
+
+/* Decide whether the instruction at pp->addr can be probed, and prepare
+ * pp->insn (copy it, allocate a slot if one is needed). func_start and
+ * func_size describe the enclosing function, for the boundary check.
+ * Returns 0, -EILSEQ (not an instruction boundary), -EINVAL (an
+ * instruction that cannot be probed) or -ENOMEM (no slot). */
+int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size);
+/* Release what arch_prepare_kprobe allocated. */
+void arch_remove_kprobe(struct probe_point *pp);
+/* Write / remove the breakpoint at pp->addr (through text_poke). */
+void arch_arm_kprobe(struct probe_point *pp);
+void arch_disarm_kprobe(struct probe_point *pp);
+/* Where buf (a copy of the text at buf_addr, len bytes) holds bytes that
+ * pp patched, put the original bytes back. */
+void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
+			  uintptr_t buf_addr, size_t len);
+/* The address of the breakpoint that trapped, from the trap registers. */
+uintptr_t arch_breakpoint_addr(const struct pt_regs *regs);
+/* True if the breakpoint instruction is at addr (someone else's int3). */
+bool arch_is_breakpoint(uintptr_t addr);
+/* Begin running the original instruction after the pre-handlers. With
+ * EMULATE or BOOST it is complete when this returns (boost: regs point to
+ * the slot); with STEP regs are set to step it from the slot, and
+ * arch_finish_step completes it at the single-step trap. */
+void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
+			   struct pt_regs *regs, struct arch_kprobe_state *saved);
+/* Fix the registers after the single-step trap: resume after the
+ * original instruction as if it had run in place. */
+void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+		      const struct arch_kprobe_state *saved);
+/* If a single-step faulted: put regs back at the probed instruction. */
+void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
+		     const struct arch_kprobe_state *saved);
+/* Which ways the instruction can run: emulation and boosting are used
+ * when possible, stepping always is. */
+bool arch_can_emulate(const struct probe_point *pp);
+bool arch_can_boost(const struct probe_point *pp);
+/* kretprobes: save the return address of the call just entered (regs at
+ * the function's first instruction) in ri and replace it with the
+ * trampoline's address. */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
+/* True if the trampoline's registers are those of the return of the call
+ * ri was taken for (checked on the stack pointer). */
+bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs);
+/* The trampoline's address, for backtraces that meet it. */
+uintptr_t arch_kretprobe_trampoline_addr(void);
+
+/* jprobes: the address of the breakpoint in jprobe_return, and the stack
+ * pointer to save/restore around the entry function. */
+bool arch_is_jprobe_return(uintptr_t bp_addr);
+
+/* Human-readable description of the probed instruction for `probe show`. */
+void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
+
+/* ---- Implemented by the core ---- */
+
+/* Claim the breakpoint, single-step and fault trap hooks (at boot). */
+void kprobes_init(void);
+/* Copy len bytes of text at addr as they were before any probe patched
+ * them (for decoding next to other probes). */
+void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
+
+/* The trampoline's C half: find the instance of the returning call, run
+ * its handler, and return the real return address. */
+uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs);
+
+
+#endif
