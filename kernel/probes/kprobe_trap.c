@@ -45,13 +45,14 @@ static void count_missed(struct probe_point *pp)
 			__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
 }
 
-/* Emulation is cheapest; boosting needs no post-handler; stepping always
- * works. */
+/* Emulation is cheapest. Boosting needs no post-handler to run, and an
+ * instruction that may fault into a fix-up must fault where the fix-up
+ * table expects it, so it is stepped. Stepping always works. */
 static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
 {
 	if (arch_can_emulate(pp))
 		return PROBE_EXEC_EMULATE;
-	if (arch_can_boost(pp) && !(handlers_run && pp->has_post_handler))
+	if (arch_can_boost(pp) && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;
 	return PROBE_EXEC_STEP;
 }

@@ -18,6 +18,7 @@
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
+#include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -140,6 +141,7 @@ static int point_create(uintptr_t addr, const struct symbol *func, struct probe_
 	if (!pp)
 		return -ENOMEM;
 	pp->addr = (uint8_t *)addr;
+	pp->has_fixup = extable_search(addr) != 0;
 	list_init(&pp->probes);
 	err = arch_prepare_kprobe(pp, func->addr, func->size);
 	if (err < 0) {

@@ -32,6 +32,8 @@ struct probe_point {
 	struct list_node probes;	/* struct kprobe, by point_node */
 	bool armed;			/* the breakpoint is in the text */
 	bool has_post_handler;		/* some probe here has one: must step */
+	bool has_fixup;			/* may fault into an exception fix-up:
+					   must step, so the fault is seen here */
 	uint8_t *slot;			/* out-of-line copy, or NULL */
 	struct arch_probe_insn insn;	/* the back end's part */
 	/* How many hits took each path (shown by `probe show`). */

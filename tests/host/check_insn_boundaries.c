@@ -31,6 +31,12 @@
  *     decode: the run ends there, and the next instruction starts a new
  *     one.
  *
+ * One difference is accepted: objdump shows fwait (9b) followed by an x87
+ * instruction as one instruction (9b df e0 is "fstsw %ax", fnstsw with a
+ * wait first), but for the CPU 9b is an instruction of its own, after
+ * which a single-step trap is taken. The decoder says so, and the check
+ * then decodes the rest of objdump's line as a second instruction.
+ *
  * Prints the mismatches, then `insn: N instructions compared, M
  * mismatches` (which tests/host/run_host_tests.py counts); exits with 1
  * if there is any mismatch or objdump fails.
@@ -293,6 +299,15 @@ static void check_run(struct stats *st, struct run *run)
 		err = insn_decode(&in, run->bytes + pos, run->nbytes - pos);
 		if (err) {
 			report(st, run, l, "%s", "insn_decode failed");
+			continue;
+		}
+		if (in.length == 1 && run->bytes[pos] == 0x9b && l->len > 1) {
+			/* fwait + x87 instruction: see the top of the file */
+			err = insn_decode(&in, run->bytes + pos + 1,
+					  run->nbytes - pos - 1);
+			if (!err && in.length == l->len - 1)
+				continue;
+			report(st, run, l, "%s", "fwait, then not one x87 insn");
 			continue;
 		}
 		if (in.length != l->len) {

@@ -1,0 +1,153 @@
+/*
+ * Exception entry and exit, and the thread context switch, for aarch64.
+ *
+ * VBAR_EL1 points at exception_vectors: 16 entries of 128 bytes, one per
+ * (where from, what kind) pair (see VECTOR_* in asm/sysreg.h). The kernel
+ * runs at EL1 on SP_EL1, so only "current EL with SP_ELx" synchronous
+ * exceptions and IRQs are expected; the others end in a panic, but they
+ * are saved the same way so that the panic can show the registers.
+ *
+ * Every entry makes room for a struct pt_regs (asm/ptrace.h) on the
+ * current stack, saves x0 and x1, puts its own number in x0 and joins
+ * exception_common, which saves everything else, builds a frame record
+ * and calls trap_dispatch(regs). On return the registers, ELR_EL1 and
+ * SPSR_EL1 are reloaded from that same structure - so a handler that
+ * edits regs->pc or regs->pstate redirects the interrupted code - and
+ * ERET resumes it.
+ *
+ * All of this is in .entry.text, which the probes layer refuses to probe:
+ * a breakpoint here would trap while saving the state of a trap.
+ */
+#include <asm/ptrace.h>
+
+	.section .entry.text, "ax"
+
+.macro vector_entry n
+	.balign 128
+	sub	sp, sp, #PT_REGS_SIZE
+	stp	x0, x1, [sp, #S_X0]
+	mov	x0, #\n
+	b	exception_common
+.endm
+
+	.balign 2048
+	.globl exception_vectors
+exception_vectors:
+	vector_entry 0		/* current EL, SP_EL0: synchronous */
+	vector_entry 1		/*   IRQ */
+	vector_entry 2		/*   FIQ */
+	vector_entry 3		/*   SError */
+	vector_entry 4		/* current EL, SP_ELx: synchronous */
+	vector_entry 5		/*   IRQ */
+	vector_entry 6		/*   FIQ */
+	vector_entry 7		/*   SError */
+	vector_entry 8		/* lower EL, AArch64: synchronous */
+	vector_entry 9		/*   IRQ */
+	vector_entry 10		/*   FIQ */
+	vector_entry 11		/*   SError */
+	vector_entry 12		/* lower EL, AArch32: synchronous */
+	vector_entry 13		/*   IRQ */
+	vector_entry 14		/*   FIQ */
+	vector_entry 15		/*   SError */
+
+exception_common:
+	stp	x2, x3, [sp, #16 * 1]
+	stp	x4, x5, [sp, #16 * 2]
+	stp	x6, x7, [sp, #16 * 3]
+	stp	x8, x9, [sp, #16 * 4]
+	stp	x10, x11, [sp, #16 * 5]
+	stp	x12, x13, [sp, #16 * 6]
+	stp	x14, x15, [sp, #16 * 7]
+	stp	x16, x17, [sp, #16 * 8]
+	stp	x18, x19, [sp, #16 * 9]
+	stp	x20, x21, [sp, #16 * 10]
+	stp	x22, x23, [sp, #16 * 11]
+	stp	x24, x25, [sp, #16 * 12]
+	stp	x26, x27, [sp, #16 * 13]
+	stp	x28, x29, [sp, #16 * 14]
+	add	x1, sp, #PT_REGS_SIZE	/* sp as it was before the exception */
+	stp	x30, x1, [sp, #S_X30]
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #S_PC]
+	mrs	x4, esr_el1
+	mrs	x5, far_el1
+	stp	x4, x5, [sp, #S_ESR]
+	stp	x0, xzr, [sp, #S_VECTOR]
+	/* Frame record { interrupted x29, interrupted pc }: backtraces from
+	 * the handler continue into the code that was interrupted. */
+	stp	x29, x2, [sp, #S_FRAME]
+	add	x29, sp, #S_FRAME
+	mov	x0, sp
+	bl	trap_dispatch
+
+	.globl trap_return
+trap_return:
+	ldp	x2, x3, [sp, #S_PC]
+	msr	elr_el1, x2
+	msr	spsr_el1, x3
+	ldp	x2, x3, [sp, #16 * 1]
+	ldp	x4, x5, [sp, #16 * 2]
+	ldp	x6, x7, [sp, #16 * 3]
+	ldp	x8, x9, [sp, #16 * 4]
+	ldp	x10, x11, [sp, #16 * 5]
+	ldp	x12, x13, [sp, #16 * 6]
+	ldp	x14, x15, [sp, #16 * 7]
+	ldp	x16, x17, [sp, #16 * 8]
+	ldp	x18, x19, [sp, #16 * 9]
+	ldp	x20, x21, [sp, #16 * 10]
+	ldp	x22, x23, [sp, #16 * 11]
+	ldp	x24, x25, [sp, #16 * 12]
+	ldp	x26, x27, [sp, #16 * 13]
+	ldp	x28, x29, [sp, #16 * 14]
+	ldr	x30, [sp, #S_X30]
+	/* sp comes from regs->sp too, so a handler may move it. Switching sp
+	 * needs a scratch register, and every general register is taken:
+	 * SP_EL0, unused while the kernel runs on SP_EL1, holds x0 across
+	 * the switch. */
+	ldr	x0, [sp, #S_X0]
+	msr	sp_el0, x0
+	ldr	x0, [sp, #S_SP]
+	ldr	x1, [sp, #S_X0 + 8]
+	mov	sp, x0
+	mrs	x0, sp_el0
+	eret
+
+/*
+ * void arch_context_switch(struct arch_context *from, struct arch_context *to)
+ *
+ * Saves the callee-saved registers x19-x29 and the return address x30 on
+ * the current stack, stores the stack pointer in *from, loads the one in
+ * *to and restores that thread's registers. The "return" then lands
+ * wherever the other thread called this from (or, for a new thread, in
+ * context_first_entry, see arch/aarch64/thread.c).
+ */
+	.globl arch_context_switch
+arch_context_switch:
+	sub	sp, sp, #96
+	stp	x19, x20, [sp, #16 * 0]
+	stp	x21, x22, [sp, #16 * 1]
+	stp	x23, x24, [sp, #16 * 2]
+	stp	x25, x26, [sp, #16 * 3]
+	stp	x27, x28, [sp, #16 * 4]
+	stp	x29, x30, [sp, #16 * 5]
+	mov	x9, sp
+	str	x9, [x0]
+	ldr	x9, [x1]
+	mov	sp, x9
+	ldp	x19, x20, [sp, #16 * 0]
+	ldp	x21, x22, [sp, #16 * 1]
+	ldp	x23, x24, [sp, #16 * 2]
+	ldp	x25, x26, [sp, #16 * 3]
+	ldp	x27, x28, [sp, #16 * 4]
+	ldp	x29, x30, [sp, #16 * 5]
+	add	sp, sp, #96
+	ret
+
+	/* A new thread's first switch returns here, with x29 = 0 so that
+	 * backtraces stop. */
+	.globl context_first_entry
+context_first_entry:
+	mov	x29, xzr
+	bl	thread_start
+	brk	#0x3e8			/* thread_start never returns */

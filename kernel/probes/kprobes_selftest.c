@@ -1,0 +1,297 @@
+/*
+ * Selftests of kprobes and jprobes: each behaviour the Kprobes guide
+ * describes, on functions defined here for the purpose.
+ *
+ * The targets are global and never inlined, so the probes land on real
+ * function code; `volatile` results keep the compiler from folding calls.
+ */
+#include "kernel/nokprobe.h"
+#include "kernel/probes/kprobes.h"
+#include "kernel/selftest.h"
+#include "kernel/text_patch.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+__noinline int kpt_add(int a, int b)
+{
+	return a + b;
+}
+
+__noinline int kpt_returns_zero(void)
+{
+	return 0;
+}
+
+static int (*volatile kpt_add_ptr)(int, int) = kpt_add;
+
+/* The first byte of a function's code, read afresh every time (the
+ * compiler would otherwise assume code never changes). */
+static uint8_t text_byte(void *fn)
+{
+	return *(volatile uint8_t *)fn;
+}
+
+/* Call through a volatile pointer: the call cannot be optimised away. */
+static int call_add(int a, int b)
+{
+	return kpt_add_ptr(a, b);
+}
+
+static int seq;
+static int pre_seen, post_seen;
+static uint64_t pre_arg0, pre_arg1;
+
+static int record_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	pre_seen = ++seq;
+	pre_arg0 = regs_get_argument(regs, 0);
+	pre_arg1 = regs_get_argument(regs, 1);
+	return 0;
+}
+
+static void record_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+	post_seen = ++seq;
+}
+
+static void reset_records(void)
+{
+	seq = pre_seen = post_seen = 0;
+	pre_arg0 = pre_arg1 = 0;
+}
+
+static void handlers_run_in_order_with_registers(void)
+{
+	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = record_pre,
+			     .post_handler = record_post };
+
+	reset_records();
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ((uintptr_t)kp.addr, (uintptr_t)kpt_add);
+	EXPECT_EQ(call_add(3, 4), 7);
+	EXPECT_EQ(pre_seen, 1);
+	EXPECT_EQ(post_seen, 2);
+	EXPECT_EQ(pre_arg0, 3);
+	EXPECT_EQ(pre_arg1, 4);
+	EXPECT_EQ(kp.nhit, 1);
+	EXPECT_EQ(kp.nmissed, 0);
+	unregister_kprobe(&kp);
+	EXPECT_EQ(call_add(1, 1), 2);
+	EXPECT_EQ(kp.nhit, 1);
+}
+
+/* Fault injection: make the function fail without running it. */
+static int inject_error(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	regs_return_from_entry(regs, (uint64_t)-EIO);
+	return 1;	/* we moved the instruction pointer */
+}
+
+static void pre_handler_can_inject_an_error(void)
+{
+	struct kprobe kp = { .symbol_name = "kpt_returns_zero", .pre_handler = inject_error };
+	int (*volatile fn)(void) = kpt_returns_zero;
+
+	EXPECT_EQ(fn(), 0);
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(fn(), -EIO);
+	unregister_kprobe(&kp);
+	EXPECT_EQ(fn(), 0);
+}
+
+static int order[4], norder;
+
+static int note_a(struct kprobe *p, struct pt_regs *r) { (void)p; (void)r; order[norder++] = 1; return 0; }
+static int note_b(struct kprobe *p, struct pt_regs *r) { (void)p; (void)r; order[norder++] = 2; return 0; }
+static int note_c(struct kprobe *p, struct pt_regs *r) { (void)p; (void)r; order[norder++] = 3; return 0; }
+
+static void several_probes_share_an_address(void)
+{
+	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = note_a };
+	struct kprobe b = { .symbol_name = "kpt_add", .pre_handler = note_b };
+	struct kprobe c = { .symbol_name = "kpt_add", .pre_handler = note_c };
+	uint8_t orig = text_byte(kpt_add);
+
+	norder = 0;
+	EXPECT_EQ(register_kprobe(&a), 0);
+	EXPECT_EQ(register_kprobe(&b), 0);
+	EXPECT_EQ(register_kprobe(&c), 0);
+	EXPECT(a.point == b.point && b.point == c.point);
+	call_add(1, 2);
+	EXPECT_EQ(norder, 3);
+	EXPECT(order[0] == 1 && order[1] == 2 && order[2] == 3);
+	unregister_kprobe(&b);
+	norder = 0;
+	call_add(1, 2);
+	EXPECT(norder == 2 && order[0] == 1 && order[1] == 3);
+	unregister_kprobe(&a);
+	unregister_kprobe(&c);
+	EXPECT_EQ(text_byte(kpt_add), orig);
+}
+
+static int count_pre(struct kprobe *p, struct pt_regs *r)
+{
+	(void)p;
+	(void)r;
+	return 0;
+}
+
+static void disable_enable_and_global_knob(void)
+{
+	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = count_pre };
+	struct kprobe off = { .symbol_name = "kpt_returns_zero", .pre_handler = count_pre,
+			      .flags = KPROBE_FLAG_DISABLED };
+	uint8_t orig = text_byte(kpt_add);
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(register_kprobe(&off), 0);
+	EXPECT(text_byte(kpt_add) != orig);		/* armed */
+	EXPECT_EQ(disable_kprobe(&kp), 0);
+	EXPECT(kp.flags & KPROBE_FLAG_DISABLED);
+	EXPECT_EQ(text_byte(kpt_add), orig);		/* disarmed */
+	call_add(1, 1);
+	EXPECT_EQ(kp.nhit, 0);
+	EXPECT_EQ(enable_kprobe(&kp), 0);
+	call_add(1, 1);
+	EXPECT_EQ(kp.nhit, 1);
+
+	kprobes_global_disarm();
+	EXPECT(!kprobes_globally_armed());
+	EXPECT(!(kp.flags & KPROBE_FLAG_DISABLED));	/* own state kept */
+	EXPECT_EQ(text_byte(kpt_add), orig);
+	call_add(1, 1);
+	EXPECT_EQ(kp.nhit, 1);
+	kprobes_global_arm();
+	call_add(1, 1);
+	EXPECT_EQ(kp.nhit, 2);
+	EXPECT(off.flags & KPROBE_FLAG_DISABLED);	/* still disabled */
+	kpt_returns_zero();
+	EXPECT_EQ(off.nhit, 0);
+
+	unregister_kprobe(&kp);
+	unregister_kprobe(&off);
+	EXPECT_EQ(disable_kprobe(&kp), -EINVAL);
+}
+
+static void batch_registration_rolls_back(void)
+{
+	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = count_pre };
+	struct kprobe b = { .symbol_name = "kpt_returns_zero", .pre_handler = count_pre };
+	struct kprobe bad = { .symbol_name = "no_such_function_xyz" };
+	struct kprobe *kps[] = { &a, &b, &bad };
+	uint8_t orig_a = text_byte(kpt_add), orig_b = text_byte(kpt_returns_zero);
+
+	EXPECT_EQ(register_kprobes(kps, 3), -ENOENT);
+	EXPECT(a.point == NULL && b.point == NULL);
+	EXPECT_EQ(text_byte(kpt_add), orig_a);
+	EXPECT_EQ(text_byte(kpt_returns_zero), orig_b);
+
+	a.addr = b.addr = NULL;		/* they were resolved from the names */
+	EXPECT_EQ(register_kprobes(kps, 2), 0);
+	call_add(2, 2);
+	EXPECT_EQ(a.nhit, 1);
+	unregister_kprobes(kps, 2);
+}
+
+/* A pre-handler that calls its own probed function: the inner hit is a
+ * reentry, counted in nmissed, and runs no handler. */
+static int recursing_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	EXPECT_EQ(call_add(10, 20), 30);
+	return 0;
+}
+
+static void reentry_is_counted_in_nmissed(void)
+{
+	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = recursing_pre,
+			     .post_handler = record_post };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(call_add(5, 6), 11);
+	EXPECT_EQ(kp.nhit, 1);
+	EXPECT_EQ(kp.nmissed, 1);
+	unregister_kprobe(&kp);
+}
+
+static void registration_errors(void)
+{
+	struct kprobe both = { .symbol_name = "kpt_add", .addr = (uint8_t *)kpt_add };
+	struct kprobe none = { 0 };
+	struct kprobe unknown = { .symbol_name = "vfs_raed" };
+	/* Every function starts with push %rbp / stp: +2 is inside the
+	 * second instruction on x86_64 and not a multiple of 4 on aarch64. */
+	struct kprobe inside = { .symbol_name = "kpt_add", .offset = 2 };
+	struct kprobe black = { .symbol_name = "text_poke" };
+	struct kprobe twice = { .symbol_name = "kpt_add" };
+	struct kprobe gone = { .addr = (uint8_t *)0x10 };
+	struct kretprobe not_entry = { .kp = { .symbol_name = "kpt_add", .offset = 1 } };
+
+	EXPECT_EQ(register_kprobe(&both), -EINVAL);
+	EXPECT_EQ(register_kprobe(&none), -EINVAL);
+	EXPECT_EQ(register_kprobe(&unknown), -ENOENT);
+	EXPECT_EQ(register_kprobe(&inside), -EILSEQ);
+	EXPECT_EQ(register_kprobe(&black), -EINVAL);
+	EXPECT_EQ(register_kprobe(&gone), -ENOENT);
+	EXPECT_EQ(register_kretprobe(&not_entry), -EINVAL);
+	EXPECT_EQ(register_kprobe(&twice), 0);
+	EXPECT_EQ(register_kprobe(&twice), -EEXIST);
+	unregister_kprobe(&twice);
+	/* Unregistering what is not registered clears the address. */
+	EXPECT(twice.addr != NULL);
+	unregister_kprobe(&twice);
+	EXPECT(twice.addr == NULL);
+}
+
+static uint64_t jp_args[2];
+static int jp_calls;
+
+static int jprobe_entry_add(int a, int b)
+{
+	jp_args[0] = (uint64_t)a;
+	jp_args[1] = (uint64_t)b;
+	jp_calls++;
+	jprobe_return();
+}
+
+static void jprobe_sees_arguments(void)
+{
+	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct jprobe second = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct kprobe also = { .symbol_name = "kpt_add", .pre_handler = record_pre };
+
+	jp_calls = 0;
+	reset_records();
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT_EQ(register_jprobe(&second), -EBUSY);
+	EXPECT_EQ(register_kprobe(&also), 0);
+	EXPECT_EQ(call_add(40, 2), 42);	/* the function still runs normally */
+	EXPECT_EQ(jp_calls, 1);
+	EXPECT_EQ(jp_args[0], 40);
+	EXPECT_EQ(jp_args[1], 2);
+	EXPECT_EQ(pre_seen, 1);		/* the kprobe sharing the point ran */
+	EXPECT_EQ(call_add(-1, 1), 0);
+	EXPECT_EQ(jp_calls, 2);
+	unregister_kprobe(&also);
+	unregister_jprobe(&jp);
+	EXPECT_EQ(call_add(1, 1), 2);
+	EXPECT_EQ(jp_calls, 2);
+}
+
+static const struct selftest_case kprobes_cases[] = {
+	SELFTEST_CASE(handlers_run_in_order_with_registers),
+	SELFTEST_CASE(pre_handler_can_inject_an_error),
+	SELFTEST_CASE(several_probes_share_an_address),
+	SELFTEST_CASE(disable_enable_and_global_knob),
+	SELFTEST_CASE(batch_registration_rolls_back),
+	SELFTEST_CASE(reentry_is_counted_in_nmissed),
+	SELFTEST_CASE(registration_errors),
+	SELFTEST_CASE(jprobe_sees_arguments),
+};
+SELFTEST_SUITE("kprobes", kprobes_cases);
