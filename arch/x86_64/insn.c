@@ -751,8 +751,8 @@ static bool privileged_map1(const struct insn *insn)
 			return !user_0f01(insn->modrm);
 		/* lgdt, lidt, lmsw, invlpg; sgdt sidt smsw are harmless */
 		return reg == 2 || reg == 3 || reg == 6 || reg == 7;
-	case 0x06: case 0x07: case 0x08: case 0x09:	/* clts sysret invd
-							   wbinvd */
+	case 0x06: case 0x07:				/* clts sysret */
+	case 0x08: case 0x09:				/* invd wbinvd */
 	case 0x20: case 0x21: case 0x22: case 0x23:	/* mov cr, dr */
 	case 0x30: case 0x32: case 0x33:		/* wrmsr rdmsr rdpmc */
 	case 0x35: case 0x37: case 0xaa:		/* sysexit getsec rsm */
@@ -762,8 +762,10 @@ static bool privileged_map1(const struct insn *insn)
 	case 0x78: case 0x79:	/* vmread, vmwrite (not extrq/insertq) */
 		return !insn->prefixes[INSN_PFX_OPSIZE] &&
 		       !insn->prefixes[INSN_PFX_LOCK_REP];
-	case 0xc7:		/* xrstors, xsaves, vmptrld/vmclear/vmxon,
-				   vmptrst: memory forms only */
+	case 0xc7:
+		/* Memory forms: /3 xrstors, /5 xsaves, /6 vmptrld, vmclear,
+		 * vmxon, /7 vmptrst. (The register forms are rdrand, rdseed,
+		 * rdpid.) */
 		return !reg_form && (reg == 3 || reg == 5 || reg >= 6);
 	}
 	return false;

@@ -1,0 +1,170 @@
+/* Selftests of kretprobes: return values, entry_handler and data,
+ * maxactive exhaustion, recursion, and backtraces through a probed call. */
+#include "kernel/arch.h"
+#include "kernel/backtrace.h"
+#include "kernel/probes/kprobes.h"
+#include "kernel/selftest.h"
+#include "kernel/symtab.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+__noinline long krt_square(long x)
+{
+	return x * x;
+}
+
+/* Recursion: depth n returns n + (result of depth n-1). */
+__noinline long krt_sum_to(long n)
+{
+	long (*volatile self)(long) = krt_sum_to;
+
+	return n <= 0 ? 0 : n + self(n - 1);
+}
+
+static uintptr_t bt[BACKTRACE_MAX];
+static int nbt;
+
+__noinline long krt_capture_backtrace(long x)
+{
+	nbt = backtrace_collect(arch_current_frame(), bt, BACKTRACE_MAX);
+	return x + 1;
+}
+
+static long (*volatile square_ptr)(long) = krt_square;
+static long (*volatile sum_ptr)(long) = krt_sum_to;
+static long (*volatile capture_ptr)(long) = krt_capture_backtrace;
+
+#define MAX_SEEN 16
+static long seen_ret[MAX_SEEN], seen_arg[MAX_SEEN];
+static int nseen, nentries;
+
+static void reset_seen(void)
+{
+	nseen = nentries = 0;
+}
+
+static int remember_arg(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	*(long *)ri->data = (long)regs_get_argument(regs, 0);
+	nentries++;
+	return 0;
+}
+
+static int remember_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (nseen < MAX_SEEN) {
+		seen_ret[nseen] = (long)regs_return_value(regs);
+		seen_arg[nseen] = *(long *)ri->data;
+		nseen++;
+	}
+	return 0;
+}
+
+static void handler_sees_return_value_and_data(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_square", .handler = remember_return,
+				.entry_handler = remember_arg, .data_size = sizeof(long) };
+
+	reset_seen();
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(rp.maxactive, KRETPROBE_DEFAULT_MAXACTIVE);
+	EXPECT_EQ(square_ptr(7), 49);
+	EXPECT_EQ(nentries, 1);
+	EXPECT_EQ(nseen, 1);
+	EXPECT_EQ(seen_ret[0], 49);
+	EXPECT_EQ(seen_arg[0], 7);
+	EXPECT_EQ(kretprobe_instances_in_use(&rp), 0);
+	unregister_kretprobe(&rp);
+	EXPECT_EQ(square_ptr(3), 9);
+	EXPECT_EQ(nseen, 1);
+}
+
+static int refuse_odd(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	return (long)regs_get_argument(regs, 0) & 1;
+}
+
+static void entry_handler_can_skip_a_call(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_square", .handler = remember_return,
+				.entry_handler = refuse_odd };
+
+	reset_seen();
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	square_ptr(3);
+	EXPECT_EQ(nseen, 0);
+	square_ptr(4);
+	EXPECT_EQ(nseen, 1);
+	EXPECT_EQ(seen_ret[0], 16);
+	EXPECT_EQ(rp.nmissed, 0);
+	unregister_kretprobe(&rp);
+}
+
+static void recursion_reports_every_return_in_order(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+				.entry_handler = remember_arg, .data_size = sizeof(long) };
+
+	reset_seen();
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(sum_ptr(4), 10);
+	EXPECT_EQ(nseen, 5);
+	/* Innermost first: sum_to(0)=0, (1)=1, (2)=3, (3)=6, (4)=10. */
+	for (int i = 0; i < 5 && i < nseen; i++) {
+		EXPECT_EQ(seen_arg[i], i);
+		EXPECT_EQ(seen_ret[i], (long)i * (i + 1) / 2);
+	}
+	EXPECT_EQ(rp.nmissed, 0);
+	unregister_kretprobe(&rp);
+}
+
+static void maxactive_exhaustion_is_counted(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+				.entry_handler = remember_arg, .data_size = sizeof(long),
+				.maxactive = 2 };
+
+	reset_seen();
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(sum_ptr(4), 10);	/* five nested calls, two instances */
+	EXPECT_EQ(rp.nmissed, 3);
+	EXPECT_EQ(nentries, 2);		/* missed calls skip entry_handler */
+	EXPECT_EQ(nseen, 2);
+	EXPECT_EQ(seen_arg[0], 3);	/* the two outermost calls */
+	EXPECT_EQ(seen_arg[1], 4);
+	unregister_kretprobe(&rp);
+}
+
+static bool names(uintptr_t addr, const char *name)
+{
+	struct symbol s;
+
+	return sym_by_addr(addr, &s) == 0 && strcmp(s.name, name) == 0;
+}
+
+static void backtrace_shows_real_caller(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_capture_backtrace" };
+	bool caller_seen = false, trampoline_seen = false;
+
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(capture_ptr(1), 2);
+	for (int i = 0; i < nbt; i++) {
+		caller_seen |= names(bt[i], "backtrace_shows_real_caller");
+		trampoline_seen |= names(bt[i], "kretprobe_trampoline");
+	}
+	EXPECT(nbt > 1);
+	EXPECT(caller_seen);
+	EXPECT(!trampoline_seen);
+	unregister_kretprobe(&rp);
+}
+
+static const struct selftest_case kretprobe_cases[] = {
+	SELFTEST_CASE(handler_sees_return_value_and_data),
+	SELFTEST_CASE(entry_handler_can_skip_a_call),
+	SELFTEST_CASE(recursion_reports_every_return_in_order),
+	SELFTEST_CASE(maxactive_exhaustion_is_counted),
+	SELFTEST_CASE(backtrace_shows_real_caller),
+};
+SELFTEST_SUITE("kretprobes", kretprobe_cases);
