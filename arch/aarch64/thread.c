@@ -1,17 +1,21 @@
 /* The aarch64 side of threads: the first stack frame of a new thread. */
 #include "kernel/arch.h"
+#include <asm/sysreg.h>
 
-#define SWITCH_FRAME_WORDS 12	/* x19-x30, as arch_context_switch saves them */
-#define SAVED_X30 11
+/* The frame arch_context_switch (trap_entry.S) saves: x19-x30, DAIF and
+ * a pad word, 112 bytes, so sp stays 16-byte aligned. */
+#define SWITCH_FRAME_WORDS 14
+#define SAVED_X30  11
+#define SAVED_DAIF 12
 
 extern char context_first_entry[];
 
 /*
- * arch_context_switch (trap_entry.S) resumes a thread by loading twelve
- * registers (x19-x30) from its stack and returning to x30. A new thread
- * has never been switched away from, so we build the frame it would have
- * left: zeros, except x30 = context_first_entry. The frame is 96 bytes,
- * so sp stays 16-byte aligned as the architecture requires.
+ * arch_context_switch resumes a thread by loading its saved registers
+ * from its stack and returning to x30. A new thread has never been
+ * switched away from, so we build the frame it would have left: zeros,
+ * x30 = context_first_entry, and interrupts (and FIQs) masked but debug
+ * exceptions and SErrors not, until thread_start enables interrupts.
  */
 void arch_context_init(struct arch_context *ctx, void *stack_top)
 {
@@ -21,5 +25,6 @@ void arch_context_init(struct arch_context *ctx, void *stack_top)
 	for (int i = 0; i < SWITCH_FRAME_WORDS; i++)
 		sp[i] = 0;
 	sp[SAVED_X30] = (uint64_t)context_first_entry;
+	sp[SAVED_DAIF] = PSR_I | PSR_F;
 	ctx->sp = (uint64_t)sp;
 }

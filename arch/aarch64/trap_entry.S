@@ -116,21 +116,30 @@ trap_return:
 /*
  * void arch_context_switch(struct arch_context *from, struct arch_context *to)
  *
- * Saves the callee-saved registers x19-x29 and the return address x30 on
- * the current stack, stores the stack pointer in *from, loads the one in
- * *to and restores that thread's registers. The "return" then lands
- * wherever the other thread called this from (or, for a new thread, in
- * context_first_entry, see arch/aarch64/thread.c).
+ * Saves the callee-saved registers x19-x29, the return address x30 and
+ * the exception masks (DAIF) on the current stack, stores the stack
+ * pointer in *from, loads the one in *to and restores that thread's
+ * registers. The "return" then lands wherever the other thread called
+ * this from (or, for a new thread, in context_first_entry, see
+ * arch/aarch64/thread.c).
+ *
+ * Why DAIF: a switch made on the way out of an interrupt runs with every
+ * exception masked, as the CPU left it on entry. Only the I bit is
+ * restored by the scheduler (arch_irq_restore, thread_start); without
+ * this, the D (debug) and A (SError) masks of the interrupt would leak
+ * into the thread switched to.
  */
 	.globl arch_context_switch
 arch_context_switch:
-	sub	sp, sp, #96
+	sub	sp, sp, #112
 	stp	x19, x20, [sp, #16 * 0]
 	stp	x21, x22, [sp, #16 * 1]
 	stp	x23, x24, [sp, #16 * 2]
 	stp	x25, x26, [sp, #16 * 3]
 	stp	x27, x28, [sp, #16 * 4]
 	stp	x29, x30, [sp, #16 * 5]
+	mrs	x9, daif
+	str	x9, [sp, #16 * 6]
 	mov	x9, sp
 	str	x9, [x0]
 	ldr	x9, [x1]
@@ -141,7 +150,9 @@ arch_context_switch:
 	ldp	x25, x26, [sp, #16 * 3]
 	ldp	x27, x28, [sp, #16 * 4]
 	ldp	x29, x30, [sp, #16 * 5]
-	add	sp, sp, #96
+	ldr	x9, [sp, #16 * 6]
+	msr	daif, x9
+	add	sp, sp, #112
 	ret
 
 	/* A new thread's first switch returns here, with x29 = 0 so that

@@ -1,0 +1,35 @@
+/*
+ * Per-CPU set-up on aarch64: the exception vector base, debug exceptions
+ * and the per-CPU base register.
+ *
+ * There are no descriptor tables as on x86: VBAR_EL1 names the vector
+ * table and that is all. Debug exceptions are prepared so that software
+ * step (used by the trap selftests, and by a probes back end that steps
+ * an instruction) works at EL1: the OS lock, set at reset, is released,
+ * and MDSCR_EL1.KDE allows debug exceptions at the kernel's own level.
+ * Nothing steps until someone sets MDSCR_EL1.SS, and BRK traps regardless.
+ */
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
+#include <asm/sysreg.h>
+
+extern char exception_vectors[];
+
+void arch_cpu_init(unsigned int id)
+{
+	(void)id;	/* every CPU shares the vector table */
+	write_sysreg(exception_vectors, vbar_el1);
+	write_sysreg(0, oslar_el1);
+	write_sysreg(MDSCR_KDE, mdscr_el1);
+	isb();
+	/* Unmask debug exceptions and SErrors; interrupts stay masked until
+	 * the scheduler starts. */
+	__asm__ volatile("msr daifclr, #0xc" : : : "memory");
+}
+
+void arch_set_percpu_base(struct cpu *cpu)
+{
+	write_sysreg(cpu, tpidr_el1);
+}
+NOKPROBE_SYMBOL(arch_set_percpu_base);

@@ -1,0 +1,81 @@
+/*
+ * The GICv2 interrupt controller of QEMU virt.
+ *
+ * Two blocks of registers: the distributor, shared by all CPUs, decides
+ * which interrupts are enabled, their priority and which CPU gets them;
+ * each CPU's interface hands it the highest-priority pending interrupt
+ * (reading IAR "acknowledges" it) and is told when the CPU is done
+ * (writing EOIR). Every interrupt the kernel uses gets the same priority,
+ * so they never preempt each other (the CPU masks IRQs while handling one
+ * anyway). Their addresses come from the device tree.
+ */
+#include "kernel/nokprobe.h"
+#include <asm/gic.h>
+#include <asm/io.h>
+
+#define GICD_CTLR        0x000
+#define GICD_ISENABLER   0x100	/* one bit per interrupt: write 1 to enable */
+#define GICD_IPRIORITYR  0x400	/* one byte per interrupt */
+#define GICD_ITARGETSR   0x800	/* one byte per interrupt: a CPU mask */
+#define GICD_ICFGR       0xc00	/* two bits per interrupt: edge or level */
+#define GICC_CTLR        0x00
+#define GICC_PMR         0x04	/* priority mask */
+#define GICC_BPR         0x08
+#define GICC_IAR         0x0c
+#define GICC_EOIR        0x10
+
+#define GIC_PRIORITY     0xa0	/* any value below the mask */
+#define GIC_PRIORITY_MASK 0xf0
+#define FIRST_SPI        32
+
+static uint8_t *gicd, *gicc;
+
+/* Set the byte-wide field of intid in a register array of bytes. The
+ * GICv2 allows byte accesses there, but 32-bit ones are the plainest. */
+static void set_byte_field(unsigned int reg, unsigned int intid, uint8_t v)
+{
+	uint8_t *addr = gicd + reg + (intid & ~3U);
+	unsigned int shift = (intid % 4) * 8;
+	uint32_t word = readl(addr);
+
+	word = (word & ~(0xffU << shift)) | (uint32_t)v << shift;
+	writel(word, addr);
+}
+
+void gic_init(uint64_t dist_phys, uint64_t cpu_phys)
+{
+	gicd = ioremap(dist_phys, 0x1000);
+	gicc = ioremap(cpu_phys, 0x1000);
+	writel(0, gicd + GICD_CTLR);
+	writel(GIC_PRIORITY_MASK, gicc + GICC_PMR);
+	writel(0, gicc + GICC_BPR);	/* compare all priority bits */
+	writel(1, gicc + GICC_CTLR);
+	writel(1, gicd + GICD_CTLR);
+}
+
+void gic_enable_irq(unsigned int intid)
+{
+	set_byte_field(GICD_IPRIORITYR, intid, GIC_PRIORITY);
+	if (intid >= FIRST_SPI) {
+		uint8_t *cfg = gicd + GICD_ICFGR + 4 * (intid / 16);
+
+		/* Shared interrupts go to CPU 0 and are level-triggered (the
+		 * UART's line stays up while data waits). Per-CPU ones have
+		 * fixed targets. */
+		set_byte_field(GICD_ITARGETSR, intid, 0x01);
+		writel(readl(cfg) & ~(2U << (2 * (intid % 16))), cfg);
+	}
+	writel(1U << (intid % 32), gicd + GICD_ISENABLER + 4 * (intid / 32));
+}
+
+uint32_t gic_acknowledge(void)
+{
+	return readl(gicc + GICC_IAR);
+}
+
+void gic_end_of_interrupt(uint32_t iar)
+{
+	writel(iar, gicc + GICC_EOIR);
+}
+NOKPROBE_SYMBOL(gic_acknowledge);
+NOKPROBE_SYMBOL(gic_end_of_interrupt);

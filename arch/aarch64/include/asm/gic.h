@@ -1,0 +1,30 @@
+/* The interrupt controller (a GICv2) and the devices whose interrupts it
+ * delivers, as arch/aarch64 wires them together. Interrupts are named by
+ * their GIC INTID: 16-31 are per-CPU (PPIs, the timer), 32 and up shared
+ * (SPIs, the UART). */
+#ifndef ASM_GIC_H
+#define ASM_GIC_H
+
+#include <stdint.h>
+
+#define GIC_INTID_MASK 0x3ff
+#define GIC_FIRST_SPECIAL 1020	/* 1020-1023: no interrupt to handle */
+
+void gic_init(uint64_t dist_phys, uint64_t cpu_phys);
+/* Let intid through to this CPU (level-triggered, one priority for all). */
+void gic_enable_irq(unsigned int intid);
+/* Start handling the highest-priority pending interrupt: its IAR value
+ * (INTID in the low bits), to be handed back to gic_end_of_interrupt. */
+uint32_t gic_acknowledge(void);
+void gic_end_of_interrupt(uint32_t iar);
+
+/* The generic timer, ticking at TIMER_HZ (arch/aarch64/timer.c). */
+void timer_init(unsigned int intid);
+void timer_handle_irq(void);
+/* The PL011's receive interrupt (arch/aarch64/uart.c). */
+void uart_handle_irq(void);
+
+/* Handle one interrupt, called from trap_dispatch (arch/aarch64/irq.c). */
+void irq_handle(void);
+
+#endif

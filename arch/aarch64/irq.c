@@ -1,0 +1,43 @@
+/*
+ * Interrupts on aarch64: the GIC, the timer and the UART wired together.
+ *
+ * Two interrupts are enabled: the EL1 virtual timer, programmed to
+ * TIMER_HZ, which drives the scheduler's tick, and the PL011 UART's
+ * receive interrupt (arch/aarch64/uart.c). Their numbers come from the
+ * device tree (boot/aarch64/fdt_boot.c).
+ */
+#include "boot/aarch64/fdt_boot.h"
+#include "kernel/arch.h"
+#include "kernel/nokprobe.h"
+#include <asm/gic.h>
+
+static unsigned int timer_intid, uart_intid;
+
+void arch_interrupts_init(void)
+{
+	const struct fdt_devices *dev = fdt_devices();
+
+	timer_intid = dev->timer_irq;
+	uart_intid = dev->uart_irq;
+	gic_init(dev->gicd_base, dev->gicc_base);
+	timer_init(timer_intid);
+	gic_enable_irq(uart_intid);
+}
+
+/* Acknowledge, handle, end. The handlers only note work (a tick, bytes
+ * of input); a thread switch, if one is due, happens after the end of the
+ * interrupt, in trap_dispatch, so the GIC is never left waiting. */
+void irq_handle(void)
+{
+	uint32_t iar = gic_acknowledge();
+	unsigned int intid = iar & GIC_INTID_MASK;
+
+	if (intid >= GIC_FIRST_SPECIAL)
+		return;		/* spurious: already gone, nothing to end */
+	if (intid == timer_intid)
+		timer_handle_irq();
+	else if (intid == uart_intid)
+		uart_handle_irq();
+	gic_end_of_interrupt(iar);
+}
+NOKPROBE_SYMBOL(irq_handle);

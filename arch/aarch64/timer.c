@@ -1,0 +1,49 @@
+/*
+ * The scheduler's tick from the ARM generic timer.
+ *
+ * Each CPU has its own timers, compared against a system-wide counter
+ * that runs at CNTFRQ_EL0 Hz. The kernel uses the EL1 virtual timer: it
+ * raises its (per-CPU) interrupt while the counter is at or past the
+ * compare value CNTV_CVAL_EL0. Each tick moves the compare value one
+ * period on, so ticks do not drift with the handler's latency; after a
+ * long stall the next tick is a full period away instead of a burst of
+ * late ones.
+ */
+#include "kernel/arch.h"
+#include "kernel/nokprobe.h"
+#include "kernel/sched.h"
+#include <asm/gic.h>
+#include <asm/sysreg.h>
+
+#define CNTV_CTL_ENABLE BIT(0)
+
+static uint64_t period, deadline;
+
+static uint64_t counter(void)
+{
+	isb();
+	return read_sysreg(cntvct_el0);
+}
+
+void timer_init(unsigned int intid)
+{
+	period = read_sysreg(cntfrq_el0) / TIMER_HZ;
+	deadline = counter() + period;
+	write_sysreg(deadline, cntv_cval_el0);
+	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
+	gic_enable_irq(intid);
+}
+
+void timer_handle_irq(void)
+{
+	uint64_t now = counter();
+
+	deadline += period;
+	if (deadline <= now)
+		deadline = now + period;
+	/* A compare value in the future also lowers the interrupt line. */
+	write_sysreg(deadline, cntv_cval_el0);
+	isb();
+	sched_timer_tick();
+}
+NOKPROBE_SYMBOL(timer_handle_irq);

@@ -1,0 +1,145 @@
+/*
+ * Where every exception lands on aarch64: trap_dispatch(regs), called by
+ * exception_common (trap_entry.S) with the saved registers.
+ *
+ * regs->vector says which vector-table entry was taken; the kernel only
+ * expects two, both "current EL, SP_ELx": synchronous exceptions and
+ * IRQs. A synchronous exception is sorted by its exception class
+ * (ESR_EL1.EC): BRK goes first to the breakpoint hook and software step
+ * to the single-step hook, which the probes layer installs
+ * (kernel/trap.h); every other class is offered to the fault hook, then
+ * to the exception fix-up table, and otherwise panics. An IRQ goes to the
+ * GIC (arch/aarch64/irq.c); on the way out of it the scheduler may switch
+ * threads: that is where preemption happens.
+ */
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/trap.h"
+#include <asm/gic.h>
+#include <asm/sysreg.h>
+
+_Static_assert(sizeof(struct pt_regs) == PT_REGS_SIZE, "pt_regs layout (asm/ptrace.h)");
+_Static_assert(__builtin_offsetof(struct pt_regs, pc) == S_PC, "pt_regs layout");
+_Static_assert(__builtin_offsetof(struct pt_regs, frame) == S_FRAME, "pt_regs layout");
+
+static const char *const vector_names[VECTOR_COUNT] = {
+	"synchronous exception on SP_EL0", "IRQ on SP_EL0", "FIQ on SP_EL0",
+	"SError on SP_EL0", "synchronous exception", "IRQ", "FIQ",
+	"SError (asynchronous external abort)",
+	"synchronous exception from EL0", "IRQ from EL0", "FIQ from EL0",
+	"SError from EL0", "synchronous exception from AArch32",
+	"IRQ from AArch32", "FIQ from AArch32", "SError from AArch32",
+};
+
+static const char *exception_class_name(unsigned int ec)
+{
+	switch (ec) {
+	case EC_UNKNOWN:	return "undefined instruction";
+	case EC_FP_ACCESS:	return "floating-point/SIMD access (the kernel is built without them)";
+	case EC_ILLEGAL_STATE:	return "illegal execution state";
+	case EC_SVC64:		return "unexpected SVC";
+	case EC_HVC64:		return "unexpected HVC";
+	case EC_SMC64:		return "unexpected SMC";
+	case EC_SYSREG:		return "trapped system register access";
+	case EC_IABT_LOW:
+	case EC_IABT_CUR:	return "instruction abort";
+	case EC_PC_ALIGN:	return "misaligned pc";
+	case EC_DABT_LOW:
+	case EC_DABT_CUR:	return "data abort";
+	case EC_SP_ALIGN:	return "misaligned sp";
+	case EC_SERROR:		return "SError";
+	case EC_BREAKPT_CUR:	return "hardware breakpoint";
+	case EC_SOFTSTP_LOW:
+	case EC_SOFTSTP_CUR:	return "software step with no handler";
+	case EC_WATCHPT_CUR:	return "watchpoint";
+	case EC_BRK64:		return "BRK instruction with no handler";
+	default:		return "unknown exception class";
+	}
+}
+
+extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
+
+static bool in_range(uint64_t a, const char *start, const char *end)
+{
+	return a >= (uint64_t)start && a < (uint64_t)end;
+}
+
+/* Turn an instruction or data abort into a sentence a student can act on. */
+static __noreturn void abort_panic(struct pt_regs *regs)
+{
+	bool fetch = ESR_EC(regs->esr) == EC_IABT_CUR;
+	bool write = !fetch && (regs->esr & ESR_WNR);
+	unsigned int fsc = ESR_FSC(regs->esr);
+	uint64_t addr = regs->far;
+	const char *what = fetch ? "instruction abort" : "data abort";
+
+	if (FSC_TYPE(fsc) == FSC_PERMISSION) {
+		if (write && in_range(addr, __text_start, __text_end))
+			what = "write to read-only kernel text (W^X): code may only be changed through text_poke()";
+		else if (write && in_range(addr, __rodata_start, __rodata_end))
+			what = "write to read-only kernel data";
+		else if (fetch)
+			what = "execution of a no-execute page (W^X)";
+		else if (write)
+			what = "write to a read-only page";
+	} else if (FSC_TYPE(fsc) == FSC_TRANSLATION || FSC_TYPE(fsc) == FSC_ADDR_SIZE) {
+		what = "access to an unmapped address";
+	}
+	kprintf("%s: %s at 0x%lx (ESR 0x%lx)\n", fetch ? "instruction abort" : "data abort",
+		write ? "write" : fetch ? "instruction fetch" : "read", addr, regs->esr);
+	trap_panic(what, regs);
+}
+
+static void handle_sync(struct pt_regs *regs)
+{
+	unsigned int ec = ESR_EC(regs->esr);
+
+	if (ec == EC_BRK64) {
+		/* ELR points at the BRK itself: a hook that handles it must
+		 * move regs->pc on (usually by 4). */
+		if (trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
+			return;
+		kprintf("BRK #0x%lx\n", regs->esr & 0xffff);
+	} else if (ec == EC_SOFTSTP_CUR || ec == EC_SOFTSTP_LOW) {
+		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
+			return;
+	} else {
+		if (trap_call_hook(TRAP_HOOK_FAULT, regs) || extable_fixup(regs))
+			return;
+		if (ec == EC_DABT_CUR || ec == EC_IABT_CUR)
+			abort_panic(regs);
+	}
+	trap_panic(exception_class_name(ec), regs);
+}
+
+void trap_dispatch(struct pt_regs *regs)
+{
+	switch (regs->vector) {
+	case VECTOR_CUR_SPX_SYNC:
+		handle_sync(regs);
+		return;
+	case VECTOR_CUR_SPX_IRQ:
+		this_cpu()->irq_depth++;
+		irq_handle();
+		this_cpu()->irq_depth--;
+		sched_preempt_point();
+		return;
+	default:
+		trap_panic(vector_names[regs->vector % VECTOR_COUNT], regs);
+	}
+}
+NOKPROBE_SYMBOL(trap_dispatch);
+NOKPROBE_SYMBOL(handle_sync);
+
+void arch_dump_regs(const struct pt_regs *r)
+{
+	kprintf("pc : %016lx  sp : %016lx  pstate: %08lx\n", r->pc, r->sp, r->pstate);
+	kprintf("esr: %016lx  far: %016lx  vector %lu\n", r->esr, r->far, r->vector);
+	for (int i = 0; i < 30; i += 3)
+		kprintf("x%-2d: %016lx  x%-2d: %016lx  x%-2d: %016lx\n",
+			i, r->regs[i], i + 1, r->regs[i + 1], i + 2, r->regs[i + 2]);
+	kprintf("x30: %016lx\n", r->regs[30]);
+}

@@ -1,0 +1,68 @@
+/*
+ * The PL011 UART of QEMU virt: the console.
+ *
+ * Output is polled (wait while the transmit FIFO is full, write the
+ * byte): simple, and it works in a panic with interrupts off. Input is by
+ * interrupt: the UART raises its interrupt when a byte arrives (RXIM) or
+ * when bytes have waited in the FIFO for a while (RTIM), and the handler
+ * hands every waiting byte to the console layer (kernel/console.c), which
+ * buffers it and wakes the reading thread.
+ *
+ * The baud rate is left as the firmware (here: QEMU, which ignores it)
+ * set it; real hardware would need the UART clock from the device tree.
+ */
+#include "boot/aarch64/fdt_boot.h"
+#include "kernel/arch.h"
+#include "kernel/console.h"
+#include "kernel/nokprobe.h"
+#include <asm/gic.h>
+#include <asm/io.h>
+
+#define UART_DR   0x000	/* data */
+#define UART_FR   0x018	/* flags */
+#define UART_LCRH 0x02c	/* line control */
+#define UART_CR   0x030	/* control */
+#define UART_IMSC 0x038	/* interrupt mask: 1 = enabled */
+#define UART_ICR  0x044	/* interrupt clear */
+
+#define FR_BUSY  (1 << 3)
+#define FR_RXFE  (1 << 4)	/* receive FIFO empty */
+#define FR_TXFF  (1 << 5)	/* transmit FIFO full */
+#define LCRH_FEN (1 << 4)	/* FIFOs on */
+#define LCRH_WLEN_8 (3 << 5)
+#define CR_UARTEN (1 << 0)
+#define CR_TXE   (1 << 8)
+#define CR_RXE   (1 << 9)
+#define INT_RX   (1 << 4)
+#define INT_RT   (1 << 6)	/* receive timeout */
+#define INT_ALL  0x7ff
+
+static uint8_t *uart;
+
+void arch_console_init(void)
+{
+	uart = ioremap(fdt_devices()->uart_base, 0x1000);
+	/* Disable, let the last byte go, then configure and enable. */
+	writel(0, uart + UART_CR);
+	while (readl(uart + UART_FR) & FR_BUSY)
+		;
+	writel(LCRH_WLEN_8 | LCRH_FEN, uart + UART_LCRH);	/* 8N1 */
+	writel(INT_ALL, uart + UART_ICR);
+	writel(INT_RX | INT_RT, uart + UART_IMSC);
+	writel(CR_UARTEN | CR_TXE | CR_RXE, uart + UART_CR);
+}
+
+void arch_console_putc(char c)
+{
+	while (readl(uart + UART_FR) & FR_TXFF)
+		;
+	writel((uint8_t)c, uart + UART_DR);
+}
+
+void uart_handle_irq(void)
+{
+	while (!(readl(uart + UART_FR) & FR_RXFE))
+		console_input((uint8_t)readl(uart + UART_DR));
+	writel(INT_RX | INT_RT, uart + UART_ICR);
+}
+NOKPROBE_SYMBOL(arch_console_putc);

@@ -1,0 +1,282 @@
+/*
+ * Selftests of the x86_64 probe back end: each way of running the probed
+ * instruction (emulated, boosted, single-stepped) on the instruction kinds
+ * that need care, the fault handler, and the instructions that are refused.
+ *
+ * The probed code is written in assembly so the tests know exactly which
+ * instruction sits at each probed address; .L labels keep those addresses
+ * out of the symbol table, and kpx_points[] hands them to C.
+ */
+#include "kernel/probes/probe_point.h"
+#include "kernel/selftest.h"
+#include "lib/errno.h"
+
+__asm__(
+	".text\n"
+	/* long kpx_branchy(long x): 1 if x == 0, else 2 (jcc, jmp, ret) */
+	".globl kpx_branchy\n.type kpx_branchy, @function\n"
+	"kpx_branchy:\n"
+	".Lpush:	pushq %rbp\n"
+	".Lmov:	movq %rsp, %rbp\n"
+	"	testq %rdi, %rdi\n"
+	".Ljcc:	je 1f\n"
+	".Lmovimm:	movq $2, %rax\n"
+	".Ljmp:	jmp 2f\n"
+	"1:	movq $1, %rax\n"
+	"2:	popq %rbp\n"
+	".Lret:	ret\n"
+	".size kpx_branchy, .-kpx_branchy\n"
+	/* long kpx_loop(long n): counts n iterations of `loop` */
+	".globl kpx_loop\n.type kpx_loop, @function\n"
+	"kpx_loop:\n"
+	"	movq %rdi, %rcx\n"
+	"	xorl %eax, %eax\n"
+	"1:	incl %eax\n"
+	".Lloop:	loop 1b\n"
+	"	ret\n"
+	".size kpx_loop, .-kpx_loop\n"
+	/* long kpx_calls(long (*fn)(long), long x): fn(x) + kpx_branchy(0) */
+	".globl kpx_calls\n.type kpx_calls, @function\n"
+	"kpx_calls:\n"
+	"	pushq %rbx\n"
+	"	movq %rdi, %rax\n"
+	"	movq %rsi, %rdi\n"
+	".Lcallind:	call *%rax\n"
+	"	movq %rax, %rbx\n"
+	"	xorl %edi, %edi\n"
+	".Lcallrel:	call kpx_branchy\n"
+	"	addq %rbx, %rax\n"
+	"	popq %rbx\n"
+	"	ret\n"
+	".size kpx_calls, .-kpx_calls\n"
+	/* long kpx_riprel(void): loads kpx_value through %rip */
+	".globl kpx_riprel\n.type kpx_riprel, @function\n"
+	"kpx_riprel:\n"
+	".Lriprel:	movq kpx_value(%rip), %rax\n"
+	"	ret\n"
+	".size kpx_riprel, .-kpx_riprel\n"
+	/* unsigned long kpx_flags(void): the flags, as pushf sees them */
+	".globl kpx_flags\n.type kpx_flags, @function\n"
+	"kpx_flags:\n"
+	".Lpushf:	pushfq\n"
+	"	popq %rax\n"
+	"	ret\n"
+	".size kpx_flags, .-kpx_flags\n"
+	/* long kpx_load(const char *p): *p, or -EFAULT through a fix-up */
+	".globl kpx_load\n.type kpx_load, @function\n"
+	"kpx_load:\n"
+	"	movq $-14, %rax\n"
+	".Lload:	movzbq (%rdi), %rax\n"
+	".Lload_end:	ret\n"
+	".size kpx_load, .-kpx_load\n"
+	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lload, .Lload_end\n.popsection\n"
+	/* Never called: instructions that must not be probed. */
+	".globl kpx_refused\n.type kpx_refused, @function\n"
+	"kpx_refused:\n"
+	".Lhlt:	hlt\n"
+	".Lint3:	int3\n"
+	".Lcli:	cli\n"
+	".Lsti:	sti\n"
+	".Liret:	iretq\n"
+	".Lcr3:	movq %cr3, %rax\n"
+	".Lsysret:	sysretq\n"
+	".Lud2:	ud2\n"
+	".size kpx_refused, .-kpx_refused\n"
+	".section .rodata\n.balign 8\n"
+	".globl kpx_points\n.type kpx_points, @object\n"
+	"kpx_points:\n"
+	"	.quad .Lpush, .Lmov, .Ljcc, .Lmovimm, .Ljmp, .Lret, .Lloop\n"
+	"	.quad .Lcallind, .Lcallrel, .Lriprel, .Lpushf, .Lload\n"
+	"	.quad .Lhlt, .Lint3, .Lcli, .Lsti, .Liret, .Lcr3, .Lsysret, .Lud2\n"
+	".size kpx_points, .-kpx_points\n"
+	".text\n");
+
+enum {
+	P_PUSH, P_MOV, P_JCC, P_MOVIMM, P_JMP, P_RET, P_LOOP, P_CALLIND, P_CALLREL,
+	P_RIPREL, P_PUSHF, P_LOAD, P_FIRST_REFUSED,
+	P_NPOINTS = P_FIRST_REFUSED + 8
+};
+
+extern const uintptr_t kpx_points[P_NPOINTS];
+long kpx_branchy(long x);
+long kpx_loop(long n);
+long kpx_calls(long (*fn)(long), long x);
+long kpx_riprel(void);
+unsigned long kpx_flags(void);
+long kpx_load(const char *p);
+long kpx_value = 0x1234567890L;
+
+/* Call through volatile pointers so the calls really happen. */
+static long (*volatile branchy)(long) = kpx_branchy;
+static long (*volatile loop_fn)(long) = kpx_loop;
+static long (*volatile calls)(long (*)(long), long) = kpx_calls;
+static long (*volatile riprel)(void) = kpx_riprel;
+static unsigned long (*volatile flags_fn)(void) = kpx_flags;
+static long (*volatile load)(const char *) = kpx_load;
+
+static int hits;
+
+static int count_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	hits++;
+	return 0;
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+}
+
+/* Register a counting probe at point i, with or without a post-handler. */
+static bool probe_at(struct kprobe *kp, int i, bool post)
+{
+	*kp = (struct kprobe){ .addr = (uint8_t *)kpx_points[i], .pre_handler = count_hit,
+			       .post_handler = post ? count_post : NULL };
+	hits = 0;
+	return register_kprobe(kp) == 0;
+}
+
+static unsigned long path_count(struct kprobe *kp, enum probe_exec how)
+{
+	return kp->point->exec_count[how];
+}
+
+static void function_entry_is_emulated(void)
+{
+	struct kprobe a, b;
+
+	EXPECT(probe_at(&a, P_PUSH, false));
+	EXPECT(probe_at(&b, P_MOV, true));	/* emulated even with a post-handler */
+	EXPECT_EQ(branchy(0), 1);
+	EXPECT_EQ(branchy(5), 2);
+	EXPECT_EQ(a.nhit, 2);
+	EXPECT_EQ(path_count(&a, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(path_count(&b, PROBE_EXEC_EMULATE), 2);
+	unregister_kprobe(&a);
+	unregister_kprobe(&b);
+}
+
+static void branches_are_emulated(void)
+{
+	struct kprobe jcc, jmp, ret, loop, callrel;
+
+	EXPECT(probe_at(&jcc, P_JCC, false));
+	EXPECT(probe_at(&jmp, P_JMP, false));
+	EXPECT(probe_at(&ret, P_RET, false));
+	EXPECT(probe_at(&loop, P_LOOP, false));
+	EXPECT(probe_at(&callrel, P_CALLREL, false));
+	EXPECT_EQ(branchy(0), 1);	/* jcc taken */
+	EXPECT_EQ(branchy(7), 2);	/* jcc not taken, then jmp */
+	EXPECT_EQ(jcc.nhit, 2);
+	EXPECT_EQ(path_count(&jcc, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(jmp.nhit, 1);
+	EXPECT_EQ(ret.nhit, 2);
+	EXPECT_EQ(loop_fn(5), 5);
+	EXPECT_EQ(loop.nhit, 5);
+	EXPECT_EQ(calls(kpx_branchy, 3), 2 + 1);
+	EXPECT_EQ(callrel.nhit, 1);
+	EXPECT_EQ(path_count(&callrel, PROBE_EXEC_EMULATE), 1);
+	unregister_kprobe(&jcc);
+	unregister_kprobe(&jmp);
+	unregister_kprobe(&ret);
+	unregister_kprobe(&loop);
+	unregister_kprobe(&callrel);
+}
+
+static void boosted_without_post_handler(void)
+{
+	struct kprobe kp, rip;
+
+	EXPECT(probe_at(&kp, P_MOVIMM, false));
+	EXPECT(probe_at(&rip, P_RIPREL, false));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(riprel(), 0x1234567890L);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 1);
+	EXPECT_EQ(path_count(&rip, PROBE_EXEC_BOOST), 1);
+	unregister_kprobe(&kp);
+	unregister_kprobe(&rip);
+}
+
+static void stepped_with_post_handler(void)
+{
+	struct kprobe kp, rip, ind;
+
+	EXPECT(probe_at(&kp, P_MOVIMM, true));
+	EXPECT(probe_at(&rip, P_RIPREL, true));
+	EXPECT(probe_at(&ind, P_CALLIND, true));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(riprel(), 0x1234567890L);
+	EXPECT_EQ(calls(kpx_loop, 4), 4 + 1);	/* the return address was fixed */
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(path_count(&rip, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(path_count(&ind, PROBE_EXEC_STEP), 1);
+	unregister_kprobe(&kp);
+	unregister_kprobe(&rip);
+	unregister_kprobe(&ind);
+}
+
+static void pushf_does_not_leak_the_trap_flag(void)
+{
+	struct kprobe kp;
+	unsigned long before = flags_fn(), after;
+
+	EXPECT(probe_at(&kp, P_PUSHF, true));
+	after = flags_fn();
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(after & (1UL << 8), 0);			/* TF */
+	EXPECT_EQ(after & (1UL << 9), before & (1UL << 9));	/* IF */
+	unregister_kprobe(&kp);
+}
+
+static int faults_seen, fault_trapnr;
+
+static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)regs;
+	faults_seen++;
+	fault_trapnr = trapnr;
+	return 0;	/* not handled here: let the fix-up table do it */
+}
+
+static void fault_in_step_reaches_fault_handler(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = count_hit,
+			     .fault_handler = note_fault };
+	const char good = 'x';
+
+	faults_seen = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load(&good), 'x');
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT_EQ(fault_trapnr, 14);	/* page fault */
+	/* May fault into a fix-up: always stepped, never boosted. */
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(load(&good), 'x');	/* and all is well afterwards */
+	unregister_kprobe(&kp);
+}
+
+static void unsafe_instructions_are_refused(void)
+{
+	for (int i = P_FIRST_REFUSED; i < P_NPOINTS; i++) {
+		struct kprobe kp = { .addr = (uint8_t *)kpx_points[i] };
+
+		EXPECT_EQ(register_kprobe(&kp), -EINVAL);
+	}
+}
+
+static const struct selftest_case x86_probe_cases[] = {
+	SELFTEST_CASE(function_entry_is_emulated),
+	SELFTEST_CASE(branches_are_emulated),
+	SELFTEST_CASE(boosted_without_post_handler),
+	SELFTEST_CASE(stepped_with_post_handler),
+	SELFTEST_CASE(pushf_does_not_leak_the_trap_flag),
+	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
+	SELFTEST_CASE(unsafe_instructions_are_refused),
+};
+SELFTEST_SUITE("kprobes-x86", x86_probe_cases);
