@@ -30,8 +30,38 @@ QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
+GDB := gdb
+else ifeq ($(ARCH),aarch64)
+CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
+# -mgeneral-regs-only: no FP/SIMD registers; the exception entry does not
+#     save them, and CPACR_EL1 leaves them trapped.
+# -mcmodel=small: code and data within 4 GiB of each other, addressed
+#     PC-relative (ADRP), which works at any link address, including the
+#     top of the address space where the kernel lives.
+# -mno-omit-leaf-frame-pointer: leaf functions build a frame record too,
+#     so a backtrace from a fault in one still names its caller (the
+#     record is [x29] = caller's x29, [x29 + 8] = return address).
+# -mbranch-protection=none: no pointer authentication or BTI, so return
+#     addresses saved in frame records are plain addresses.
+# -mno-outline-atomics: atomics as inline instructions rather than calls
+#     into libgcc helpers, which a freestanding kernel does not link.
+ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -mno-omit-leaf-frame-pointer \
+	-mbranch-protection=none -mno-outline-atomics
+QEMU := qemu-system-aarch64
+# QEMU boots a raw image with the arm64 Linux header as Linux: the initrd
+# is loaded and the device tree's address is passed in x0. The ELF itself
+# would be booted as a bare-metal program, without the initrd.
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
+	-kernel $(BUILD)/probeos.bin -initrd $(BUILD)/rootfs.cpio \
+	-display none -no-reboot
+IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
+GDB := gdb-multiarch
+# The raw image: the ELF's loadable bytes laid out by physical address.
+$(BUILD)/%.bin: $(BUILD)/%.elf
+	@echo "  OBJCOPY $@"
+	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
 else
-$(error ARCH=$(ARCH) is not supported yet (x86_64 only))
+$(error ARCH=$(ARCH) is not supported (x86_64 or aarch64))
 endif
 
 CC := $(CROSS_COMPILE)gcc
@@ -126,7 +156,7 @@ run: deps $(IMAGE)
 
 debug: deps $(IMAGE)
 	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio -S -gdb tcp::1234 & \
-	gdb -q $(BUILD)/probeos.elf -ex 'target remote localhost:1234'; \
+	$(GDB) -q $(BUILD)/probeos.elf -ex 'target remote localhost:1234'; \
 	kill %1 2>/dev/null || true
 
 include tests/host/host.mk
@@ -138,7 +168,9 @@ test: deps $(IMAGE) host-test-bins
 DEPS := grub-mkrescue:grub-common grub-mkrescue:grub-pc-bin xorriso:xorriso \
 	mformat:mtools qemu-system-x86_64:qemu-system-x86 gdb:gdb \
 	gcc:gcc python3:python3 /usr/include/cmocka.h:libcmocka-dev \
-	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin
+	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin \
+	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-system-aarch64:qemu-system-arm \
+	gdb-multiarch:gdb-multiarch
 deps:
 	@missing=""; for d in $(DEPS); do \
 		what=$${d%%:*}; pkg=$${d#*:}; \

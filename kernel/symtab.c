@@ -105,16 +105,28 @@ int sym_by_addr(uintptr_t addr, struct symbol *out)
 	return symtab_lookup_addr(&kernel_symtab, addr, out);
 }
 
+static void format_symbolic(uintptr_t addr, char *buf, size_t size, bool with_size)
+{
+	struct symbol sym;
+
+	if (sym_by_addr(addr, &sym) < 0)
+		snprintf(buf, size, "%p", (void *)addr);
+	else if (with_size)
+		snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
+			 (unsigned long)(addr - sym.addr), (unsigned long)sym.size);
+	else
+		snprintf(buf, size, "%s+0x%lx", sym.name, (unsigned long)(addr - sym.addr));
+}
+
 /* "vfs_read+0x5/0x9a": the symbol, the offset into it and its size, the
  * form Linux uses in backtraces. An unknown address prints as %p does. */
 void sym_format(uintptr_t addr, char *buf, size_t size)
 {
-	struct symbol sym;
+	format_symbolic(addr, buf, size, true);
+}
 
-	if (sym_by_addr(addr, &sym) == 0)
-		snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
-			 (unsigned long)(addr - sym.addr),
-			 (unsigned long)sym.size);
-	else
-		snprintf(buf, size, "%p", (void *)addr);
+/* "vfs_read+0x5": the form of the kprobes list. */
+void sym_format_offset(uintptr_t addr, char *buf, size_t size)
+{
+	format_symbolic(addr, buf, size, false);
 }

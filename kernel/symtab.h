@@ -47,5 +47,7 @@ int sym_by_addr(uintptr_t addr, struct symbol *out);
 
 /* Format addr as "name+0xoff/0xsize" (or "0x..." if unknown) into buf. */
 void sym_format(uintptr_t addr, char *buf, size_t size);
+/* The same without the size: "name+0xoff". */
+void sym_format_offset(uintptr_t addr, char *buf, size_t size);
 
 #endif

@@ -125,7 +125,7 @@ void trap_dispatch(struct pt_regs *regs)
 		this_cpu()->irq_depth++;
 		irq_handle();
 		this_cpu()->irq_depth--;
-		sched_preempt_point();
+		sched_preempt_point(regs);
 		return;
 	default:
 		trap_panic(vector_names[regs->vector % VECTOR_COUNT], regs);

@@ -164,7 +164,8 @@ static const uint8_t map0[256] = {
 /*
  * The 0f ("two-byte") map: system instructions in rows 0-3, then cmov,
  * SSE and MMX, jcc rel32, setcc, and the bit instructions. 0f 0f is
- * 3DNow!: its real opcode is the imm8 that ends the instruction.
+ * 3DNow!: its real opcode is the imm8 that ends the instruction. 0f a6
+ * and 0f a7 are VIA's PadLock crypto instructions (ModRM picks which).
  */
 static const uint8_t map1[256] = {
 /*	 0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f */
@@ -178,7 +179,7 @@ static const uint8_t map1[256] = {
 /* 7 */	MB,MB,MB,MB,M_,M_,M_,X_,MG,M_,__,__,M_,M_,M_,M_, /* pshuf emms */
 /* 8 */	JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ,JZ, /* jcc rel32 */
 /* 9 */	M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_, /* setcc */
-/* a */	X_,X_,X_,M_,MB,M_,__,__,X_,X_,X_,M_,MB,M_,M_,M_, /* cpuid bt shld */
+/* a */	X_,X_,X_,M_,MB,M_,M_,M_,X_,X_,X_,M_,MB,M_,M_,M_, /* cpuid bt shld */
 /* b */	M_,M_,M_,M_,M_,M_,M_,M_,MG,M_,GB,M_,M_,M_,M_,M_, /* cmpxchg movzx */
 /* c */	M_,M_,MB,M_,MB,MB,MB,M_,X_,X_,X_,X_,X_,X_,X_,X_, /* xadd bswap */
 /* d */	M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_,M_, /* mmx sse2 */
@@ -207,7 +208,7 @@ static const uint8_t map2[256] = {
 /* a */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
 /* b */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
 /* c */	__,__,__,__,__,__,__,__,M_,M_,M_,M_,M_,M_,__,M_,
-/* d */	__,__,__,__,__,__,__,__,M_,__,__,__,M_,M_,M_,M_,
+/* d */	__,__,__,__,__,__,__,__,M_,__,__,M_,M_,M_,M_,M_,
 /* e */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
 /* f */	M_,M_,__,__,__,M_,M_,__,M_,M_,M_,M_,M_,__,__,__,
 };
@@ -215,8 +216,8 @@ static const uint8_t map2[256] = {
 /*
  * The 0f 3a map: every opcode takes a ModRM and an imm8. Valid without
  * VEX: SSE4 blends, rounds, inserts and extracts (08-22), dpps, mpsadbw,
- * pclmulqdq (40-44), string compares (60-63), sha1rnds4, GFNI (cc-cf)
- * and aeskeygenassist (df).
+ * pclmulqdq (40-44), string compares (60-63), sha1rnds4, GFNI (cc-cf),
+ * aeskeygenassist (df) and hreset (f0).
  */
 static const uint8_t map3[256] = {
 /*	 0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f */
@@ -235,7 +236,7 @@ static const uint8_t map3[256] = {
 /* c */	__,__,__,__,__,__,__,__,__,__,__,__,MB,__,MB,MB,
 /* d */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,MB,
 /* e */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
-/* f */	__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
+/* f */	MB,__,__,__,__,__,__,__,__,__,__,__,__,__,__,__,
 };
 
 static const uint8_t *const legacy_maps[4] = { map0, map1, map2, map3 };
@@ -306,7 +307,10 @@ static void decode_prefixes(struct insn *insn, struct reader *r)
 		group = prefix_group(b);
 		if (group >= 0) {
 			insn->prefixes[group] = b;
-			insn->lock |= b == 0xf0;
+			if (b == 0xf0)
+				insn->lock = true;
+			else if (group == INSN_PFX_LOCK_REP)
+				insn->rep = b;
 			insn->nprefixes++;
 			insn->rex = 0;
 		} else if ((b & 0xf0) == 0x40) {
@@ -521,7 +525,7 @@ static uint8_t refine_group(const struct insn *insn, uint8_t attr)
 {
 	unsigned int reg = modrm_reg(insn);
 	bool reg_form = modrm_mod(insn) == 3;
-	uint8_t rep = insn->prefixes[INSN_PFX_LOCK_REP];
+	uint8_t rep = insn->rep;
 
 	if (insn->map == 0) {
 		switch (opcode_byte(insn)) {
@@ -760,8 +764,7 @@ static bool privileged_map1(const struct insn *insn)
 	case 0xb2: case 0xb4: case 0xb5:		/* lss lfs lgs */
 		return true;
 	case 0x78: case 0x79:	/* vmread, vmwrite (not extrq/insertq) */
-		return !insn->prefixes[INSN_PFX_OPSIZE] &&
-		       !insn->prefixes[INSN_PFX_LOCK_REP];
+		return !insn->prefixes[INSN_PFX_OPSIZE] && !insn->rep;
 	case 0xc7:
 		/* Memory forms: /3 xrstors, /5 xsaves, /6 vmptrld, vmclear,
 		 * vmxon, /7 vmptrst. (The register forms are rdrand, rdseed,

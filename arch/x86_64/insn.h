@@ -39,7 +39,9 @@ enum insn_flow {
  * Indexes into insn.prefixes[]: the legacy prefixes fall into four groups,
  * and an instruction uses at most one prefix of each group meaningfully.
  * Each slot holds the LAST prefix byte seen of its group (the one the CPU
- * obeys when a group repeats), or 0.
+ * obeys when a group repeats), or 0. Group 1 mixes lock with the repeat
+ * prefixes, which an instruction may combine (f0 f3 0f b8 is lock popcnt),
+ * so insn.lock and insn.rep record them apart as well.
  */
 enum insn_prefix_group {
 	INSN_PFX_LOCK_REP,	/* f0 lock, f2 repne/bnd, f3 rep */
@@ -52,8 +54,9 @@ struct insn {
 	uint8_t length;		/* total bytes, 1..15 */
 	uint8_t nprefixes;	/* legacy prefix bytes, repeats included */
 	uint8_t prefixes[4];	/* by enum insn_prefix_group, 0 if absent */
-	bool lock;		/* an f0 prefix was present (shares its group
-				   slot with f2/f3, so it is also kept here) */
+	bool lock;		/* an f0 prefix was present */
+	uint8_t rep;		/* the last f2 or f3 prefix, 0 if none: a
+				   repeat, or part of an SSE opcode */
 	uint8_t rex;		/* 0 if none */
 	bool vex;		/* VEX (c4/c5), EVEX (62) or XOP (8f) encoded */
 	uint8_t vex_len;	/* bytes of that prefix: 2, 3 or 4; else 0 */
@@ -92,6 +95,11 @@ struct insn {
  * Decode one instruction in 64-bit mode from code[0..max_len). Returns 0,
  * or -EILSEQ if the bytes are not a valid instruction or would exceed
  * max_len or 15 bytes. Never reads code[max_len] or beyond.
+ *
+ * Also -EILSEQ, on purpose: jmp/jcc/call rel32 with a 66 prefix (rel16 on
+ * AMD, rel32 on Intel), and VEX/EVEX/XOP after a 66, f2, f3, f0 or REX
+ * prefix (#UD). A REX followed by another prefix is ignored, as the CPU
+ * ignores it (objdump shows it as an instruction of its own).
  */
 int insn_decode(struct insn *insn, const uint8_t *code, size_t max_len);
 

@@ -29,6 +29,11 @@ struct kprobe_ctlblk *kprobe_ctlblk(void)
 	return &ctlblks[this_cpu()->id];
 }
 
+struct kprobe *kprobe_running(void)
+{
+	return kprobe_ctlblk()->running;
+}
+
 static void reset_ctlblk(struct kprobe_ctlblk *kcb)
 {
 	kcb->point = NULL;
@@ -223,6 +228,7 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
 NOKPROBE_SYMBOL(kprobe_ctlblk);
+NOKPROBE_SYMBOL(kprobe_running);
 NOKPROBE_SYMBOL(reset_ctlblk);
 NOKPROBE_SYMBOL(count_missed);
 NOKPROBE_SYMBOL(choose_exec);

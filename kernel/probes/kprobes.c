@@ -316,6 +316,31 @@ int enable_kprobe(struct kprobe *p)
 	return set_disabled(p, false);
 }
 
+int kprobes_snapshot(struct kprobe_info *out, int max)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	struct kprobe *p;
+	int n = 0;
+
+	list_for_each_entry(p, &all_kprobes, all_node) {
+		if (n < max) {
+			struct kprobe_info *info = &out[n];
+
+			info->addr = (uintptr_t)p->addr;
+			info->kind = p->kind;
+			info->flags = p->flags;
+			info->nhit = p->nhit;
+			info->nmissed = p->nmissed;
+			if (p->kind == KPROBE_KIND_R)
+				info->nmissed += container_of(p, struct kretprobe, kp)->nmissed;
+			info->probe = p;
+		}
+		n++;
+	}
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return n;
+}
+
 static void set_global(bool armed)
 {
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);

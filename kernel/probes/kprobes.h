@@ -82,6 +82,23 @@ void unregister_kprobes(struct kprobe **kps, int num);
 int disable_kprobe(struct kprobe *p);
 int enable_kprobe(struct kprobe *p);
 
+/* The probe whose handler is running on this CPU, or NULL (a jprobe's
+ * entry function uses it to know which jprobe called it). */
+struct kprobe *kprobe_running(void);
+
+/* A copy of one registered probe's public state, for listings. */
+struct kprobe_info {
+	uintptr_t addr;
+	enum kprobe_kind kind;
+	unsigned int flags;
+	unsigned long nhit;
+	unsigned long nmissed;	/* for a kretprobe, with its rp->nmissed */
+	const struct kprobe *probe;	/* identity only: do not dereference */
+};
+/* Fill out[] with up to max registered probes in registration order;
+ * returns how many there are in all. */
+int kprobes_snapshot(struct kprobe_info *out, int max);
+
 /* The global knob: disarm every probe (each keeps its own enabled or
  * disabled state) or arm again those that are enabled. */
 void kprobes_global_disarm(void);

@@ -45,13 +45,15 @@ QEMU_COMMANDS = {
                             # poweroff writes 0x10 here; QEMU exits with (0x10 << 1) | 1.
                             "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
                             ],
-                 # Not tested yet. -serial stdio and -monitor none are spelled out so
-                 # that -nographic does not multiplex the monitor onto the serial
+                 # -serial stdio and -monitor none are spelled out so that
+                 # -nographic does not multiplex the monitor onto the serial
                  # port, where Ctrl-A would be taken as a monitor escape.
+                 # The kernel is the raw arm64 Image, not the ELF: QEMU boots an
+                 # ELF as a bare-metal program and then ignores -initrd.
                  "aarch64": [
                              "qemu-system-aarch64", "-accel", "tcg", "-M", "virt",
                              "-cpu", "cortex-a72", "-m", "256M",
-                             "-kernel", "build/aarch64/probeos.elf",
+                             "-kernel", "build/aarch64/probeos.bin",
                              "-initrd", "build/aarch64/rootfs.cpio",
                              "-nographic", "-serial", "stdio", "-monitor", "none",
                              "-no-reboot",
@@ -62,11 +64,11 @@ QEMU_COMMANDS = {
 # that a missing build gives a clear message instead of a boot timeout.
 BOOT_FILES = {
               "x86_64": ["build/x86_64/probeos.iso"],
-              "aarch64": ["build/aarch64/probeos.elf", "build/aarch64/rootfs.cpio"],
+              "aarch64": ["build/aarch64/probeos.bin", "build/aarch64/rootfs.cpio"],
               }
 
-# QEMU's exit status after `poweroff`. On aarch64 this assumes PSCI
-# SYSTEM_OFF, after which QEMU exits normally; check when it is written.
+# QEMU's exit status after `poweroff`. On aarch64, PSCI SYSTEM_OFF has
+# no status to pass: QEMU exits normally, with 0.
 POWEROFF_STATUS = {
                    "x86_64": 33,
                    "aarch64": 0,

@@ -140,6 +140,10 @@ static void test_lengths(void **state)
 		"f0 48 0f b1 0a",			/* lock cmpxchg */
 		"65 48 8b 04 25 28 00 00 00",		/* mov %gs:0x28,%rax */
 		"f3 48 ab",				/* rep stos */
+		"f3 f0 48 0f b8 0a",			/* lock popcnt */
+		"0f a7 c0",				/* xstore-rng */
+		"66 0f 38 db c1",			/* aesimc */
+		"f3 0f 3a f0 c0 01",			/* hreset $1 */
 	};
 
 	(void)state;
@@ -558,6 +562,7 @@ static void test_prefixes(void **state)
 	in = decode_ok("f0 48 0f b1 0a");		/* lock cmpxchg */
 	assert_true(in.lock);
 	assert_int_equal(in.prefixes[INSN_PFX_LOCK_REP], 0xf0);
+	assert_int_equal(in.rep, 0);
 	assert_int_equal(in.rex, 0x48);
 	assert_int_equal(in.opcode_len, 2);
 	assert_int_equal(in.opcode[0], 0x0f);
@@ -571,8 +576,15 @@ static void test_prefixes(void **state)
 	assert_int_equal(in.prefixes[INSN_PFX_OPSIZE], 0x66);
 	assert_int_equal(in.prefixes[INSN_PFX_SEGMENT], 0x2e);
 
+	in = decode_ok("f3 f0 0f b8 c0");		/* lock popcnt */
+	assert_true(in.lock);
+	assert_int_equal(in.rep, 0xf3);
+	assert_int_equal(in.prefixes[INSN_PFX_LOCK_REP], 0xf0);
+
 	in = decode_ok("f3 0f 1e fa");			/* endbr64 */
 	assert_int_equal(in.prefixes[INSN_PFX_LOCK_REP], 0xf3);
+	assert_int_equal(in.rep, 0xf3);
+	assert_false(in.lock);
 	assert_int_equal(in.opcode_len, 2);
 	assert_int_equal(in.opcode[1], 0x1e);
 	assert_int_equal(in.modrm, 0xfa);

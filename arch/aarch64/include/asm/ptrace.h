@@ -71,6 +71,34 @@ static inline uintptr_t stack_pointer(const struct pt_regs *regs)
 {
 	return regs->sp;
 }
+
+/* The value a function returns, in the registers at its return. */
+static inline uint64_t regs_return_value(const struct pt_regs *regs)
+{
+	return regs->regs[0];
+}
+
+/* Argument n (0-7) of a function, in the registers at its entry (the
+ * AAPCS64 calling convention: x0-x7). */
+static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned int n)
+{
+	return n < 8 ? regs->regs[n] : 0;
+}
+
+/* At a function's first instruction: make the function return value at
+ * once, without running. The return address is still in the link
+ * register x30 there. */
+static inline void regs_return_from_entry(struct pt_regs *regs, uint64_t value)
+{
+	regs->regs[0] = value;
+	regs->pc = regs->regs[30];
+}
+
+/* Make the interrupted code resume with interrupts disabled (PSTATE.I). */
+static inline void arch_regs_disable_irqs(struct pt_regs *regs)
+{
+	regs->pstate |= 1UL << 7;
+}
 #endif
 
 #endif

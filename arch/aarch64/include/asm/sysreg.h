@@ -128,7 +128,7 @@
 })
 
 #define write_sysreg(v, reg)						\
-	__asm__ volatile("msr " #reg ", %0" : : "rZ"((uint64_t)(v)) : "memory")
+	__asm__ volatile("msr " #reg ", %x0" : : "rZ"((uint64_t)(v)) : "memory")
 
 static inline void isb(void)
 {

@@ -1,0 +1,121 @@
+/* Selftests of aarch64 trap handling: the breakpoint and single-step
+ * hooks the probes layer builds on, exception fix-ups, and running code
+ * placed in an instruction slot. */
+#include "kernel/insn_slot.h"
+#include "kernel/nofault.h"
+#include "kernel/selftest.h"
+#include "kernel/text_patch.h"
+#include "kernel/trap.h"
+#include "lib/errno.h"
+#include <asm/irq.h>
+#include <asm/sysreg.h>
+
+#define AARCH64_INSN_SIZE 4
+
+static volatile int hook_calls;
+static volatile uint64_t hook_pc;
+
+/* ELR points at the BRK itself; step over it. */
+static bool count_breakpoint(struct pt_regs *regs)
+{
+	hook_calls++;
+	hook_pc = regs->pc;
+	regs->pc += AARCH64_INSN_SIZE;
+	return true;
+}
+
+static void breakpoint_reaches_hook(void)
+{
+	trap_hook_fn old = trap_set_hook(TRAP_HOOK_BREAKPOINT, count_breakpoint);
+	uintptr_t at;
+
+	hook_calls = 0;
+	__asm__ volatile("adr %0, 1f\n1:\tbrk #0x4" : "=r"(at) : : "memory");
+	trap_set_hook(TRAP_HOOK_BREAKPOINT, old);
+	EXPECT_EQ(hook_calls, 1);
+	EXPECT_EQ(hook_pc, at);
+}
+
+static volatile int step_calls;
+static volatile uint64_t step_pc, saved_debug_mask;
+
+/* The BRK before the stepped instruction: step over the BRK, and arm
+ * software step for the next instruction: MDSCR_EL1.SS, and SPSR.SS so
+ * that exactly one instruction runs after the return. Debug exceptions
+ * must be unmasked (SPSR.D clear) for the step exception to be taken. */
+static bool start_stepping(struct pt_regs *regs)
+{
+	regs->pc += AARCH64_INSN_SIZE;
+	saved_debug_mask = regs->pstate & PSR_D;
+	regs->pstate = (regs->pstate & ~PSR_D) | PSR_SS;
+	write_sysreg(read_sysreg(mdscr_el1) | MDSCR_SS, mdscr_el1);
+	isb();
+	return true;
+}
+
+/* The step exception after one instruction: stop stepping. */
+static bool stop_stepping(struct pt_regs *regs)
+{
+	step_calls++;
+	step_pc = regs->pc;
+	write_sysreg(read_sysreg(mdscr_el1) & ~MDSCR_SS, mdscr_el1);
+	isb();
+	regs->pstate = (regs->pstate & ~PSR_SS) | saved_debug_mask;
+	return true;
+}
+
+static void single_step_reaches_hook(void)
+{
+	trap_hook_fn old_bp = trap_set_hook(TRAP_HOOK_BREAKPOINT, start_stepping);
+	trap_hook_fn old_ss = trap_set_hook(TRAP_HOOK_SINGLESTEP, stop_stepping);
+	/* An interrupt between the steps would be taken with the step still
+	 * armed; keep them out. */
+	unsigned long flags = arch_irq_save();
+	uintptr_t after;
+
+	step_calls = 0;
+	__asm__ volatile("brk #0x5\n\t"
+			 "nop\n"
+			 "1:\tadr %0, 1b" : "=r"(after) : : "memory");
+	arch_irq_restore(flags);
+	trap_set_hook(TRAP_HOOK_SINGLESTEP, old_ss);
+	trap_set_hook(TRAP_HOOK_BREAKPOINT, old_bp);
+	EXPECT_EQ(step_calls, 1);
+	/* The step exception comes after the nop, before the adr. */
+	EXPECT_EQ(step_pc, after);
+}
+
+static void fixup_recovers_bad_read(void)
+{
+	uint64_t v = 0;
+
+	/* An address in neither half of the address space, and one in the
+	 * lower half, which the kernel has switched off: both fault. */
+	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x8000000000000000ULL, 8), -EFAULT);
+	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x10, 8), -EFAULT);
+	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)&hook_calls, 4), 0);
+}
+
+static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "aarch64 selftest", 16);
+
+static void code_runs_in_slot(void)
+{
+	/* mov w0, #42; ret (0x52800540, 0xd65f03c0, little-endian) */
+	static const uint8_t code[] = { 0x40, 0x05, 0x80, 0x52, 0xc0, 0x03, 0x5f, 0xd6 };
+	void *slot = insn_slot_alloc(&test_slots);
+
+	EXPECT(slot != NULL);
+	if (!slot)
+		return;
+	EXPECT_EQ(text_poke(slot, code, sizeof(code)), 0);
+	EXPECT_EQ(((int (*)(void))slot)(), 42);
+	insn_slot_free(&test_slots, slot);
+}
+
+static const struct selftest_case trap_cases[] = {
+	SELFTEST_CASE(breakpoint_reaches_hook),
+	SELFTEST_CASE(single_step_reaches_hook),
+	SELFTEST_CASE(fixup_recovers_bad_read),
+	SELFTEST_CASE(code_runs_in_slot),
+};
+SELFTEST_SUITE("traps", trap_cases);

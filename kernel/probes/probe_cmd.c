@@ -1,0 +1,415 @@
+/*
+ * The `probe` shell command: add, list, enable, disable, remove and
+ * inspect probes with built-in actions that count hits and record them in
+ * the trace buffer (kernel/probes/trace.c).
+ *
+ *   probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET]
+ *   probe list
+ *   probe off | probe on                 the global knob
+ *   probe off TARGET | probe on TARGET   disable / enable
+ *   probe del TARGET
+ *   probe show TARGET
+ *
+ * TARGET is a probe number (from `probe add`) or SYMBOL[+OFFSET], which
+ * means every probe at that address.
+ */
+#include "kernel/arch.h"
+#include "kernel/heap.h"
+#include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/probes/probe_point.h"
+#include "kernel/probes/trace.h"
+#include "kernel/shell.h"
+#include "kernel/spinlock.h"
+#include "kernel/symtab.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define MAX_LISTED 128
+
+struct shell_probe {
+	int id;
+	enum kprobe_kind kind;
+	union {
+		struct kprobe kp;	/* every kind starts with its kprobe */
+		struct jprobe jp;
+		struct kretprobe rp;
+	};
+	char name[80];			/* "vfs_read+0x0" */
+	struct list_node node;
+};
+
+static LIST_HEAD(shell_probes);
+static int next_id = 1;
+static struct spinlock shell_probes_lock = SPINLOCK_INIT("shell probes");
+
+static const char kind_letter[] = { 'k', 'j', 'r' };
+
+/* The shell probe a kprobe belongs to: the kprobe is the first member of
+ * every variant of the union. */
+static struct shell_probe *owner(struct kprobe *p)
+{
+	return container_of((void *)p, struct shell_probe, kp);
+}
+
+/* ---- the built-in actions ---- */
+
+static int action_kprobe(struct kprobe *p, struct pt_regs *regs)
+{
+	uint64_t args[TRACE_VALUES];
+
+	for (unsigned int i = 0; i < TRACE_VALUES; i++)
+		args[i] = regs_get_argument(regs, i);
+	trace_record(owner(p)->id, KPROBE_KIND_K, (uintptr_t)p->addr, args);
+	return 0;
+}
+
+static int action_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	uint64_t v[TRACE_VALUES] = { regs_return_value(regs), arch_cycles() - ri->entry_cycles };
+	struct kretprobe *rp = ri->rp;
+
+	trace_record(owner(&rp->kp)->id, KPROBE_KIND_R, (uintptr_t)rp->kp.addr, v);
+	return 0;
+}
+
+/* A jprobe entry for any function of up to six integer arguments: the
+ * System V (and AAPCS64) convention passes them in registers, so these
+ * are the probed function's own arguments. */
+static long action_jprobe(long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	uint64_t args[TRACE_VALUES] = { a0, a1, a2, a3, a4, a5 };
+	struct kprobe *p = kprobe_running();
+
+	trace_record(owner(p)->id, KPROBE_KIND_J, (uintptr_t)p->addr, args);
+	jprobe_return();
+}
+NOKPROBE_SYMBOL(owner);
+
+/* ---- parsing ---- */
+
+/* "SYMBOL[+OFFSET]" -> symbol name (in buf) and offset. */
+static int parse_location(const char *text, char *name, size_t size, uint64_t *offset)
+{
+	const char *plus = strchr(text, '+');
+	size_t len = plus ? (size_t)(plus - text) : strlen(text);
+
+	*offset = 0;
+	if (len == 0 || len >= size)
+		return -EINVAL;
+	memcpy(name, text, len);
+	name[len] = '\0';
+	if (plus && (parse_u64(plus + 1, offset) < 0 || *offset > 0xffffffff))
+		return -EINVAL;
+	return 0;
+}
+
+static bool blacklisted(const char *name, uint64_t offset)
+{
+	struct symbol sym;
+
+	return sym_by_name(name, &sym) == 0 && within_nokprobe_text(sym.addr + offset);
+}
+
+/* Explain a registration error in one line. */
+static void report_error(int err, const char *name, uint64_t offset, enum kprobe_kind kind)
+{
+	switch (err) {
+	case -ENOENT:
+		kprintf("probe: no symbol '%s'\n", name);
+		break;
+	case -EILSEQ:
+		kprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
+		break;
+	case -EBUSY:
+		kprintf("probe: %s already has a jprobe\n", name);
+		break;
+	case -ENOMEM:
+		kprintf("probe: out of memory or instruction slots\n");
+		break;
+	case -EINVAL:
+		if (blacklisted(name, offset))
+			kprintf("probe: %s is blacklisted\n", name);
+		else if (kind != KPROBE_KIND_K && offset)
+			kprintf("probe: a %s must be at a function's entry\n",
+				kind == KPROBE_KIND_J ? "jprobe" : "kretprobe");
+		else
+			kprintf("probe: the instruction at %s+0x%lx cannot be probed\n",
+				name, (unsigned long)offset);
+		break;
+	default:
+		kprintf("probe: %s\n", strerror(err));
+	}
+}
+
+static int do_register(struct shell_probe *sp)
+{
+	switch (sp->kind) {
+	case KPROBE_KIND_J:
+		return register_jprobe(&sp->jp);
+	case KPROBE_KIND_R:
+		return register_kretprobe(&sp->rp);
+	default:
+		return register_kprobe(&sp->kp);
+	}
+}
+
+static void do_unregister(struct shell_probe *sp)
+{
+	if (sp->kind == KPROBE_KIND_R)
+		unregister_kretprobe(&sp->rp);
+	else
+		unregister_kprobe(&sp->kp);
+}
+
+/* Parse "[-r [maxactive=N]] [-j] SYMBOL[+OFFSET]" into sp; the location
+ * word is returned through *where. */
+static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char **where)
+{
+	int i;
+
+	for (i = 2; i < argc - 1; i++) {
+		uint64_t n;
+
+		if (strcmp(argv[i], "-r") == 0)
+			sp->kind = KPROBE_KIND_R;
+		else if (strcmp(argv[i], "-j") == 0)
+			sp->kind = KPROBE_KIND_J;
+		else if (sp->kind == KPROBE_KIND_R && strncmp(argv[i], "maxactive=", 10) == 0 &&
+			 parse_u64(argv[i] + 10, &n) == 0 && n > 0 && n <= 1024)
+			sp->rp.maxactive = (int)n;
+		else
+			return false;
+	}
+	*where = argv[argc - 1];
+	return i == argc - 1;
+}
+
+static void probe_add(int argc, char **argv)
+{
+	struct shell_probe *sp = kzalloc(sizeof(*sp));
+	const char *where;
+	uint64_t offset;
+	char name[64];
+	unsigned long flags;
+	int err;
+
+	if (!sp) {
+		kprintf("probe: out of memory\n");
+		return;
+	}
+	if (!parse_add(argc, argv, sp, &where)) {
+		kprintf("probe: usage: probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET]\n");
+		goto fail;
+	}
+	if (parse_location(where, name, sizeof(name), &offset) < 0) {
+		kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", where);
+		goto fail;
+	}
+	if (sp->kind == KPROBE_KIND_K)
+		sp->kp.pre_handler = action_kprobe;
+	else if (sp->kind == KPROBE_KIND_J)
+		sp->jp.entry = (void *)action_jprobe;
+	else
+		sp->rp.handler = action_kretprobe;
+	/* Numbered before registering: the probe may fire at once. Only the
+	 * shell thread adds probes, so the number cannot be taken meanwhile. */
+	sp->id = next_id;
+	/* The name is only needed to resolve the address. */
+	sp->kp.symbol_name = name;
+	sp->kp.offset = (unsigned int)offset;
+	err = do_register(sp);
+	sp->kp.symbol_name = NULL;
+	if (err) {
+		report_error(err, name, offset, sp->kind);
+		goto fail;
+	}
+	snprintf(sp->name, sizeof(sp->name), "%s+0x%lx", name, (unsigned long)offset);
+	flags = spin_lock_irqsave(&shell_probes_lock);
+	next_id++;
+	list_add_tail(&sp->node, &shell_probes);
+	spin_unlock_irqrestore(&shell_probes_lock, flags);
+	kprintf("probe %d: %c %s at 0x%016lx\n", sp->id, kind_letter[sp->kind], sp->name,
+		(unsigned long)sp->kp.addr);
+	return;
+fail:
+	kfree(sp);
+}
+
+/* ---- targets: "7" or "vfs_read+0x4" ---- */
+
+#define MAX_TARGETS 32
+
+/* Resolve TARGET into the shell probes it names; returns how many, or -1
+ * after printing why there are none. */
+static int find_targets(const char *text, struct shell_probe **out)
+{
+	unsigned long flags;
+	struct shell_probe *sp;
+	uint64_t number, offset;
+	char name[64];
+	struct symbol sym;
+	uintptr_t addr = 0;
+	int n = 0;
+	bool by_number = parse_u64(text, &number) == 0;
+
+	if (!by_number) {
+		if (parse_location(text, name, sizeof(name), &offset) < 0 ||
+		    sym_by_name(name, &sym) < 0) {
+			kprintf("probe: no symbol '%s'\n", text);
+			return -1;
+		}
+		addr = sym.addr + offset;
+	}
+	flags = spin_lock_irqsave(&shell_probes_lock);
+	list_for_each_entry(sp, &shell_probes, node) {
+		bool match = by_number ? sp->id == (int)number : (uintptr_t)sp->kp.addr == addr;
+
+		if (match && n < MAX_TARGETS)
+			out[n++] = sp;
+	}
+	spin_unlock_irqrestore(&shell_probes_lock, flags);
+	if (n == 0)
+		kprintf("probe: no probe %s\n", text);
+	return n ? n : -1;
+}
+
+static void probe_del(const char *target)
+{
+	struct shell_probe *found[MAX_TARGETS];
+	int n = find_targets(target, found);
+
+	for (int i = 0; i < n; i++) {
+		unsigned long flags = spin_lock_irqsave(&shell_probes_lock);
+
+		list_del(&found[i]->node);
+		spin_unlock_irqrestore(&shell_probes_lock, flags);
+		do_unregister(found[i]);
+		kprintf("probe %d: removed\n", found[i]->id);
+		kfree(found[i]);
+	}
+}
+
+static void probe_enable(const char *target, bool on)
+{
+	struct shell_probe *found[MAX_TARGETS];
+	int n = find_targets(target, found);
+
+	for (int i = 0; i < n; i++) {
+		if (on)
+			enable_kprobe(&found[i]->kp);
+		else
+			disable_kprobe(&found[i]->kp);
+		kprintf("probe %d: %s\n", found[i]->id, on ? "enabled" : "disabled");
+	}
+}
+
+/* ---- list and show ---- */
+
+static void probe_list(void)
+{
+	static struct kprobe_info info[MAX_LISTED];	/* off the shell's stack */
+	int total = kprobes_snapshot(info, MAX_LISTED);
+
+	if (!kprobes_globally_armed())
+		kprintf("probes disarmed\n");
+	if (total == 0)
+		kprintf("no probes\n");
+	for (int i = 0; i < MIN(total, MAX_LISTED); i++) {
+		char where[80];
+
+		sym_format_offset(info[i].addr, where, sizeof(where));
+		kprintf("%016lx  %c  %s%s%s%s  hits=%lu missed=%lu\n", (unsigned long)info[i].addr,
+			kind_letter[info[i].kind], where,
+			info[i].flags & KPROBE_FLAG_GONE ? "  [GONE]" : "",
+			info[i].flags & KPROBE_FLAG_DISABLED ? "  [DISABLED]" : "",
+			info[i].flags & KPROBE_FLAG_OPTIMIZED ? "  [OPTIMIZED]" : "",
+			info[i].nhit, info[i].nmissed);
+	}
+	if (total > MAX_LISTED)
+		kprintf("(%d more not shown)\n", total - MAX_LISTED);
+}
+
+static void print_bytes(const char *label, const uint8_t *bytes, size_t n)
+{
+	kprintf("  %-9s", label);
+	for (size_t i = 0; i < n; i++)
+		kprintf(" %02x", bytes[i]);
+	kprintf("\n");
+}
+
+static void show_one(struct shell_probe *sp)
+{
+	struct probe_point *pp = sp->kp.point;
+	uint8_t orig[16], live[16];
+	char text[96];
+	static const char *const paths[] = { "emulated", "boosted", "single-stepped" };
+
+	if (!pp)
+		return;
+	kprintf("probe %d: %c %s at 0x%016lx%s\n", sp->id, kind_letter[sp->kind], sp->name,
+		(unsigned long)sp->kp.addr,
+		sp->kp.flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
+	kprobes_read_text((uintptr_t)pp->addr, orig, sizeof(orig));
+	memcpy(live, pp->addr, sizeof(live));
+	print_bytes("original", orig, sizeof(orig));
+	print_bytes("live", live, sizeof(live));
+	arch_describe_probe(pp, text, sizeof(text));
+	kprintf("  insn      %s\n", text);
+	if (pp->slot) {
+		kprintf("  slot      0x%016lx\n", (unsigned long)pp->slot);
+		print_bytes("slot code", pp->slot, 16);
+	} else {
+		kprintf("  slot      none (emulated)\n");
+	}
+	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu\n",
+		paths[arch_can_emulate(pp) ? PROBE_EXEC_EMULATE :
+		      arch_can_boost(pp) && !pp->has_post_handler && !pp->has_fixup ?
+		      PROBE_EXEC_BOOST : PROBE_EXEC_STEP],
+		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
+		pp->exec_count[PROBE_EXEC_STEP]);
+	kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit,
+		sp->kp.nmissed + (sp->kind == KPROBE_KIND_R ? sp->rp.nmissed : 0));
+	if (sp->kind == KPROBE_KIND_R) {
+		int used = kretprobe_instances_in_use(&sp->rp);
+
+		kprintf("  instances %d in use, %d free (maxactive %d)\n", used,
+			sp->rp.maxactive - used, sp->rp.maxactive);
+	}
+}
+
+static void probe_show(const char *target)
+{
+	struct shell_probe *found[MAX_TARGETS];
+	int n = find_targets(target, found);
+
+	for (int i = 0; i < n; i++)
+		show_one(found[i]);
+}
+
+static void cmd_probe(int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "";
+
+	if (strcmp(sub, "add") == 0 && argc >= 3)
+		probe_add(argc, argv);
+	else if (strcmp(sub, "list") == 0 && argc == 2)
+		probe_list();
+	else if (strcmp(sub, "off") == 0 && argc == 2) {
+		kprobes_global_disarm();
+		kprintf("probes disarmed\n");
+	} else if (strcmp(sub, "on") == 0 && argc == 2) {
+		kprobes_global_arm();
+		kprintf("probes armed\n");
+	} else if ((strcmp(sub, "off") == 0 || strcmp(sub, "on") == 0) && argc == 3)
+		probe_enable(argv[2], strcmp(sub, "on") == 0);
+	else if (strcmp(sub, "del") == 0 && argc == 3)
+		probe_del(argv[2]);
+	else if (strcmp(sub, "show") == 0 && argc == 3)
+		probe_show(argv[2]);
+	else
+		kprintf("probe: usage: probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET] | list | "
+			"on|off [TARGET] | del TARGET | show TARGET\n");
+}
+SHELL_COMMAND("probe", "add|list|on|off|del|show ...", "kprobes, jprobes and kretprobes", cmd_probe);
