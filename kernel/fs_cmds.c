@@ -10,10 +10,10 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* cat reads in chunks this small on purpose: a probe on vfs_read then
- * fires several times even for a short file, which is what a student
- * watching it wants to see. */
-#define CAT_CHUNK 128
+/* cat makes one vfs_read call per CAT_CHUNK bytes and none to discover
+ * the end once the file's size is reached: `cat /etc/motd` is exactly one
+ * call, which keeps the hit counts of a probe on vfs_read easy to follow. */
+#define CAT_CHUNK 512
 
 static int decimal_digits(size_t n)
 {
@@ -92,7 +92,7 @@ static void cmd_ls(int argc, char **argv)
 /* cat PATH: copy a file to the console, CAT_CHUNK bytes per vfs_read. */
 static void cmd_cat(int argc, char **argv)
 {
-	char buf[CAT_CHUNK];
+	static char buf[CAT_CHUNK];	/* the shell's stack is small */
 	struct file *file;
 	char last = '\n';
 	ssize_t n;
@@ -110,10 +110,13 @@ static void cmd_cat(int argc, char **argv)
 
 	/* console_write rather than kprintf("%s"): file bytes are data, not
 	 * a C string, and may hold a NUL or a '%'. */
-	while ((n = vfs_read(file, buf, sizeof(buf), &file->pos)) > 0) {
-		console_write(buf, (size_t)n);
-		last = buf[n - 1];
-	}
+	do {
+		n = vfs_read(file, buf, sizeof(buf), &file->pos);
+		if (n > 0) {
+			console_write(buf, (size_t)n);
+			last = buf[n - 1];
+		}
+	} while (n > 0 && (size_t)file->pos < file->inode->size);
 	/* Finish the line so the prompt (or the error) starts on its own. */
 	if (last != '\n')
 		kprintf("\n");

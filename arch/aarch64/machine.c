@@ -60,10 +60,12 @@ void arch_halt(void)
  */
 void arch_poweroff(int status)
 {
+	bool smc = fdt_devices()->psci_smc;
+	/* Set after the call above, which would clobber x0. */
 	register uint64_t x0 __asm__("x0") = PSCI_SYSTEM_OFF;
 
 	(void)status;
-	if (fdt_devices()->psci_smc)
+	if (smc)
 		__asm__ volatile("smc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");
 	else
 		__asm__ volatile("hvc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");

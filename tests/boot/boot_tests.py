@@ -318,6 +318,169 @@ def test_history(m):
     parse_uptime(m.wait_prompt(COMMAND_TIMEOUT), "<Up><Enter> after uptime")
 
 
+# -- probes ---------------------------------------------------------------
+
+PROBE_ADDED = re.compile(r"^probe (\d+): ([kjr]) (\S+) at 0x([0-9a-f]{16})$")
+
+
+def probe_add_result(out, kind, where):
+    """Check the output of `probe add`; returns (number, address)."""
+    found = PROBE_ADDED.match(out[0]) if len(out) == 1 else None
+    check(found and found.group(2) == kind and found.group(3) == where,
+          "`probe add`: expected 'probe N: %s %s at 0x...', got %s" % (kind, where, show(out)))
+    return int(found.group(1)), found.group(4)
+
+
+def probe_add(m, args, kind, where):
+    """`probe add ARGS`; returns (number, address) after checking the line."""
+    return probe_add_result(m.command("probe add " + args), kind, where)
+
+
+def probe_list_line(m, addr, kind, where):
+    """The `probe list` line of one probe: (flags, hits, missed)."""
+    out = m.command("probe list")
+    pattern = re.compile(r"^%s  %s  %s((?:  \[[A-Z]+\])*)  hits=(\d+) missed=(\d+)$"
+                         % (addr, kind, re.escape(where)))
+    for line in out:
+        found = pattern.match(line)
+        if found:
+            return found.group(1).split(), int(found.group(2)), int(found.group(3))
+    raise TestFailure("`probe list`: no line for %s %s %s in %s"
+                      % (addr, kind, where, show(out, 10)))
+
+
+@test("probe_kprobe")
+def test_probe_kprobe(m):
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+    number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    m.command("cat /etc/motd")
+    flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(flags == [] and hits == 1 and missed == 0,
+          "after one `cat /etc/motd`: expected hits=1 missed=0, got flags %s hits=%d missed=%d"
+          % (flags, hits, missed))
+    # Disable one probe: [DISABLED], and hits stop.
+    expect_exact(m.command("probe off vfs_read"), "probe %d: disabled" % number, "probe off")
+    m.command("cat /etc/motd")
+    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(flags == ["[DISABLED]"] and hits == 1,
+          "disabled probe: expected [DISABLED] and hits=1, got %s hits=%d" % (flags, hits))
+    expect_exact(m.command("probe on vfs_read"), "probe %d: enabled" % number, "probe on")
+    m.command("cat /etc/motd")
+    _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(hits == 2, "re-enabled probe: expected hits=2, got %d" % hits)
+    # The global knob.
+    expect_exact(m.command("probe off"), "probes disarmed", "probe off")
+    out = m.command("probe list")
+    check(out and out[0] == "probes disarmed",
+          "`probe list` when disarmed: expected first line 'probes disarmed', got %s" % show(out))
+    m.command("cat /etc/motd")
+    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(hits == 2 and flags == [], "globally disarmed: expected hits=2 and no flags,"
+          " got %s hits=%d" % (flags, hits))
+    expect_exact(m.command("probe on"), "probes armed", "probe on")
+    m.command("cat /etc/motd")
+    _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(hits == 3, "re-armed: expected hits=3, got %d" % hits)
+    out = m.command("probe show %d" % number)
+    text = {line.split()[0]: line.split()[1:] for line in out if line.strip()}
+    check("original" in text and "live" in text and text["original"] != text["live"],
+          "`probe show` of an armed probe: expected original and live bytes that differ,"
+          " got %s" % show(out, 12))
+    check(text.get("hits") == ["3"], "`probe show`: expected 'hits 3', got %s" % show(out, 12))
+
+
+@test("probe_kretprobe_jprobe_trace")
+def test_probe_ret_and_jprobe(m):
+    expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
+    rnum, _ = probe_add(m, "-r maxactive=4 vfs_read", "r", "vfs_read+0x0")
+    jnum, _ = probe_add(m, "-j vfs_read", "j", "vfs_read+0x0")
+    expect_exact(m.command("probe add -j vfs_read"), "probe: vfs_read already has a jprobe",
+                 "second jprobe")
+    out = m.command("cat /etc/hostname")
+    check(out == ["probeos"], "`cat /etc/hostname` with probes: expected 'probeos', got %s"
+          % show(out))
+    out = m.command("trace")
+    ret = [l for l in out if ("#%d r vfs_read+0x0/" % rnum) in l]
+    jp = [l for l in out if ("#%d j vfs_read+0x0/" % jnum) in l]
+    check(len(ret) == 1 and "ret=0x8 (8)" in ret[0],
+          "`trace`: expected one kretprobe record with ret=0x8 (8), got %s" % show(out, 10))
+    check(len(jp) == 1 and " 0x200 " in jp[0] and "shell(" in jp[0],
+          "`trace`: expected one jprobe record in the shell with count 0x200,"
+          " got %s" % show(out, 10))
+    check(out[-1].startswith("trace: ") and out[-1].endswith(" 0 lost"),
+          "`trace`: expected a last line 'trace: N records, 0 lost', got %s" % show(out[-1:]))
+    out = m.command("probe show %d" % rnum)
+    check(any("instances 0 in use, 4 free" in line for line in out),
+          "`probe show` of a kretprobe: expected 'instances 0 in use, 4 free', got %s"
+          % show(out, 12))
+
+
+@test("probe_worker")
+def test_probe_worker(m):
+    out = m.command("worker start")
+    check(out and out[0].startswith("worker: started"), "`worker start`: got %s" % show(out))
+    try:
+        time.sleep(1)
+        out = m.command("trace")
+        check(any("worker(" in line for line in out),
+              "`trace` with the worker running: expected records from the worker thread,"
+              " got %s" % show(out[-5:]))
+        first = m.command("probe list")
+        time.sleep(1)
+        second = m.command("probe list")
+        hits = lambda lines: [int(l.split("hits=")[1].split()[0]) for l in lines if "hits=" in l]
+        check(hits(first) and all(b > a for a, b in zip(hits(first), hits(second))),
+              "hits should grow while the worker runs: %s then %s"
+              % (show(first), show(second)))
+    finally:
+        m.command("worker stop")
+
+
+@test("probe_errors")
+def test_probe_errors(m):
+    cases = [
+        ("probe add vfs_raed", "probe: no symbol 'vfs_raed'"),
+        ("probe add text_poke", "probe: text_poke is blacklisted"),
+        ("probe del 77", "probe: no probe 77"),
+        ("probe show 77", "probe: no probe 77"),
+        ("probe off 77", "probe: no probe 77"),
+        ("probe add -r vfs_read+0x3", "probe: a kretprobe must be at a function's entry"),
+        ("probe add vfs_read+zz", "probe: bad location 'vfs_read+zz' (SYMBOL or SYMBOL+OFFSET)"),
+    ]
+    for cmd, want in cases:
+        expect_exact(m.command(cmd), want, cmd)
+    # Some offset in vfs_read's first few bytes is inside an instruction;
+    # which one depends on the compiler, so try them. Boundaries are
+    # accepted, and removed again.
+    refused = False
+    for offset in range(1, 5):
+        where = "vfs_read+0x%x" % offset
+        out = m.command("probe add " + where)
+        if out == ["probe: %s is not an instruction boundary" % where]:
+            refused = True
+        else:
+            number, _ = probe_add_result(out, "k", where)
+            expect_exact(m.command("probe del %d" % number),
+                         "probe %d: removed" % number, "probe del")
+    check(refused, "no offset of vfs_read+0x1..0x4 was refused as not an instruction boundary")
+    for cmd in ("probe", "probe frob", "probe add -x vfs_read", "trace frob"):
+        out = m.command(cmd)
+        check(len(out) == 1 and "usage" in out[0], "`%s`: expected one usage line, got %s"
+              % (cmd, show(out)))
+    out = m.command("uptime")
+    parse_uptime(out)
+
+
+@test("probe_del")
+def test_probe_del(m):
+    out = m.command("probe del vfs_read")
+    check(len(out) == 3 and all(line.endswith(": removed") for line in out),
+          "`probe del vfs_read`: expected three 'probe N: removed' lines, got %s" % show(out))
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+    out = m.command("cat /etc/motd")
+    check(any("ProbeOS" in line for line in out), "cat after removing the probes: %s" % show(out))
+
+
 @test("selftest")
 def test_selftest(m):
     out = m.command("selftest", SELFTEST_TIMEOUT)
