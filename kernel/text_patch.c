@@ -27,6 +27,11 @@ static void copy_code_bytes(uint8_t *dst, const uint8_t *src, size_t len)
 		((volatile uint8_t *)dst)[i] = src[i];
 }
 
+void text_read(void *dst, const void *src, size_t len)
+{
+	copy_code_bytes(dst, src, len);
+}
+
 static int poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 {
 	uint64_t pa;
@@ -60,5 +65,6 @@ int text_poke(void *addr, const void *src, size_t len)
 	return err;
 }
 NOKPROBE_SYMBOL(copy_code_bytes);
+NOKPROBE_SYMBOL(text_read);
 NOKPROBE_SYMBOL(poke_page);
 NOKPROBE_SYMBOL(text_poke);

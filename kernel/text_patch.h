@@ -16,4 +16,8 @@
  * patches (later, from several CPUs) do not share the window. */
 int text_poke(void *addr, const void *src, size_t len);
 
+/* Copy len bytes of code to dst without calling anything probe-able (for
+ * the probes layer, which must not hit a probe while holding its lock). */
+void text_read(void *dst, const void *src, size_t len);
+
 #endif

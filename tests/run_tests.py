@@ -25,6 +25,7 @@ Only the Python 3 standard library is used.
 import argparse
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -39,13 +40,31 @@ SYMTAB_TIMEOUT = 120
 BOOT_TIMEOUT = 1200
 
 
+# The nm that reads another architecture's ELF files: the cross
+# toolchain's, as the Makefile picks it, if installed (check_symtab.py
+# runs $NM; the host nm is the fallback).
+CROSS_NM = {
+    "aarch64": ["aarch64-none-elf-nm", "aarch64-linux-gnu-nm"],
+}
+
+
+def nm_env(arch):
+    if "NM" in os.environ:
+        return {}
+    for nm in CROSS_NM.get(arch, []):
+        if shutil.which(nm):
+            return {"NM": nm}
+    return {}
+
+
 class Part:
-    def __init__(self, name, cmd, summary, timeout, needs=()):
+    def __init__(self, name, cmd, summary, timeout, needs=(), env=None):
         self.name = name
         self.cmd = cmd
         self.summary = re.compile(summary)  # must capture passed, failed
         self.timeout = timeout
         self.needs = needs      # files that must exist first
+        self.env = env or {}    # added to the environment
         self.passed = 0
         self.failed = 0
         self.note = ""
@@ -62,7 +81,7 @@ def make_parts(archs, only, boot_tests):
             parts.append(Part("symtab(%s)" % arch,
                               [sys.executable, "tests/host/check_symtab.py", elf],
                               r"^check_symtab: (\d+) passed, (\d+) failed$",
-                              SYMTAB_TIMEOUT, needs=[elf]))
+                              SYMTAB_TIMEOUT, needs=[elf], env=nm_env(arch)))
         if not only or "boot" in only:
             cmd = [sys.executable, "tests/boot/boot_tests.py", "--arch", arch]
             for name in boot_tests:
@@ -99,7 +118,7 @@ def run_part(part):
         part.note = "missing " + missing[0]
         return []
 
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = dict(os.environ, PYTHONUNBUFFERED="1", **part.env)
     try:
         proc = subprocess.Popen(part.cmd, cwd=ROOT, env=env,
                                 stdin=subprocess.DEVNULL,

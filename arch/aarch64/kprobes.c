@@ -70,12 +70,13 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 	(void)saved;
 }
 
-void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		      const struct arch_kprobe_state *saved)
 {
 	(void)pp;
 	(void)regs;
 	(void)saved;
+	return true;
 }
 
 void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
@@ -126,6 +127,11 @@ bool arch_is_jprobe_return(uintptr_t bp_addr)
 void jprobe_return(void)
 {
 	panic("jprobe_return: there is no aarch64 probe back end");
+}
+
+unsigned long arch_kprobe_slots_in_use(void)
+{
+	return 0;
 }
 
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)

@@ -32,6 +32,7 @@
 
 	.balign 2048
 	.globl exception_vectors
+	.type exception_vectors, %function
 exception_vectors:
 	vector_entry 0		/* current EL, SP_EL0: synchronous */
 	vector_entry 1		/*   IRQ */
@@ -49,7 +50,9 @@ exception_vectors:
 	vector_entry 13		/*   IRQ */
 	vector_entry 14		/*   FIQ */
 	vector_entry 15		/*   SError */
+	.size exception_vectors, . - exception_vectors
 
+	.type exception_common, %function
 exception_common:
 	stp	x2, x3, [sp, #16 * 1]
 	stp	x4, x5, [sp, #16 * 2]
@@ -81,7 +84,10 @@ exception_common:
 	mov	x0, sp
 	bl	trap_dispatch
 
+	.size exception_common, . - exception_common
+
 	.globl trap_return
+	.type trap_return, %function
 trap_return:
 	ldp	x2, x3, [sp, #S_PC]
 	msr	elr_el1, x2
@@ -112,6 +118,7 @@ trap_return:
 	mov	sp, x0
 	mrs	x0, sp_el0
 	eret
+	.size trap_return, . - trap_return
 
 /*
  * void arch_context_switch(struct arch_context *from, struct arch_context *to)
@@ -130,6 +137,7 @@ trap_return:
  * into the thread switched to.
  */
 	.globl arch_context_switch
+	.type arch_context_switch, %function
 arch_context_switch:
 	sub	sp, sp, #112
 	stp	x19, x20, [sp, #16 * 0]
@@ -154,11 +162,14 @@ arch_context_switch:
 	msr	daif, x9
 	add	sp, sp, #112
 	ret
+	.size arch_context_switch, . - arch_context_switch
 
 	/* A new thread's first switch returns here, with x29 = 0 so that
 	 * backtraces stop. */
 	.globl context_first_entry
+	.type context_first_entry, %function
 context_first_entry:
 	mov	x29, xzr
 	bl	thread_start
 	brk	#0x3e8			/* thread_start never returns */
+	.size context_first_entry, . - context_first_entry

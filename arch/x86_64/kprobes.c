@@ -21,6 +21,7 @@
  * relative to the slot; its 32-bit displacement is adjusted when copied.
  * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
  */
+#include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nofault.h"
 #include "kernel/nokprobe.h"
@@ -130,19 +131,23 @@ static int fill_slot(struct probe_point *pp)
  * without other probes' breakpoints in it. */
 static int check_boundary(uintptr_t addr, uintptr_t func_start, size_t func_size)
 {
-	uintptr_t at = func_start;
+	size_t len = addr - func_start + INSN_MAX_LEN, at = 0;
+	uint8_t *code;
 
-	while (at < addr) {
-		uint8_t code[INSN_MAX_LEN];
-		size_t avail = MIN(sizeof(code), func_start + func_size - at);
+	len = MIN(len, func_size);
+	code = kmalloc(len);
+	if (!code)
+		return -ENOMEM;
+	kprobes_read_text(func_start, code, len);
+	while (func_start + at < addr) {
 		struct insn in;
 
-		kprobes_read_text(at, code, avail);
-		if (insn_decode(&in, code, avail) < 0)
-			return -EILSEQ;
+		if (insn_decode(&in, code + at, len - at) < 0)
+			break;
 		at += in.length;
 	}
-	return at == addr ? 0 : -EILSEQ;
+	kfree(code);
+	return func_start + at == addr ? 0 : -EILSEQ;
 }
 
 int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
@@ -178,6 +183,11 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		}
 	}
 	return 0;
+}
+
+unsigned long arch_kprobe_slots_in_use(void)
+{
+	return kprobe_slots.slots_in_use;
 }
 
 void arch_remove_kprobe(struct probe_point *pp)
@@ -350,11 +360,16 @@ static uint64_t restore_tf_if(uint64_t now, uint64_t saved)
 	return (now & ~(RFLAGS_TF | RFLAGS_IF)) | (saved & (RFLAGS_TF | RFLAGS_IF));
 }
 
-void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		      const struct arch_kprobe_state *saved)
 {
 	const struct insn *in = &pp->insn.decoded;
 	uintptr_t slot = (uintptr_t)pp->slot, addr = (uintptr_t)pp->addr;
+
+	/* rep movs/stos/...: the trap flag stops after every iteration, with
+	 * %rip still on the instruction until %rcx runs out. */
+	if (in->rep && regs->rip == slot)
+		return false;
 
 	/* Still inside the slot: resume at the same offset in the original. */
 	if (regs->rip >= slot && regs->rip < slot + ARCH_PROBE_SLOT_SIZE)
@@ -370,6 +385,7 @@ void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		regs->rflags = (regs->rflags & ~RFLAGS_TF) | (saved->rflags & RFLAGS_TF);
 	else
 		regs->rflags = restore_tf_if(regs->rflags, saved->rflags);
+	return true;
 }
 
 void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,

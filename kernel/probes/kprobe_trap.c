@@ -193,7 +193,8 @@ static bool kprobe_singlestep_handler(struct pt_regs *regs)
 
 	if (kcb->status != KPROBE_HIT_SS && kcb->status != KPROBE_REENTER)
 		return false;
-	arch_finish_step(kcb->point, regs, &kcb->arch);
+	if (!arch_finish_step(kcb->point, regs, &kcb->arch))
+		return true;	/* step it again */
 	if (kcb->status == KPROBE_REENTER) {
 		restore_prev(kcb);
 		return true;

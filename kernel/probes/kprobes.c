@@ -18,9 +18,9 @@
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
+#include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
-#include "lib/string.h"
 
 #define HASH_BITS 6
 #define HASH_SIZE (1 << HASH_BITS)
@@ -67,7 +67,7 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 {
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 
-	memcpy(buf, (const void *)addr, len);
+	text_read(buf, (const void *)addr, len);
 	for (size_t b = 0; b < HASH_SIZE; b++)
 		for (struct probe_point *pp = point_hash[b]; pp; pp = pp->hash_next)
 			if (pp->armed)

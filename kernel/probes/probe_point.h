@@ -100,9 +100,12 @@ bool arch_is_breakpoint(uintptr_t addr);
 void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved);
 /* Fix the registers after the single-step trap: resume after the
- * original instruction as if it had run in place. */
-void arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+ * original instruction as if it had run in place. Returns false if the
+ * instruction is not finished yet (a repeated string instruction traps
+ * after each iteration): it is then stepped again. */
+bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		      const struct arch_kprobe_state *saved);
+
 /* If a single-step faulted: put regs back at the probed instruction. */
 void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 		     const struct arch_kprobe_state *saved);
@@ -123,6 +126,9 @@ uintptr_t arch_kretprobe_trampoline_addr(void);
 /* jprobes: the address of the breakpoint in jprobe_return, and the stack
  * pointer to save/restore around the entry function. */
 bool arch_is_jprobe_return(uintptr_t bp_addr);
+
+/* Instruction slots the back end holds (tests check none leak). */
+unsigned long arch_kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
