@@ -12,6 +12,7 @@
 # is used when installed, and otherwise the host GCC, which can build a
 # freestanding kernel with the flags below.
 
+SHELL := /bin/bash
 ARCH ?= x86_64
 BUILD := build/$(ARCH)
 PYTHON ?= python3
@@ -72,14 +73,17 @@ OBJDUMP := $(CROSS_COMPILE)objdump
 # -ffreestanding -fno-builtin: no C library; memcpy and friends are ours.
 # -fno-pic -fno-pie: the kernel is linked at a fixed address.
 # -fno-stack-protector: there is no canary support to call into.
-# -fno-omit-frame-pointer -fno-optimize-sibling-calls: keep every frame in
-#     the frame-pointer chain, so backtraces (kernel/backtrace.c) show every
-#     caller, including functions that end in a tail call such as vfs_read.
+# -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap:
+#     keep a frame-pointer chain for backtraces (kernel/backtrace.c): every
+#     function that has a frame sets it up first thing (push %rbp; mov
+#     %rsp,%rbp), and a function ending in a call keeps its frame. (GCC still
+#     gives leaf functions that use no stack no frame at all; a trap inside
+#     one shows the faulting function but not its caller.)
 # -fno-asynchronous-unwind-tables: no .eh_frame; nothing unwinds with it.
 # -fcf-protection=none: no endbr64 at function entries.
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
-	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls \
+	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
 	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
@@ -154,10 +158,16 @@ $(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 run: deps $(IMAGE)
 	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio
 
+# QEMU starts halted with a GDB stub on port 1234, and GDB attaches with
+# the kernel's symbols. GDB owns this terminal, so the serial console is on
+# TCP port 4444: talk to the shell from another terminal with
+# `nc localhost 4444`. Quitting GDB stops QEMU.
 debug: deps $(IMAGE)
-	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio -S -gdb tcp::1234 & \
+	@echo "console: in another terminal, run: nc localhost 4444"
+	$(QEMU) $(QEMU_FLAGS) -serial tcp:localhost:4444,server,nowait -S -gdb tcp:localhost:1234 & \
+	qemu=$$!; sleep 1; \
 	$(GDB) -q $(BUILD)/probeos.elf -ex 'target remote localhost:1234'; \
-	kill %1 2>/dev/null || true
+	kill $$qemu 2>/dev/null || true
 
 include tests/host/host.mk
 

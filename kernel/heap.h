@@ -1,5 +1,5 @@
-/* The kernel heap: variable-sized allocations from pages of the frame
- * allocator, reached through the direct map. */
+/* The kernel heap: variable-sized allocations from frames of the frame
+ * allocator, mapped one after another at HEAP_BASE. */
 #ifndef KERNEL_HEAP_H
 #define KERNEL_HEAP_H
 

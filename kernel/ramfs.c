@@ -280,25 +280,6 @@ static int add_file(struct ramfs_node *dir, const char *name,
 	return 0;
 }
 
-/* Copy the next component of *path into name, skipping slashes before
- * it. Returns its length, 0 at the end, or -ENAMETOOLONG. */
-static int next_component(const char **path, char name[VFS_NAME_MAX + 1])
-{
-	const char *p = *path;
-	size_t len = 0;
-
-	while (*p == '/')
-		p++;
-	while (p[len] != '\0' && p[len] != '/')
-		len++;
-	if (len > VFS_NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(name, p, len);
-	name[len] = '\0';
-	*path = p + len;
-	return (int)len;
-}
-
 /* cpio_walk calls this for each archive entry; ctx is the root. Every
  * component but the last must be a directory, and is created if the
  * archive did not list it (yet): tools may list a file before its
@@ -319,7 +300,7 @@ static int add_entry(void *ctx, const struct cpio_entry *entry)
 
 	/* Keep one component in hand: only once the next one turns up do
 	 * we know that it is a directory on the way, not the last name. */
-	while ((len = next_component(&path, next)) != 0) {
+	while ((len = vfs_next_component(&path, next)) != 0) {
 		if (len < 0)
 			return len;
 		if (strcmp(next, ".") == 0)

@@ -31,10 +31,7 @@ void vfs_mount_root(struct inode *root)
 	__atomic_store_n(&vfs_root, root, __ATOMIC_RELEASE);
 }
 
-/* Copy the next component of *path into name, skipping the slashes in
- * front of it, and advance *path past it. Returns the length of the
- * component, 0 when the path is used up, or -ENAMETOOLONG. */
-static int next_component(const char **path, char name[VFS_NAME_MAX + 1])
+int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
 {
 	const char *p = *path;
 	size_t len = 0;
@@ -69,7 +66,7 @@ static int resolve(const char *path, struct inode **out)
 	if (!node)
 		return -ENOENT;		/* nothing mounted yet */
 
-	while ((len = next_component(&path, name)) > 0) {
+	while ((len = vfs_next_component(&path, name)) > 0) {
 		if (node->type != INODE_DIR || !node->iops || !node->iops->lookup)
 			return -ENOTDIR;
 		node = node->iops->lookup(node, name);

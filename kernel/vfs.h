@@ -52,6 +52,11 @@ struct dirent {
 #define O_WRONLY 1
 #define O_RDWR   2
 
+/* Copy the next component of *path into name, skipping the slashes in
+ * front of it, and advance *path past it. Returns the length of the
+ * component, 0 when the path is used up, or -ENAMETOOLONG. */
+int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1]);
+
 /* Mount a filesystem's root inode at "/" (only one mount for now). */
 void vfs_mount_root(struct inode *root);
 /* Resolve an absolute path to an inode; NULL if it does not exist. */

@@ -28,7 +28,7 @@ static struct worker {
 static void worker_main(void *unused)
 {
 	char buf[CHUNK];
-	struct file *file;
+	struct file *file = NULL;
 	loff_t pos = 0;
 	int err = vfs_open(WORKER_FILE, O_RDONLY, &file);
 
@@ -47,7 +47,7 @@ static void worker_main(void *unused)
 		}
 		thread_sleep(1);
 	}
-	if (!err)
+	if (file)
 		vfs_close(file);
 	worker.error = err;
 	__atomic_store_n(&worker.running, false, __ATOMIC_RELEASE);

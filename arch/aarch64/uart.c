@@ -59,10 +59,14 @@ void arch_console_putc(char c)
 	writel((uint8_t)c, uart + UART_DR);
 }
 
+/* Clear the interrupt first, then empty the FIFO: a byte that arrives
+ * after the last read raises the interrupt again. (Clearing last could
+ * clear the interrupt of a byte that came in meanwhile and leave it
+ * waiting in the FIFO until the next key.) */
 void uart_handle_irq(void)
 {
+	writel(INT_RX | INT_RT, uart + UART_ICR);
 	while (!(readl(uart + UART_FR) & FR_RXFE))
 		console_input((uint8_t)readl(uart + UART_DR));
-	writel(INT_RX | INT_RT, uart + UART_ICR);
 }
 NOKPROBE_SYMBOL(arch_console_putc);

@@ -3,9 +3,11 @@
  *
  * Long mode barely uses segments, but the CPU still needs a code segment
  * for ring 0 and a TSS, whose only job here is to name the Interrupt Stack
- * Table: the double-fault handler switches to IST stack 1, so that even a
- * kernel stack overflow (which faults again while pushing the trap frame)
- * ends in a readable panic instead of a triple fault and a silent reset.
+ * Table: the double-fault handler switches to IST stack 1, so that a fault
+ * that happens while the CPU cannot push a trap frame on the current stack
+ * (%rsp pointing at unmapped memory) ends in a readable panic instead of a
+ * triple fault and a silent reset. (Thread stacks come from the heap and
+ * have no guard page yet, so an overflow of one is not caught this way.)
  *
  * The tables are per CPU (struct x86_cpu_tables) because each CPU needs
  * its own TSS and IST stack; SMP only has to call arch_cpu_init on each.

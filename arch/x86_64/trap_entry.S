@@ -83,7 +83,7 @@ trap_return:
 	addq $16, %rsp		/* vector and error code */
 	iretq
 
-/* The stubs, and a table of their addresses for arch/x86_64/idt.c. */
+/* The stubs, and a table of their addresses for arch/x86_64/cpu.c. */
 .altmacro
 .macro stub_range from, to
 	trap_stub \from

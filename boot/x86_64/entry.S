@@ -41,8 +41,9 @@ mb2_header:
 	.long MB2_ARCH_I386
 	.long mb2_header_end - mb2_header
 	.long -(MB2_MAGIC + MB2_ARCH_I386 + (mb2_header_end - mb2_header))
-	/* Entry address tag: the ELF entry is a higher-half address GRUB
-	 * cannot jump to, so name the physical one. */
+	/* Entry address tag: where GRUB jumps, stated explicitly rather
+	 * than left to the ELF header, since the image mixes a low (boot)
+	 * and a higher-half (kernel) part. */
 	.balign 8
 	.word 3, 0
 	.long 12
@@ -134,6 +135,10 @@ boot_stack32_top:
 	.section .entry.text, "ax"
 	.code64
 higher_half:
+	/* EDI and ESI were written in 32-bit mode; the upper halves of the
+	 * registers are undefined after the switch, so clear them. */
+	movl %edi, %edi
+	movl %esi, %esi
 	movabsq $boot_stack_top, %rsp
 	xorl %ebp, %ebp			/* terminates the frame-pointer chain */
 	call kmain
