@@ -4,8 +4,10 @@
  * trap entry, the breakpoint and single-step hooks, text patching, the
  * probes layer itself) would trap again inside its own handling and
  * recurse. NOKPROBE_SYMBOL(fn) records fn's address in the .nokprobe_list
- * section; the whole .entry.text section is excluded too. The symbol
- * table supplies each listed function's size. */
+ * section. Whole files are excluded by the linker script, which gathers
+ * them between __kprobes_text_start and __kprobes_text_end (the probes
+ * core and back end, text patching), and the .entry.text section (trap
+ * entry). The symbol table supplies each listed function's size. */
 #ifndef KERNEL_NOKPROBE_H
 #define KERNEL_NOKPROBE_H
 

@@ -12,7 +12,6 @@
  */
 #include "kernel/text_patch.h"
 #include "kernel/arch.h"
-#include "kernel/nokprobe.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
@@ -64,7 +63,3 @@ int text_poke(void *addr, const void *src, size_t len)
 	spin_unlock_irqrestore(&text_lock, flags);
 	return err;
 }
-NOKPROBE_SYMBOL(copy_code_bytes);
-NOKPROBE_SYMBOL(text_read);
-NOKPROBE_SYMBOL(poke_page);
-NOKPROBE_SYMBOL(text_poke);

@@ -24,7 +24,6 @@
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nofault.h"
-#include "kernel/nokprobe.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -394,22 +393,6 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 	regs->rip = (uintptr_t)pp->addr;
 	regs->rflags = restore_tf_if(regs->rflags, saved->rflags);
 }
-NOKPROBE_SYMBOL(gpr);
-NOKPROBE_SYMBOL(arch_arm_kprobe);
-NOKPROBE_SYMBOL(arch_disarm_kprobe);
-NOKPROBE_SYMBOL(arch_breakpoint_addr);
-NOKPROBE_SYMBOL(arch_is_breakpoint);
-NOKPROBE_SYMBOL(arch_can_emulate);
-NOKPROBE_SYMBOL(arch_can_boost);
-NOKPROBE_SYMBOL(condition_holds);
-NOKPROBE_SYMBOL(loop_taken);
-NOKPROBE_SYMBOL(jcc_taken);
-NOKPROBE_SYMBOL(push);
-NOKPROBE_SYMBOL(emulate);
-NOKPROBE_SYMBOL(arch_exec_probed_insn);
-NOKPROBE_SYMBOL(restore_tf_if);
-NOKPROBE_SYMBOL(arch_finish_step);
-NOKPROBE_SYMBOL(arch_abort_step);
 
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 {
@@ -462,8 +445,3 @@ void jprobe_return(void)
 			 "int3");
 	__builtin_unreachable();
 }
-NOKPROBE_SYMBOL(arch_prepare_kretprobe);
-NOKPROBE_SYMBOL(arch_kretprobe_matches);
-NOKPROBE_SYMBOL(arch_kretprobe_trampoline_addr);
-NOKPROBE_SYMBOL(arch_is_jprobe_return);
-NOKPROBE_SYMBOL(jprobe_return);

@@ -13,7 +13,6 @@
  * saved registers and stack - whatever the entry function did to them -
  * and the probed function's first instruction runs as for any kprobe.
  */
-#include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "lib/string.h"
 #include <asm/irq.h>
@@ -41,8 +40,6 @@ bool jprobe_longjmp(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	jprobe_resume_probed(kcb, regs);
 	return true;
 }
-NOKPROBE_SYMBOL(setjmp_pre_handler);
-NOKPROBE_SYMBOL(jprobe_longjmp);
 
 int register_jprobe(struct jprobe *jp)
 {

@@ -16,7 +16,6 @@
  * of state when it must be single-stepped).
  */
 #include "kernel/cpu.h"
-#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/sched.h"
@@ -228,20 +227,6 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 	/* A fault inside a handler. */
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
-NOKPROBE_SYMBOL(kprobe_ctlblk);
-NOKPROBE_SYMBOL(kprobe_running);
-NOKPROBE_SYMBOL(reset_ctlblk);
-NOKPROBE_SYMBOL(count_missed);
-NOKPROBE_SYMBOL(choose_exec);
-NOKPROBE_SYMBOL(run_post_handlers);
-NOKPROBE_SYMBOL(exec_original);
-NOKPROBE_SYMBOL(jprobe_resume_probed);
-NOKPROBE_SYMBOL(run_pre_handlers);
-NOKPROBE_SYMBOL(reenter);
-NOKPROBE_SYMBOL(restore_prev);
-NOKPROBE_SYMBOL(kprobe_breakpoint_handler);
-NOKPROBE_SYMBOL(kprobe_singlestep_handler);
-NOKPROBE_SYMBOL(kprobe_fault_handler);
 
 void kprobes_wait_point_unused(struct probe_point *pp)
 {

@@ -16,7 +16,6 @@
  */
 #include "kernel/arch.h"
 #include "kernel/heap.h"
-#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/sched.h"
@@ -110,10 +109,6 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	put_instance(ri);
 	return ret;
 }
-NOKPROBE_SYMBOL(take_instance);
-NOKPROBE_SYMBOL(put_instance);
-NOKPROBE_SYMBOL(pre_handler_kretprobe);
-NOKPROBE_SYMBOL(kretprobe_trampoline_handler);
 
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 {
@@ -133,7 +128,6 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 	spin_unlock_irqrestore(&instance_lock, flags);
 	return real;
 }
-NOKPROBE_SYMBOL(kretprobe_real_return);
 
 /* Free the instances not in use; those tracking a call in flight no
  * longer name rp and are freed when the call returns (put_instance). */
