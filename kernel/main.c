@@ -11,7 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/frame.h"
 #include "kernel/printk.h"
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/kprobes.h"
 #include "kernel/ramfs.h"
 #include "kernel/sched.h"
 #include "kernel/shell.h"

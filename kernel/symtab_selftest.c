@@ -1,6 +1,5 @@
 /* Selftests of the kernel's own symbol table and the never-probe list. */
 #include "kernel/nokprobe.h"
-#include "kernel/probes/kprobes.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/text_patch.h"
@@ -67,7 +66,6 @@ static void nokprobe_marks_trap_path(void)
 	EXPECT(within_nokprobe_text((uintptr_t)__entry_text_start));
 	EXPECT(within_nokprobe_text((uintptr_t)text_poke));
 	EXPECT(within_nokprobe_text((uintptr_t)text_poke + 4));
-	EXPECT(within_nokprobe_text((uintptr_t)register_kprobe));
 	EXPECT(!within_nokprobe_text((uintptr_t)vfs_read));
 }
 

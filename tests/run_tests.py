@@ -8,11 +8,11 @@ shown as it comes:
     symtab(ARCH)    tests/host/check_symtab.py build/ARCH/probeos.elf
                                              line "check_symtab: N passed, N failed"
     boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
-                                             line "boot(ARCH): N passed, N failed"
+                                             line "boot(ARCH): N passed, N failed, N skipped"
 
 A part that prints no summary line, exits with an error while claiming
 no failures, or runs past its time limit counts as one failure. The
-output ends with a table of the parts and one line "N passed, N failed"
+output ends with a table of the parts and one line "N passed, N failed, N skipped"
 with the totals; the exit status is 1 if anything failed.
 
     python3 tests/run_tests.py                     # everything, x86_64
@@ -67,6 +67,7 @@ class Part:
         self.env = env or {}    # added to the environment
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self.note = ""
 
 
@@ -87,7 +88,8 @@ def make_parts(archs, only, boot_tests):
             for name in boot_tests:
                 cmd += ["--test", name]
             parts.append(Part("boot(%s)" % arch, cmd,
-                              r"^boot\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                              r"^boot\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
+                              % re.escape(arch),
                               BOOT_TIMEOUT))
     return parts
 
@@ -157,6 +159,8 @@ def run_part(part):
             found = True
             part.passed += int(m.group(1))
             part.failed += int(m.group(2))
+            if m.lastindex and m.lastindex >= 3 and m.group(3):
+                part.skipped += int(m.group(3))
 
     notes = []
     if timed_out:
@@ -174,12 +178,12 @@ def run_part(part):
 def print_table(parts):
     width = max([len(p.name) for p in parts] + [4])
     print()
-    print("%-*s  %6s  %6s  %s" % (width, "part", "passed", "failed", "result"))
+    print("%-*s  %6s  %6s  %7s  %s" % (width, "part", "passed", "failed", "skipped", "result"))
     for p in parts:
         status = "ok" if p.failed == 0 else "FAILED"
         if p.note:
             status += " (%s)" % p.note
-        print("%-*s  %6d  %6d  %s" % (width, p.name, p.passed, p.failed, status))
+        print("%-*s  %6d  %6d  %7d  %s" % (width, p.name, p.passed, p.failed, p.skipped, status))
 
 
 def main():
@@ -204,7 +208,8 @@ def main():
     print_table(parts)
     passed = sum(p.passed for p in parts)
     failed = sum(p.failed for p in parts)
-    print("%d passed, %d failed" % (passed, failed))
+    skipped = sum(p.skipped for p in parts)
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 
 

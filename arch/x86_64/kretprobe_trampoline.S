@@ -9,6 +9,7 @@
  * returns the real return address. iretq then restores the flags, %rsp
  * and jumps there in one instruction.
  */
+#include <asm/pt_regs_asm.h>
 	.section .entry.text, "ax"
 	.globl kretprobe_trampoline
 kretprobe_trampoline:
@@ -21,38 +22,10 @@ kretprobe_trampoline:
 	pushq $0		/* rip: filled in below */
 	pushq $0		/* error code */
 	pushq $0		/* vector */
-	pushq %rax
-	pushq %rbx
-	pushq %rcx
-	pushq %rdx
-	pushq %rsi
-	pushq %rdi
-	pushq %rbp
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_GPRS
 	movq %rsp, %rdi
 	call kretprobe_trampoline_handler
 	movq %rax, 17*8(%rsp)	/* regs->rip */
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rbp
-	popq %rdi
-	popq %rsi
-	popq %rdx
-	popq %rcx
-	popq %rbx
-	popq %rax
+	POP_GPRS
 	addq $16, %rsp
 	iretq

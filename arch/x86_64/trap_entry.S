@@ -12,6 +12,7 @@
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
  */
+#include <asm/pt_regs_asm.h>
 
 	.section .entry.text, "ax"
 
@@ -39,21 +40,7 @@ trap_stub_\vector:
 
 	.globl trap_common
 trap_common:
-	pushq %rax
-	pushq %rbx
-	pushq %rcx
-	pushq %rdx
-	pushq %rsi
-	pushq %rdi
-	pushq %rbp
-	pushq %r8
-	pushq %r9
-	pushq %r10
-	pushq %r11
-	pushq %r12
-	pushq %r13
-	pushq %r14
-	pushq %r15
+	PUSH_GPRS
 	cld
 	movq %rsp, %rdi
 	/* The System V ABI wants a 16-byte aligned stack at a call; traps can
@@ -65,21 +52,7 @@ trap_common:
 	movq %rbx, %rsp
 	.globl trap_return
 trap_return:
-	popq %r15
-	popq %r14
-	popq %r13
-	popq %r12
-	popq %r11
-	popq %r10
-	popq %r9
-	popq %r8
-	popq %rbp
-	popq %rdi
-	popq %rsi
-	popq %rdx
-	popq %rcx
-	popq %rbx
-	popq %rax
+	POP_GPRS
 	addq $16, %rsp		/* vector and error code */
 	iretq
 

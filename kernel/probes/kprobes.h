@@ -165,9 +165,22 @@ int disable_kretprobe(struct kretprobe *rp);
 int enable_kretprobe(struct kretprobe *rp);
 /* Instances of rp currently tracking a call. */
 int kretprobe_instances_in_use(struct kretprobe *rp);
+#ifdef CONFIG_KPROBES
+/* Claim the breakpoint, single-step and fault trap hooks (at boot). */
+void kprobes_init(void);
 /* For stack unwinders: if ret is the kretprobe trampoline, the real return
  * address of the call whose return address was stored at stack_slot, in
  * the current thread; otherwise ret itself. */
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
+#else
+/* A kernel built without the probes layer (an architecture that has no
+ * back end yet): nothing to set up, and no trampoline to see through. */
+static inline void kprobes_init(void) { }
+static inline uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
+{
+	(void)stack_slot;
+	return ret;
+}
+#endif
 
 #endif

@@ -238,6 +238,7 @@ static void registration_errors(void)
 	EXPECT_EQ(register_kprobe(&unknown), -ENOENT);
 	EXPECT_EQ(register_kprobe(&inside), -EILSEQ);
 	EXPECT_EQ(register_kprobe(&black), -EINVAL);
+	EXPECT(within_nokprobe_text((uintptr_t)register_kprobe));	/* the core itself */
 	EXPECT_EQ(register_kprobe(&gone), -ENOENT);
 	EXPECT_EQ(register_kretprobe(&not_entry), -EINVAL);
 	EXPECT_EQ(register_kprobe(&twice), 0);

@@ -135,8 +135,6 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
 
 /* ---- Implemented by the core ---- */
 
-/* Claim the breakpoint, single-step and fault trap hooks (at boot). */
-void kprobes_init(void);
 /* Copy len bytes of text at addr as they were before any probe patched
  * them (for decoding next to other probes). */
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);

@@ -95,11 +95,19 @@ def info(msg):
 # A test gets a Machine sitting at the prompt and must leave it there.
 
 TESTS = []
+# Tests that apply to some architectures only, with the reason.
+ONLY_ON = {}
+
+# The probes layer has an x86_64 back end only; the aarch64 one is the
+# subject of its own issue. Its tests are skipped (and said to be) there.
+PROBE_ARCHS = ("x86_64",)
 
 
-def test(name):
+def test(name, archs=None):
     def register(fn):
         TESTS.append((name, fn))
+        if archs:
+            ONLY_ON[name] = archs
         return fn
     return register
 
@@ -349,7 +357,7 @@ def probe_list_line(m, addr, kind, where):
                       % (addr, kind, where, show(out, 10)))
 
 
-@test("probe_kprobe")
+@test("probe_kprobe", archs=PROBE_ARCHS)
 def test_probe_kprobe(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
@@ -389,7 +397,7 @@ def test_probe_kprobe(m):
     check(text.get("hits") == ["3"], "`probe show`: expected 'hits 3', got %s" % show(out, 12))
 
 
-@test("probe_kretprobe_jprobe_trace")
+@test("probe_kretprobe_jprobe_trace", archs=PROBE_ARCHS)
 def test_probe_ret_and_jprobe(m):
     expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
     rnum, _ = probe_add(m, "-r maxactive=4 vfs_read", "r", "vfs_read+0x0")
@@ -415,7 +423,7 @@ def test_probe_ret_and_jprobe(m):
           % show(out, 12))
 
 
-@test("probe_worker")
+@test("probe_worker", archs=PROBE_ARCHS)
 def test_probe_worker(m):
     out = m.command("worker start")
     check(out and out[0].startswith("worker: started"), "`worker start`: got %s" % show(out))
@@ -436,7 +444,7 @@ def test_probe_worker(m):
         m.command("worker stop")
 
 
-@test("probe_errors")
+@test("probe_errors", archs=PROBE_ARCHS)
 def test_probe_errors(m):
     cases = [
         ("probe add vfs_raed", "probe: no symbol 'vfs_raed'"),
@@ -471,7 +479,7 @@ def test_probe_errors(m):
     parse_uptime(out)
 
 
-@test("probe_del")
+@test("probe_del", archs=PROBE_ARCHS)
 def test_probe_del(m):
     out = m.command("probe del vfs_read")
     check(len(out) == 3 and all(line.endswith(": removed") for line in out),
@@ -517,6 +525,7 @@ class Harness:
         self.boot_error = None  # why the last boot failed; then no more tries
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
 
     def boot(self):
         self.boots += 1
@@ -552,6 +561,10 @@ class Harness:
             print("not ok - %s: %s" % (name, reason), flush=True)
 
     def run_one(self, name, fn):
+        if name in ONLY_ON and self.arch not in ONLY_ON[name]:
+            self.skipped += 1
+            print("ok - %s # SKIP only on %s" % (name, ", ".join(ONLY_ON[name])), flush=True)
+            return
         if self.machine is None:
             if self.boot_error is not None:
                 self.result(name, "not run: the machine could not be booted")
@@ -589,8 +602,8 @@ class Harness:
                 self.run_one(name, fn)
         finally:
             self.discard()
-        print("boot(%s): %d passed, %d failed" % (self.arch, self.passed, self.failed),
-              flush=True)
+        print("boot(%s): %d passed, %d failed, %d skipped"
+              % (self.arch, self.passed, self.failed, self.skipped), flush=True)
         return self.failed == 0
 
 
