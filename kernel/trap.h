@@ -28,6 +28,14 @@ bool trap_call_hook(enum trap_hook_kind kind, struct pt_regs *regs);
  * copy_from_kernel_nofault) has an entry mapping it to the address where
  * execution continues instead. Returns true if regs->ip was redirected. */
 bool extable_fixup(struct pt_regs *regs);
+/* In inline assembly: an exception-table entry saying that a fault at
+ * label insn continues at label fixup. */
+#define EXTABLE_ENTRY(insn, fixup)                                             \
+	".pushsection .ex_table, \"a\"\n\t"                                    \
+	".balign 8\n\t"                                                        \
+	".quad " #insn ", " #fixup "\n\t"                                      \
+	".popsection\n\t"
+
 /* The fix-up address for a faulting instruction address, or 0. */
 uintptr_t extable_search(uintptr_t insn_addr);
 

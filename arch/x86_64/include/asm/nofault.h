@@ -1,0 +1,41 @@
+/*
+ * One-byte accesses that may fault, for kernel/nofault.c.
+ *
+ * Each is a single mov with an exception-table entry. The result is set
+ * to -EFAULT before the mov and cleared after it; the fix-up entry sends a
+ * faulting mov straight past the clear, so the caller sees -EFAULT without
+ * any other fault-handling code.
+ */
+#ifndef ASM_NOFAULT_H
+#define ASM_NOFAULT_H
+
+#include "kernel/trap.h"
+#include "lib/errno.h"
+
+static inline int arch_load_byte_nofault(uint8_t *out, const uint8_t *src)
+{
+	int err = -EFAULT;
+	uint8_t v = 0;
+
+	__asm__ volatile("1: movb (%2), %1\n\t"
+			 "xorl %0, %0\n"
+			 "2:\n\t"
+			 EXTABLE_ENTRY(1b, 2b)
+			 : "+r"(err), "+q"(v) : "r"(src) : "cc", "memory");
+	*out = v;
+	return err;
+}
+
+static inline int arch_store_byte_nofault(uint8_t *dst, uint8_t v)
+{
+	int err = -EFAULT;
+
+	__asm__ volatile("1: movb %1, (%2)\n\t"
+			 "xorl %0, %0\n"
+			 "2:\n\t"
+			 EXTABLE_ENTRY(1b, 2b)
+			 : "+r"(err) : "q"(v), "r"(dst) : "cc", "memory");
+	return err;
+}
+
+#endif

@@ -1,0 +1,23 @@
+/* Copies that survive a fault (see nofault.h), a byte at a time through
+ * the architecture's fault-tolerant accesses (asm/nofault.h). */
+#include "kernel/nofault.h"
+#include "kernel/nokprobe.h"
+#include <asm/nofault.h>
+
+int copy_from_kernel_nofault(void *dst, const void *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (arch_load_byte_nofault((uint8_t *)dst + i, (const uint8_t *)src + i))
+			return -EFAULT;
+	return 0;
+}
+
+int copy_to_kernel_nofault(void *dst, const void *src, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (arch_store_byte_nofault((uint8_t *)dst + i, ((const uint8_t *)src)[i]))
+			return -EFAULT;
+	return 0;
+}
+NOKPROBE_SYMBOL(copy_from_kernel_nofault);
+NOKPROBE_SYMBOL(copy_to_kernel_nofault);
