@@ -10,6 +10,7 @@
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/insn_fill.h>
 #include <asm/layout.h>
 
 extern char __text_start[], __rodata_start[], __data_start[];
@@ -178,6 +179,19 @@ static void insn_slots_alloc_and_free(void)
 	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
 }
 
+static void code_runs_in_slot(void)
+{
+	static const uint8_t code[] = ARCH_RETURN_42_CODE;
+	void *slot = insn_slot_alloc(&test_slots);
+
+	EXPECT(slot != NULL);
+	if (!slot)
+		return;
+	EXPECT_EQ(text_poke(slot, code, sizeof(code)), 0);
+	EXPECT_EQ(((int (*)(void))slot)(), 42);
+	insn_slot_free(&test_slots, slot);
+}
+
 static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(frames_alloc_and_free),
 	SELFTEST_CASE(heap_alloc_free_and_coalesce),
@@ -187,5 +201,6 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(wx_text_poke_changes_code),
 	SELFTEST_CASE(execmem_is_read_only_executable),
 	SELFTEST_CASE(insn_slots_alloc_and_free),
+	SELFTEST_CASE(code_runs_in_slot),
 };
 SELFTEST_SUITE("memory", mm_cases);

@@ -1,10 +1,7 @@
 /* Selftests of aarch64 trap handling: the breakpoint and single-step
- * hooks the probes layer builds on, exception fix-ups, and running code
- * placed in an instruction slot. */
-#include "kernel/insn_slot.h"
+ * hooks the probes layer builds on, and exception fix-ups. */
 #include "kernel/nofault.h"
 #include "kernel/selftest.h"
-#include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include <asm/irq.h>
@@ -96,26 +93,9 @@ static void fixup_recovers_bad_read(void)
 	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)&hook_calls, 4), 0);
 }
 
-static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "aarch64 selftest", 16);
-
-static void code_runs_in_slot(void)
-{
-	/* mov w0, #42; ret (0x52800540, 0xd65f03c0, little-endian) */
-	static const uint8_t code[] = { 0x40, 0x05, 0x80, 0x52, 0xc0, 0x03, 0x5f, 0xd6 };
-	void *slot = insn_slot_alloc(&test_slots);
-
-	EXPECT(slot != NULL);
-	if (!slot)
-		return;
-	EXPECT_EQ(text_poke(slot, code, sizeof(code)), 0);
-	EXPECT_EQ(((int (*)(void))slot)(), 42);
-	insn_slot_free(&test_slots, slot);
-}
-
 static const struct selftest_case trap_cases[] = {
 	SELFTEST_CASE(breakpoint_reaches_hook),
 	SELFTEST_CASE(single_step_reaches_hook),
 	SELFTEST_CASE(fixup_recovers_bad_read),
-	SELFTEST_CASE(code_runs_in_slot),
 };
 SELFTEST_SUITE("traps", trap_cases);

@@ -1,10 +1,7 @@
 /* Selftests of x86_64 trap handling: the breakpoint and single-step hooks
- * the probes layer builds on, exception fix-ups, and running code placed
- * in an instruction slot. */
-#include "kernel/insn_slot.h"
+ * the probes layer builds on, and exception fix-ups. */
 #include "kernel/nofault.h"
 #include "kernel/selftest.h"
-#include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
@@ -68,26 +65,9 @@ static void fixup_recovers_bad_read(void)
 	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)&hook_calls, 4), 0);
 }
 
-static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "x86 selftest", 16);
-
-static void code_runs_in_slot(void)
-{
-	/* mov $42, %eax; ret */
-	static const uint8_t code[] = { 0xb8, 0x2a, 0x00, 0x00, 0x00, 0xc3 };
-	void *slot = insn_slot_alloc(&test_slots);
-
-	EXPECT(slot != NULL);
-	if (!slot)
-		return;
-	EXPECT_EQ(text_poke(slot, code, sizeof(code)), 0);
-	EXPECT_EQ(((int (*)(void))slot)(), 42);
-	insn_slot_free(&test_slots, slot);
-}
-
 static const struct selftest_case trap_cases[] = {
 	SELFTEST_CASE(breakpoint_reaches_hook),
 	SELFTEST_CASE(single_step_reaches_hook),
 	SELFTEST_CASE(fixup_recovers_bad_read),
-	SELFTEST_CASE(code_runs_in_slot),
 };
 SELFTEST_SUITE("traps", trap_cases);
