@@ -112,6 +112,20 @@ static void wx_write_to_text_faults(void)
 	EXPECT_EQ(copy_to_kernel_nofault((void *)__rodata_start, &byte, 1), -EFAULT);
 }
 
+/* The exception fix-up path: faulting reads come back as -EFAULT. */
+static void nofault_read_recovers(void)
+{
+	static const uint64_t readable = 0x1122334455667788ULL;
+	uint64_t v = 0;
+
+	/* An address in neither half of the address space (#GP on x86_64),
+	 * and an unmapped one in the lower half (a page fault). */
+	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x8000000000000000ULL, 8), -EFAULT);
+	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x10, 8), -EFAULT);
+	EXPECT_EQ(copy_from_kernel_nofault(&v, &readable, 8), 0);
+	EXPECT_EQ(v, readable);
+}
+
 static void wx_text_poke_changes_code(void)
 {
 	uint8_t *code = (uint8_t *)wx_patch_target;
@@ -198,6 +212,7 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(heap_large_and_zeroed),
 	SELFTEST_CASE(wx_page_permissions),
 	SELFTEST_CASE(wx_write_to_text_faults),
+	SELFTEST_CASE(nofault_read_recovers),
 	SELFTEST_CASE(wx_text_poke_changes_code),
 	SELFTEST_CASE(execmem_is_read_only_executable),
 	SELFTEST_CASE(insn_slots_alloc_and_free),

@@ -1,6 +1,6 @@
 /* Selftests of aarch64 trap handling: the breakpoint and single-step
- * hooks the probes layer builds on, and exception fix-ups. */
-#include "kernel/nofault.h"
+ * hooks the probes layer builds on. (Exception fix-ups are tested with the
+ * nofault copies in kernel/mm_selftest.c.) */
 #include "kernel/selftest.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
@@ -82,20 +82,8 @@ static void single_step_reaches_hook(void)
 	EXPECT_EQ(step_pc, after);
 }
 
-static void fixup_recovers_bad_read(void)
-{
-	uint64_t v = 0;
-
-	/* An address in neither half of the address space, and one in the
-	 * lower half, which the kernel has switched off: both fault. */
-	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x8000000000000000ULL, 8), -EFAULT);
-	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)0x10, 8), -EFAULT);
-	EXPECT_EQ(copy_from_kernel_nofault(&v, (void *)&hook_calls, 4), 0);
-}
-
 static const struct selftest_case trap_cases[] = {
 	SELFTEST_CASE(breakpoint_reaches_hook),
 	SELFTEST_CASE(single_step_reaches_hook),
-	SELFTEST_CASE(fixup_recovers_bad_read),
 };
 SELFTEST_SUITE("traps", trap_cases);
