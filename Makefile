@@ -31,6 +31,7 @@ QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
+CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write double-fault)
 GDB := gdb
 KPROBES := y
 else ifeq ($(ARCH),aarch64)
@@ -58,6 +59,7 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
 	-display none -no-reboot
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
 GDB := gdb-multiarch
+CRASH_IMAGES :=
 # The probes layer needs a back end per architecture; aarch64's is not
 # written yet, so its kernel is built without kernel/probes/.
 KPROBES := n
@@ -99,8 +101,9 @@ SRCS := $(wildcard kernel/*.c $(if $(filter y,$(KPROBES)),kernel/probes/*.c) lib
 	arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S)
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug test host-tests deps clean
+.PHONY: all run debug test host-tests deps clean crash-images
 all: $(IMAGE)
+crash-images: $(CRASH_IMAGES)
 
 # V=1 shows the full commands.
 Q := $(if $(V),,@)
@@ -151,14 +154,24 @@ $(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null)
 	$(Q)$(PYTHON) tools/mkcpio.py rootfs $@
 
 # The ISO: GRUB (BIOS) with our grub.cfg, the kernel and the rootfs module.
-$(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
-	@rm -rf $(BUILD)/isodir
-	@mkdir -p $(BUILD)/isodir/boot/grub
-	@cp iso/grub.cfg $(BUILD)/isodir/boot/grub/grub.cfg
-	@cp $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio $(BUILD)/isodir/boot/
+# $(call make-iso,DIR,EXTRA-KERNEL-ARGUMENTS) builds $@ from a tree in DIR.
+define make-iso
+	@rm -rf $(1)
+	@mkdir -p $(1)/boot/grub
+	@sed 's|multiboot2 /boot/probeos.elf|& $(2)|' iso/grub.cfg > $(1)/boot/grub/grub.cfg
+	@cp $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio $(1)/boot/
 	@echo "  ISO     $@"
-	$(Q)grub-mkrescue -o $@ $(BUILD)/isodir 2> $(BUILD)/grub-mkrescue.log || \
-		{ cat $(BUILD)/grub-mkrescue.log; exit 1; }
+	$(Q)grub-mkrescue -o $@ $(1) 2> $(1).log || { cat $(1).log; exit 1; }
+endef
+
+$(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
+	$(call make-iso,$(BUILD)/isodir,)
+
+# Images that crash on purpose (kernel/crash_test.c), for
+# tests/boot/crash_tests.py: on x86_64 an ISO per kind, whose GRUB passes
+# crash=KIND; on aarch64 QEMU's -append passes it to the usual image.
+$(BUILD)/crash-%.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
+	$(call make-iso,$(BUILD)/crash-$*,crash=$*)
 
 run: deps $(IMAGE)
 	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio
@@ -179,7 +192,8 @@ include tests/host/host.mk
 # Every test, on both architectures.
 TEST_ARCHS := x86_64 aarch64
 test: deps host-test-bins
-	@for arch in $(TEST_ARCHS); do $(MAKE) --no-print-directory ARCH=$$arch all || exit 1; done
+	@for arch in $(TEST_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$arch all crash-images || exit 1; done
 	$(PYTHON) tests/run_tests.py $(addprefix --arch ,$(TEST_ARCHS))
 
 # Debian packages this project needs, by the command that shows each is there.

@@ -62,6 +62,9 @@ uintptr_t arch_current_frame(void);
 void arch_dump_regs(const struct pt_regs *regs);
 /* Leave QEMU with the given status code (isa-debug-exit / PSCI). */
 __noreturn void arch_poweroff(int status);
+/* Crash in an architecture-specific way named kind (for the crash tests
+ * of kernel/crash_test.c); false if the architecture has no such kind. */
+bool arch_crash_test(const char *kind);
 /* Stop this CPU for good. */
 __noreturn void arch_halt(void);
 

@@ -29,11 +29,16 @@ int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
 	return n;
 }
 
-static void print_addr(uintptr_t addr)
+/* One line of a backtrace: the trapping instruction itself, or a return
+ * address (named by its call, see sym_format_return). */
+static void print_addr(uintptr_t addr, bool return_address)
 {
 	char name[96];
 
-	sym_format(addr, name, sizeof(name));
+	if (return_address)
+		sym_format_return(addr, name, sizeof(name));
+	else
+		sym_format(addr, name, sizeof(name));
 	kprintf("  [<%016lx>] %s\n", addr, name);
 }
 
@@ -44,7 +49,7 @@ void backtrace_print(uintptr_t frame)
 
 	kprintf("Call trace:\n");
 	for (int i = 0; i < n; i++)
-		print_addr(addrs[i]);
+		print_addr(addrs[i], true);
 }
 
 void backtrace_print_from(uintptr_t ip, uintptr_t frame)
@@ -53,8 +58,8 @@ void backtrace_print_from(uintptr_t ip, uintptr_t frame)
 	int n = backtrace_collect(frame, addrs, BACKTRACE_MAX);
 
 	kprintf("Call trace:\n");
-	print_addr(ip);
+	print_addr(ip, false);
 	for (int i = 0; i < n; i++)
-		print_addr(addrs[i]);
+		print_addr(addrs[i], true);
 }
 NOKPROBE_SYMBOL(backtrace_collect);

@@ -9,6 +9,7 @@
 #include "boot/boot_info.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/crash_test.h"
 #include "kernel/frame.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
@@ -53,6 +54,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	if (boot_info.cmdline[0])
 		kprintf("command line: %s\n", boot_info.cmdline);
 
+	crash_test_from_cmdline(boot_info.cmdline);
 	mount_rootfs(&boot_info);
 	kprobes_init();
 	sched_init();

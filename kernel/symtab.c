@@ -105,11 +105,14 @@ int sym_by_addr(uintptr_t addr, struct symbol *out)
 	return symtab_lookup_addr(&kernel_symtab, addr, out);
 }
 
-static void format_symbolic(uintptr_t addr, char *buf, size_t size, bool with_size)
+/* Name addr by the symbol that contains lookup (addr itself, or for a
+ * return address the byte before it). */
+static void format_symbolic(uintptr_t addr, uintptr_t lookup, char *buf, size_t size,
+			    bool with_size)
 {
 	struct symbol sym;
 
-	if (sym_by_addr(addr, &sym) < 0)
+	if (sym_by_addr(lookup, &sym) < 0)
 		snprintf(buf, size, "%p", (void *)addr);
 	else if (with_size)
 		snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
@@ -122,11 +125,20 @@ static void format_symbolic(uintptr_t addr, char *buf, size_t size, bool with_si
  * form Linux uses in backtraces. An unknown address prints as %p does. */
 void sym_format(uintptr_t addr, char *buf, size_t size)
 {
-	format_symbolic(addr, buf, size, true);
+	format_symbolic(addr, addr, buf, size, true);
+}
+
+/* A return address follows its call instruction. When the call is the
+ * last instruction of a function (a call that never returns), the return
+ * address is already the first byte of the next function: name the
+ * function holding the byte before it, the call itself. */
+void sym_format_return(uintptr_t ret, char *buf, size_t size)
+{
+	format_symbolic(ret, ret - 1, buf, size, true);
 }
 
 /* "vfs_read+0x5": the form of the kprobes list. */
 void sym_format_offset(uintptr_t addr, char *buf, size_t size)
 {
-	format_symbolic(addr, buf, size, false);
+	format_symbolic(addr, addr, buf, size, false);
 }

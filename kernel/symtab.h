@@ -47,6 +47,9 @@ int sym_by_addr(uintptr_t addr, struct symbol *out);
 
 /* Format addr as "name+0xoff/0xsize" (or "0x..." if unknown) into buf. */
 void sym_format(uintptr_t addr, char *buf, size_t size);
+/* The same for a return address in a backtrace: named by the call before
+ * it, which matters when that call ends its function. */
+void sym_format_return(uintptr_t ret, char *buf, size_t size);
 /* The same without the size: "name+0xoff". */
 void sym_format_offset(uintptr_t addr, char *buf, size_t size);
 

@@ -9,6 +9,8 @@ shown as it comes:
                                              line "check_symtab: N passed, N failed"
     boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
                                              line "boot(ARCH): N passed, N failed, N skipped"
+    crash(ARCH)     tests/boot/crash_tests.py --arch ARCH
+                                             line "crash(ARCH): N passed, N failed"
 
 A part that prints no summary line, exits with an error while claiming
 no failures, or runs past its time limit counts as one failure. The
@@ -38,6 +40,7 @@ SYMTAB_TIMEOUT = 120
 # The boot tests time themselves (boot 60 s, selftest 300 s, 20 s per
 # command); this only catches a harness that hangs.
 BOOT_TIMEOUT = 1200
+CRASH_TIMEOUT = 300
 
 
 # The nm that reads another architecture's ELF files: the cross
@@ -91,6 +94,11 @@ def make_parts(archs, only, boot_tests):
                               r"^boot\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
                               % re.escape(arch),
                               BOOT_TIMEOUT))
+        if (not only or "crash" in only) and not boot_tests:
+            parts.append(Part("crash(%s)" % arch,
+                              [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
+                              r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                              CRASH_TIMEOUT))
     return parts
 
 
@@ -190,7 +198,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--arch", action="append", metavar="ARCH",
                     help="architecture to test (repeatable; default x86_64)")
-    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot"],
+    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "crash"],
                     help="run only this part (repeatable)")
     ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
                     help="run only this boot test (repeatable); implies --only boot"

@@ -134,6 +134,7 @@ boot_stack32_top:
 	/* From here on the code runs at its linked, higher-half address. */
 	.section .entry.text, "ax"
 	.code64
+	.type higher_half, @function
 higher_half:
 	/* EDI and ESI were written in 32-bit mode; the upper halves of the
 	 * registers are undefined after the switch, so clear them. */
@@ -145,6 +146,7 @@ higher_half:
 1:	cli
 	hlt
 	jmp 1b
+	.size higher_half, . - higher_half
 
 	.section .bss
 	.balign 16

@@ -1,0 +1,66 @@
+/*
+ * Deliberate crashes, asked for on the kernel command line as crash=KIND.
+ *
+ * They exist so that the boot tests (tests/boot/crash_tests.py) can check
+ * what a panic prints - the cause, the registers, a symbolized backtrace -
+ * and so that a student can boot one and read a panic at leisure. Each
+ * crash happens in a function of its own, two calls below kmain, so the
+ * backtrace has something to show. Nothing typed at the shell reaches
+ * this code.
+ *
+ *   crash=trap        an undefined instruction (__builtin_trap)
+ *   crash=text-write  a store into kernel text, which W^X forbids
+ *   (and those the architecture adds: see arch_crash_test)
+ */
+#include "kernel/arch.h"
+#include "kernel/crash_test.h"
+#include "kernel/printk.h"
+#include "lib/string.h"
+
+__noinline static void crash_by_trap(void)
+{
+	__builtin_trap();
+}
+
+__noinline static void crash_by_text_write(void)
+{
+	/* volatile: the compiler must really emit the store. */
+	*(volatile uint8_t *)crash_by_trap = 0;
+}
+
+/* The value of crash= in the command line, in buf; false if absent. */
+static bool crash_kind(const char *cmdline, char *buf, size_t size)
+{
+	for (const char *p = cmdline; p && *p; p = strchr(p, ' ')) {
+		size_t len = 0;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "crash=", 6) != 0)
+			continue;
+		p += 6;
+		while (p[len] && p[len] != ' ')
+			len++;
+		if (len >= size)
+			return false;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		return true;
+	}
+	return false;
+}
+
+void crash_test_from_cmdline(const char *cmdline)
+{
+	char kind[32];
+
+	if (!crash_kind(cmdline, kind, sizeof(kind)))
+		return;
+	kprintf("crash test: %s\n", kind);
+	if (strcmp(kind, "trap") == 0)
+		crash_by_trap();
+	else if (strcmp(kind, "text-write") == 0)
+		crash_by_text_write();
+	else if (!arch_crash_test(kind))
+		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
+}

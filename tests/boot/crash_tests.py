@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Crash tests: boot kernels told to crash (crash=KIND on the command line,
+see kernel/crash_test.c) and check what the panic prints.
+
+Each kind must print one `PANIC: <cause> at <function>+0x../0x..` line, the
+registers, and a `Call trace:` whose lines are symbolized and reach kmain,
+then stop. The kernel halts rather than exits, so QEMU is killed once the
+panic has been read (or after a timeout).
+
+Usage: crash_tests.py [--arch ARCH]   (prints "crash(ARCH): N passed, N failed")
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu  # noqa: E402
+
+TIMEOUT = 60
+END = "--- end of panic: the kernel is halted ---"
+
+# kind -> (cause in the PANIC line, function the panic names)
+KINDS = {
+    "x86_64": {
+        "trap": ("invalid opcode", "crash_by_trap"),
+        "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
+        "double-fault": ("double fault", "arch_crash_test"),
+    },
+    "aarch64": {
+        "trap": ("BRK instruction with no handler", "crash_by_trap"),
+        "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
+    },
+}
+
+# The first line of each architecture's register dump.
+REGISTERS = {
+    "x86_64": re.compile(r"^RIP: [0-9a-f]{16}  RSP: [0-9a-f]{16}"),
+    "aarch64": re.compile(r"^pc : [0-9a-f]{16}  sp : [0-9a-f]{16}"),
+}
+
+SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] (\w+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
+
+
+def command(arch, kind):
+    cmd = list(qemu.QEMU_COMMANDS[arch])
+    if arch == "x86_64":
+        cmd[cmd.index("build/x86_64/probeos.iso")] = "build/x86_64/crash-%s.iso" % kind
+    else:
+        cmd += ["-append", "crash=%s" % kind]
+    return cmd
+
+
+def run(arch, kind):
+    """Boot, and return the console lines up to the end of the panic."""
+    proc = subprocess.Popen(command(arch, kind), cwd=qemu.ROOT, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    text = b""
+    deadline = time.monotonic() + TIMEOUT
+    try:
+        os.set_blocking(proc.stdout.fileno(), False)
+        while END.encode() not in text and time.monotonic() < deadline:
+            chunk = proc.stdout.read()
+            if chunk:
+                text += chunk
+            elif proc.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+    finally:
+        proc.kill()
+        proc.wait()
+    return text.decode("utf-8", "replace").replace("\r", "").split("\n")
+
+
+def check(arch, kind, lines):
+    """The reason the panic output is wrong, or None."""
+    cause, function = KINDS[arch][kind]
+    if END not in lines:
+        return "no end-of-panic line within %d s" % TIMEOUT
+    panics = [l for l in lines if l.startswith("PANIC: ")]
+    want = re.compile(r"^PANIC: %s.* at %s\+0x[0-9a-f]+/0x[0-9a-f]+$"
+                      % (re.escape(cause), re.escape(function)))
+    if len(panics) != 1 or not want.match(panics[0]):
+        return "expected one line 'PANIC: %s... at %s+0x../0x..', got %r" % (cause, function, panics)
+    if not any(REGISTERS[arch].match(l) for l in lines):
+        return "no register dump"
+    if "Call trace:" not in lines:
+        return "no 'Call trace:' line"
+    trace = lines[lines.index("Call trace:") + 1:lines.index(END)]
+    names = [m.group(1) for m in map(SYMBOLIZED.match, trace) if m]
+    if len(names) != len(trace) or not names:
+        return "call trace lines not all symbolized: %r" % trace
+    if names[0] != function or "kmain" not in names:
+        return "call trace should start at %s and reach kmain: %r" % (function, names)
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--arch", default="x86_64", choices=sorted(KINDS))
+    args = ap.parse_args()
+    passed = failed = 0
+    for kind in KINDS[args.arch]:
+        lines = run(args.arch, kind)
+        reason = check(args.arch, kind, lines)
+        if reason:
+            failed += 1
+            print("not ok - crash=%s: %s" % (kind, reason))
+            for line in lines[-25:]:
+                print("# | " + line)
+        else:
+            passed += 1
+            print("ok - crash=%s" % kind)
+    print("crash(%s): %d passed, %d failed" % (args.arch, passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
