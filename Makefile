@@ -198,7 +198,7 @@ test: deps host-test-bins
 
 # Debian packages this project needs, by the command that shows each is there.
 DEPS := grub-mkrescue:grub-common grub-mkrescue:grub-pc-bin xorriso:xorriso \
-	mformat:mtools qemu-system-x86_64:qemu-system-x86 gdb:gdb \
+	mformat:mtools qemu-system-x86_64:qemu-system-x86 gdb:gdb nc:netcat-openbsd \
 	gcc:gcc python3:python3 /usr/include/cmocka.h:libcmocka-dev \
 	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin \
 	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-system-aarch64:qemu-system-arm \

@@ -3,6 +3,7 @@
 #include "kernel/arch.h"
 
 static struct cpu cpus[MAX_CPUS];
+static unsigned int ncpus;
 
 void cpu_init_this(unsigned int id)
 {
@@ -11,4 +12,11 @@ void cpu_init_this(unsigned int id)
 	cpu->self = cpu;
 	cpu->id = id;
 	arch_set_percpu_base(cpu);
+	if (id >= ncpus)
+		ncpus = id + 1;
+}
+
+unsigned int cpu_count(void)
+{
+	return ncpus;
 }

@@ -22,5 +22,7 @@ struct cpu {
 
 /* Make cpus[id] this CPU's struct cpu (sets the per-CPU base register). */
 void cpu_init_this(unsigned int id);
+/* How many CPUs have been brought up (one, until SMP arrives). */
+unsigned int cpu_count(void);
 
 #endif

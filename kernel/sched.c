@@ -16,6 +16,7 @@
 #include "kernel/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
+#include "kernel/probes/kprobes.h"
 #include "kernel/sched_internal.h"
 #include "kernel/spinlock.h"
 
@@ -137,6 +138,7 @@ void wait_queue_wake_all(struct wait_queue *wq)
 
 void thread_exit(void)
 {
+	kretprobe_thread_exit(current_thread());
 	arch_irq_disable();
 	spin_lock(&sched_lock);
 	current_thread()->state = THREAD_DEAD;

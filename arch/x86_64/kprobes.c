@@ -78,8 +78,7 @@ static enum x86_emulation classify(struct arch_probe_insn *ai)
 	case INSN_FLOW_JMP_REL:
 		return EMU_JMP;
 	case INSN_FLOW_JCC_REL:
-		/* xbegin is "jcc-like" only on abort; it must really run. */
-		return in->opcode[0] == 0xc7 ? EMU_NONE : EMU_JCC;
+		return EMU_JCC;
 	case INSN_FLOW_CALL_REL:
 		return EMU_CALL;
 	case INSN_FLOW_RET:
@@ -171,6 +170,10 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		break;
 	}
 	if (ai->decoded.privileged)
+		return -EINVAL;
+	/* xbegin's abort path jumps relative to it: it can neither be
+	 * simulated nor run from a slot without that target moving. */
+	if (ai->decoded.flow == INSN_FLOW_JCC_REL && ai->decoded.opcode[0] == 0xc7)
 		return -EINVAL;
 	ai->emulation = classify(ai);
 	pp->slot = NULL;

@@ -9,6 +9,7 @@
  */
 #include "kernel/probes/probe_point.h"
 #include "kernel/selftest.h"
+#include "kernel/trap.h"
 #include "lib/errno.h"
 
 __asm__(
@@ -81,20 +82,22 @@ __asm__(
 	".Lcr3:	movq %cr3, %rax\n"
 	".Lsysret:	sysretq\n"
 	".Lud2:	ud2\n"
+	".Lxbegin:	xbegin 1f\n"
+	"1:\n"
 	".size kpx_refused, .-kpx_refused\n"
 	".section .rodata\n.balign 8\n"
 	".globl kpx_points\n.type kpx_points, @object\n"
 	"kpx_points:\n"
 	"	.quad .Lpush, .Lmov, .Ljcc, .Lmovimm, .Ljmp, .Lret, .Lloop\n"
 	"	.quad .Lcallind, .Lcallrel, .Lriprel, .Lpushf, .Lload\n"
-	"	.quad .Lhlt, .Lint3, .Lcli, .Lsti, .Liret, .Lcr3, .Lsysret, .Lud2\n"
+	"	.quad .Lhlt, .Lint3, .Lcli, .Lsti, .Liret, .Lcr3, .Lsysret, .Lud2, .Lxbegin\n"
 	".size kpx_points, .-kpx_points\n"
 	".text\n");
 
 enum {
 	P_PUSH, P_MOV, P_JCC, P_MOVIMM, P_JMP, P_RET, P_LOOP, P_CALLIND, P_CALLREL,
 	P_RIPREL, P_PUSHF, P_LOAD, P_FIRST_REFUSED,
-	P_NPOINTS = P_FIRST_REFUSED + 8
+	P_NPOINTS = P_FIRST_REFUSED + 9
 };
 
 extern const uintptr_t kpx_points[P_NPOINTS];
@@ -261,6 +264,36 @@ static void fault_in_step_reaches_fault_handler(void)
 	unregister_kprobe(&kp);
 }
 
+/* A fault handler that handles the fault itself, through the fix-up
+ * table: the probe layer must have ended the step before calling it. */
+static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)trapnr;
+	faults_seen++;
+	return extable_fixup(regs);
+}
+
+static void fault_handler_can_handle_the_fault(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = count_hit,
+			     .fault_handler = fix_up_fault };
+	struct kprobe after;
+	const char good = 'y';
+
+	faults_seen = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT_EQ(load(&good), 'y');
+	unregister_kprobe(&kp);
+	/* Nothing of that step is left behind: another step works. */
+	EXPECT(probe_at(&after, P_MOVIMM, true));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(path_count(&after, PROBE_EXEC_STEP), 1);
+	unregister_kprobe(&after);
+}
+
 static void unsafe_instructions_are_refused(void)
 {
 	for (int i = P_FIRST_REFUSED; i < P_NPOINTS; i++) {
@@ -277,6 +310,7 @@ static const struct selftest_case x86_probe_cases[] = {
 	SELFTEST_CASE(stepped_with_post_handler),
 	SELFTEST_CASE(pushf_does_not_leak_the_trap_flag),
 	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
+	SELFTEST_CASE(fault_handler_can_handle_the_fault),
 	SELFTEST_CASE(unsafe_instructions_are_refused),
 };
 SELFTEST_SUITE("kprobes-x86", x86_probe_cases);

@@ -61,6 +61,11 @@ static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_r
 	return PROBE_EXEC_STEP;
 }
 
+enum probe_exec kprobe_exec_path(const struct probe_point *pp)
+{
+	return choose_exec(pp, true);
+}
+
 static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct kprobe *p;
@@ -213,19 +218,33 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 	if (kcb->status == KPROBE_IDLE)
 		return false;
 	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER) {
-		/* The copy in the slot faulted: let the fault be seen at the
-		 * original instruction, where fix-ups and backtraces expect it. */
-		if (p && p->fault_handler && p->fault_handler(p, regs, trapnr))
-			return true;
+		/* The copy in the slot faulted. End the step and make the
+		 * fault look as if it came from the original instruction,
+		 * where fix-ups and backtraces expect it; then the probe's
+		 * fault_handler may handle it (a reentered hit has none). */
 		arch_abort_step(kcb->point, regs, &kcb->arch);
-		if (kcb->status == KPROBE_REENTER)
+		if (kcb->status == KPROBE_REENTER) {
 			restore_prev(kcb);
-		else
-			reset_ctlblk(kcb);
-		return false;
+			return false;
+		}
+		reset_ctlblk(kcb);
+		return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 	}
 	/* A fault inside a handler. */
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
+}
+
+void kprobes_wait_handler_done(struct kprobe *p)
+{
+	for (;;) {
+		bool busy = false;
+
+		for (unsigned int i = 0; i < MAX_CPUS; i++)
+			busy |= ctlblks[i].running == p || ctlblks[i].prev.running == p;
+		if (!busy)
+			return;
+		thread_sleep(1);
+	}
 }
 
 void kprobes_wait_point_unused(struct probe_point *pp)

@@ -189,6 +189,7 @@ static int point_add_locked(struct probe_point *pp, struct kprobe *p)
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
 	struct probe_point *pp, *fresh = NULL;
+	uint8_t *asked_addr = p->addr;
 	struct symbol func;
 	unsigned long flags;
 	uintptr_t addr;
@@ -230,8 +231,10 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 	if (fresh)
 		point_destroy(fresh);
-	if (err)
+	if (err) {
 		p->point = NULL;
+		p->addr = asked_addr;	/* as the caller left it */
+	}
 	return err;
 }
 

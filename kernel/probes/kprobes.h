@@ -71,7 +71,10 @@ struct kprobe {
  *   -EEXIST  this kprobe is already registered;
  *   -ENOMEM  no memory or instruction slot. */
 int register_kprobe(struct kprobe *p);
-/* Remove a probe; an unregistered one just gets its addr cleared. */
+/* Remove a probe; an unregistered one just gets its addr cleared. May
+ * sleep (it waits until no CPU or preempted thread is still using the
+ * probe's code), so never call it from a handler. The same is true of
+ * every unregister_* call. */
 void unregister_kprobe(struct kprobe *p);
 /* Register num probes; on the first failure, unregister those already
  * registered by this call and return that error. */
@@ -154,8 +157,9 @@ struct kretprobe {
 	struct list_node instances;	/* all of them, by rp_node */
 };
 
-/* The default maxactive for a preemptive kernel: max(10, 2 * CPUs). */
-#define KRETPROBE_DEFAULT_MAXACTIVE 10
+/* The maxactive given to a kretprobe registered with maxactive <= 0: as
+ * the guide says for a preemptive kernel, max(10, 2 * number of CPUs). */
+int kretprobe_default_maxactive(void);
 
 int register_kretprobe(struct kretprobe *rp);
 void unregister_kretprobe(struct kretprobe *rp);
@@ -168,6 +172,9 @@ int kretprobe_instances_in_use(struct kretprobe *rp);
 #ifdef CONFIG_KPROBES
 /* Claim the breakpoint, single-step and fault trap hooks (at boot). */
 void kprobes_init(void);
+/* A thread is ending: give back the kretprobe instances of calls it will
+ * never return from. */
+void kretprobe_thread_exit(struct thread *t);
 /* For stack unwinders: if ret is the kretprobe trampoline, the real return
  * address of the call whose return address was stored at stack_slot, in
  * the current thread; otherwise ret itself. */
@@ -176,6 +183,7 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
 /* A kernel built without the probes layer (an architecture that has no
  * back end yet): nothing to set up, and no trampoline to see through. */
 static inline void kprobes_init(void) { }
+static inline void kretprobe_thread_exit(struct thread *t) { (void)t; }
 static inline uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 {
 	(void)stack_slot;

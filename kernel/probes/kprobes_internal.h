@@ -16,6 +16,10 @@ struct probe_point *point_lookup_locked(uintptr_t addr);
 bool kprobe_is_enabled(const struct kprobe *p);
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
+/* The way pp's instruction runs after a hit that ran the handlers. */
+enum probe_exec kprobe_exec_path(const struct probe_point *pp);
+/* Wait until no CPU runs one of p's handlers. */
+void kprobes_wait_handler_done(struct kprobe *p);
 /* Wait until no CPU is handling pp and no thread is stopped in its slot. */
 void kprobes_wait_point_unused(struct probe_point *pp);
 

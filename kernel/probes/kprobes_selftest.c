@@ -271,6 +271,7 @@ static void jprobe_sees_arguments(void)
 	reset_records();
 	EXPECT_EQ(register_jprobe(&jp), 0);
 	EXPECT_EQ(register_jprobe(&second), -EBUSY);
+	EXPECT(second.kp.addr == NULL);		/* a failure leaves the probe as it was */
 	EXPECT_EQ(register_kprobe(&also), 0);
 	EXPECT_EQ(call_add(40, 2), 42);	/* the function still runs normally */
 	EXPECT_EQ(jp_calls, 1);

@@ -15,6 +15,7 @@
  * are in use a call is missed and counted in rp->nmissed.
  */
 #include "kernel/arch.h"
+#include "kernel/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -79,7 +80,10 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	struct thread *self = current_thread();
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct kprobe *was_running = kcb->running;
+	enum kprobe_status was = kcb->status;
 	struct kretprobe_instance *ri;
+	struct kretprobe *rp;
 	uintptr_t ret;
 
 	spin_lock(&instance_lock);
@@ -93,21 +97,44 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 		panic("kretprobe BUG!: Processing kretprobe %p @ %p",
 		      (void *)ri->rp, (void *)ri->ret_addr);
 	list_del(&ri->node);
+	/* Published under the lock: unregister_kretprobe orphans instances
+	 * under it, then waits until no CPU runs rp's handler. */
+	rp = ri->rp;
+	if (rp) {
+		kcb->running = &rp->kp;
+		kcb->status = KPROBE_HIT_ACTIVE;
+	}
 	spin_unlock(&instance_lock);
 
 	ret = (uintptr_t)ri->ret_addr;
-	if (ri->rp && ri->rp->handler) {
+	if (rp && rp->handler) {
 		/* The handler sees the real return address, and runs with
 		 * this CPU marked busy so probes it hits count as missed. */
 		instruction_pointer_set(regs, ret);
-		kcb->status = KPROBE_HIT_ACTIVE;
-		kcb->running = &ri->rp->kp;
-		ri->rp->handler(ri, regs);
-		kcb->running = NULL;
-		kcb->status = KPROBE_IDLE;
+		rp->handler(ri, regs);
 	}
+	kcb->running = was_running;
+	kcb->status = was;
 	put_instance(ri);
 	return ret;
+}
+
+void kretprobe_thread_exit(struct thread *t)
+{
+	struct kretprobe_instance *ri, *tmp;
+	LIST_HEAD(done);
+	unsigned long flags = spin_lock_irqsave(&instance_lock);
+
+	/* Calls that will never return: the thread ends inside them. */
+	list_for_each_entry_safe(ri, tmp, &t->kretprobe_instances, node) {
+		list_del(&ri->node);
+		list_add(&ri->node, &done);
+	}
+	spin_unlock_irqrestore(&instance_lock, flags);
+	list_for_each_entry_safe(ri, tmp, &done, node) {
+		list_del(&ri->node);
+		put_instance(ri);
+	}
 }
 
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
@@ -148,12 +175,17 @@ static void release_instances(struct kretprobe *rp)
 	spin_unlock_irqrestore(&instance_lock, flags);
 }
 
+int kretprobe_default_maxactive(void)
+{
+	return MAX(10, 2 * (int)cpu_count());
+}
+
 int register_kretprobe(struct kretprobe *rp)
 {
 	int err;
 
 	if (rp->maxactive <= 0)
-		rp->maxactive = KRETPROBE_DEFAULT_MAXACTIVE;
+		rp->maxactive = kretprobe_default_maxactive();
 	list_init(&rp->free_instances);
 	list_init(&rp->instances);
 	rp->nmissed = 0;
@@ -181,8 +213,10 @@ void unregister_kretprobe(struct kretprobe *rp)
 	bool registered = rp->kp.point != NULL;
 
 	unregister_kprobe(&rp->kp);
-	if (registered)
+	if (registered) {
 		release_instances(rp);
+		kprobes_wait_handler_done(&rp->kp);
+	}
 }
 
 int register_kretprobes(struct kretprobe **rps, int num)

@@ -3,6 +3,7 @@
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
 #include "kernel/probes/kprobes.h"
+#include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
@@ -67,7 +68,7 @@ static void handler_sees_return_value_and_data(void)
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(rp.maxactive, KRETPROBE_DEFAULT_MAXACTIVE);
+	EXPECT_EQ(rp.maxactive, 10);	/* max(10, 2 * CPUs) with one CPU */
 	EXPECT_EQ(square_ptr(7), 49);
 	EXPECT_EQ(nentries, 1);
 	EXPECT_EQ(nseen, 1);
@@ -160,11 +161,52 @@ static void backtrace_shows_real_caller(void)
 	unregister_kretprobe(&rp);
 }
 
+/* A probed function that ends its thread: its call never returns. */
+__noinline void krt_exit_thread(void)
+{
+	thread_exit();
+}
+
+static volatile int exiter_started;
+
+static void exiter(void *unused)
+{
+	void (*volatile fn)(void) = krt_exit_thread;
+
+	(void)unused;
+	exiter_started = 1;
+	fn();
+}
+
+static void thread_exit_gives_back_instances(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_exit_thread", .maxactive = 1 };
+
+	exiter_started = 0;
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT(thread_create("st-exit", exiter, NULL) != NULL);
+	while (!exiter_started)
+		thread_sleep(1);
+	thread_sleep(3);
+	EXPECT_EQ(rp.kp.nhit, 1);
+	EXPECT_EQ(kretprobe_instances_in_use(&rp), 0);
+	/* and the one instance is free for the next call */
+	exiter_started = 0;
+	EXPECT(thread_create("st-exit", exiter, NULL) != NULL);
+	while (!exiter_started)
+		thread_sleep(1);
+	thread_sleep(3);
+	EXPECT_EQ(rp.kp.nhit, 2);
+	EXPECT_EQ(rp.nmissed, 0);
+	unregister_kretprobe(&rp);
+}
+
 static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(handler_sees_return_value_and_data),
 	SELFTEST_CASE(entry_handler_can_skip_a_call),
 	SELFTEST_CASE(recursion_reports_every_return_in_order),
 	SELFTEST_CASE(maxactive_exhaustion_is_counted),
 	SELFTEST_CASE(backtrace_shows_real_caller),
+	SELFTEST_CASE(thread_exit_gives_back_instances),
 };
 SELFTEST_SUITE("kretprobes", kretprobe_cases);

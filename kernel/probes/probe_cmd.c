@@ -17,7 +17,7 @@
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/trace.h"
 #include "kernel/shell.h"
 #include "kernel/spinlock.h"
@@ -364,9 +364,7 @@ static void show_one(struct shell_probe *sp)
 		kprintf("  slot      none (emulated)\n");
 	}
 	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu\n",
-		paths[arch_can_emulate(pp) ? PROBE_EXEC_EMULATE :
-		      arch_can_boost(pp) && !pp->has_post_handler && !pp->has_fixup ?
-		      PROBE_EXEC_BOOST : PROBE_EXEC_STEP],
+		paths[kprobe_exec_path(pp)],
 		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
 		pp->exec_count[PROBE_EXEC_STEP]);
 	kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit,
