@@ -56,8 +56,8 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 
 	crash_test_from_cmdline(boot_info.cmdline);
 	mount_rootfs(&boot_info);
-	kprobes_init();
 	sched_init();
+	kprobes_init();
 	arch_interrupts_init();
 	if (!thread_create("shell", shell_main, NULL))
 		panic("cannot create the shell thread");

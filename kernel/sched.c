@@ -254,3 +254,7 @@ NOKPROBE_SYMBOL(sched_finish_switch);
 NOKPROBE_SYMBOL(sched_timer_tick);
 NOKPROBE_SYMBOL(sched_preempt_point);
 NOKPROBE_SYMBOL(current_thread);
+/* Called by the probes layer with its lock held. */
+NOKPROBE_SYMBOL(sched_thread_stopped_in);
+NOKPROBE_SYMBOL(wait_queue_wake_all);
+NOKPROBE_SYMBOL(make_ready);

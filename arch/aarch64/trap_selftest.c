@@ -71,7 +71,7 @@ static void single_step_reaches_hook(void)
 	uintptr_t after;
 
 	step_calls = 0;
-	__asm__ volatile("brk #0x5\n\t"
+	__asm__ volatile("brk #0x4\n\t"
 			 "nop\n"
 			 "1:\tadr %0, 1b" : "=r"(after) : : "memory");
 	arch_irq_restore(flags);

@@ -7,8 +7,11 @@
  * IRQs. A synchronous exception is sorted by its exception class
  * (ESR_EL1.EC): BRK goes first to the breakpoint hook and software step
  * to the single-step hook, which the probes layer installs
- * (kernel/trap.h); every other class is offered to the fault hook, then
- * to the exception fix-up table, and otherwise panics. An IRQ goes to the
+ * (kernel/trap.h). One BRK is the exception: the one that ends a
+ * kprobe's out-of-line step (BRK_IMM_KPROBE_STEP, asm/brk.h) is, for the
+ * probes core, the end of a single step, so it goes to the single-step
+ * hook. Every other class is offered to the fault hook, then to the
+ * exception fix-up table, and otherwise panics. An IRQ goes to the
  * GIC (arch/aarch64/irq.c); on the way out of it the scheduler may switch
  * threads: that is where preemption happens.
  */
@@ -18,6 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/trap.h"
+#include <asm/brk.h>
 #include <asm/gic.h>
 #include <asm/sysreg.h>
 
@@ -97,12 +101,20 @@ static void handle_sync(struct pt_regs *regs)
 {
 	unsigned int ec = ESR_EC(regs->esr);
 
-	if (ec == EC_BRK64) {
+	if (ec == EC_BRK64 && ESR_BRK_IMM(regs->esr) == BRK_IMM_KPROBE_STEP) {
+		/* The BRK after a probed instruction's copy in its slot
+		 * (arch/aarch64/kprobes.c): it ends a single step, done
+		 * without the hardware's help, so the single-step hook gets
+		 * it. pc is at this BRK. */
+		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
+			return;
+		trap_panic("kprobes step-end BRK with no step in progress", regs);
+	} else if (ec == EC_BRK64) {
 		/* ELR points at the BRK itself: a hook that handles it must
 		 * move regs->pc on (usually by 4). */
 		if (trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
 			return;
-		kprintf("BRK #0x%lx\n", regs->esr & 0xffff);
+		kprintf("BRK #0x%lx\n", ESR_BRK_IMM(regs->esr));
 	} else if (ec == EC_SOFTSTP_CUR || ec == EC_SOFTSTP_LOW) {
 		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 			return;

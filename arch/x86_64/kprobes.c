@@ -214,10 +214,16 @@ void arch_disarm_kprobe(struct probe_point *pp)
 void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			  uintptr_t buf_addr, size_t len)
 {
-	uintptr_t a = (uintptr_t)pp->addr;
+	/* A breakpoint covers one byte; an optimizer's jump its region. */
+	size_t patched = pp->opt_state == OPT_OPTIMIZED ? pp->opt_len : 1;
+	const uint8_t *orig = pp->opt_state == OPT_OPTIMIZED ? pp->opt.orig : pp->insn.orig;
 
-	if (a >= buf_addr && a < buf_addr + len)
-		buf[a - buf_addr] = pp->insn.orig[0];
+	for (size_t i = 0; i < patched; i++) {
+		uintptr_t a = (uintptr_t)pp->addr + i;
+
+		if (a >= buf_addr && a < buf_addr + len)
+			buf[a - buf_addr] = orig[i];
+	}
 }
 
 uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
@@ -345,6 +351,9 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 		break;
 	case PROBE_EXEC_BOOST:
 		regs->rip = (uintptr_t)pp->slot;
+		break;
+	case PROBE_EXEC_DETOUR:
+		regs->rip = (uintptr_t)pp->detour + pp->opt.copy_offset;
 		break;
 	case PROBE_EXEC_STEP:
 		/* Trap after one instruction, with interrupts off so nothing

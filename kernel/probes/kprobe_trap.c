@@ -18,6 +18,7 @@
 #include "kernel/cpu.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
 #include "kernel/sched.h"
 #include "kernel/trap.h"
 
@@ -56,6 +57,10 @@ static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_r
 {
 	if (arch_can_emulate(pp))
 		return PROBE_EXEC_EMULATE;
+	/* Waiting to be optimized: the detour buffer's copy runs the region
+	 * and jumps back, which spares the step (no post-handler here). */
+	if (pp->opt_state == OPT_READY && pp->detour)
+		return PROBE_EXEC_DETOUR;
 	if (arch_can_boost(pp) && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;
 	return PROBE_EXEC_STEP;
@@ -234,6 +239,28 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
 
+/*
+ * A hit through an optimized point's jump: the detour buffer saved the
+ * registers as a trap would and calls this. The pre-handlers run; the
+ * instruction pointer they see is just past the probed address (as after
+ * the breakpoint), and any change they make to it is ignored: the detour
+ * goes on to the copied instructions regardless, as the Kprobes guide
+ * says of optimized probes.
+ */
+void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
+{
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+
+	if (kcb->status != KPROBE_IDLE) {
+		count_missed(pp);
+		return;
+	}
+	kcb->point = pp;
+	pp->opt_hits++;
+	run_pre_handlers(kcb, regs);
+	reset_ctlblk(kcb);
+}
+
 void kprobes_wait_handler_done(struct kprobe *p)
 {
 	for (;;) {
@@ -264,6 +291,7 @@ void kprobes_wait_point_unused(struct probe_point *pp)
 
 void kprobes_init(void)
 {
+	optimizer_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
 	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);
 	trap_set_hook(TRAP_HOOK_FAULT, kprobe_fault_handler);

@@ -15,6 +15,7 @@
  * is allocated and instructions are decoded before taking it.
  */
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
@@ -63,15 +64,56 @@ static void hash_remove_locked(struct probe_point *pp)
 	*link = pp->hash_next;
 }
 
+void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
+{
+	for (size_t b = 0; b < HASH_SIZE; b++)
+		for (struct probe_point *pp = point_hash[b], *next; pp; pp = next) {
+			next = pp->hash_next;
+			fn(pp, ctx);
+		}
+}
+
+struct range {
+	uintptr_t start, end;
+	bool found;
+};
+
+static void note_inside(struct probe_point *pp, void *ctx)
+{
+	struct range *r = ctx;
+
+	r->found |= (uintptr_t)pp->addr > r->start && (uintptr_t)pp->addr < r->end;
+}
+
+bool point_inside_locked(uintptr_t start, uintptr_t end)
+{
+	struct range r = { start, end, false };
+
+	for_each_point_locked(note_inside, &r);
+	return r.found;
+}
+
+struct text_copy {
+	uint8_t *buf;
+	uintptr_t addr;
+	size_t len;
+};
+
+static void unpatch_copy(struct probe_point *pp, void *ctx)
+{
+	struct text_copy *c = ctx;
+
+	if (pp->armed)
+		arch_unpatched_bytes(pp, c->buf, c->addr, c->len);
+}
+
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 {
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	struct text_copy copy = { buf, addr, len };
 
 	text_read(buf, (const void *)addr, len);
-	for (size_t b = 0; b < HASH_SIZE; b++)
-		for (struct probe_point *pp = point_hash[b]; pp; pp = pp->hash_next)
-			if (pp->armed)
-				arch_unpatched_bytes(pp, buf, addr, len);
+	for_each_point_locked(unpatch_copy, &copy);
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
@@ -80,7 +122,9 @@ bool kprobe_is_enabled(const struct kprobe *p)
 	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
 }
 
-/* Arm or disarm pp to match the rule above; refresh has_post_handler. */
+/* Arm or disarm pp to match the rule above, refresh has_post_handler,
+ * and let the optimizer follow. A jump is always taken out before the
+ * breakpoint, so the text goes jump -> breakpoint -> original. */
 static void point_update_locked(struct probe_point *pp)
 {
 	struct kprobe *p;
@@ -92,11 +136,17 @@ static void point_update_locked(struct probe_point *pp)
 		pp->has_post_handler |= p->post_handler != NULL;
 	}
 	want &= globally_armed;
-	if (want && !pp->armed)
+	if (want && !pp->armed) {
 		arch_arm_kprobe(pp);
-	else if (!want && pp->armed)
+		pp->armed = true;
+		optimizer_update_locked(pp);
+	} else if (!want && pp->armed) {
+		pp->armed = false;
+		optimizer_update_locked(pp);
 		arch_disarm_kprobe(pp);
-	pp->armed = want;
+	} else {
+		optimizer_update_locked(pp);
+	}
 }
 
 /* Work out the address a probe asks for. */
@@ -141,8 +191,11 @@ static int point_create(uintptr_t addr, const struct symbol *func, struct probe_
 	if (!pp)
 		return -ENOMEM;
 	pp->addr = (uint8_t *)addr;
+	pp->func_start = func->addr;
+	pp->func_size = func->size;
 	pp->has_fixup = extable_search(addr) != 0;
 	list_init(&pp->probes);
+	list_init(&pp->opt_node);
 	err = arch_prepare_kprobe(pp, func->addr, func->size);
 	if (err < 0) {
 		kfree(pp);
@@ -182,6 +235,9 @@ static int point_add_locked(struct probe_point *pp, struct kprobe *p)
 		list_add_tail(&p->point_node, &pp->probes);
 	p->point = pp;
 	list_add_tail(&p->all_node, &all_kprobes);
+	/* First take out any jump whose bytes cover this address (a probe
+	 * inside it would be overwritten), then arm this one. */
+	optimizer_update_around_locked((uintptr_t)pp->addr);
 	point_update_locked(pp);
 	return 0;
 }
@@ -259,14 +315,19 @@ void unregister_kprobe(struct kprobe *p)
 	list_del(&p->all_node);
 	p->point = NULL;
 	last = list_empty(&pp->probes);
-	if (last)
-		hash_remove_locked(pp);
 	point_update_locked(pp);
+	if (last) {
+		hash_remove_locked(pp);
+		optimizer_forget_locked(pp);
+		/* Points whose jump it blocked may be optimized again. */
+		optimizer_update_around_locked((uintptr_t)pp->addr);
+	}
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 
 	if (last) {
-		/* Another CPU may still be inside this point's handling, or a
-		 * preempted thread inside its slot: wait before freeing. */
+		/* The optimizer thread, another CPU, or a preempted thread may
+		 * still be using this point's code: wait before freeing. */
+		optimizer_release(pp);
 		kprobes_wait_point_unused(pp);
 		point_destroy(pp);
 	}

@@ -12,6 +12,10 @@ extern struct list_node all_kprobes;
 
 /* The point at addr, or NULL. Call with kprobe_lock held. */
 struct probe_point *point_lookup_locked(uintptr_t addr);
+/* Call fn(pp, ctx) for every probe point. Call with kprobe_lock held. */
+void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
+/* True if a probe point lies strictly inside (start, end). Lock held. */
+bool point_inside_locked(uintptr_t start, uintptr_t end);
 /* Neither disabled nor gone. */
 bool kprobe_is_enabled(const struct kprobe *p);
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */

@@ -147,7 +147,7 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 		return ret;
 	flags = spin_lock_irqsave(&instance_lock);
 	list_for_each_entry(ri, &current_thread()->kretprobe_instances, node) {
-		if (ri->stack_slot == stack_slot) {
+		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
 			real = (uintptr_t)ri->ret_addr;
 			break;
 		}

@@ -18,6 +18,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
 #include "kernel/probes/trace.h"
 #include "kernel/shell.h"
 #include "kernel/spinlock.h"
@@ -343,8 +344,9 @@ static void show_one(struct shell_probe *sp)
 {
 	struct probe_point *pp = sp->kp.point;
 	uint8_t orig[16], live[16];
-	char text[96];
-	static const char *const paths[] = { "emulated", "boosted", "single-stepped" };
+	char text[128];
+	static const char *const paths[] = { "emulated", "boosted", "single-stepped",
+					      "detour copy" };
 
 	if (!pp)
 		return;
@@ -363,10 +365,12 @@ static void show_one(struct shell_probe *sp)
 	} else {
 		kprintf("  slot      none (emulated)\n");
 	}
-	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu\n",
-		paths[kprobe_exec_path(pp)],
+	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
+		" detour copy %lu\n", paths[kprobe_exec_path(pp)],
 		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
-		pp->exec_count[PROBE_EXEC_STEP]);
+		pp->exec_count[PROBE_EXEC_STEP], pp->exec_count[PROBE_EXEC_DETOUR]);
+	optimizer_describe(pp, text, sizeof(text));
+	kprintf("  %s\n", text);
 	kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit,
 		sp->kp.nmissed + (sp->kind == KPROBE_KIND_R ? sp->rp.nmissed : 0));
 	if (sp->kind == KPROBE_KIND_R) {
@@ -386,6 +390,20 @@ static void probe_show(const char *target)
 		show_one(found[i]);
 }
 
+#ifdef CONFIG_OPTPROBES
+static void probe_optimize(bool on)
+{
+	kprobes_set_optimization(on);
+	kprintf("probes: optimization %s\n", on ? "on" : "off");
+}
+#else
+static void probe_optimize(bool on)
+{
+	(void)on;
+	kprintf("probe: this architecture has no jump optimizer\n");
+}
+#endif
+
 static void cmd_probe(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
@@ -402,12 +420,15 @@ static void cmd_probe(int argc, char **argv)
 		kprintf("probes armed\n");
 	} else if ((strcmp(sub, "off") == 0 || strcmp(sub, "on") == 0) && argc == 3)
 		probe_enable(argv[2], strcmp(sub, "on") == 0);
+	else if (strcmp(sub, "optimize") == 0 && argc == 3 &&
+		 (strcmp(argv[2], "on") == 0 || strcmp(argv[2], "off") == 0))
+		probe_optimize(strcmp(argv[2], "on") == 0);
 	else if (strcmp(sub, "del") == 0 && argc == 3)
 		probe_del(argv[2]);
 	else if (strcmp(sub, "show") == 0 && argc == 3)
 		probe_show(argv[2]);
 	else
 		kprintf("probe: usage: probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET] | list | "
-			"on|off [TARGET] | del TARGET | show TARGET\n");
+			"on|off [TARGET] | optimize on|off | del TARGET | show TARGET\n");
 }
 SHELL_COMMAND("probe", "add|list|on|off|del|show ...", "kprobes, jprobes and kretprobes", cmd_probe);

@@ -24,6 +24,17 @@ enum probe_exec {
 	PROBE_EXEC_EMULATE,	/* simulated on the saved registers: no slot */
 	PROBE_EXEC_BOOST,	/* run from the slot, which jumps back */
 	PROBE_EXEC_STEP,	/* run from the slot with a single-step trap */
+	PROBE_EXEC_DETOUR,	/* run the copy in the prepared detour buffer */
+};
+#define PROBE_EXEC_KINDS (PROBE_EXEC_DETOUR + 1)
+
+/* Where a point stands with the jump optimizer (kernel/probes/optimizer.c). */
+enum opt_state {
+	OPT_NONE,	/* not a candidate now */
+	OPT_QUEUED,	/* a candidate, waiting for the optimizer thread */
+	OPT_READY,	/* checked, detour buffer built, jump not written yet */
+	OPT_OPTIMIZED,	/* the jump to the detour buffer is in the text */
+	OPT_REFUSED,	/* a safety check failed: never optimized */
 };
 
 struct probe_point {
@@ -36,8 +47,23 @@ struct probe_point {
 					   must step, so the fault is seen here */
 	uint8_t *slot;			/* out-of-line copy, or NULL */
 	struct arch_probe_insn insn;	/* the back end's part */
+	uintptr_t func_start;		/* the function the point is in */
+	size_t func_size;
 	/* How many hits took each path (shown by `probe show`). */
-	unsigned long exec_count[3];
+	unsigned long exec_count[PROBE_EXEC_KINDS];
+
+	/* The jump optimizer's part, guarded by kprobe_lock. */
+	enum opt_state opt_state;
+	bool opt_busy;			/* the optimizer thread works on it */
+	struct list_node opt_node;	/* in the optimizer's queue */
+	size_t opt_len;			/* bytes the jump replaces; 0 = unknown */
+	uint8_t *detour;		/* the detour buffer, or NULL */
+	const char *opt_refusal;	/* OPT_REFUSED: the failed check... */
+	uintptr_t opt_refusal_addr;	/* ...and the address it is about */
+	unsigned long opt_hits;		/* hits that came through the jump */
+#ifdef CONFIG_OPTPROBES
+	struct arch_opt_insn opt;	/* the back end's part */
+#endif
 };
 
 /* Per-CPU state of the probe being handled on this CPU. */
@@ -127,6 +153,27 @@ uintptr_t arch_kretprobe_trampoline_addr(void);
  * pointer to save/restore around the entry function. */
 bool arch_is_jprobe_return(uintptr_t bp_addr);
 
+/* ---- The jump optimizer's back end (arch/<arch>/optprobe.c) ---- */
+
+/* Run the safety checks for replacing the instructions at pp->addr with a
+ * jump, and set pp->opt_len to the bytes the jump would replace. Returns
+ * 0, or -EINVAL with *why (a short phrase) and *where (the address it is
+ * about) set. Reads the text without other probes' breakpoints. */
+int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where);
+/* Build pp's detour buffer: save registers, call optprobe_callback(pp,
+ * regs), restore, run the copied instructions, jump back. -ENOMEM if no
+ * executable memory is left. */
+int arch_prepare_optprobe(struct probe_point *pp);
+/* Free the detour buffer (no thread may be inside it any more). */
+void arch_remove_optprobe(struct probe_point *pp);
+/* Write the jump over the region (breakpoint first, then the tail, then
+ * the first byte), or put the original bytes back with the breakpoint
+ * still first. */
+void arch_optimize(struct probe_point *pp);
+void arch_unoptimize(struct probe_point *pp);
+/* Bytes of pp->detour that a thread may be stopped in. */
+size_t arch_detour_size(void);
+
 /* Instruction slots the back end holds (tests check none leak). */
 unsigned long arch_kprobe_slots_in_use(void);
 
@@ -138,6 +185,9 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
 /* Copy len bytes of text at addr as they were before any probe patched
  * them (for decoding next to other probes). */
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
+
+/* The detour buffer's C half: run the pre-handlers of pp. */
+void optprobe_callback(struct probe_point *pp, struct pt_regs *regs);
 
 /* The trampoline's C half: find the instance of the returning call, run
  * its handler, and return the real return address. */

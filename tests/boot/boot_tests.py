@@ -98,11 +98,6 @@ TESTS = []
 # Tests that apply to some architectures only, with the reason.
 ONLY_ON = {}
 
-# The probes layer has an x86_64 back end only; the aarch64 one is the
-# subject of its own issue. Its tests are skipped (and said to be) there.
-PROBE_ARCHS = ("x86_64",)
-
-
 def test(name, archs=None):
     def register(fn):
         TESTS.append((name, fn))
@@ -357,7 +352,7 @@ def probe_list_line(m, addr, kind, where):
                       % (addr, kind, where, show(out, 10)))
 
 
-@test("probe_kprobe", archs=PROBE_ARCHS)
+@test("probe_kprobe")
 def test_probe_kprobe(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
@@ -397,7 +392,7 @@ def test_probe_kprobe(m):
     check(text.get("hits") == ["3"], "`probe show`: expected 'hits 3', got %s" % show(out, 12))
 
 
-@test("probe_kretprobe_jprobe_trace", archs=PROBE_ARCHS)
+@test("probe_kretprobe_jprobe_trace")
 def test_probe_ret_and_jprobe(m):
     expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
     rnum, _ = probe_add(m, "-r maxactive=4 vfs_read", "r", "vfs_read+0x0")
@@ -423,7 +418,7 @@ def test_probe_ret_and_jprobe(m):
           % show(out, 12))
 
 
-@test("probe_worker", archs=PROBE_ARCHS)
+@test("probe_worker")
 def test_probe_worker(m):
     out = m.command("worker start")
     check(out and out[0].startswith("worker: started"), "`worker start`: got %s" % show(out))
@@ -444,7 +439,7 @@ def test_probe_worker(m):
         m.command("worker stop")
 
 
-@test("probe_errors", archs=PROBE_ARCHS)
+@test("probe_errors")
 def test_probe_errors(m):
     cases = [
         ("probe add vfs_raed", "probe: no symbol 'vfs_raed'"),
@@ -479,7 +474,7 @@ def test_probe_errors(m):
     parse_uptime(out)
 
 
-@test("probe_del", archs=PROBE_ARCHS)
+@test("probe_del")
 def test_probe_del(m):
     out = m.command("probe del vfs_read")
     check(len(out) == 3 and all(line.endswith(": removed") for line in out),

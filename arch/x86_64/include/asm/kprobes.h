@@ -4,6 +4,7 @@
 #define ASM_KPROBES_H
 
 #include "arch/x86_64/insn.h"
+#include "kernel/probes/kprobes.h"
 
 #define BREAKPOINT_INSN 0xcc		/* int3 */
 #define ARCH_PROBE_SLOT_SIZE 32		/* instruction (<= 15) + jmp rel32 */
@@ -27,9 +28,27 @@ struct arch_probe_insn {
 	uint8_t push_reg;		/* EMU_PUSH_REG: register 0-15 */
 };
 
+/* The optimizer's part of a point: the bytes the jump replaces. */
+#define JMP_REL32_SIZE 5
+#define OPT_REGION_MAX (JMP_REL32_SIZE - 1 + INSN_MAX_LEN)
+
+struct arch_opt_insn {
+	uint8_t orig[OPT_REGION_MAX];	/* the region's original bytes */
+	size_t copy_offset;		/* where the detour's copy starts */
+};
+
 /* Saved while the copy is single-stepped: the flags at the hit. */
 struct arch_kprobe_state {
 	uint64_t rflags;
 };
+
+/* kretprobes: is stack_slot - the address of a saved return address that
+ * a backtrace found to be the trampoline - the one of instance ri? On
+ * x86_64 ri->stack_slot is exactly where the call pushed it. */
+static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *ri,
+					       uintptr_t stack_slot)
+{
+	return ri->stack_slot == stack_slot;
+}
 
 #endif

@@ -1,0 +1,52 @@
+/* The aarch64 probe back end's per-point and per-CPU data (used by
+ * arch/aarch64/kprobes.c; the generic core only stores them). */
+#ifndef ASM_KPROBES_H
+#define ASM_KPROBES_H
+
+#include "arch/aarch64/insn.h"
+#include "kernel/probes/kprobes.h"
+#include <asm/brk.h>
+
+/*
+ * An instruction slot holds the probed instruction twice (16 bytes):
+ *
+ *   slot + 0   the instruction      <- pc when it is stepped
+ *   slot + 4   BRK #BRK_IMM_KPROBE_STEP: the end of the step
+ *   slot + 8   the instruction      <- pc when it is boosted
+ *   slot + 12  B back to the next original instruction
+ *
+ * so that each hit can choose how to run it.
+ */
+#define ARCH_PROBE_SLOT_SIZE 16
+#define SLOT_STEP_OFFSET 0
+#define SLOT_BOOST_OFFSET 8
+
+struct arch_probe_insn {
+	uint32_t orig;			/* the original instruction */
+	struct a64_insn decoded;
+	bool boostable;			/* the slot's B reaches back */
+};
+
+/* Saved while the copy is stepped: the interrupted PSTATE (the step runs
+ * with interrupts masked). */
+struct arch_kprobe_state {
+	uint64_t pstate;
+};
+
+/*
+ * kretprobes: is stack_slot - the address of a saved return address that
+ * a backtrace found to be the trampoline - the one of instance ri?
+ * ri->stack_slot is the stack pointer at the probed function's entry. The
+ * function's prologue saves the (replaced) link register in its frame
+ * record, somewhere below that; the frame records of calls it makes lie
+ * below its own, and their entry stack pointers too. So, with the
+ * instances searched newest first, the first whose entry sp lies above
+ * the slot is the one.
+ */
+static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *ri,
+					       uintptr_t stack_slot)
+{
+	return ri->stack_slot > stack_slot;
+}
+
+#endif

@@ -1,0 +1,365 @@
+/*
+ * The aarch64 probe back end: everything about the probed instruction.
+ *
+ * Arming writes BRK #BRK_IMM_KPROBE over the instruction (every
+ * instruction is 4 bytes, so the breakpoint covers exactly one). When the
+ * CPU reaches it, the exception enters the probes core with pc AT the
+ * BRK. After the pre-handlers, the original instruction must run as if it
+ * had never been replaced. There are three ways, cheapest first:
+ *
+ *  simulate  every instruction that reads the pc - pc-relative addresses
+ *            and loads, all branches - does what it would have done, on
+ *            the saved registers: a copy elsewhere would see the wrong pc.
+ *            (Also nop, mov xd, sp and mrs xt, daif.) No slot, no trap.
+ *  boost     a copy in a slot, followed by a B back to the next original
+ *            instruction; pc is pointed at the copy and the trap returns.
+ *            Used when no post-handler must run after it.
+ *  step      a copy in the same slot followed by a second BRK, with
+ *            another immediate, that marks the end of the step: no
+ *            hardware single-step is needed. arch/aarch64/traps.c sends
+ *            that BRK to the single-step hook, and arch_finish_step
+ *            resumes after the original instruction. Interrupts are
+ *            masked from the first BRK to the second, so nothing else
+ *            runs on this CPU in between.
+ *
+ * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
+ */
+#include "kernel/insn_slot.h"
+#include "kernel/nofault.h"
+#include "kernel/printk.h"
+#include "kernel/probes/probe_point.h"
+#include "kernel/text_patch.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include <asm/sysreg.h>
+
+#define DAIF_BITS (PSR_D | PSR_A | PSR_I | PSR_F)
+#define LINK_REGISTER 30
+
+static struct insn_slot_cache kprobe_slots =
+	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
+
+/* Register n as an operand: 31 reads as zero (xzr) in the instructions
+ * simulated here. */
+static uint64_t xreg(const struct pt_regs *regs, unsigned int n)
+{
+	return n == 31 ? 0 : regs->regs[n];
+}
+
+static void set_xreg(struct pt_regs *regs, unsigned int n, uint64_t value)
+{
+	if (n != 31)
+		regs->regs[n] = value;	/* a write to xzr is discarded */
+}
+
+/* Copy the instruction to its slot: once to be stepped (ending in the
+ * step BRK), once to be boosted (ending in a B back) - see asm/kprobes.h. */
+static int fill_slot(struct probe_point *pp)
+{
+	struct arch_probe_insn *ai = &pp->insn;
+	uint32_t code[ARCH_PROBE_SLOT_SIZE / A64_INSN_SIZE];
+	uintptr_t slot, next = (uintptr_t)pp->addr + A64_INSN_SIZE;
+	uintptr_t b_at;
+
+	pp->slot = insn_slot_alloc(&kprobe_slots);
+	if (!pp->slot)
+		return -ENOMEM;
+	slot = (uintptr_t)pp->slot;
+	b_at = slot + SLOT_BOOST_OFFSET + A64_INSN_SIZE;
+	code[0] = ai->orig;
+	code[1] = a64_encode_brk(BRK_IMM_KPROBE_STEP);
+	code[2] = ai->orig;
+	/* The executable region is within a B's reach of all kernel text
+	 * (asm/layout.h); if a slot ever were not, it is only stepped. */
+	ai->boostable = a64_b_reaches(b_at, next);
+	code[3] = ai->boostable ? a64_encode_b(b_at, next) : a64_encode_brk(BRK_IMM_KPROBE_STEP);
+	return text_poke(pp->slot, code, sizeof(code));
+}
+
+/*
+ * Is addr between a load-exclusive and its store-exclusive? Taking an
+ * exception clears the exclusive monitor, so with a breakpoint there the
+ * store-exclusive would fail every time and its retry loop never end.
+ * Look back a few instructions for a load-exclusive not yet followed by
+ * a store-exclusive (the sequences the compiler emits are short).
+ */
+#define EXCLUSIVE_LOOKBACK 16
+
+static bool in_exclusive_sequence(uintptr_t addr, uintptr_t func_start)
+{
+	uint32_t code[EXCLUSIVE_LOOKBACK];
+	size_t n = MIN((size_t)EXCLUSIVE_LOOKBACK, (addr - func_start) / A64_INSN_SIZE);
+
+	kprobes_read_text(addr - n * A64_INSN_SIZE, (uint8_t *)code, n * A64_INSN_SIZE);
+	for (size_t i = n; i-- > 0;) {
+		if (a64_is_store_exclusive(code[i]))
+			return false;
+		if (a64_is_load_exclusive(code[i]))
+			return true;
+	}
+	return false;
+}
+
+int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
+{
+	struct arch_probe_insn *ai = &pp->insn;
+	uintptr_t addr = (uintptr_t)pp->addr;
+	int err;
+
+	/* Fixed-width instructions: a boundary is a multiple of 4 from the
+	 * function's start, with a whole instruction before its end. */
+	if (addr < func_start || addr + A64_INSN_SIZE > func_start + func_size ||
+	    (addr - func_start) % A64_INSN_SIZE || addr % A64_INSN_SIZE)
+		return -EILSEQ;
+	kprobes_read_text(addr, (uint8_t *)&ai->orig, A64_INSN_SIZE);
+	a64_decode(ai->orig, &ai->decoded);
+	if (ai->decoded.cls == A64_UNALLOCATED || ai->decoded.cls == A64_REFUSED)
+		return -EINVAL;
+	if (in_exclusive_sequence(addr, func_start))
+		return -EINVAL;
+	pp->slot = NULL;
+	ai->boostable = false;
+	if (ai->decoded.cls == A64_OUT_OF_LINE) {
+		err = fill_slot(pp);
+		if (err) {
+			arch_remove_kprobe(pp);
+			return err;
+		}
+	}
+	return 0;
+}
+
+unsigned long arch_kprobe_slots_in_use(void)
+{
+	return kprobe_slots.slots_in_use;
+}
+
+void arch_remove_kprobe(struct probe_point *pp)
+{
+	if (pp->slot)
+		insn_slot_free(&kprobe_slots, pp->slot);
+	pp->slot = NULL;
+}
+
+/* Text_poke also makes the change visible to instruction fetch (it
+ * cleans the data cache and invalidates the instruction cache). */
+void arch_arm_kprobe(struct probe_point *pp)
+{
+	const uint32_t brk = a64_encode_brk(BRK_IMM_KPROBE);
+
+	text_poke(pp->addr, &brk, sizeof(brk));
+}
+
+void arch_disarm_kprobe(struct probe_point *pp)
+{
+	text_poke(pp->addr, &pp->insn.orig, sizeof(pp->insn.orig));
+}
+
+void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
+			  uintptr_t buf_addr, size_t len)
+{
+	const uint8_t *orig = (const uint8_t *)&pp->insn.orig;
+	uintptr_t a = (uintptr_t)pp->addr;
+
+	for (size_t i = 0; i < A64_INSN_SIZE; i++)
+		if (a + i >= buf_addr && a + i < buf_addr + len)
+			buf[a + i - buf_addr] = orig[i];
+}
+
+uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
+{
+	return regs->pc;	/* a BRK traps with pc at itself */
+}
+
+bool arch_is_breakpoint(uintptr_t addr)
+{
+	uint32_t insn;
+
+	return copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) == 0 &&
+	       a64_is_brk(insn);
+}
+
+bool arch_can_emulate(const struct probe_point *pp)
+{
+	return pp->insn.decoded.cls == A64_SIMULATED;
+}
+
+bool arch_can_boost(const struct probe_point *pp)
+{
+	return pp->slot && pp->insn.boostable;
+}
+
+/* ldr (literal): the literal is in the kernel image, next to the code,
+ * and 4-byte aligned; a 64-bit one is read as two words. */
+static uint64_t load_literal(enum a64_sim kind, uintptr_t at)
+{
+	const uint32_t *word = (const uint32_t *)at;
+
+	switch (kind) {
+	case A64_SIM_LDR_LIT_W:
+		return word[0];
+	case A64_SIM_LDRSW_LIT:
+		return (uint64_t)(int64_t)(int32_t)word[0];
+	default:
+		return word[0] | (uint64_t)word[1] << 32;
+	}
+}
+
+/*
+ * Do what the instruction at pp->addr would have done, on the trap's
+ * registers. Nothing here writes to memory: the trap's own frame lies
+ * just below the interrupted sp, so simulating a store to the stack
+ * (stp x29, x30, [sp, #-16]!) would overwrite it. Those are boosted.
+ */
+static void simulate(const struct probe_point *pp, struct pt_regs *regs)
+{
+	const struct a64_insn *in = &pp->insn.decoded;
+	uintptr_t addr = (uintptr_t)pp->addr, next = addr + A64_INSN_SIZE;
+	unsigned int rd = a64_rd(in->raw);
+	uint64_t target;
+
+	regs->pc = next;
+	switch (in->sim) {
+	case A64_SIM_MOV_FROM_SP:
+		set_xreg(regs, rd, regs->sp);
+		break;
+	case A64_SIM_MRS_DAIF:
+		set_xreg(regs, rd, regs->pstate & DAIF_BITS);
+		break;
+	case A64_SIM_ADR:
+	case A64_SIM_ADRP:
+		set_xreg(regs, rd, a64_pcrel_target(in, addr));
+		break;
+	case A64_SIM_LDR_LIT_W:
+	case A64_SIM_LDR_LIT_X:
+	case A64_SIM_LDRSW_LIT:
+		set_xreg(regs, rd, load_literal(in->sim, a64_pcrel_target(in, addr)));
+		break;
+	case A64_SIM_BL:
+		regs->regs[LINK_REGISTER] = next;
+		/* fall through */
+	case A64_SIM_B:
+		regs->pc = a64_pcrel_target(in, addr);
+		break;
+	case A64_SIM_B_COND:
+	case A64_SIM_CBZ:
+	case A64_SIM_CBNZ:
+	case A64_SIM_TBZ:
+	case A64_SIM_TBNZ:
+		if (a64_branch_taken(in, regs->pstate, xreg(regs, rd)))
+			regs->pc = a64_pcrel_target(in, addr);
+		break;
+	case A64_SIM_BLR:
+		target = xreg(regs, a64_rn(in->raw));	/* before blr x30 changes it */
+		regs->regs[LINK_REGISTER] = next;
+		regs->pc = target;
+		break;
+	case A64_SIM_BR:
+	case A64_SIM_RET:
+		regs->pc = xreg(regs, a64_rn(in->raw));
+		break;
+	default:
+		break;	/* nop, prfm (literal) */
+	}
+}
+
+void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
+			   struct pt_regs *regs, struct arch_kprobe_state *saved)
+{
+	switch (how) {
+	case PROBE_EXEC_EMULATE:
+		simulate(pp, regs);
+		break;
+	case PROBE_EXEC_BOOST:
+		regs->pc = (uintptr_t)pp->slot + SLOT_BOOST_OFFSET;
+		break;
+	case PROBE_EXEC_STEP:
+		/* Run the copy up to the step BRK with interrupts masked. */
+		saved->pstate = regs->pstate;
+		regs->pstate |= PSR_I;
+		regs->pc = (uintptr_t)pp->slot + SLOT_STEP_OFFSET;
+		break;
+	default:
+		panic("kprobes: no way %d to run the instruction at %p", how, pp->addr);
+	}
+}
+
+/* Give back the interrupt mask the interrupted code had. */
+static void restore_irq_mask(struct pt_regs *regs, const struct arch_kprobe_state *saved)
+{
+	regs->pstate = (regs->pstate & ~PSR_I) | (saved->pstate & PSR_I);
+}
+
+bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+		      const struct arch_kprobe_state *saved)
+{
+	uintptr_t marker = (uintptr_t)pp->slot + SLOT_STEP_OFFSET + A64_INSN_SIZE;
+
+	/* Only instructions that do not touch the pc are stepped, so the
+	 * copy always ends on the step BRK right after it. */
+	if (regs->pc != marker)
+		panic("kprobes: step of %p ended at 0x%lx, not at its slot's BRK",
+		      pp->addr, (unsigned long)regs->pc);
+	regs->pc = (uintptr_t)pp->addr + A64_INSN_SIZE;
+	restore_irq_mask(regs, saved);
+	return true;
+}
+
+void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
+		     const struct arch_kprobe_state *saved)
+{
+	regs->pc = (uintptr_t)pp->addr;
+	restore_irq_mask(regs, saved);
+}
+
+void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
+{
+	const struct a64_insn *in = &pp->insn.decoded;
+
+	snprintf(buf, size, "%08x, %s%s%s", in->raw, a64_class_name(in->cls),
+		 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
+}
+
+/* ---- kretprobes and jprobes ---- */
+
+extern char kretprobe_trampoline[];
+
+/* At the function's first instruction the return address is still in
+ * the link register: replace it there. The function's prologue then
+ * saves the trampoline's address in its frame record, which is what
+ * backtraces see (arch_kretprobe_slot_matches in asm/kprobes.h). */
+void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	ri->ret_addr = (uint8_t *)regs->regs[LINK_REGISTER];
+	ri->stack_slot = regs->sp;
+	regs->regs[LINK_REGISTER] = (uint64_t)kretprobe_trampoline;
+}
+
+bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs)
+{
+	/* A function returns with sp where it was at its entry. */
+	return regs->sp == ri->stack_slot;
+}
+
+uintptr_t arch_kretprobe_trampoline_addr(void)
+{
+	return (uintptr_t)kretprobe_trampoline;
+}
+
+extern char jprobe_return_brk[];
+
+bool arch_is_jprobe_return(uintptr_t bp_addr)
+{
+	return bp_addr == (uintptr_t)jprobe_return_brk;
+}
+
+#define STRINGIFY(x) #x
+#define BRK_ASM(imm) "brk #" STRINGIFY(imm)
+
+void jprobe_return(void)
+{
+	__asm__ volatile(".globl jprobe_return_brk\n"
+			 "jprobe_return_brk:\n\t"
+			 BRK_ASM(BRK_IMM_JPROBE_RETURN));
+	__builtin_unreachable();
+}

@@ -1,0 +1,570 @@
+/*
+ * Selftests of the aarch64 probe back end: every simulated instruction
+ * class, boosted and stepped instructions, the fault handler during a
+ * stepped load, and the instructions that are refused.
+ *
+ * The probed code is written in assembly so the tests know exactly which
+ * instruction sits at each probed address; .L labels keep those addresses
+ * out of the symbol table, and kpa_points[] hands them to C. Each test
+ * runs the code with and without probes and compares: a simulated
+ * instruction must do exactly what the real one does.
+ */
+#include "kernel/probes/probe_point.h"
+#include "kernel/selftest.h"
+#include "kernel/trap.h"
+#include "lib/errno.h"
+#include <asm/irq.h>
+#include <asm/sysreg.h>
+
+__asm__(
+	".text\n"
+	/* long kpa_branchy(long x): 1 if x == 0, else 2 (cbz, b, ret) */
+	".globl kpa_branchy\n.type kpa_branchy, %function\n"
+	"kpa_branchy:\n"
+	".Lstp:	stp x29, x30, [sp, #-16]!\n"
+	".Lmovfp:	mov x29, sp\n"
+	".Lcbz:	cbz x0, 1f\n"
+	".Lmovimm:	mov x0, #2\n"
+	".Lb:	b 2f\n"
+	"1:	mov x0, #1\n"
+	"2:	ldp x29, x30, [sp], #16\n"
+	".Lret:	ret\n"
+	".size kpa_branchy, .-kpa_branchy\n"
+	/* long kpa_cbnz(long x): 20 if x != 0, else 10 */
+	".globl kpa_cbnz\n.type kpa_cbnz, %function\n"
+	"kpa_cbnz:\n"
+	".Lcbnz:	cbnz w0, 1f\n"
+	"	mov x0, #10\n"
+	"	ret\n"
+	"1:	mov x0, #20\n"
+	"	ret\n"
+	".size kpa_cbnz, .-kpa_cbnz\n"
+	/* long kpa_bits(long x): (bit 3 of x ? 8 : 0) + (bit 40 of x ? 1 : 0) */
+	".globl kpa_bits\n.type kpa_bits, %function\n"
+	"kpa_bits:\n"
+	".Ltbz:	tbz x0, #3, 1f\n"
+	"	mov x1, #8\n"
+	"	b 2f\n"
+	"1:	mov x1, #0\n"
+	"2:\n"
+	".Ltbnz:	tbnz x0, #40, 3f\n"
+	"	mov x0, x1\n"
+	"	ret\n"
+	"3:	add x0, x1, #1\n"
+	"	ret\n"
+	".size kpa_bits, .-kpa_bits\n"
+	/* long kpa_less(long a, long b): a < b (b.lt) */
+	".globl kpa_less\n.type kpa_less, %function\n"
+	"kpa_less:\n"
+	"	cmp x0, x1\n"
+	".Lbcond:	b.lt 1f\n"
+	"	mov x0, #0\n"
+	"	ret\n"
+	"1:	mov x0, #1\n"
+	"	ret\n"
+	".size kpa_less, .-kpa_less\n"
+	/* uintptr_t kpa_adr(void): the address of .Ladr_target */
+	".globl kpa_adr\n.type kpa_adr, %function\n"
+	"kpa_adr:\n"
+	".Ladr:	adr x0, .Ladr_target\n"
+	"	ret\n"
+	".Ladr_target:	ret\n"
+	".size kpa_adr, .-kpa_adr\n"
+	/* long *kpa_adrp(void): &kpa_value, through adrp + add */
+	".globl kpa_adrp\n.type kpa_adrp, %function\n"
+	"kpa_adrp:\n"
+	".Ladrp:	adrp x0, kpa_value\n"
+	"	add x0, x0, :lo12:kpa_value\n"
+	"	ret\n"
+	".size kpa_adrp, .-kpa_adrp\n"
+	/* Literal loads: 64-bit, 32-bit zero-extended, 32-bit sign-extended. */
+	".globl kpa_ldr_x\n.type kpa_ldr_x, %function\n"
+	"kpa_ldr_x:\n"
+	".Lldrx:	ldr x0, .Llit64\n"
+	"	ret\n"
+	".size kpa_ldr_x, .-kpa_ldr_x\n"
+	".globl kpa_ldr_w\n.type kpa_ldr_w, %function\n"
+	"kpa_ldr_w:\n"
+	"	mov x0, #-1\n"
+	".Lldrw:	ldr w0, .Llit32\n"
+	"	ret\n"
+	".size kpa_ldr_w, .-kpa_ldr_w\n"
+	".globl kpa_ldrsw\n.type kpa_ldrsw, %function\n"
+	"kpa_ldrsw:\n"
+	".Lldrsw:	ldrsw x0, .Llit32\n"
+	"	ret\n"
+	".size kpa_ldrsw, .-kpa_ldrsw\n"
+	"	.balign 8\n"
+	".Llit64:	.quad 0x0000123400005678\n"
+	".Llit32:	.word 0x80000010\n"
+	/* long kpa_calls(long (*fn)(long), long x): fn(x) + kpa_branchy(0) */
+	".globl kpa_calls\n.type kpa_calls, %function\n"
+	"kpa_calls:\n"
+	"	stp x29, x30, [sp, #-32]!\n"
+	"	mov x29, sp\n"
+	"	str x19, [sp, #16]\n"
+	"	mov x2, x0\n"
+	"	mov x0, x1\n"
+	".Lblr:	blr x2\n"
+	"	mov x19, x0\n"
+	"	mov x0, #0\n"
+	".Lbl:	bl kpa_branchy\n"
+	"	add x0, x0, x19\n"
+	"	ldr x19, [sp, #16]\n"
+	"	ldp x29, x30, [sp], #32\n"
+	"	ret\n"
+	".size kpa_calls, .-kpa_calls\n"
+	/* long kpa_br(long x): x + 5, through br */
+	".globl kpa_br\n.type kpa_br, %function\n"
+	"kpa_br:\n"
+	"	adr x1, 1f\n"
+	".Lbr:	br x1\n"
+	"	mov x0, #0\n"
+	"1:	add x0, x0, #5\n"
+	"	ret\n"
+	".size kpa_br, .-kpa_br\n"
+	/* long kpa_nop(void): 7 */
+	".globl kpa_nop\n.type kpa_nop, %function\n"
+	"kpa_nop:\n"
+	".Lnop:	nop\n"
+	"	mov x0, #7\n"
+	"	ret\n"
+	".size kpa_nop, .-kpa_nop\n"
+	/* unsigned long kpa_daif(void): DAIF, read by the probed mrs */
+	".globl kpa_daif\n.type kpa_daif, %function\n"
+	"kpa_daif:\n"
+	".Lmrs:	mrs x0, daif\n"
+	"	ret\n"
+	".size kpa_daif, .-kpa_daif\n"
+	/* unsigned long kpa_daif_after(void): DAIF just after a probed add */
+	".globl kpa_daif_after\n.type kpa_daif_after, %function\n"
+	"kpa_daif_after:\n"
+	".Ladd:	add x1, x1, #1\n"
+	"	mrs x0, daif\n"
+	"	ret\n"
+	".size kpa_daif_after, .-kpa_daif_after\n"
+	/* long kpa_load(const char *p): *p, or -EFAULT through a fix-up */
+	".globl kpa_load\n.type kpa_load, %function\n"
+	"kpa_load:\n"
+	"	mov x1, x0\n"
+	"	mov x0, #-14\n"
+	".Lload:	ldrb w0, [x1]\n"
+	".Lload_end:	ret\n"
+	".size kpa_load, .-kpa_load\n"
+	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lload, .Lload_end\n.popsection\n"
+	/* Never called: an atomic increment's exclusive loop. */
+	".globl kpa_exclusive\n.type kpa_exclusive, %function\n"
+	"kpa_exclusive:\n"
+	"1:	ldxr w1, [x0]\n"
+	".Linside:	add w1, w1, #1\n"
+	"	stxr w2, w1, [x0]\n"
+	".Lafter:	cbnz w2, 1b\n"
+	"	ret\n"
+	".size kpa_exclusive, .-kpa_exclusive\n"
+	/* Never called: instructions that must not be probed. */
+	".globl kpa_refused\n.type kpa_refused, %function\n"
+	"kpa_refused:\n"
+	".Lldxr:	ldxr x0, [x1]\n"
+	".Lstxr:	stxr w2, x0, [x1]\n"
+	".Lldaxr:	ldaxr w0, [x1]\n"
+	".Lstlxr:	stlxr w2, w0, [x1]\n"
+	".Lldxp:	ldxp x0, x3, [x1]\n"
+	".Lstxp:	stxp w2, x0, x3, [x1]\n"
+	".Leret:	eret\n"
+	".Lbrk:	brk #0x7ff\n"
+	".Lhvc:	hvc #0\n"
+	".Lsmc:	smc #0\n"
+	".Lsvc:	svc #0\n"
+	".Lhlt:	hlt #0\n"
+	".Lwfi:	wfi\n"
+	".Lwfe:	wfe\n"
+	".Ldaifset:	msr daifset, #2\n"
+	".Lmsrdaif:	msr daif, x0\n"
+	".Lmsrvbar:	msr vbar_el1, x0\n"
+	".Lmrselr:	mrs x0, elr_el1\n"
+	".Lretaa:	.inst 0xd65f0bff\n"	/* retaa */
+	".Ludf:	udf #0\n"
+	".size kpa_refused, .-kpa_refused\n"
+	".section .rodata\n.balign 8\n"
+	".globl kpa_points\n.type kpa_points, %object\n"
+	"kpa_points:\n"
+	"	.quad .Lstp, .Lmovfp, .Lcbz, .Lmovimm, .Lb, .Lret, .Lcbnz, .Ltbz, .Ltbnz\n"
+	"	.quad .Lbcond, .Ladr, .Ladr_target, .Ladrp, .Lldrx, .Lldrw, .Lldrsw\n"
+	"	.quad .Lblr, .Lbl, .Lbr, .Lnop, .Lmrs, .Ladd, .Lload, .Linside, .Lafter\n"
+	"	.quad .Lldxr, .Lstxr, .Lldaxr, .Lstlxr, .Lldxp, .Lstxp, .Leret, .Lbrk\n"
+	"	.quad .Lhvc, .Lsmc, .Lsvc, .Lhlt, .Lwfi, .Lwfe, .Ldaifset, .Lmsrdaif\n"
+	"	.quad .Lmsrvbar, .Lmrselr, .Lretaa, .Ludf\n"
+	".size kpa_points, .-kpa_points\n"
+	".text\n");
+
+enum {
+	P_STP, P_MOVFP, P_CBZ, P_MOVIMM, P_B, P_RET, P_CBNZ, P_TBZ, P_TBNZ,
+	P_BCOND, P_ADR, P_ADR_TARGET, P_ADRP, P_LDRX, P_LDRW, P_LDRSW,
+	P_BLR, P_BL, P_BR, P_NOP, P_MRS, P_ADD, P_LOAD, P_INSIDE, P_AFTER,
+	P_FIRST_REFUSED,
+	P_NPOINTS = P_FIRST_REFUSED + 20
+};
+
+extern const uintptr_t kpa_points[P_NPOINTS];
+long kpa_branchy(long x);
+long kpa_cbnz(long x);
+long kpa_bits(long x);
+long kpa_less(long a, long b);
+uintptr_t kpa_adr(void);
+long *kpa_adrp(void);
+uint64_t kpa_ldr_x(void);
+uint64_t kpa_ldr_w(void);
+uint64_t kpa_ldrsw(void);
+long kpa_calls(long (*fn)(long), long x);
+long kpa_br(long x);
+long kpa_nop(void);
+unsigned long kpa_daif(void);
+unsigned long kpa_daif_after(void);
+long kpa_load(const char *p);
+long kpa_value = 0x1234567890L;
+
+/* Call through volatile pointers so the calls really happen. */
+static long (*volatile branchy)(long) = kpa_branchy;
+static long (*volatile cbnz_fn)(long) = kpa_cbnz;
+static long (*volatile bits_fn)(long) = kpa_bits;
+static long (*volatile less)(long, long) = kpa_less;
+static uintptr_t (*volatile adr_fn)(void) = kpa_adr;
+static long *(*volatile adrp_fn)(void) = kpa_adrp;
+static uint64_t (*volatile ldr_x)(void) = kpa_ldr_x;
+static uint64_t (*volatile ldr_w)(void) = kpa_ldr_w;
+static uint64_t (*volatile ldrsw)(void) = kpa_ldrsw;
+static long (*volatile calls)(long (*)(long), long) = kpa_calls;
+static long (*volatile br_fn)(long) = kpa_br;
+static long (*volatile nop_fn)(void) = kpa_nop;
+static unsigned long (*volatile daif_fn)(void) = kpa_daif;
+static unsigned long (*volatile daif_after)(void) = kpa_daif_after;
+static long (*volatile load)(const char *) = kpa_load;
+
+static int hits;
+
+static int count_hit(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	hits++;
+	return 0;
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+}
+
+/* Register a counting probe at point i, with or without a post-handler. */
+static bool probe_at(struct kprobe *kp, int i, bool post)
+{
+	*kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[i], .pre_handler = count_hit,
+			       .post_handler = post ? count_post : NULL };
+	hits = 0;
+	return register_kprobe(kp) == 0;
+}
+
+static unsigned long path_count(struct kprobe *kp, enum probe_exec how)
+{
+	return kp->point->exec_count[how];
+}
+
+static void function_entry(void)
+{
+	struct kprobe stp, mov;
+
+	/* stp x29, x30, [sp, #-16]! stores below sp: boosted, never
+	 * simulated; mov x29, sp is simulated even with a post-handler. */
+	EXPECT(probe_at(&stp, P_STP, false));
+	EXPECT(probe_at(&mov, P_MOVFP, true));
+	EXPECT_EQ(branchy(0), 1);
+	EXPECT_EQ(branchy(5), 2);
+	EXPECT_EQ(stp.nhit, 2);
+	EXPECT_EQ(path_count(&stp, PROBE_EXEC_BOOST), 2);
+	EXPECT_EQ(path_count(&mov, PROBE_EXEC_EMULATE), 2);
+	unregister_kprobe(&stp);
+	/* With a post-handler the stp is stepped. */
+	EXPECT(probe_at(&stp, P_STP, true));
+	EXPECT_EQ(branchy(0), 1);
+	EXPECT_EQ(path_count(&stp, PROBE_EXEC_STEP), 1);
+	unregister_kprobe(&stp);
+	unregister_kprobe(&mov);
+}
+
+static void conditional_branches_are_simulated(void)
+{
+	struct kprobe cbz, cbnz, tbz, tbnz, bcond;
+
+	EXPECT(probe_at(&cbz, P_CBZ, true));
+	EXPECT(probe_at(&cbnz, P_CBNZ, false));
+	EXPECT(probe_at(&tbz, P_TBZ, false));
+	EXPECT(probe_at(&tbnz, P_TBNZ, false));
+	EXPECT(probe_at(&bcond, P_BCOND, false));
+	EXPECT_EQ(branchy(0), 1);	/* cbz taken */
+	EXPECT_EQ(branchy(7), 2);	/* not taken */
+	EXPECT_EQ(cbnz_fn(3), 20);
+	EXPECT_EQ(cbnz_fn(0), 10);
+	EXPECT_EQ(cbnz_fn(1L << 32), 10);	/* cbnz w0: 32 bits only */
+	EXPECT_EQ(bits_fn(0), 0);
+	EXPECT_EQ(bits_fn(8), 8);
+	EXPECT_EQ(bits_fn(1L << 40), 1);
+	EXPECT_EQ(bits_fn((1L << 40) | 8), 9);
+	EXPECT_EQ(less(1, 2), 1);	/* b.lt taken */
+	EXPECT_EQ(less(2, 1), 0);
+	EXPECT_EQ(less(-5, 3), 1);	/* signed */
+	EXPECT_EQ(less(3, 3), 0);
+	EXPECT_EQ(cbz.nhit, 2);
+	EXPECT_EQ(tbnz.nhit, 4);
+	EXPECT_EQ(bcond.nhit, 4);
+	EXPECT_EQ(path_count(&cbz, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(path_count(&bcond, PROBE_EXEC_EMULATE), 4);
+	unregister_kprobe(&cbz);
+	unregister_kprobe(&cbnz);
+	unregister_kprobe(&tbz);
+	unregister_kprobe(&tbnz);
+	unregister_kprobe(&bcond);
+}
+
+static void branches_and_calls_are_simulated(void)
+{
+	struct kprobe b, ret, bl, blr, br;
+
+	EXPECT(probe_at(&b, P_B, false));
+	EXPECT(probe_at(&ret, P_RET, true));
+	EXPECT(probe_at(&bl, P_BL, false));
+	EXPECT(probe_at(&blr, P_BLR, true));
+	EXPECT(probe_at(&br, P_BR, false));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(b.nhit, 1);
+	/* blr to kpa_cbnz, then bl to kpa_branchy: both return through the
+	 * link register the simulation wrote. */
+	EXPECT_EQ(calls(kpa_cbnz, 4), 20 + 1);
+	EXPECT_EQ(calls(kpa_branchy, 0), 1 + 1);
+	EXPECT_EQ(bl.nhit, 2);
+	EXPECT_EQ(blr.nhit, 2);
+	EXPECT_EQ(ret.nhit, 1 + 2 + 1);
+	EXPECT_EQ(br_fn(10), 15);
+	EXPECT_EQ(br.nhit, 1);
+	EXPECT_EQ(path_count(&blr, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(path_count(&ret, PROBE_EXEC_EMULATE), 4);
+	unregister_kprobe(&b);
+	unregister_kprobe(&ret);
+	unregister_kprobe(&bl);
+	unregister_kprobe(&blr);
+	unregister_kprobe(&br);
+}
+
+static void pc_relative_loads_are_simulated(void)
+{
+	struct kprobe adr, adrp, x, w, sw;
+	uint64_t want_x = ldr_x(), want_w = ldr_w(), want_sw = ldrsw();
+
+	EXPECT_EQ(want_x, 0x0000123400005678ULL);
+	EXPECT_EQ(want_w, 0x80000010ULL);
+	EXPECT_EQ(want_sw, 0xffffffff80000010ULL);
+	EXPECT(probe_at(&adr, P_ADR, false));
+	EXPECT(probe_at(&adrp, P_ADRP, false));
+	EXPECT(probe_at(&x, P_LDRX, false));
+	EXPECT(probe_at(&w, P_LDRW, false));
+	EXPECT(probe_at(&sw, P_LDRSW, true));
+	EXPECT_EQ(adr_fn(), kpa_points[P_ADR_TARGET]);
+	EXPECT(adrp_fn() == &kpa_value);
+	EXPECT_EQ(ldr_x(), want_x);
+	EXPECT_EQ(ldr_w(), want_w);
+	EXPECT_EQ(ldrsw(), want_sw);
+	EXPECT_EQ(adr.nhit + adrp.nhit + x.nhit + w.nhit + sw.nhit, 5);
+	EXPECT_EQ(path_count(&adrp, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(path_count(&sw, PROBE_EXEC_EMULATE), 1);
+	unregister_kprobe(&adr);
+	unregister_kprobe(&adrp);
+	unregister_kprobe(&x);
+	unregister_kprobe(&w);
+	unregister_kprobe(&sw);
+}
+
+static void nop_is_simulated(void)
+{
+	struct kprobe kp;
+
+	EXPECT(probe_at(&kp, P_NOP, true));
+	EXPECT_EQ(nop_fn(), 7);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_EMULATE), 1);
+	unregister_kprobe(&kp);
+}
+
+static void boosted_without_post_handler(void)
+{
+	struct kprobe kp;
+
+	EXPECT(probe_at(&kp, P_MOVIMM, false));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(branchy(3), 2);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 2);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 0);
+	unregister_kprobe(&kp);
+}
+
+static void stepped_with_post_handler(void)
+{
+	struct kprobe kp;
+
+	EXPECT(probe_at(&kp, P_MOVIMM, true));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 0);
+	unregister_kprobe(&kp);
+}
+
+/* The step runs with interrupts masked; the code after it must get the
+ * interrupted mask back, and a simulated mrs daif must see that mask. */
+static void interrupt_mask_survives(void)
+{
+	struct kprobe step, mrs;
+	unsigned long irqs_on, irqs_off, flags;
+
+	irqs_on = daif_fn();
+	flags = arch_irq_save();
+	irqs_off = daif_fn();
+	arch_irq_restore(flags);
+	EXPECT_EQ(irqs_on & PSR_I, 0);
+	EXPECT_EQ(irqs_off & PSR_I, PSR_I);
+
+	EXPECT(probe_at(&step, P_ADD, true));
+	EXPECT(probe_at(&mrs, P_MRS, true));
+	EXPECT_EQ(daif_after(), irqs_on);
+	EXPECT_EQ(daif_fn(), irqs_on);
+	flags = arch_irq_save();
+	EXPECT_EQ(daif_after(), irqs_off);
+	EXPECT_EQ(daif_fn(), irqs_off);
+	arch_irq_restore(flags);
+	EXPECT_EQ(path_count(&step, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(path_count(&mrs, PROBE_EXEC_EMULATE), 2);
+	unregister_kprobe(&step);
+	unregister_kprobe(&mrs);
+}
+
+static int faults_seen;
+static uint64_t fault_class;
+
+static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)trapnr;
+	faults_seen++;
+	fault_class = ESR_EC(regs->esr);
+	/* The step was ended first: the fault is at the original load. */
+	EXPECT_EQ(regs->pc, kpa_points[P_LOAD]);
+	return 0;	/* not handled here: let the fix-up table do it */
+}
+
+static void fault_in_step_reaches_fault_handler(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = count_hit,
+			     .fault_handler = note_fault };
+	const char good = 'x';
+
+	faults_seen = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load(&good), 'x');
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT_EQ(fault_class, EC_DABT_CUR);
+	/* May fault into a fix-up: always stepped, never boosted. */
+	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(load(&good), 'x');	/* and all is well afterwards */
+	unregister_kprobe(&kp);
+}
+
+/* A fault handler that handles the fault itself, through the fix-up
+ * table: the probe layer must have ended the step before calling it. */
+static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)trapnr;
+	faults_seen++;
+	return extable_fixup(regs);
+}
+
+static void fault_handler_can_handle_the_fault(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = count_hit,
+			     .fault_handler = fix_up_fault };
+	struct kprobe after;
+	const char good = 'y';
+
+	faults_seen = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT_EQ(load(&good), 'y');
+	unregister_kprobe(&kp);
+	/* Nothing of that step is left behind: another step works, with
+	 * interrupts as they were. */
+	EXPECT(probe_at(&after, P_MOVIMM, true));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(path_count(&after, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(daif_fn() & PSR_I, 0);
+	unregister_kprobe(&after);
+}
+
+static void unsafe_instructions_are_refused(void)
+{
+	struct kprobe kp;
+
+	for (int i = P_FIRST_REFUSED; i < P_NPOINTS; i++) {
+		kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[i] };
+		EXPECT_EQ(register_kprobe(&kp), -EINVAL);
+	}
+	/* Between a load-exclusive and its store-exclusive: refused; after
+	 * the store: fine. */
+	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_INSIDE] };
+	EXPECT_EQ(register_kprobe(&kp), -EINVAL);
+	EXPECT(probe_at(&kp, P_AFTER, false));
+	unregister_kprobe(&kp);
+	/* Not a multiple of 4 from the function's start. */
+	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_MOVFP] + 2 };
+	EXPECT_EQ(register_kprobe(&kp), -EILSEQ);
+}
+
+static int ret_seen;
+static long ret_value;
+
+static int note_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	ret_seen++;
+	ret_value = (long)regs_return_value(regs);
+	return 0;
+}
+
+/* A leaf with no frame record, whose first instruction is simulated:
+ * the link register is replaced all the same. */
+static void kretprobe_on_a_leaf(void)
+{
+	struct kretprobe rp = { .kp.addr = (uint8_t *)kpa_nop, .handler = note_return };
+
+	ret_seen = 0;
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(nop_fn(), 7);
+	EXPECT_EQ(ret_seen, 1);
+	EXPECT_EQ(ret_value, 7);
+	unregister_kretprobe(&rp);
+}
+
+static const struct selftest_case aarch64_probe_cases[] = {
+	SELFTEST_CASE(function_entry),
+	SELFTEST_CASE(conditional_branches_are_simulated),
+	SELFTEST_CASE(branches_and_calls_are_simulated),
+	SELFTEST_CASE(pc_relative_loads_are_simulated),
+	SELFTEST_CASE(nop_is_simulated),
+	SELFTEST_CASE(boosted_without_post_handler),
+	SELFTEST_CASE(stepped_with_post_handler),
+	SELFTEST_CASE(interrupt_mask_survives),
+	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
+	SELFTEST_CASE(fault_handler_can_handle_the_fault),
+	SELFTEST_CASE(unsafe_instructions_are_refused),
+	SELFTEST_CASE(kretprobe_on_a_leaf),
+};
+SELFTEST_SUITE("kprobes-aarch64", aarch64_probe_cases);

@@ -1,0 +1,77 @@
+/*
+ * The kretprobe trampoline (see kernel/probes/kretprobes.c).
+ *
+ * A probed function's link register was replaced with the address of
+ * kretprobe_trampoline, so its `ret` lands here, with sp back where it was
+ * at the function's entry and the return value in x0. We build a struct
+ * pt_regs as the exception entry does (same layout, asm/ptrace.h), with
+ * PSTATE's flags and interrupt masks, mask interrupts as for every
+ * handler, and call kretprobe_trampoline_handler(regs), which runs the
+ * handler and returns the real return address. Then every register, the
+ * condition flags and the interrupt masks are restored from regs (so a
+ * handler may change the return value), and we return to the real
+ * address through x30 - which is where an ordinary `ret` leaves x30 too.
+ *
+ * In .entry.text, which is never probed.
+ */
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+
+	.section .entry.text, "ax"
+	.globl kretprobe_trampoline
+	.type kretprobe_trampoline, %function
+kretprobe_trampoline:
+	sub	sp, sp, #PT_REGS_SIZE
+	stp	x0, x1, [sp, #16 * 0]
+	stp	x2, x3, [sp, #16 * 1]
+	stp	x4, x5, [sp, #16 * 2]
+	stp	x6, x7, [sp, #16 * 3]
+	stp	x8, x9, [sp, #16 * 4]
+	stp	x10, x11, [sp, #16 * 5]
+	stp	x12, x13, [sp, #16 * 6]
+	stp	x14, x15, [sp, #16 * 7]
+	stp	x16, x17, [sp, #16 * 8]
+	stp	x18, x19, [sp, #16 * 9]
+	stp	x20, x21, [sp, #16 * 10]
+	stp	x22, x23, [sp, #16 * 11]
+	stp	x24, x25, [sp, #16 * 12]
+	stp	x26, x27, [sp, #16 * 13]
+	stp	x28, x29, [sp, #16 * 14]
+	add	x1, sp, #PT_REGS_SIZE	/* sp as the return left it */
+	stp	x30, x1, [sp, #S_X30]
+	/* pstate: the flags (NZCV) and masks (DAIF) now, at EL1 on SP_EL1;
+	 * pc: the trampoline until the handler knows the real address. */
+	mrs	x2, nzcv
+	mrs	x3, daif
+	orr	x2, x2, x3
+	mov	x3, #PSR_MODE_EL1H
+	orr	x2, x2, x3
+	stp	x30, x2, [sp, #S_PC]
+	stp	xzr, xzr, [sp, #S_ESR]
+	stp	xzr, xzr, [sp, #S_VECTOR]
+	stp	xzr, xzr, [sp, #S_FRAME]
+	msr	daifset, #2		/* mask IRQs */
+	mov	x0, sp
+	bl	kretprobe_trampoline_handler
+	mov	x30, x0			/* the real return address */
+	ldr	x2, [sp, #S_PSTATE]
+	msr	nzcv, x2		/* takes bits 31:28 */
+	msr	daif, x2		/* takes bits 9:6 */
+	ldp	x0, x1, [sp, #16 * 0]
+	ldp	x2, x3, [sp, #16 * 1]
+	ldp	x4, x5, [sp, #16 * 2]
+	ldp	x6, x7, [sp, #16 * 3]
+	ldp	x8, x9, [sp, #16 * 4]
+	ldp	x10, x11, [sp, #16 * 5]
+	ldp	x12, x13, [sp, #16 * 6]
+	ldp	x14, x15, [sp, #16 * 7]
+	ldp	x16, x17, [sp, #16 * 8]
+	ldp	x18, x19, [sp, #16 * 9]
+	ldp	x20, x21, [sp, #16 * 10]
+	ldp	x22, x23, [sp, #16 * 11]
+	ldp	x24, x25, [sp, #16 * 12]
+	ldp	x26, x27, [sp, #16 * 13]
+	ldp	x28, x29, [sp, #16 * 14]
+	add	sp, sp, #PT_REGS_SIZE
+	ret
+	.size kretprobe_trampoline, . - kretprobe_trampoline

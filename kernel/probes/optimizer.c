@@ -1,0 +1,309 @@
+/*
+ * The jump optimizer: turning breakpoint probes into jumps.
+ *
+ * A breakpoint probe costs a trap per hit. Where it is safe, the optimizer
+ * replaces the probed instruction (and the ones after it, up to the size
+ * of a jump) with a jump to a detour buffer that saves the registers,
+ * calls the pre-handlers through optprobe_callback, restores the
+ * registers, runs copies of the replaced instructions and jumps back.
+ *
+ * Every probe starts as a breakpoint probe. A point is a candidate while
+ * it is armed, has no post-handler and no jprobe (both need the trap), and
+ * no other probe sits inside the bytes the jump would replace; the core
+ * calls optimizer_update_locked whenever one of those may have changed,
+ * and a point that stops being a candidate is unoptimized at once.
+ *
+ * Candidates are queued, and a kernel thread does the slow part after a
+ * short delay, a batch at a time: the back end's safety checks (which read
+ * the whole function), building the detour buffer, and then writing the
+ * jump - but only once no thread is stopped inside the replaced bytes
+ * after the first, since such a thread would resume in the middle of the
+ * new jump instruction. That wait is our equivalent of the
+ * synchronize_sched() of the Kprobes guide. Hits that arrive while a point
+ * waits already go through the detour buffer's copy instead of a step.
+ *
+ * Locking: the state of every point is guarded by kprobe_lock. The thread
+ * marks the point it works on opt_busy, so that unregistering waits for it
+ * instead of freeing the point under its feet; nothing that allocates or
+ * sleeps runs with kprobe_lock held.
+ */
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
+#include "kernel/symtab.h"
+#include "lib/format.h"
+
+#define OPTIMIZE_DELAY_TICKS 5	/* 50 ms: long enough to batch a burst */
+
+static LIST_HEAD(opt_queue);
+static struct wait_queue optimizer_wq = WAIT_QUEUE_INIT(optimizer_wq);
+static bool optimization_on = true;
+
+static void set_optimized_flags_locked(struct probe_point *pp)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &pp->probes, point_node) {
+		if (pp->opt_state == OPT_OPTIMIZED)
+			p->flags |= KPROBE_FLAG_OPTIMIZED;
+		else
+			p->flags &= ~KPROBE_FLAG_OPTIMIZED;
+	}
+}
+
+/* Everything but the back end's checks: why pp may not be optimized
+ * now, or NULL if it may. */
+static const char *not_candidate_locked(struct probe_point *pp)
+{
+	struct kprobe *p;
+
+	if (!optimization_on)
+		return "optimization is off";
+	if (!pp->armed)
+		return "not armed";
+	if (pp->has_post_handler)
+		return "a probe here has a post-handler";
+	list_for_each_entry(p, &pp->probes, point_node)
+		if (p->kind == KPROBE_KIND_J)
+			return "a jprobe is here";
+	/* Another probe inside the replaced bytes would be overwritten. */
+	if (pp->opt_len &&
+	    point_inside_locked((uintptr_t)pp->addr, (uintptr_t)pp->addr + pp->opt_len))
+		return "another probe is inside its region";
+	return NULL;
+}
+
+static bool candidate_locked(struct probe_point *pp)
+{
+	return !not_candidate_locked(pp);
+}
+
+void optimizer_update_locked(struct probe_point *pp)
+{
+	bool ok = candidate_locked(pp);
+
+	switch (pp->opt_state) {
+	case OPT_NONE:
+		if (ok) {
+			pp->opt_state = OPT_QUEUED;
+			list_add_tail(&pp->opt_node, &opt_queue);
+			wait_queue_wake_all(&optimizer_wq);
+		}
+		break;
+	case OPT_QUEUED:
+		if (!ok) {
+			list_del(&pp->opt_node);
+			pp->opt_state = OPT_NONE;
+		}
+		break;
+	case OPT_READY:
+		if (!ok)
+			pp->opt_state = OPT_NONE;	/* the thread will let go */
+		break;
+	case OPT_OPTIMIZED:
+		if (!ok) {
+			arch_unoptimize(pp);
+			pp->opt_state = OPT_NONE;
+		}
+		break;
+	case OPT_REFUSED:
+		break;
+	}
+	set_optimized_flags_locked(pp);
+}
+
+/* A probe at addr can change the candidacy of points whose region holds it. */
+static void update_if_holds(struct probe_point *pp, void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, start = (uintptr_t)pp->addr;
+
+	if (a > start && a < start + pp->opt_len)
+		optimizer_update_locked(pp);
+}
+
+void optimizer_update_around_locked(uintptr_t addr)
+{
+	for_each_point_locked(update_if_holds, (void *)addr);
+}
+
+void optimizer_forget_locked(struct probe_point *pp)
+{
+	if (pp->opt_state == OPT_QUEUED)
+		list_del(&pp->opt_node);
+	pp->opt_state = OPT_NONE;
+}
+
+void optimizer_release(struct probe_point *pp)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+
+	while (pp->opt_busy) {
+		spin_unlock_irqrestore(&kprobe_lock, flags);
+		thread_sleep(1);
+		flags = spin_lock_irqsave(&kprobe_lock);
+	}
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	if (!pp->detour)
+		return;
+	/* A thread preempted inside the detour buffer must leave it first. */
+	while (sched_thread_stopped_in((uintptr_t)pp->detour, arch_detour_size()))
+		thread_sleep(1);
+	arch_remove_optprobe(pp);
+}
+
+/* The checks and the detour buffer, without the lock: they read the whole
+ * function and allocate. Returns false if pp was refused. */
+static bool prepare(struct probe_point *pp)
+{
+	const char *why = NULL;
+	uintptr_t where = 0;
+	unsigned long flags;
+	int err = 0;
+
+	if (!pp->detour) {
+		err = arch_check_optprobe(pp, &why, &where);
+		if (!err && arch_prepare_optprobe(pp) < 0) {
+			err = -1;
+			why = "no executable memory for a detour buffer at";
+			where = (uintptr_t)pp->addr;
+		}
+	}
+	if (!err)
+		return true;
+	flags = spin_lock_irqsave(&kprobe_lock);
+	pp->opt_state = OPT_REFUSED;
+	pp->opt_refusal = why;
+	pp->opt_refusal_addr = where;
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return false;
+}
+
+/* Write the jump once no thread is stopped inside the region after its
+ * first byte. Called and returns with kprobe_lock held (flags in *flags). */
+static void patch_when_clear_locked(struct probe_point *pp, unsigned long *flags)
+{
+	uintptr_t tail = (uintptr_t)pp->addr + 1;
+
+	while (pp->opt_state == OPT_READY && candidate_locked(pp)) {
+		if (!sched_thread_stopped_in(tail, pp->opt_len - 1)) {
+			arch_optimize(pp);
+			pp->opt_state = OPT_OPTIMIZED;
+			set_optimized_flags_locked(pp);
+			return;
+		}
+		spin_unlock_irqrestore(&kprobe_lock, *flags);
+		thread_sleep(1);
+		*flags = spin_lock_irqsave(&kprobe_lock);
+	}
+	if (pp->opt_state == OPT_READY)
+		pp->opt_state = OPT_NONE;	/* no longer a candidate */
+}
+
+static void optimize_one(struct probe_point *pp)
+{
+	bool prepared = prepare(pp);
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+
+	if (prepared && pp->opt_state == OPT_QUEUED) {
+		pp->opt_state = OPT_READY;
+		patch_when_clear_locked(pp, &flags);
+	}
+	pp->opt_busy = false;
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
+
+/* Take the next queued point, marking it busy; NULL when the queue is empty. */
+static struct probe_point *take_queued(void)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	struct probe_point *pp = NULL;
+
+	if (!list_empty(&opt_queue)) {
+		pp = list_first_entry(&opt_queue, struct probe_point, opt_node);
+		list_del(&pp->opt_node);
+		pp->opt_busy = true;
+	}
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return pp;
+}
+
+/*
+ * The optimizer thread. A taken point leaves the queue but keeps the state
+ * OPT_QUEUED until optimize_one decides, so a change meanwhile (state set
+ * back to OPT_NONE by optimizer_update_locked) is noticed.
+ */
+static void optimizer_main(void *unused)
+{
+	(void)unused;
+	for (;;) {
+		unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+		struct probe_point *pp;
+
+		while (list_empty(&opt_queue))
+			wait_queue_wait(&optimizer_wq, &kprobe_lock);
+		spin_unlock_irqrestore(&kprobe_lock, flags);
+		thread_sleep(OPTIMIZE_DELAY_TICKS);
+		while ((pp = take_queued()) != NULL)
+			optimize_one(pp);
+	}
+}
+
+void optimizer_init(void)
+{
+	if (!thread_create("optimizer", optimizer_main, NULL))
+		panic("kprobes: cannot start the optimizer thread");
+}
+
+static void update_point(struct probe_point *pp, void *unused)
+{
+	(void)unused;
+	optimizer_update_locked(pp);
+}
+
+void kprobes_set_optimization(bool on)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+
+	optimization_on = on;
+	for_each_point_locked(update_point, NULL);
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
+
+bool kprobes_optimization_enabled(void)
+{
+	return optimization_on;
+}
+
+void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	/* Copied under the lock, formatted after: formatting calls library
+	 * code that may be probed, which must not run with the lock held. */
+	const char *why = not_candidate_locked(pp), *refusal = pp->opt_refusal;
+	enum opt_state state = pp->opt_state;
+	uintptr_t detour = (uintptr_t)pp->detour, where = pp->opt_refusal_addr;
+	unsigned long hits = pp->opt_hits;
+	char at[80];
+
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	switch (state) {
+	case OPT_OPTIMIZED:
+		snprintf(buf, size, "optimized: jump to detour buffer 0x%016lx, %lu hits through it",
+			 (unsigned long)detour, hits);
+		break;
+	case OPT_REFUSED:
+		sym_format_offset(where, at, sizeof(at));
+		snprintf(buf, size, "not optimized: %s %s", refusal, at);
+		break;
+	case OPT_QUEUED:
+		snprintf(buf, size, "not optimized yet: queued for the optimizer");
+		break;
+	case OPT_READY:
+		snprintf(buf, size, "not optimized yet: waiting for threads to leave the region");
+		break;
+	case OPT_NONE:
+		snprintf(buf, size, "not optimized: %s", why ? why : "not yet examined");
+		break;
+	}
+}
