@@ -230,7 +230,8 @@ static void decode_branch_sys(uint32_t i, struct a64_insn *out)
 		simulated(out, bit(i, 24) ? A64_SIM_CBNZ : A64_SIM_CBZ);
 	else if ((i & 0x7e000000) == 0x36000000)	/* TBZ, TBNZ */
 		simulated(out, bit(i, 24) ? A64_SIM_TBNZ : A64_SIM_TBZ);
-	else if ((i & 0xff000010) == 0x54000000)	/* B.cond: o1=0, o0=0 */
+	else if ((i & 0xff000000) == 0x54000000)	/* B.cond (o0=0); BC.cond (o0=1,
+							   v8.8) is the same branch */
 		simulated(out, A64_SIM_B_COND);
 	else if ((i & 0xff000000) == 0xd4000000)
 		decode_exception(i, out);
@@ -280,12 +281,14 @@ static void decode_load_store(uint32_t i, struct a64_insn *out)
 		refused(out, "floating-point/SIMD load/store (FP is off in the kernel)");
 		return;
 	}
+	if (bits(i, 31, 24) == 0xd9 && bit(i, 21)) {
+		out_of_line(out, "load/store memory tags");
+		return;
+	}
 	switch (bits(i, 29, 28)) {
 	case 0:
 		if (bits(i, 29, 24) == 0x08)
 			decode_exclusive(i, out);
-		else if (bits(i, 31, 24) == 0xd9 && bit(i, 21))
-			out_of_line(out, "load/store memory tags");
 		else
 			unallocated(out);
 		return;

@@ -143,6 +143,24 @@ __asm__(
 	"	mrs x0, daif\n"
 	"	ret\n"
 	".size kpa_daif_after, .-kpa_daif_after\n"
+	/* long kpa_set_z(void): 3, returning with the Z flag set */
+	".globl kpa_set_z\n.type kpa_set_z, %function\n"
+	"kpa_set_z:\n"
+	"	cmp xzr, xzr\n"
+	"	mov x0, #3\n"
+	"	ret\n"
+	".size kpa_set_z, .-kpa_set_z\n"
+	/* long kpa_z_after(long (*fn)(void)): 1 if Z is set when fn returns */
+	".globl kpa_z_after\n.type kpa_z_after, %function\n"
+	"kpa_z_after:\n"
+	"	stp x29, x30, [sp, #-16]!\n"
+	"	mov x29, sp\n"
+	"	cmp x0, #1\n"		/* clears Z: x0 is a function's address */
+	"	blr x0\n"
+	"	cset x0, eq\n"
+	"	ldp x29, x30, [sp], #16\n"
+	"	ret\n"
+	".size kpa_z_after, .-kpa_z_after\n"
 	/* long kpa_load(const char *p): *p, or -EFAULT through a fix-up */
 	".globl kpa_load\n.type kpa_load, %function\n"
 	"kpa_load:\n"
@@ -221,6 +239,8 @@ long kpa_nop(void);
 unsigned long kpa_daif(void);
 unsigned long kpa_daif_after(void);
 long kpa_load(const char *p);
+long kpa_set_z(void);
+long kpa_z_after(long (*fn)(void));
 long kpa_value = 0x1234567890L;
 
 /* Call through volatile pointers so the calls really happen. */
@@ -239,6 +259,7 @@ static long (*volatile nop_fn)(void) = kpa_nop;
 static unsigned long (*volatile daif_fn)(void) = kpa_daif;
 static unsigned long (*volatile daif_after)(void) = kpa_daif_after;
 static long (*volatile load)(const char *) = kpa_load;
+static long (*volatile z_after)(long (*)(void)) = kpa_z_after;
 
 static int hits;
 
@@ -553,6 +574,22 @@ static void kretprobe_on_a_leaf(void)
 	unregister_kretprobe(&rp);
 }
 
+/* The trampoline gives back the flags and the interrupt mask the
+ * function returned with, whatever the handler (C code) did to them. */
+static void kretprobe_trampoline_keeps_flags(void)
+{
+	struct kretprobe rp = { .kp.addr = (uint8_t *)kpa_set_z, .handler = note_return };
+
+	EXPECT_EQ(z_after(kpa_set_z), 1);
+	ret_seen = 0;
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(z_after(kpa_set_z), 1);
+	EXPECT_EQ(ret_seen, 1);
+	EXPECT_EQ(ret_value, 3);
+	EXPECT_EQ(daif_fn() & PSR_I, 0);
+	unregister_kretprobe(&rp);
+}
+
 static const struct selftest_case aarch64_probe_cases[] = {
 	SELFTEST_CASE(function_entry),
 	SELFTEST_CASE(conditional_branches_are_simulated),
@@ -566,5 +603,6 @@ static const struct selftest_case aarch64_probe_cases[] = {
 	SELFTEST_CASE(fault_handler_can_handle_the_fault),
 	SELFTEST_CASE(unsafe_instructions_are_refused),
 	SELFTEST_CASE(kretprobe_on_a_leaf),
+	SELFTEST_CASE(kretprobe_trampoline_keeps_flags),
 };
 SELFTEST_SUITE("kprobes-aarch64", aarch64_probe_cases);

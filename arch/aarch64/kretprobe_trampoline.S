@@ -55,8 +55,10 @@ kretprobe_trampoline:
 	bl	kretprobe_trampoline_handler
 	mov	x30, x0			/* the real return address */
 	ldr	x2, [sp, #S_PSTATE]
-	msr	nzcv, x2		/* takes bits 31:28 */
-	msr	daif, x2		/* takes bits 9:6 */
+	and	x3, x2, #0xf0000000	/* N, Z, C, V */
+	msr	nzcv, x3
+	and	x3, x2, #0x3c0		/* D, A, I, F */
+	msr	daif, x3
 	ldp	x0, x1, [sp, #16 * 0]
 	ldp	x2, x3, [sp, #16 * 1]
 	ldp	x4, x5, [sp, #16 * 2]

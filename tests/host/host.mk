@@ -27,12 +27,14 @@ HOST_LDLIBS  ?= -lcmocka
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
 		 kernel/symtab.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
+HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
 HOST_LIB      := $(HOST_BUILD)/libprobeos.a
 
 HOST_TESTS     := string format cpio symtab sym_cmd
 HOST_TESTS     += insn
+HOST_TESTS     += aarch64_insn
 HOST_TESTS     += fdt
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
@@ -48,6 +50,14 @@ HOST_INSN_CHECK := $(HOST_BUILD)/check_insn_boundaries
 HOST_INSN_ELFS  := build/x86_64/probeos.elf \
 		   $(realpath $(shell $(HOST_CC) -print-file-name=libc.so.6))
 
+# The aarch64 instruction classifier (arch/aarch64/insn.c) against
+# aarch64-linux-gnu-objdump, on every instruction of the aarch64 kernel
+# and, where the cross toolchain installed it, of the aarch64 C library
+# (floating point, SIMD and later extensions the kernel does not use).
+HOST_AARCH64_INSN_CHECK := $(HOST_BUILD)/check_aarch64_insn
+HOST_AARCH64_INSN_ELFS  := build/aarch64/probeos.elf \
+			   $(wildcard /usr/aarch64-linux-gnu/lib/libc.so.6)
+
 .PHONY: host-tests host-test-bins
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
@@ -56,10 +66,13 @@ host-tests: host-test-bins
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \
 		$(addprefix --check-insn ,$(HOST_INSN_ELFS)) \
+		--aarch64-insn-checker $(HOST_AARCH64_INSN_CHECK) \
+		$(addprefix --check-aarch64-insn ,$(HOST_AARCH64_INSN_ELFS)) \
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)
 host-test-bins: $(HOST_INSN_CHECK)
+host-test-bins: $(HOST_AARCH64_INSN_CHECK)
 
 # lib/ sources get rename.h forced in; the tests include it themselves,
 # after their system headers.
@@ -68,6 +81,7 @@ $(HOST_BUILD)/obj/%.o: %.c tests/host/rename.h $(wildcard lib/*.h kernel/*.h)
 	$(HOST_CC) $(HOST_CFLAGS) -include tests/host/rename.h -c $< -o $@
 
 $(HOST_BUILD)/obj/arch/x86_64/insn.o: arch/x86_64/insn.h
+$(HOST_BUILD)/obj/arch/aarch64/insn.o: arch/aarch64/insn.h
 
 $(HOST_LIB): $(HOST_LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -83,9 +97,15 @@ $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h \
 		$< $(HOST_LIB) $(HOST_LDFLAGS) $(HOST_LDLIBS) -o $@
 
 $(HOST_BUILD)/test_insn: arch/x86_64/insn.h
+$(HOST_BUILD)/test_aarch64_insn: arch/aarch64/insn.h
 
 $(HOST_INSN_CHECK): tests/host/check_insn_boundaries.c $(HOST_LIB) \
 		arch/x86_64/insn.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_LIB) $(HOST_LDFLAGS) -o $@
+
+$(HOST_AARCH64_INSN_CHECK): tests/host/check_aarch64_insn.c $(HOST_LIB) \
+		arch/aarch64/insn.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_LIB) $(HOST_LDFLAGS) -o $@
 

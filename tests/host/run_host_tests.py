@@ -3,7 +3,8 @@
 
 Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          [--run PROGRAM]... [--insn-checker PROGRAM
-                         --check-insn ELF...] TEST_BINARY...
+                         --check-insn ELF...] [--aarch64-insn-checker
+                         PROGRAM --check-aarch64-insn ELF...] TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
   --python FILE      a Python unittest file; every test case counts
@@ -12,6 +13,9 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
   --check-insn ELF   the --insn-checker program (check_insn_boundaries)
                      on ELF; counts as one. An ELF that does not exist
                      (the kernel before `make`) is skipped with a note.
+  --check-aarch64-insn ELF
+                     the --aarch64-insn-checker program
+                     (check_aarch64_insn) on ELF; the same way.
 
 Prints each program's summary, then `host: N passed, N failed`, and
 exits with 1 if anything failed. A program that dies before printing its
@@ -102,6 +106,19 @@ def check_insn(checker, elf):
     return name, int(ok), int(not ok), out
 
 
+def check_aarch64_insn(checker, elf):
+    """The checker prints "aarch64 insn: N instructions compared, M
+    mismatches"."""
+    name = "check_aarch64_insn " + os.path.basename(elf)
+    if not os.path.exists(elf):
+        return name, 0, 0, f"skipped: {elf} does not exist (run make first)\n"
+    status, out = run([checker, elf])
+    m = re.search(r"^aarch64 insn: (\d+) instructions compared, (\d+) mismatches",
+                  out, re.M)
+    ok = m is not None and status == 0 and int(m.group(2)) == 0
+    return name, int(ok), int(not ok), out
+
+
 def program(path):
     status, out = run([path])
     return os.path.basename(path), int(status == 0), int(status != 0), out
@@ -114,17 +131,23 @@ def main():
     parser.add_argument("--run", action="append", default=[])
     parser.add_argument("--insn-checker")
     parser.add_argument("--check-insn", action="append", default=[])
+    parser.add_argument("--aarch64-insn-checker")
+    parser.add_argument("--check-aarch64-insn", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
     if args.check_insn and not args.insn_checker:
         parser.error("--check-insn needs --insn-checker")
+    if args.check_aarch64_insn and not args.aarch64_insn_checker:
+        parser.error("--check-aarch64-insn needs --aarch64-insn-checker")
 
     jobs = ([(cmocka, b) for b in args.binaries]
             + [(python_unittest, p) for p in args.python]
             + [(check_symtab, e) for e in args.check_symtab]
             + [(program, p) for p in args.run]
             + [(lambda elf: check_insn(args.insn_checker, elf), e)
-               for e in args.check_insn])
+               for e in args.check_insn]
+            + [(lambda elf: check_aarch64_insn(args.aarch64_insn_checker, elf), e)
+               for e in args.check_aarch64_insn])
     total_passed = total_failed = 0
     for kind, target in jobs:
         name, passed, failed, summary = kind(target)

@@ -1,0 +1,333 @@
+/*
+ * Selftests of the jump optimizer on x86_64: a safe point is optimized and
+ * its handler sees the right registers; each safety check refuses the
+ * function built to fail it; conflicts, disable/enable and the knobs
+ * unoptimize; a thread stopped inside the region delays the patch; and
+ * unoptimized text is byte-identical to the original.
+ */
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
+#include "kernel/sched.h"
+#include "kernel/selftest.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include <asm/layout.h>
+
+__asm__(
+	".text\n"
+	/* long kpo_sum(long a, long b): a + b + 1. Its first three
+	 * instructions (8 bytes) make a safe region. */
+	".globl kpo_sum\n.type kpo_sum, @function\n"
+	"kpo_sum:\n"
+	"	pushq %rbp\n"
+	"	movq %rsp, %rbp\n"
+	"	leaq (%rdi,%rsi), %rax\n"
+	"	addq $1, %rax\n"
+	"	popq %rbp\n"
+	"	ret\n"
+	".size kpo_sum, .-kpo_sum\n"
+	/* An indirect jump anywhere in the function forbids optimizing. */
+	".globl kpo_indirect\n.type kpo_indirect, @function\n"
+	"kpo_indirect:\n"
+	"	pushq %rbp\n"
+	"	movq %rsp, %rbp\n"
+	"	leaq (%rdi,%rsi), %rax\n"
+	"	popq %rbp\n"
+	"	ret\n"
+	".Lkpo_indirect_jmp:\n"
+	"	jmp *%rax\n"
+	".size kpo_indirect, .-kpo_indirect\n"
+	/* A branch back into the middle of the entry region. */
+	".globl kpo_jump_into\n.type kpo_jump_into, @function\n"
+	"kpo_jump_into:\n"
+	"	pushq %rbp\n"
+	"	movq %rsp, %rbp\n"
+	".Lkpo_ji_target:\n"
+	"	decq %rdi\n"
+	".Lkpo_ji_jne:\n"
+	"	jne .Lkpo_ji_target\n"
+	"	popq %rbp\n"
+	"	ret\n"
+	".size kpo_jump_into, .-kpo_jump_into\n"
+	/* A call within the first five bytes. */
+	".globl kpo_call\n.type kpo_call, @function\n"
+	"kpo_call:\n"
+	"	pushq %rbp\n"
+	".Lkpo_call_insn:\n"
+	"	call kpo_sum\n"
+	"	popq %rbp\n"
+	"	ret\n"
+	".size kpo_call, .-kpo_call\n"
+	/* Too short for a jump: three bytes that fall through into the next
+	 * function (assembly may do that; C never does). Never called. */
+	".globl kpo_short\n.type kpo_short, @function\n"
+	"kpo_short:\n"
+	"	nop\n"
+	"	nop\n"
+	"	nop\n"
+	".size kpo_short, .-kpo_short\n"
+	/* void kpo_scan(const void *from, unsigned long n, int *done):
+	 * compares n bytes with themselves in one repe cmpsb, which sits
+	 * inside the region of a probe on the mov before it, then sets
+	 * *done just after the region. A thread preempted during the scan is
+	 * stopped inside the region. (A mov, not a nop, is probed: a nop
+	 * would be emulated, and the test wants the detour copy's path.) */
+	".globl kpo_scan\n.type kpo_scan, @function\n"
+	"kpo_scan:\n"
+	"	movq %rsi, %rcx\n"
+	"	movq %rdi, %rsi\n"
+	".Lkpo_scan_probe:\n"
+	"	movq %rsi, %rsi\n"
+	"	repe cmpsb\n"
+	"	movl $1, (%rdx)\n"
+	"	ret\n"
+	".size kpo_scan, .-kpo_scan\n"
+	".section .rodata\n.balign 8\n"
+	".globl kpo_points\n.type kpo_points, @object\n"
+	"kpo_points:\n"
+	"	.quad .Lkpo_indirect_jmp, .Lkpo_ji_jne, .Lkpo_call_insn, .Lkpo_scan_probe\n"
+	".size kpo_points, .-kpo_points\n"
+	".text\n");
+
+enum { P_INDIRECT_JMP, P_JUMP_INTO_JNE, P_CALL_INSN, P_SCAN_PROBE };
+extern const uintptr_t kpo_points[4];
+long kpo_sum(long a, long b);
+long kpo_indirect(long a, long b);
+long kpo_jump_into(long n);
+long kpo_call(long a, long b);
+void kpo_short(void);
+void kpo_scan(const void *from, unsigned long n, volatile int *done);
+
+static long (*volatile sum)(long, long) = kpo_sum;
+static void (*volatile scan)(const void *, unsigned long, volatile int *) = kpo_scan;
+
+#define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */
+
+static enum opt_state state_of(struct kprobe *kp)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	enum opt_state st = kp->point->opt_state;
+
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return st;
+}
+
+/* Wait until the point of kp reaches a settled state (or the time runs out). */
+static enum opt_state settle(struct kprobe *kp)
+{
+	uint64_t end = sched_ticks() + SETTLE_TICKS;
+	enum opt_state st;
+
+	while ((st = state_of(kp)) != OPT_OPTIMIZED && st != OPT_REFUSED && sched_ticks() < end)
+		thread_sleep(1);
+	return st;
+}
+
+static uint64_t seen_rdi, seen_rsi, seen_rip, seen_ret;
+static int seen_hits;
+
+static int record_regs(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	seen_rdi = regs->rdi;
+	seen_rsi = regs->rsi;
+	seen_rip = regs->rip;
+	seen_ret = *(uint64_t *)regs->rsp;	/* at the entry: the return address */
+	seen_hits++;
+	return 0;
+}
+
+static void safe_point_is_optimized_and_fires(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+	uint8_t before[16];
+
+	memcpy(before, (void *)kpo_sum, sizeof(before));
+	seen_hits = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	EXPECT(kp.flags & KPROBE_FLAG_OPTIMIZED);
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0xe9);	/* the jump */
+	EXPECT_EQ(sum(30, 12), 43);
+	EXPECT_EQ(seen_hits, 1);
+	EXPECT_EQ(seen_rdi, 30);
+	EXPECT_EQ(seen_rsi, 12);
+	EXPECT_EQ(seen_rip, (uintptr_t)kpo_sum + 1);	/* as after int3 */
+	EXPECT(seen_ret != 0);
+	EXPECT_EQ(kp.point->opt_hits, 1);
+	unregister_kprobe(&kp);
+	EXPECT(memcmp(before, (void *)kpo_sum, sizeof(before)) == 0);
+	EXPECT_EQ(sum(1, 1), 3);
+}
+
+/* Register at addr, wait, and expect a refusal naming why and where. */
+static void expect_refused(uintptr_t addr, const char *why, uintptr_t where)
+{
+	struct kprobe kp = { .addr = (uint8_t *)addr, .pre_handler = record_regs };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(settle(&kp), OPT_REFUSED);
+	EXPECT_STREQ(kp.point->opt_refusal, why);
+	EXPECT_EQ(kp.point->opt_refusal_addr, where);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(((volatile uint8_t *)addr)[0], 0xcc);	/* still a breakpoint probe */
+	unregister_kprobe(&kp);
+}
+
+static void each_safety_check_refuses(void)
+{
+	expect_refused((uintptr_t)kpo_indirect, "indirect jump at", kpo_points[P_INDIRECT_JMP]);
+	expect_refused((uintptr_t)kpo_jump_into, "jump into region from",
+		       kpo_points[P_JUMP_INTO_JNE]);
+	expect_refused((uintptr_t)kpo_call, "call in region at", kpo_points[P_CALL_INSN]);
+	expect_refused((uintptr_t)kpo_short, "region crosses the end of the function at",
+		       (uintptr_t)kpo_short + 3);
+}
+
+static void probe_inside_region_unoptimizes(void)
+{
+	struct kprobe outer = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+	struct kprobe inner = { .addr = (uint8_t *)kpo_sum + 1, .pre_handler = record_regs };
+
+	EXPECT_EQ(register_kprobe(&outer), 0);
+	EXPECT_EQ(settle(&outer), OPT_OPTIMIZED);
+	EXPECT_EQ(register_kprobe(&inner), 0);
+	/* At once: the inner breakpoint must not sit under a jump. */
+	EXPECT(!(outer.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0xcc);
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[1], 0xcc);
+	seen_hits = 0;
+	EXPECT_EQ(sum(2, 3), 6);
+	EXPECT_EQ(seen_hits, 2);
+	unregister_kprobe(&inner);
+	EXPECT_EQ(settle(&outer), OPT_OPTIMIZED);	/* optimized again */
+	unregister_kprobe(&outer);
+}
+
+static void disable_enable_and_knobs(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(disable_kprobe(&kp), 0);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0x55);	/* push %rbp: original */
+	EXPECT_EQ(enable_kprobe(&kp), 0);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+
+	kprobes_global_disarm();
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0x55);
+	kprobes_global_arm();
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+
+	kprobes_set_optimization(false);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0xcc);	/* a breakpoint probe again */
+	kprobes_set_optimization(true);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	unregister_kprobe(&kp);
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+}
+
+static void post_handler_probe_unoptimizes(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+	struct kprobe post = { .addr = (uint8_t *)kpo_sum, .post_handler = count_post };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(register_kprobe(&post), 0);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT_EQ(sum(1, 2), 4);
+	unregister_kprobe(&post);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	unregister_kprobe(&kp);
+}
+
+/* A pre-handler that tries to make the function return at once. */
+static int divert(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	regs_return_from_entry(regs, 999);
+	return 1;
+}
+
+static void ip_change_is_ignored_when_optimized(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = divert };
+
+	kprobes_set_optimization(false);
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(sum(1, 1), 999);	/* a breakpoint probe may divert */
+	kprobes_set_optimization(true);
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(sum(1, 1), 3);	/* an optimized one may not */
+	unregister_kprobe(&kp);
+}
+
+static volatile int scan_started, scan_done, scan_thread_done;
+
+/* One long scan of the direct map (224 MiB, a few hundred milliseconds
+ * under TCG), set going so the test can probe the code it is in. */
+static void scan_thread(void *unused)
+{
+	(void)unused;
+	scan_started = 1;
+	scan((const void *)(DIRECT_MAP_BASE + (16UL << 20)), 224UL << 20, &scan_done);
+	scan_thread_done = 1;
+}
+
+static void stopped_thread_delays_the_patch(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_points[P_SCAN_PROBE], .pre_handler = record_regs };
+	volatile int quick_done = 0;
+	bool waited = false;
+	uint64_t end;
+
+	scan_started = scan_done = scan_thread_done = 0;
+	EXPECT(thread_create("st-scan", scan_thread, NULL) != NULL);
+	while (!scan_started)
+		thread_sleep(1);
+	thread_sleep(2);	/* it is inside its repe cmpsb now, preempted */
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	/* Until the scan leaves the region the jump must not be written. */
+	end = sched_ticks() + 3000;
+	while (!scan_done && sched_ticks() < end) {
+		enum opt_state st = state_of(&kp);
+
+		if (st == OPT_READY && !waited) {
+			waited = true;
+			/* A hit meanwhile runs the detour buffer's copy. */
+			scan((const void *)kpo_points, 0, &quick_done);
+			EXPECT(quick_done);
+			EXPECT_EQ(kp.point->exec_count[PROBE_EXEC_DETOUR], 1);
+		}
+		EXPECT(st != OPT_OPTIMIZED || scan_done);
+		thread_sleep(1);
+	}
+	EXPECT(scan_done);
+	EXPECT(waited);		/* the optimizer did find it in the region */
+	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
+	while (!scan_thread_done)
+		thread_sleep(1);
+	unregister_kprobe(&kp);
+}
+
+static const struct selftest_case optprobe_cases[] = {
+	SELFTEST_CASE(safe_point_is_optimized_and_fires),
+	SELFTEST_CASE(each_safety_check_refuses),
+	SELFTEST_CASE(probe_inside_region_unoptimizes),
+	SELFTEST_CASE(disable_enable_and_knobs),
+	SELFTEST_CASE(post_handler_probe_unoptimizes),
+	SELFTEST_CASE(ip_change_is_ignored_when_optimized),
+	SELFTEST_CASE(stopped_thread_delays_the_patch),
+};
+SELFTEST_SUITE("optprobes-x86", optprobe_cases);

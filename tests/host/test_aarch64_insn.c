@@ -1,0 +1,325 @@
+/*
+ * Host tests for arch/aarch64/insn.c on hand-picked encodings: the class
+ * of each kind of instruction the probes layer cares about, and the pure
+ * parts of simulating them (branch targets, conditions, encodings).
+ *
+ * The encodings were checked with aarch64-linux-gnu-as/objdump; the
+ * whole-kernel comparison with objdump is check_aarch64_insn.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cmocka.h>
+
+#include "tests/host/rename.h"
+#include "arch/aarch64/insn.h"
+
+#define PC 0xffffffff80201234ULL
+
+struct sample {
+	uint32_t raw;
+	enum a64_class cls;
+	enum a64_sim sim;
+	const char *text;	/* what objdump calls it */
+};
+
+static void check_samples(const struct sample *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct a64_insn in;
+
+		a64_decode(s[i].raw, &in);
+		if (in.cls != s[i].cls || in.sim != s[i].sim)
+			fail_msg("%08x (%s): got %s/%s (%s), want %s/%s", s[i].raw, s[i].text,
+				 a64_class_name(in.cls), a64_sim_name(in.sim), in.what,
+				 a64_class_name(s[i].cls), a64_sim_name(s[i].sim));
+		assert_int_equal(in.raw, s[i].raw);
+		assert_non_null(in.what);
+	}
+}
+
+#define SIM(raw, kind, text) { raw, A64_SIMULATED, A64_SIM_##kind, text }
+#define OOL(raw, text) { raw, A64_OUT_OF_LINE, A64_SIM_NONE, text }
+#define REFUSED(raw, text) { raw, A64_REFUSED, A64_SIM_NONE, text }
+#define UNALLOC(raw, text) { raw, A64_UNALLOCATED, A64_SIM_NONE, text }
+
+static void test_simulated(void **state)
+{
+	static const struct sample s[] = {
+		SIM(0xd503201f, NOP, "nop"),
+		SIM(0x910003fd, MOV_FROM_SP, "mov x29, sp"),
+		SIM(0xd53b4220, MRS_DAIF, "mrs x0, daif"),
+		SIM(0x10000040, ADR, "adr x0, .+8"),
+		SIM(0xb0000000, ADRP, "adrp x0, page+1"),
+		SIM(0x14000004, B, "b .+16"),
+		SIM(0x94000040, BL, "bl .+0x100"),
+		SIM(0x54000041, B_COND, "b.ne .+8"),
+		SIM(0x54000010, B_COND, "bc.eq .+0 (v8.8: b.cond with a hint)"),
+		SIM(0xb4000040, CBZ, "cbz x0, .+8"),
+		SIM(0x35000041, CBNZ, "cbnz w1, .+8"),
+		SIM(0x36180040, TBZ, "tbz w0, #3, .+8"),
+		SIM(0xb7400060, TBNZ, "tbnz x0, #40, .+12"),
+		SIM(0x18000040, LDR_LIT_W, "ldr w0, .+8"),
+		SIM(0x58000040, LDR_LIT_X, "ldr x0, .+8"),
+		SIM(0x98000040, LDRSW_LIT, "ldrsw x0, .+8"),
+		SIM(0xd8000040, PRFM_LIT, "prfm pldl1keep, .+8"),
+		SIM(0xd61f0020, BR, "br x1"),
+		SIM(0xd63f0040, BLR, "blr x2"),
+		SIM(0xd65f03c0, RET, "ret"),
+		SIM(0xd65f0020, RET, "ret x1"),
+	};
+
+	(void)state;
+	check_samples(s, sizeof(s) / sizeof(s[0]));
+}
+
+static void test_out_of_line(void **state)
+{
+	static const struct sample s[] = {
+		OOL(0xa9bf7bfd, "stp x29, x30, [sp, #-16]!"),
+		OOL(0xa8c17bfd, "ldp x29, x30, [sp], #16"),
+		OOL(0x910003bf, "mov sp, x29"),
+		OOL(0x91000400, "add x0, x0, #0x1"),
+		OOL(0xd2800540, "mov x0, #0x2a"),
+		OOL(0xaa0103e0, "mov x0, x1"),
+		OOL(0xeb01001f, "cmp x0, x1"),
+		OOL(0x9a9f17e0, "cset x0, eq"),
+		OOL(0x9ac10c00, "sdiv x0, x0, x1"),
+		OOL(0x9b027c20, "mul x0, x1, x2"),
+		OOL(0x9bc27c20, "umulh x0, x1, x2"),
+		OOL(0xd3441c20, "ubfx x0, x1, #4, #4"),
+		OOL(0xdac00c20, "rev x0, x1"),
+		OOL(0xf9400020, "ldr x0, [x1]"),
+		OOL(0x39400020, "ldrb w0, [x1]"),
+		OOL(0xb8617800, "ldr w0, [x0, x1, lsl #2]"),
+		OOL(0xf81f0fe0, "str x0, [sp, #-16]!"),
+		OOL(0xf9800020, "prfm pldl1keep, [x1]"),
+		OOL(0xc8dffc20, "ldar x0, [x1]"),
+		OOL(0xc89ffc20, "stlr x0, [x1]"),
+		OOL(0xc8a07c41, "cas x0, x1, [x2]"),
+		OOL(0xf8200020, "ldadd x0, x0, [x1]"),
+		OOL(0xd503203f, "yield"),
+		OOL(0xd5033fdf, "isb"),
+		OOL(0xd5033f9f, "dsb sy"),
+		OOL(0xd5033bbf, "dmb ish"),
+		OOL(0xd503305f, "clrex"),
+		OOL(0xd538d080, "mrs x0, tpidr_el1"),
+		OOL(0xd53b4200, "mrs x0, nzcv"),
+		OOL(0xd508871f, "tlbi vmalle1"),
+		OOL(0xd50b7520, "ic ivau, x0"),
+	};
+
+	(void)state;
+	check_samples(s, sizeof(s) / sizeof(s[0]));
+}
+
+static void test_refused(void **state)
+{
+	static const struct sample s[] = {
+		REFUSED(0xc85f7c20, "ldxr x0, [x1]"),
+		REFUSED(0xc8027c20, "stxr w2, x0, [x1]"),
+		REFUSED(0x885ffc20, "ldaxr w0, [x1]"),
+		REFUSED(0x8802fc20, "stlxr w2, w0, [x1]"),
+		REFUSED(0x085f7c20, "ldxrb w0, [x1]"),
+		REFUSED(0xc87f0c20, "ldxp x0, x3, [x1]"),
+		REFUSED(0xc8220c20, "stxp w2, x0, x3, [x1]"),
+		REFUSED(0xd69f03e0, "eret"),
+		REFUSED(0xd6bf03e0, "drps"),
+		REFUSED(0xd65f0bff, "retaa"),
+		REFUSED(0xd63f081f, "blraaz x0"),
+		REFUSED(0xd4000001, "svc #0"),
+		REFUSED(0xd4000002, "hvc #0"),
+		REFUSED(0xd4000003, "smc #0"),
+		REFUSED(0xd4200000, "brk #0"),
+		REFUSED(0xd4400000, "hlt #0"),
+		REFUSED(0xd4a00001, "dcps1"),
+		REFUSED(0xd503207f, "wfi"),
+		REFUSED(0xd503205f, "wfe"),
+		REFUSED(0xd50342df, "msr daifset, #2"),
+		REFUSED(0xd50343ff, "msr daifclr, #3"),
+		REFUSED(0xd50041bf, "msr spsel, #1"),
+		REFUSED(0xd51b4220, "msr daif, x0"),
+		REFUSED(0xd518c000, "msr vbar_el1, x0"),
+		REFUSED(0xd5384020, "mrs x0, elr_el1"),
+		REFUSED(0xd5384000, "mrs x0, spsr_el1"),
+		REFUSED(0xd5385200, "mrs x0, esr_el1"),
+		REFUSED(0xd5386000, "mrs x0, far_el1"),
+		REFUSED(0xd5384100, "mrs x0, sp_el0"),
+		REFUSED(0x5c000040, "ldr d0, .+8"),
+		REFUSED(0xfd400020, "ldr d0, [x1]"),
+		REFUSED(0x1e602800, "fadd d0, d0, d0"),
+		REFUSED(0x4ea11c20, "mov v0.16b, v1.16b"),
+	};
+
+	(void)state;
+	check_samples(s, sizeof(s) / sizeof(s[0]));
+}
+
+static void test_unallocated(void **state)
+{
+	static const struct sample s[] = {
+		UNALLOC(0x00000000, "udf #0"),
+		UNALLOC(0x0000dead, "udf #0xdead"),
+		UNALLOC(0x55000000, "b.cond space with o1=1"),
+		UNALLOC(0xb2800000, "move wide, opc=01"),
+		UNALLOC(0xd4000004, "exception generation, op2 != 0"),
+		UNALLOC(0xd61e0000, "br with op2 != 11111"),
+		UNALLOC(0x3a400400, "ccmn with o2 set"),
+		UNALLOC(0xf8600800, "ldr (register), option<1> clear"),
+	};
+
+	(void)state;
+	check_samples(s, sizeof(s) / sizeof(s[0]));
+}
+
+static uint64_t target(uint32_t raw, uint64_t pc)
+{
+	struct a64_insn in;
+
+	a64_decode(raw, &in);
+	assert_int_equal(in.cls, A64_SIMULATED);
+	return a64_pcrel_target(&in, pc);
+}
+
+static void test_targets(void **state)
+{
+	(void)state;
+	assert_true(target(0x10000040, PC) == PC + 8);		/* adr +8 */
+	assert_true(target(0x10ffffe1, PC) == PC - 4);		/* adr x1, -4 */
+	assert_true(target(0x30000000, PC) == PC + 1);		/* adr: byte offsets */
+	assert_true(target(0xb0000000, PC) == 0xffffffff80202000ULL);	/* adrp +1 page */
+	assert_true(target(0xf0ffffe0, PC) == 0xffffffff80200000ULL);	/* adrp -1 page */
+	assert_true(target(0x14000004, PC) == PC + 16);		/* b */
+	assert_true(target(0x17ffffff, PC) == PC - 4);		/* b . - 4 */
+	assert_true(target(0x16000000, PC) == PC - (128ULL << 20));	/* b: furthest back */
+	assert_true(target(0x94000040, PC) == PC + 0x100);	/* bl */
+	assert_true(target(0x54ffffe1, PC) == PC - 4);		/* b.ne . - 4 */
+	assert_true(target(0xb4000040, PC) == PC + 8);		/* cbz */
+	assert_true(target(0xb7400060, PC) == PC + 12);		/* tbnz */
+	assert_true(target(0x3607ffe0, PC) == PC - 4);		/* tbz, backwards */
+	assert_true(target(0x58000040, PC) == PC + 8);		/* ldr literal */
+	assert_true(target(0x58ffffe0, PC) == PC - 4);
+}
+
+#define N (1ULL << 31)
+#define Z (1ULL << 30)
+#define C (1ULL << 29)
+#define V (1ULL << 28)
+
+static void test_conditions(void **state)
+{
+	/* Every flag combination against the definitions of the 16 codes. */
+	(void)state;
+	for (unsigned int flags = 0; flags < 16; flags++) {
+		uint64_t pstate = (uint64_t)flags << 28;
+		bool n = pstate & N, z = pstate & Z, c = pstate & C, v = pstate & V;
+		bool want[16] = {
+			z, !z, c, !c, n, !n, v, !v, c && !z, !(c && !z),
+			n == v, n != v, !z && n == v, !(!z && n == v), true, true,
+		};
+
+		for (unsigned int cond = 0; cond < 16; cond++)
+			if (a64_condition_holds(cond, pstate | 0x3c5) != want[cond])
+				fail_msg("cond %u with NZCV %x", cond, flags);
+	}
+}
+
+static bool taken(uint32_t raw, uint64_t pstate, uint64_t rt)
+{
+	struct a64_insn in;
+
+	a64_decode(raw, &in);
+	return a64_branch_taken(&in, pstate, rt);
+}
+
+static void test_branch_taken(void **state)
+{
+	(void)state;
+	assert_true(taken(0x54000041, 0, 0));		/* b.ne, Z clear */
+	assert_false(taken(0x54000041, Z, 0));
+	assert_true(taken(0x5400004b, N, 0));		/* b.lt: N != V */
+	assert_false(taken(0x5400004b, N | V, 0));
+	assert_true(taken(0xb4000040, 0, 0));		/* cbz x0 */
+	assert_false(taken(0xb4000040, 0, 1ULL << 32));
+	assert_true(taken(0x34000040, 0, 1ULL << 32));	/* cbz w0: low 32 bits */
+	assert_false(taken(0x35000041, 0, 1ULL << 32));	/* cbnz w1 */
+	assert_true(taken(0x35000041, 0, 0x80000000));
+	assert_true(taken(0xb5000040, 0, 1ULL << 63));	/* cbnz x0 */
+	assert_true(taken(0x36180040, 0, ~8ULL));	/* tbz #3 */
+	assert_false(taken(0x36180040, 0, 8));
+	assert_true(taken(0xb7400060, 0, 1ULL << 40));	/* tbnz #40 */
+	assert_false(taken(0xb7400060, 0, 1ULL << 8));
+}
+
+static void test_encodings(void **state)
+{
+	const uint64_t slot = 0xffffffff82000000ULL, text = 0xffffffff80200000ULL;
+	uint32_t b;
+
+	(void)state;
+	assert_int_equal(a64_encode_brk(0), 0xd4200000);
+	assert_int_equal(a64_encode_brk(0x4), 0xd4200080);
+	assert_int_equal(a64_encode_brk(0x3e8), 0xd4207d00);
+	assert_true(a64_is_brk(a64_encode_brk(0xffff)));
+	assert_false(a64_is_brk(0xd4000001));		/* svc */
+	assert_false(a64_is_brk(0xd4400000));		/* hlt */
+
+	/* A B from a slot back to text, and its decoded target. */
+	assert_true(a64_b_reaches(slot, text));
+	b = a64_encode_b(slot, text);
+	assert_true(target(b, slot) == text);
+	b = a64_encode_b(text, slot);
+	assert_true(target(b, text) == slot);
+	/* The reach: -128 MiB exactly, +128 MiB - 4. */
+	assert_true(a64_b_reaches(slot, slot - (128ULL << 20)));
+	assert_false(a64_b_reaches(slot, slot - (128ULL << 20) - 4));
+	assert_true(a64_b_reaches(slot, slot + (128ULL << 20) - 4));
+	assert_false(a64_b_reaches(slot, slot + (128ULL << 20)));
+	assert_false(a64_b_reaches(slot, slot + 2));
+}
+
+static void test_exclusives(void **state)
+{
+	(void)state;
+	assert_true(a64_is_load_exclusive(0xc85f7c20));		/* ldxr */
+	assert_true(a64_is_load_exclusive(0x885ffc20));		/* ldaxr */
+	assert_true(a64_is_load_exclusive(0xc87f0c20));		/* ldxp */
+	assert_false(a64_is_load_exclusive(0xc8027c20));	/* stxr */
+	assert_true(a64_is_store_exclusive(0xc8027c20));
+	assert_true(a64_is_store_exclusive(0x8802fc20));	/* stlxr */
+	assert_true(a64_is_store_exclusive(0xc8220c20));	/* stxp */
+	assert_false(a64_is_load_exclusive(0xc8dffc20));	/* ldar */
+	assert_false(a64_is_store_exclusive(0xc89ffc20));	/* stlr */
+	assert_false(a64_is_load_exclusive(0xc8a07c41));	/* cas */
+	assert_false(a64_is_load_exclusive(0xf9400020));	/* ldr */
+}
+
+static void test_names(void **state)
+{
+	(void)state;
+	for (int sim = 0; sim < A64_SIM_COUNT; sim++)
+		assert_non_null(a64_sim_name((enum a64_sim)sim));
+	assert_string_equal(a64_sim_name(A64_SIM_B_COND), "b.cond");
+	assert_string_equal(a64_class_name(A64_OUT_OF_LINE), "out of line");
+	assert_string_equal(a64_class_name((enum a64_class)99), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_simulated),
+		cmocka_unit_test(test_out_of_line),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_unallocated),
+		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_conditions),
+		cmocka_unit_test(test_branch_taken),
+		cmocka_unit_test(test_encodings),
+		cmocka_unit_test(test_exclusives),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
