@@ -125,6 +125,14 @@ $(BUILD)/obj/%.S.o: %.S
 
 -include $(OBJS:.o=.d)
 
+# Objects depend on the flags they were compiled with: a change of flags
+# (another CROSS_COMPILE, KPROBES switched on) rebuilds them.
+$(BUILD)/cflags: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+$(OBJS): $(BUILD)/cflags
+.PHONY: FORCE
+
 # The symbol table is built into the kernel by linking three times, as
 # Linux does for kallsyms: link 1 has an empty table; the symbols of link
 # N give the table of link N+1. Links 2 and 3 contain the same symbols, so
