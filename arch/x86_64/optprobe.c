@@ -209,6 +209,11 @@ void arch_remove_optprobe(struct probe_point *pp)
 	pp->detour = NULL;
 }
 
+unsigned long optprobe_detours_in_use(void)
+{
+	return detour_buffers.slots_in_use;
+}
+
 size_t arch_detour_size(void)
 {
 	return DETOUR_SIZE;

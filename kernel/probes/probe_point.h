@@ -174,7 +174,8 @@ void arch_unoptimize(struct probe_point *pp);
 /* Bytes of pp->detour that a thread may be stopped in. */
 size_t arch_detour_size(void);
 
-/* Instruction slots the back end holds (tests check none leak). */
+/* Instruction slots and detour buffers the back end holds (tests check
+ * none leak). */
 unsigned long arch_kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */

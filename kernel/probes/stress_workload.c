@@ -1,0 +1,119 @@
+/* The shared workload of the probes stress selftests (see the header). */
+#include "kernel/probes/probe_point.h"
+#include "kernel/probes/stress_workload.h"
+#include "kernel/sched.h"
+#include "kernel/selftest.h"
+#include "kernel/vfs.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define READER_FILE "/data/lorem.txt"
+#define ROUNDS 5
+
+static char expected_file[4096];
+static ssize_t expected_len;
+static volatile int reader_stop, reader_done;
+static volatile unsigned long reader_rounds, reader_errors;
+
+void stress_snapshot_take(struct stress_snapshot *snap)
+{
+	heap_get_stats(&snap->heap);
+	snap->slots = arch_kprobe_slots_in_use();
+	snap->text_len = (size_t)(__vfs_text_end - __lib_text_start);
+	snap->text = kmalloc(snap->text_len);
+	EXPECT(snap->text != NULL);
+	if (snap->text)
+		memcpy(snap->text, __lib_text_start, snap->text_len);
+}
+
+void stress_snapshot_check(struct stress_snapshot *snap)
+{
+	struct heap_stats now;
+
+	if (snap->text) {
+		EXPECT(memcmp(snap->text, __lib_text_start, snap->text_len) == 0);
+		kfree(snap->text);
+		snap->text = NULL;
+	}
+	thread_sleep(2);	/* let exited threads be reaped */
+	heap_get_stats(&now);
+	EXPECT_EQ(now.bytes_in_use, snap->heap.bytes_in_use);
+	EXPECT_EQ(now.allocations, snap->heap.allocations);
+	EXPECT_EQ(arch_kprobe_slots_in_use(), snap->slots);
+}
+
+static ssize_t read_whole(const char *path, char *buf, size_t size)
+{
+	struct file *f;
+	ssize_t total = 0, n;
+	loff_t pos = 0;
+
+	if (vfs_open(path, O_RDONLY, &f) < 0)
+		return -ENOENT;
+	while ((n = vfs_read(f, buf + total, MIN((size_t)64, size - total), &pos)) > 0)
+		total += n;
+	vfs_close(f);
+	return n < 0 ? n : total;
+}
+
+static void reader(void *unused)
+{
+	static char buf[4096];
+
+	(void)unused;
+	while (!reader_stop) {
+		ssize_t n = read_whole(READER_FILE, buf, sizeof(buf));
+
+		if (n != expected_len || memcmp(buf, expected_file, (size_t)n) != 0)
+			reader_errors++;
+		reader_rounds++;
+	}
+	reader_done = 1;
+}
+
+/* Formatting, copying, comparing and parsing, with known answers. */
+static unsigned long string_workload(void)
+{
+	unsigned long errors = 0;
+
+	for (int i = 0; i < 20; i++) {
+		char buf[64], copy[64];
+		uint64_t v = 0;
+
+		snprintf(buf, sizeof(buf), "%d-%x-%s-%03d", 12345, 0xbeef, "probe", i);
+		errors += strncmp(buf, "12345-beef-probe-0", 18) != 0;
+		errors += strlen(buf) != 20;
+		memcpy(copy, buf, sizeof(buf));
+		errors += memcmp(copy, buf, sizeof(buf)) != 0;
+		memmove(copy + 1, copy, 21);	/* overlapping: shift right */
+		errors += copy[0] != '1' || strcmp(copy + 1, buf) != 0;
+		errors += strchr(buf, 'p') != buf + 11;
+		errors += parse_u64("0x1f2e", &v) != 0 || v != 0x1f2e;
+		errors += parse_u64("12z", &v) != -EINVAL;
+	}
+	return errors;
+}
+
+unsigned long stress_run_workload(void)
+{
+	static char again[4096];
+
+	expected_len = read_whole(READER_FILE, expected_file, sizeof(expected_file));
+	EXPECT(expected_len > 0);
+	reader_stop = reader_done = 0;
+	reader_rounds = reader_errors = 0;
+	EXPECT(thread_create("st-reader", reader, NULL) != NULL);
+	for (int round = 0; round < ROUNDS; round++) {
+		EXPECT_EQ(string_workload(), 0);
+		EXPECT_EQ(read_whole(READER_FILE, again, sizeof(again)), expected_len);
+		EXPECT(memcmp(again, expected_file, (size_t)expected_len) == 0);
+		thread_sleep(2);
+	}
+	reader_stop = 1;
+	while (!reader_done)
+		thread_sleep(1);
+	EXPECT(reader_rounds > 0);
+	EXPECT_EQ(reader_errors, 0);
+	return reader_rounds;
+}
