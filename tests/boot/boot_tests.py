@@ -339,15 +339,18 @@ def probe_add(m, args, kind, where):
     return probe_add_result(m.command("probe add " + args), kind, where)
 
 
-def probe_list_line(m, addr, kind, where):
-    """The `probe list` line of one probe: (flags, hits, missed)."""
+def probe_list_line(m, addr, kind, where, with_optimized=True):
+    """The `probe list` line of one probe: (flags, hits, missed). The
+    optimizer may add [OPTIMIZED] at any moment; with_optimized=False
+    leaves it out of the flags for tests about other flags."""
     out = m.command("probe list")
     pattern = re.compile(r"^%s  %s  %s((?:  \[[A-Z]+\])*)  hits=(\d+) missed=(\d+)$"
                          % (addr, kind, re.escape(where)))
     for line in out:
         found = pattern.match(line)
         if found:
-            return found.group(1).split(), int(found.group(2)), int(found.group(3))
+            flags = [f for f in found.group(1).split() if with_optimized or f != "[OPTIMIZED]"]
+            return flags, int(found.group(2)), int(found.group(3))
     raise TestFailure("`probe list`: no line for %s %s %s in %s"
                       % (addr, kind, where, show(out, 10)))
 
@@ -357,14 +360,14 @@ def test_probe_kprobe(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
     m.command("cat /etc/motd")
-    flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
     check(flags == [] and hits == 1 and missed == 0,
           "after one `cat /etc/motd`: expected hits=1 missed=0, got flags %s hits=%d missed=%d"
           % (flags, hits, missed))
     # Disable one probe: [DISABLED], and hits stop.
     expect_exact(m.command("probe off vfs_read"), "probe %d: disabled" % number, "probe off")
     m.command("cat /etc/motd")
-    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
     check(flags == ["[DISABLED]"] and hits == 1,
           "disabled probe: expected [DISABLED] and hits=1, got %s hits=%d" % (flags, hits))
     expect_exact(m.command("probe on vfs_read"), "probe %d: enabled" % number, "probe on")
@@ -377,7 +380,7 @@ def test_probe_kprobe(m):
     check(out and out[0] == "probes disarmed",
           "`probe list` when disarmed: expected first line 'probes disarmed', got %s" % show(out))
     m.command("cat /etc/motd")
-    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
     check(hits == 2 and flags == [], "globally disarmed: expected hits=2 and no flags,"
           " got %s hits=%d" % (flags, hits))
     expect_exact(m.command("probe on"), "probes armed", "probe on")
@@ -482,6 +485,63 @@ def test_probe_del(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
     out = m.command("cat /etc/motd")
     check(any("ProbeOS" in line for line in out), "cat after removing the probes: %s" % show(out))
+
+
+# The jump optimizer exists on x86_64 only (aarch64's is a later step).
+OPTIMIZER_ARCHS = ("x86_64",)
+
+
+def wait_list_flag(m, addr, kind, where, want, seconds=5.0):
+    """Poll `probe list` until the probe's flags include [OPTIMIZED] (want
+    True) or not; returns its flags."""
+    deadline = time.monotonic() + seconds
+    while True:
+        flags, _, _ = probe_list_line(m, addr, kind, where)
+        if ("[OPTIMIZED]" in flags) == want or time.monotonic() > deadline:
+            return flags
+        time.sleep(0.2)
+
+
+@test("probe_optimizer", archs=OPTIMIZER_ARCHS)
+def test_probe_optimizer(m):
+    number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    try:
+        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", True)
+        check("[OPTIMIZED]" in flags, "a probe on vfs_read should be [OPTIMIZED] within"
+              " seconds, got flags %s" % flags)
+        out = m.command("probe show %d" % number)
+        check(any(l.strip().startswith("optimized: jump to detour buffer 0x") for l in out),
+              "`probe show`: expected an 'optimized: jump to detour buffer' line, got %s"
+              % show(out, 12))
+        m.command("cat /etc/motd")
+        _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+        check(hits == 1, "an optimized probe fires: expected hits=1, got %d" % hits)
+        expect_exact(m.command("probe optimize off"), "probes: optimization off",
+                     "probe optimize off")
+        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", False, 0)
+        check("[OPTIMIZED]" not in flags, "after `probe optimize off`: got flags %s" % flags)
+        expect_exact(m.command("probe optimize on"), "probes: optimization on",
+                     "probe optimize on")
+        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", True)
+        check("[OPTIMIZED]" in flags, "after `probe optimize on`: got flags %s" % flags)
+        # A refusal is explained: this selftest function has an indirect jump.
+        refused, _ = probe_add(m, "kpo_indirect", "k", "kpo_indirect+0x0")
+        deadline = time.monotonic() + 5
+        while True:
+            out = m.command("probe show %d" % refused)
+            why = [l.strip() for l in out if l.strip().startswith("not optimized")]
+            if any(re.match(r"^not optimized: indirect jump at kpo_indirect\+0x[0-9a-f]+$", w)
+                   for w in why) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        check(why and re.match(r"^not optimized: indirect jump at kpo_indirect\+0x[0-9a-f]+$",
+                               why[0]),
+              "`probe show` of kpo_indirect: expected 'not optimized: indirect jump at"
+              " kpo_indirect+0x..', got %s" % show(out, 12))
+        expect_exact(m.command("probe del %d" % refused), "probe %d: removed" % refused,
+                     "probe del")
+    finally:
+        m.command("probe del %d" % number)
 
 
 @test("selftest")
