@@ -106,7 +106,7 @@ SRCS := $(wildcard kernel/*.c $(if $(filter y,$(KPROBES)),kernel/probes/*.c) lib
 SRCS := $(filter-out $(if $(filter y,$(OPTPROBES)),,kernel/probes/optimizer%),$(SRCS))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug test host-tests deps clean crash-images
+.PHONY: all run debug test host-tests deps clean crash-images bench
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
 
@@ -201,6 +201,11 @@ debug: deps $(IMAGE)
 	kill $$qemu 2>/dev/null || true
 
 include tests/host/host.mk
+
+# The cost of a probe hit, as a table (tools/bench.py): instruction counts
+# under -icount shift=0 and nanoseconds in emulated time. Not a test.
+bench: deps $(IMAGE)
+	$(PYTHON) tools/bench.py --arch $(ARCH)
 
 # Every test, on both architectures.
 TEST_ARCHS := x86_64 aarch64
