@@ -10,6 +10,7 @@
 #define MAX_CPUS 8
 
 struct thread;
+struct kprobe_ctlblk;
 
 struct cpu {
 	struct cpu *self;	/* first: this_cpu() loads it (asm/percpu.h) */
@@ -18,6 +19,7 @@ struct cpu {
 	struct thread *idle;	/* runs when nothing else is ready */
 	bool need_resched;	/* set by the timer; acted on at trap exit */
 	unsigned int irq_depth;	/* nesting of interrupt handlers */
+	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
 };
 
 /* Make cpus[id] this CPU's struct cpu (sets the per-CPU base register). */

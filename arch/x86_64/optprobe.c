@@ -182,16 +182,21 @@ int arch_prepare_optprobe(struct probe_point *pp)
 	size_t tsize = optprobe_template_end - optprobe_template;
 	uint8_t buf[DETOUR_SIZE];
 	int32_t rip = (int32_t)((uintptr_t)pp->addr + 1);	/* top 2 GiB: sign-extends */
-	uint64_t ppv = (uint64_t)pp, cb = (uint64_t)optprobe_callback;
+	uint64_t ppv = (uint64_t)pp;
 	uint8_t *detour = insn_slot_alloc(&detour_buffers);
+	size_t call_at = optprobe_template_callback - optprobe_template;
+	int32_t call_rel;
 	size_t used;
 
 	if (!detour)
 		return -ENOMEM;
+	/* The buffer is within 2 GiB of kernel text (EXEC_REGION), so the
+	 * call reaches optprobe_callback with a 32-bit displacement. */
+	call_rel = (int32_t)((uintptr_t)optprobe_callback - ((uintptr_t)detour + call_at + 5));
 	memcpy(buf, optprobe_template, tsize);
 	put_imm(buf, optprobe_template_rip, 1, &rip, sizeof(rip));	/* 68 imm32 */
 	put_imm(buf, optprobe_template_pp, 2, &ppv, sizeof(ppv));	/* 48 bf imm64 */
-	put_imm(buf, optprobe_template_callback, 2, &cb, sizeof(cb));	/* 48 b8 imm64 */
+	put_imm(buf, optprobe_template_callback, 1, &call_rel, sizeof(call_rel)); /* e8 rel32 */
 	used = copy_region(pp, buf + tsize, (uintptr_t)detour + tsize);
 	if (!used) {
 		insn_slot_free(&detour_buffers, detour);

@@ -2,7 +2,7 @@
  * The template of a detour buffer (see arch/x86_64/optprobe.c).
  *
  * It is never run here: arch_prepare_optprobe copies these bytes into a
- * detour buffer, fills in the three immediates marked below, and appends
+ * detour buffer, fills in the three operands marked below, and appends
  * the copied instructions of the region and a jump back. The code builds
  * the same struct pt_regs a trap would (asm/ptrace.h), so handlers cannot
  * tell an optimized hit from a breakpoint, calls optprobe_callback(pp,
@@ -31,11 +31,10 @@ optprobe_template_rip:
 	movq %rsp, %rsi			/* regs: the second argument */
 optprobe_template_pp:
 	movabsq $0x7fffffffffffffff, %rdi	/* pp: the first */
-optprobe_template_callback:
-	movabsq $0x7fffffffffffffff, %rax	/* optprobe_callback */
 	movq %rsp, %rbx			/* saved in regs; align for the call */
 	andq $-16, %rsp
-	call *%rax
+optprobe_template_callback:
+	call optprobe_callback		/* rel32: re-aimed from the buffer */
 	movq %rbx, %rsp
 	POP_GPRS
 	leaq 32(%rsp), %rsp		/* vector, error code, rip, cs */

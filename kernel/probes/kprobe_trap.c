@@ -24,11 +24,6 @@
 
 static struct kprobe_ctlblk ctlblks[MAX_CPUS];
 
-struct kprobe_ctlblk *kprobe_ctlblk(void)
-{
-	return &ctlblks[this_cpu()->id];
-}
-
 struct kprobe *kprobe_running(void)
 {
 	return kprobe_ctlblk()->running;
@@ -108,7 +103,8 @@ void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 }
 
 /* Run the pre-handlers; true if one redirected execution. */
-static bool run_pre_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+static __attribute__((always_inline)) inline bool
+run_pre_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
@@ -291,6 +287,7 @@ void kprobes_wait_point_unused(struct probe_point *pp)
 
 void kprobes_init(void)
 {
+	this_cpu()->kprobes = &ctlblks[this_cpu()->id];
 	optimizer_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
 	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);

@@ -117,11 +117,6 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
-bool kprobe_is_enabled(const struct kprobe *p)
-{
-	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
-}
-
 /* Arm or disarm pp to match the rule above, refresh has_post_handler,
  * and let the optimizer follow. A jump is always taken out before the
  * breakpoint, so the text goes jump -> breakpoint -> original. */

@@ -17,7 +17,10 @@ void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *
 /* True if a probe point lies strictly inside (start, end). Lock held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
 /* Neither disabled nor gone. */
-bool kprobe_is_enabled(const struct kprobe *p);
+static inline bool kprobe_is_enabled(const struct kprobe *p)
+{
+	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
+}
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 /* The way pp's instruction runs after a hit that ran the handlers. */

@@ -17,6 +17,7 @@
 #define KERNEL_PROBES_PROBE_POINT_H
 
 #include "kernel/probes/kprobes.h"
+#include "kernel/cpu.h"
 #include <asm/kprobes.h>
 
 /* How the original instruction runs after the pre-handlers. */
@@ -95,8 +96,11 @@ struct kprobe_ctlblk {
 	uint8_t jprobe_stack[JPROBE_STACK_COPY];
 };
 
-/* This CPU's control block. */
-struct kprobe_ctlblk *kprobe_ctlblk(void);
+/* This CPU's control block (set up for each CPU by kprobes_init). */
+static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
+{
+	return this_cpu()->kprobes;
+}
 
 /* ---- Implemented by the back end (arch/<arch>/kprobes.c) ---- */
 
