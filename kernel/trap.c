@@ -9,20 +9,13 @@ struct extable_entry {
 
 extern const struct extable_entry __start_ex_table[], __stop_ex_table[];
 
-/* Written once at start-up or by tests; read on every trap. */
-static trap_hook_fn trap_hooks[TRAP_HOOK_COUNT];
+trap_hook_fn trap_hooks[TRAP_HOOK_COUNT];
 
 trap_hook_fn trap_set_hook(enum trap_hook_kind kind, trap_hook_fn fn)
 {
 	return __atomic_exchange_n(&trap_hooks[kind], fn, __ATOMIC_ACQ_REL);
 }
 
-bool trap_call_hook(enum trap_hook_kind kind, struct pt_regs *regs)
-{
-	trap_hook_fn fn = __atomic_load_n(&trap_hooks[kind], __ATOMIC_ACQUIRE);
-
-	return fn && fn(regs);
-}
 
 /* The table is short (a few entries per nofault routine), so a linear
  * scan is fine and needs no sorting at build time. */
@@ -43,6 +36,5 @@ bool extable_fixup(struct pt_regs *regs)
 	instruction_pointer_set(regs, fixup);
 	return true;
 }
-NOKPROBE_SYMBOL(trap_call_hook);
 NOKPROBE_SYMBOL(extable_search);
 NOKPROBE_SYMBOL(extable_fixup);

@@ -21,8 +21,18 @@ typedef bool (*trap_hook_fn)(struct pt_regs *regs);
 /* Install fn as the hook of a kind and return the previous one (so a
  * test can put it back). NULL removes the hook. */
 trap_hook_fn trap_set_hook(enum trap_hook_kind kind, trap_hook_fn fn);
-/* Run the hook of a kind; false when there is none or it declined. */
-bool trap_call_hook(enum trap_hook_kind kind, struct pt_regs *regs);
+
+/* Written once at start-up or by tests; read on every trap. */
+extern trap_hook_fn trap_hooks[TRAP_HOOK_COUNT];
+
+/* Run the hook of a kind; false when there is none or it declined.
+ * Inline: it is on the path of every probe hit. */
+static inline bool trap_call_hook(enum trap_hook_kind kind, struct pt_regs *regs)
+{
+	trap_hook_fn fn = __atomic_load_n(&trap_hooks[kind], __ATOMIC_ACQUIRE);
+
+	return fn && fn(regs);
+}
 
 /* Exception fix-ups: an instruction allowed to fault (see
  * copy_from_kernel_nofault) has an entry mapping it to the address where

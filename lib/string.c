@@ -1,8 +1,9 @@
 /* Freestanding string and memory routines.
  *
- * These are the plain byte-at-a-time versions: easy to read and obviously
- * correct. The kernel copies little data, so speed is not worth the
- * complexity of word-sized or vector loops here. */
+ * These are plain byte-at-a-time versions, easy to read and obviously
+ * correct: the kernel handles little data. The one exception is memcpy,
+ * which moves whole words, because a probe hit may copy registers and
+ * stack with it. */
 #include "lib/string.h"
 #include "lib/errno.h"
 
@@ -15,11 +16,23 @@
 #define NO_LOOP_TO_CALL \
 	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 
+/* Eight bytes at a time, then the rest: the probes layer copies
+ * registers and stack this way on every jprobe hit, where a byte loop
+ * would be the largest cost. (__builtin_memcpy of a constant 8 bytes is
+ * one unaligned load or store, which both x86_64 and aarch64 allow.) */
 NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	for (; n >= sizeof(uint64_t); n -= sizeof(uint64_t)) {
+		uint64_t word;
+
+		__builtin_memcpy(&word, s, sizeof(word));
+		__builtin_memcpy(d, &word, sizeof(word));
+		d += sizeof(word);
+		s += sizeof(word);
+	}
 	while (n--)
 		*d++ = *s++;
 	return dst;

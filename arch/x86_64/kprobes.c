@@ -43,17 +43,22 @@
 static struct insn_slot_cache kprobe_slots =
 	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
 
-/* The register a push/pop opcode names: 3 bits, plus REX.B for r8-r15. */
+/* The register a push/pop opcode names: 3 bits, plus REX.B for r8-r15.
+ * A table of offsets into struct pt_regs, in the encoding's order. */
 static uint64_t *gpr(struct pt_regs *regs, unsigned int n)
 {
-	uint64_t *const table[16] = {
-		&regs->rax, &regs->rcx, &regs->rdx, &regs->rbx,
-		&regs->rsp, &regs->rbp, &regs->rsi, &regs->rdi,
-		&regs->r8, &regs->r9, &regs->r10, &regs->r11,
-		&regs->r12, &regs->r13, &regs->r14, &regs->r15,
+	static const uint8_t offset[16] = {
+		offsetof(struct pt_regs, rax), offsetof(struct pt_regs, rcx),
+		offsetof(struct pt_regs, rdx), offsetof(struct pt_regs, rbx),
+		offsetof(struct pt_regs, rsp), offsetof(struct pt_regs, rbp),
+		offsetof(struct pt_regs, rsi), offsetof(struct pt_regs, rdi),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+		offsetof(struct pt_regs, r10), offsetof(struct pt_regs, r11),
+		offsetof(struct pt_regs, r12), offsetof(struct pt_regs, r13),
+		offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 	};
 
-	return table[n & 15];
+	return (uint64_t *)((char *)regs + offset[n & 15]);
 }
 
 static bool is_nop(const struct insn *in, const uint8_t *code)
