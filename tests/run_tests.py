@@ -11,6 +11,8 @@ shown as it comes:
                                              line "boot(ARCH): N passed, N failed, N skipped"
     crash(ARCH)     tests/boot/crash_tests.py --arch ARCH
                                              line "crash(ARCH): N passed, N failed"
+    bench(ARCH)     tools/bench.py --arch ARCH --smoke  (x86_64)
+                                             line "bench(ARCH): N passed, N failed"
 
 A part that prints no summary line, exits with an error while claiming
 no failures, or runs past its time limit counts as one failure. The
@@ -41,6 +43,10 @@ SYMTAB_TIMEOUT = 120
 # command); this only catches a harness that hangs.
 BOOT_TIMEOUT = 1200
 CRASH_TIMEOUT = 300
+# `make bench` has a short smoke run here (is the table complete?); the
+# numbers themselves are never asserted. Only x86_64 counts instructions
+# with -icount so far.
+BENCH_ARCHS = ("x86_64",)
 
 
 # The nm that reads another architecture's ELF files: the cross
@@ -94,6 +100,11 @@ def make_parts(archs, only, boot_tests):
                               r"^boot\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
                               % re.escape(arch),
                               BOOT_TIMEOUT))
+        if (not only or "bench" in only) and not boot_tests and arch in BENCH_ARCHS:
+            parts.append(Part("bench(%s)" % arch,
+                              [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
+                              r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                              CRASH_TIMEOUT))
         if (not only or "crash" in only) and not boot_tests:
             parts.append(Part("crash(%s)" % arch,
                               [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
@@ -198,7 +209,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--arch", action="append", metavar="ARCH",
                     help="architecture to test (repeatable; default x86_64)")
-    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "crash"],
+    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "crash", "bench"],
                     help="run only this part (repeatable)")
     ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
                     help="run only this boot test (repeatable); implies --only boot"
