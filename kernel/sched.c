@@ -27,11 +27,6 @@ static volatile uint64_t ticks;
 /* The thread a CPU just switched away from, for sched_finish_switch. */
 static struct thread *switched_from[MAX_CPUS];
 
-struct thread *current_thread(void)
-{
-	return this_cpu()->current;
-}
-
 uint64_t sched_ticks(void)
 {
 	return ticks;
@@ -253,7 +248,6 @@ NOKPROBE_SYMBOL(schedule_locked);
 NOKPROBE_SYMBOL(sched_finish_switch);
 NOKPROBE_SYMBOL(sched_timer_tick);
 NOKPROBE_SYMBOL(sched_preempt_point);
-NOKPROBE_SYMBOL(current_thread);
 /* Called by the probes layer with its lock held. */
 NOKPROBE_SYMBOL(sched_thread_stopped_in);
 NOKPROBE_SYMBOL(wait_queue_wake_all);

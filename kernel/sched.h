@@ -9,6 +9,7 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include "kernel/cpu.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
@@ -65,7 +66,10 @@ struct thread *thread_create(const char *name, void (*fn)(void *), void *arg);
 /* End the calling thread. */
 __noreturn void thread_exit(void);
 /* The thread running on this CPU. */
-struct thread *current_thread(void);
+static inline struct thread *current_thread(void)
+{
+	return this_cpu()->current;
+}
 
 /* Give the CPU to the next ready thread, if there is one. */
 void thread_yield(void);

@@ -39,7 +39,7 @@ static struct kretprobe_instance *take_instance(struct kretprobe *rp)
 	return ri;
 }
 
-static void put_instance(struct kretprobe_instance *ri)
+static inline void put_instance(struct kretprobe_instance *ri)
 {
 	bool orphan;
 
