@@ -26,7 +26,8 @@ optprobe_template:
 	pushq $0x08			/* cs */
 optprobe_template_rip:
 	pushq $0x7fffffff		/* rip: the probed address + 1, as after int3 */
-	subq $16, %rsp			/* vector and error code */
+	pushq $0			/* error code */
+	pushq $3			/* vector: as for the breakpoint */
 	PUSH_GPRS
 	movq %rsp, %rsi			/* regs: the second argument */
 optprobe_template_pp:

@@ -50,12 +50,14 @@ static void count_missed(struct probe_point *pp)
  * table expects it, so it is stepped. Stepping always works. */
 static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
 {
+	/* A point being (or just) patched: the detour buffer's copy runs the
+	 * whole region and jumps past it, so nothing resumes inside bytes
+	 * the optimizer rewrites - even an emulated first instruction would
+	 * return to addr+1. (No post-handler can be here: it forbids this.) */
+	if (pp->detour && (pp->opt_state == OPT_READY || pp->opt_state == OPT_OPTIMIZED))
+		return PROBE_EXEC_DETOUR;
 	if (arch_can_emulate(pp))
 		return PROBE_EXEC_EMULATE;
-	/* Waiting to be optimized: the detour buffer's copy runs the region
-	 * and jumps back, which spares the step (no post-handler here). */
-	if (pp->opt_state == OPT_READY && pp->detour)
-		return PROBE_EXEC_DETOUR;
 	if (arch_can_boost(pp) && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;
 	return PROBE_EXEC_STEP;

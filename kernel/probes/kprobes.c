@@ -128,7 +128,7 @@ static void point_update_locked(struct probe_point *pp)
 	pp->has_post_handler = false;
 	list_for_each_entry(p, &pp->probes, point_node) {
 		want |= kprobe_is_enabled(p);
-		pp->has_post_handler |= p->post_handler != NULL;
+		pp->has_post_handler |= kprobe_is_enabled(p) && p->post_handler;
 	}
 	want &= globally_armed;
 	if (want && !pp->armed) {

@@ -32,6 +32,7 @@
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
+#include "lib/errno.h"
 #include "lib/format.h"
 
 #define OPTIMIZE_DELAY_TICKS 5	/* 50 ms: long enough to batch a burst */
@@ -163,9 +164,10 @@ static bool prepare(struct probe_point *pp)
 
 	if (!pp->detour) {
 		err = arch_check_optprobe(pp, &why, &where);
-		if (!err && arch_prepare_optprobe(pp) < 0) {
-			err = -1;
-			why = "no executable memory for a detour buffer at";
+		if (!err) {
+			err = arch_prepare_optprobe(pp);
+			why = err == -ERANGE ? "rip-relative operand out of reach at" :
+					       "no executable memory for a detour buffer at";
 			where = (uintptr_t)pp->addr;
 		}
 	}
