@@ -54,10 +54,10 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	if (boot_info.cmdline[0])
 		kprintf("command line: %s\n", boot_info.cmdline);
 
-	crash_test_from_cmdline(boot_info.cmdline);
 	mount_rootfs(&boot_info);
 	sched_init();
 	kprobes_init();
+	crash_test_from_cmdline(boot_info.cmdline);
 	arch_interrupts_init();
 	if (!thread_create("shell", shell_main, NULL))
 		panic("cannot create the shell thread");

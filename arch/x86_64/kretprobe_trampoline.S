@@ -12,6 +12,7 @@
 #include <asm/pt_regs_asm.h>
 	.section .entry.text, "ax"
 	.globl kretprobe_trampoline
+	.type kretprobe_trampoline, @function
 kretprobe_trampoline:
 	pushq $0x10		/* ss */
 	pushq %rsp		/* rsp: its value before this push... */
@@ -29,3 +30,4 @@ kretprobe_trampoline:
 	POP_GPRS
 	addq $16, %rsp
 	iretq
+	.size kretprobe_trampoline, . - kretprobe_trampoline

@@ -2,7 +2,6 @@
  * synchronisation, halting and leaving QEMU. */
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
-#include "lib/string.h"
 #include <asm/io.h>
 
 /* QEMU's isa-debug-exit device (-device isa-debug-exit,iobase=0xf4):
@@ -51,17 +50,3 @@ void arch_poweroff(int status)
 }
 NOKPROBE_SYMBOL(arch_cycles);
 NOKPROBE_SYMBOL(arch_sync_icache);
-
-/*
- * crash=double-fault: point the stack at unmapped memory and push. The
- * page fault cannot push its own frame there, so the CPU raises a double
- * fault, which runs on its own stack (IST 1, arch/x86_64/cpu.c) and panics.
- */
-bool arch_crash_test(const char *kind)
-{
-	if (strcmp(kind, "double-fault") != 0)
-		return false;
-	__asm__ volatile("movq $0x1000, %%rsp\n\t"
-			 "pushq $0" : : : "memory");
-	return true;
-}

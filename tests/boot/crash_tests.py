@@ -29,6 +29,7 @@ KINDS = {
         "trap": ("invalid opcode", "crash_by_trap"),
         "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
         "double-fault": ("double fault", "arch_crash_test"),
+        "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
     },
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
@@ -82,20 +83,30 @@ def check(arch, kind, lines):
     if END not in lines:
         return "no end-of-panic line within %d s" % TIMEOUT
     panics = [l for l in lines if l.startswith("PANIC: ")]
-    want = re.compile(r"^PANIC: %s.* at %s\+0x[0-9a-f]+/0x[0-9a-f]+$"
-                      % (re.escape(cause), re.escape(function)))
-    if len(panics) != 1 or not want.match(panics[0]):
-        return "expected one line 'PANIC: %s... at %s+0x../0x..', got %r" % (cause, function, panics)
-    if not any(REGISTERS[arch].match(l) for l in lines):
-        return "no register dump"
+    if function is None:
+        # A panic() call rather than a trap: the message, then the trace
+        # of the code that called panic().
+        if len(panics) != 1 or not panics[0].startswith("PANIC: " + cause):
+            return "expected one line 'PANIC: %s...', got %r" % (cause, panics)
+        function = "panic"
+    else:
+        want = re.compile(r"^PANIC: %s.* at %s\+0x[0-9a-f]+/0x[0-9a-f]+$"
+                          % (re.escape(cause), re.escape(function)))
+        if len(panics) != 1 or not want.match(panics[0]):
+            return ("expected one line 'PANIC: %s... at %s+0x../0x..', got %r"
+                    % (cause, function, panics))
+        if not any(REGISTERS[arch].match(l) for l in lines):
+            return "no register dump"
     if "Call trace:" not in lines:
         return "no 'Call trace:' line"
     trace = lines[lines.index("Call trace:") + 1:lines.index(END)]
     names = [m.group(1) for m in map(SYMBOLIZED.match, trace) if m]
     if len(names) != len(trace) or not names:
         return "call trace lines not all symbolized: %r" % trace
-    if names[0] != function or "kmain" not in names:
-        return "call trace should start at %s and reach kmain: %r" % (function, names)
+    if function != "panic" and names[0] != function:
+        return "call trace should start at %s: %r" % (function, names)
+    if "kmain" not in names:
+        return "call trace should reach kmain: %r" % names
     return None
 
 

@@ -1,0 +1,52 @@
+/*
+ * The crash kinds x86_64 adds to kernel/crash_test.c.
+ *
+ *   crash=double-fault   point the stack at unmapped memory and push: the
+ *                        page fault cannot push its own frame there, so
+ *                        the CPU raises a double fault, which runs on its
+ *                        own stack (IST 1, arch/x86_64/cpu.c) and panics.
+ *   crash=kretprobe-bug  a kretprobed function that returns with its
+ *                        stack one word off: the trampoline finds the
+ *                        newest instance does not match and stops the
+ *                        kernel with the guide's "kretprobe BUG!" message.
+ */
+#include "kernel/arch.h"
+#include "kernel/probes/kprobes.h"
+#include "lib/string.h"
+
+/* Returns with %rsp 8 bytes lower than a normal return would leave it:
+ * it pops its return address and pushes it back over an extra word. */
+__asm__(
+	".text\n"
+	".globl crash_bad_return\n.type crash_bad_return, @function\n"
+	"crash_bad_return:\n"
+	"	popq %rax\n"
+	"	pushq $0\n"
+	"	pushq %rax\n"
+	"	ret\n"
+	".size crash_bad_return, .-crash_bad_return\n");
+void crash_bad_return(void);
+
+static void crash_kretprobe_bug(void)
+{
+	static struct kretprobe rp = { .kp.symbol_name = "crash_bad_return" };
+	void (*volatile fn)(void) = crash_bad_return;
+
+	if (register_kretprobe(&rp) < 0)
+		return;
+	fn();
+}
+
+bool arch_crash_test(const char *kind)
+{
+	if (strcmp(kind, "double-fault") == 0) {
+		__asm__ volatile("movq $0x1000, %%rsp\n\t"
+				 "pushq $0" : : : "memory");
+		return true;
+	}
+	if (strcmp(kind, "kretprobe-bug") == 0) {
+		crash_kretprobe_bug();
+		return true;
+	}
+	return false;
+}
