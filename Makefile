@@ -61,10 +61,10 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
 GDB := gdb-multiarch
 CRASH_IMAGES :=
-# The probes layer's back end is arch/aarch64/kprobes.c (docs/aarch64.md);
-# the jump optimizer has none on aarch64 yet.
+# The probes layer's back end is arch/aarch64/kprobes.c, the jump
+# optimizer's arch/aarch64/optprobe.c (docs/aarch64.md).
 KPROBES := y
-OPTPROBES := n
+OPTPROBES := y
 # The raw image: the ELF's loadable bytes laid out by physical address.
 $(BUILD)/%.bin: $(BUILD)/%.elf
 	@echo "  OBJCOPY $@"
@@ -102,8 +102,8 @@ LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segmen
 
 SRCS := $(wildcard kernel/*.c $(if $(filter y,$(KPROBES)),kernel/probes/*.c) lib/*.c \
 	arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S)
-# The jump optimizer's generic files, only where the back end has one.
-SRCS := $(filter-out $(if $(filter y,$(OPTPROBES)),,kernel/probes/optimizer%),$(SRCS))
+# The jump optimizer's files, generic and arch, only where it is enabled.
+SRCS := $(filter-out $(if $(filter y,$(OPTPROBES)),,kernel/probes/optimizer% arch/$(ARCH)/optprobe%),$(SRCS))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: all run debug test host-tests deps clean crash-images bench

@@ -129,9 +129,18 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	return 0;
 }
 
+#ifdef CONFIG_OPTPROBES
+unsigned long optprobe_detours_in_use(void);	/* arch/aarch64/optprobe.c */
+#else
+static unsigned long optprobe_detours_in_use(void)
+{
+	return 0;
+}
+#endif
+
 unsigned long arch_kprobe_slots_in_use(void)
 {
-	return kprobe_slots.slots_in_use;
+	return kprobe_slots.slots_in_use + optprobe_detours_in_use();
 }
 
 void arch_remove_kprobe(struct probe_point *pp)
@@ -273,6 +282,13 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 	case PROBE_EXEC_BOOST:
 		regs->pc = (uintptr_t)pp->slot + SLOT_BOOST_OFFSET;
 		break;
+#ifdef CONFIG_OPTPROBES
+	case PROBE_EXEC_DETOUR:
+		/* The detour buffer's relocated copy, which branches back
+		 * (arch/aarch64/optprobe.c). */
+		regs->pc = (uintptr_t)pp->detour + pp->opt.copy_offset;
+		break;
+#endif
 	case PROBE_EXEC_STEP:
 		/* Run the copy up to the step BRK with interrupts masked. */
 		saved->pstate = regs->pstate;

@@ -5,8 +5,10 @@
  * with interrupts off. It is timed with the cycle counter (arch_cycles)
  * first with no probe, then with each kind of probe on vfs_read, each
  * with a counting handler; overhead per hit = (time with - time without)
- * / calls. Under QEMU's -icount shift=0 one counter tick is one guest
- * instruction, so the numbers are exact instruction counts (`make bench`
+ * / calls. Under QEMU's -icount shift=0 one guest instruction is 1 ns of
+ * virtual time, so with the counter's rate against the timer (cycles per
+ * tick) tools/bench.py turns the numbers into exact instruction counts:
+ * one per TSC tick on x86_64, 16 per CNTVCT tick on aarch64 (`make bench`
  * boots that way once, and once in emulated real time).
  *
  * Output lines start with "bench:" and are read by tools/bench.py.

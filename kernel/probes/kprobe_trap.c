@@ -240,10 +240,10 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 /*
  * A hit through an optimized point's jump: the detour buffer saved the
  * registers as a trap would and calls this. The pre-handlers run; the
- * instruction pointer they see is just past the probed address (as after
- * the breakpoint), and any change they make to it is ignored: the detour
- * goes on to the copied instructions regardless, as the Kprobes guide
- * says of optimized probes.
+ * instruction pointer they see is where the breakpoint would have left it
+ * (x86_64: just past the probed address; aarch64: at it), and any change
+ * they make to it is ignored: the detour goes on to the copied
+ * instructions regardless, as the Kprobes guide says of optimized probes.
  */
 void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 {

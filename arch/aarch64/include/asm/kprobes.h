@@ -27,6 +27,14 @@ struct arch_probe_insn {
 	bool boostable;			/* the slot's B reaches back */
 };
 
+/* The jump optimizer's part of a point (arch/aarch64/optprobe.c): one B
+ * replaces the probed instruction, so the region is that one word, whose
+ * original is insn.orig above. The detour buffer holds its relocated
+ * form at copy_offset. */
+struct arch_opt_insn {
+	size_t copy_offset;		/* where the detour's copy starts */
+};
+
 /* Saved while the copy is stepped: the interrupted PSTATE (the step runs
  * with interrupts masked). */
 struct arch_kprobe_state {

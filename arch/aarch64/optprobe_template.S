@@ -1,0 +1,117 @@
+/*
+ * The template of a detour buffer (see arch/aarch64/optprobe.c).
+ *
+ * It is never run here: arch_prepare_optprobe copies all of it into a
+ * detour buffer, fills in the literals at its start and writes the
+ * relocated probed instruction at optprobe_template_insn. The optimized
+ * B jumps to optprobe_template_entry, after the literals. The code builds
+ * the same struct pt_regs the exception entry would (asm/ptrace.h,
+ * arch/aarch64/trap_entry.S), with pc at the probed instruction as after
+ * its BRK, masks every exception as taking one does, calls
+ * optprobe_callback(pp, regs), and restores every register, the
+ * condition flags and the masks from regs - all but pc and sp: a
+ * handler's change to those is ignored (see optprobe_callback).
+ *
+ * The literals are read with `ldr xN, label`, which is pc-relative:
+ * copied as one block, each load still finds its literal in the copy.
+ *
+ * Order matters at the start: nothing may change the flags or the masks
+ * before they are read, and `sub`, `stp` and `mrs` change neither.
+ */
+#include <asm/brk.h>
+#include <asm/optprobe.h>
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+
+/* ESR_EL1 of a BRK #BRK_IMM_KPROBE: its class, IL (a 32-bit instruction)
+ * and the immediate. Saved as the breakpoint's exception would save it. */
+#define ESR_IL (1 << 25)
+#define ESR_KPROBE_BRK ((EC_BRK64 << ESR_EC_SHIFT) | ESR_IL | BRK_IMM_KPROBE)
+
+	.section .rodata, "a"
+	.balign 16
+	.globl optprobe_template, optprobe_template_insn, optprobe_template_pp
+	.globl optprobe_template_pc, optprobe_template_value, optprobe_template_entry
+	.globl optprobe_template_end
+optprobe_template:
+	/* The literals first, where the buffer's alignment keeps them
+	 * aligned; the optimized B lands after them. */
+optprobe_template_pp:
+	.quad	0			/* the struct probe_point */
+optprobe_template_pc:
+	.quad	0			/* the probed address: regs->pc */
+optprobe_template_value:
+	.quad	0			/* for the relocated instruction */
+optprobe_template_callback:
+	.quad	optprobe_callback
+optprobe_template_entry:
+	sub	sp, sp, #PT_REGS_SIZE
+	stp	x0, x1, [sp, #16 * 0]
+	mrs	x0, nzcv
+	mrs	x1, daif
+	msr	daifset, #0xf		/* D, A, I, F: as an exception masks them */
+	orr	x0, x0, x1
+	mov	x1, #PSR_MODE_EL1H
+	orr	x0, x0, x1		/* pstate, as SPSR_EL1 would hold it */
+	stp	x2, x3, [sp, #16 * 1]
+	stp	x4, x5, [sp, #16 * 2]
+	stp	x6, x7, [sp, #16 * 3]
+	stp	x8, x9, [sp, #16 * 4]
+	stp	x10, x11, [sp, #16 * 5]
+	stp	x12, x13, [sp, #16 * 6]
+	stp	x14, x15, [sp, #16 * 7]
+	stp	x16, x17, [sp, #16 * 8]
+	stp	x18, x19, [sp, #16 * 9]
+	stp	x20, x21, [sp, #16 * 10]
+	stp	x22, x23, [sp, #16 * 11]
+	stp	x24, x25, [sp, #16 * 12]
+	stp	x26, x27, [sp, #16 * 13]
+	stp	x28, x29, [sp, #16 * 14]
+	add	x1, sp, #PT_REGS_SIZE	/* sp as it was at the probed address */
+	stp	x30, x1, [sp, #S_X30]
+	ldr	x2, optprobe_template_pc
+	stp	x2, x0, [sp, #S_PC]	/* pc, pstate */
+	mov	x3, #(ESR_KPROBE_BRK & 0xffff)
+	movk	x3, #(ESR_KPROBE_BRK >> 16), lsl #16
+	stp	x3, xzr, [sp, #S_ESR]	/* esr, far */
+	mov	x3, #VECTOR_CUR_SPX_SYNC
+	stp	x3, xzr, [sp, #S_VECTOR] /* vector, unused */
+	/* A frame record { probed x29, probed pc }, as the exception entry
+	 * builds: backtraces from a handler continue into the probed code. */
+	stp	x29, x2, [sp, #S_FRAME]
+	add	x29, sp, #S_FRAME
+	ldr	x0, optprobe_template_pp
+	mov	x1, sp
+	ldr	x2, optprobe_template_callback
+	blr	x2			/* optprobe_callback(pp, regs) */
+	ldp	x2, x3, [sp, #16 * 1]
+	ldp	x4, x5, [sp, #16 * 2]
+	ldp	x6, x7, [sp, #16 * 3]
+	ldp	x8, x9, [sp, #16 * 4]
+	ldp	x10, x11, [sp, #16 * 5]
+	ldp	x12, x13, [sp, #16 * 6]
+	ldp	x14, x15, [sp, #16 * 7]
+	ldp	x16, x17, [sp, #16 * 8]
+	ldp	x18, x19, [sp, #16 * 9]
+	ldp	x20, x21, [sp, #16 * 10]
+	ldp	x22, x23, [sp, #16 * 11]
+	ldp	x24, x25, [sp, #16 * 12]
+	ldp	x26, x27, [sp, #16 * 13]
+	ldp	x28, x29, [sp, #16 * 14]
+	ldr	x30, [sp, #S_X30]
+	ldr	x0, [sp, #S_PSTATE]
+	and	x1, x0, #0xf0000000	/* N, Z, C, V */
+	msr	nzcv, x1
+	and	x1, x0, #0x3c0		/* D, A, I, F: interrupts may come from here on */
+	msr	daif, x1
+	ldp	x0, x1, [sp, #16 * 0]
+	add	sp, sp, #PT_REGS_SIZE	/* add, not adds: the flags stay */
+	/* The relocated probed instruction and the branch back: written by
+	 * copy_insn (optprobe.c); BRKs until then. */
+optprobe_template_insn:
+	.fill	OPT_COPY_WORDS, 4, OPT_FILL_INSN
+optprobe_template_end:
+
+	.if optprobe_template_end - optprobe_template > OPT_DETOUR_SIZE
+	.error "the detour template does not fit in OPT_DETOUR_SIZE"
+	.endif
