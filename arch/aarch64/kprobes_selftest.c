@@ -9,7 +9,7 @@
  * runs the code with and without probes and compares: a simulated
  * instruction must do exactly what the real one does.
  */
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/probe_selftest_util.h"
 #include "kernel/selftest.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
@@ -261,55 +261,24 @@ static unsigned long (*volatile daif_after)(void) = kpa_daif_after;
 static long (*volatile load)(const char *) = kpa_load;
 static long (*volatile z_after)(long (*)(void)) = kpa_z_after;
 
-static int hits;
-
-static int count_hit(struct kprobe *p, struct pt_regs *regs)
-{
-	(void)p;
-	(void)regs;
-	hits++;
-	return 0;
-}
-
-static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
-{
-	(void)p;
-	(void)regs;
-	(void)flags;
-}
-
-/* Register a counting probe at point i, with or without a post-handler. */
-static bool probe_at(struct kprobe *kp, int i, bool post)
-{
-	*kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[i], .pre_handler = count_hit,
-			       .post_handler = post ? count_post : NULL };
-	hits = 0;
-	return register_kprobe(kp) == 0;
-}
-
-static unsigned long path_count(struct kprobe *kp, enum probe_exec how)
-{
-	return kp->point->exec_count[how];
-}
-
 static void function_entry(void)
 {
 	struct kprobe stp, mov;
 
 	/* stp x29, x30, [sp, #-16]! stores below sp: boosted, never
 	 * simulated; mov x29, sp is simulated even with a post-handler. */
-	EXPECT(probe_at(&stp, P_STP, false));
-	EXPECT(probe_at(&mov, P_MOVFP, true));
+	EXPECT(probe_test_at(&stp, kpa_points[P_STP], false));
+	EXPECT(probe_test_at(&mov, kpa_points[P_MOVFP], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
 	EXPECT_EQ(stp.nhit, 2);
-	EXPECT_EQ(path_count(&stp, PROBE_EXEC_BOOST), 2);
-	EXPECT_EQ(path_count(&mov, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_BOOST), 2);
+	EXPECT_EQ(probe_test_path_count(&mov, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&stp);
 	/* With a post-handler the stp is stepped. */
-	EXPECT(probe_at(&stp, P_STP, true));
+	EXPECT(probe_test_at(&stp, kpa_points[P_STP], true));
 	EXPECT_EQ(branchy(0), 1);
-	EXPECT_EQ(path_count(&stp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_STEP), 1);
 	unregister_kprobe(&stp);
 	unregister_kprobe(&mov);
 }
@@ -318,11 +287,11 @@ static void conditional_branches_are_simulated(void)
 {
 	struct kprobe cbz, cbnz, tbz, tbnz, bcond;
 
-	EXPECT(probe_at(&cbz, P_CBZ, true));
-	EXPECT(probe_at(&cbnz, P_CBNZ, false));
-	EXPECT(probe_at(&tbz, P_TBZ, false));
-	EXPECT(probe_at(&tbnz, P_TBNZ, false));
-	EXPECT(probe_at(&bcond, P_BCOND, false));
+	EXPECT(probe_test_at(&cbz, kpa_points[P_CBZ], true));
+	EXPECT(probe_test_at(&cbnz, kpa_points[P_CBNZ], false));
+	EXPECT(probe_test_at(&tbz, kpa_points[P_TBZ], false));
+	EXPECT(probe_test_at(&tbnz, kpa_points[P_TBNZ], false));
+	EXPECT(probe_test_at(&bcond, kpa_points[P_BCOND], false));
 	EXPECT_EQ(branchy(0), 1);	/* cbz taken */
 	EXPECT_EQ(branchy(7), 2);	/* not taken */
 	EXPECT_EQ(cbnz_fn(3), 20);
@@ -339,8 +308,8 @@ static void conditional_branches_are_simulated(void)
 	EXPECT_EQ(cbz.nhit, 2);
 	EXPECT_EQ(tbnz.nhit, 4);
 	EXPECT_EQ(bcond.nhit, 4);
-	EXPECT_EQ(path_count(&cbz, PROBE_EXEC_EMULATE), 2);
-	EXPECT_EQ(path_count(&bcond, PROBE_EXEC_EMULATE), 4);
+	EXPECT_EQ(probe_test_path_count(&cbz, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&bcond, PROBE_EXEC_EMULATE), 4);
 	unregister_kprobe(&cbz);
 	unregister_kprobe(&cbnz);
 	unregister_kprobe(&tbz);
@@ -352,11 +321,11 @@ static void branches_and_calls_are_simulated(void)
 {
 	struct kprobe b, ret, bl, blr, br;
 
-	EXPECT(probe_at(&b, P_B, false));
-	EXPECT(probe_at(&ret, P_RET, true));
-	EXPECT(probe_at(&bl, P_BL, false));
-	EXPECT(probe_at(&blr, P_BLR, true));
-	EXPECT(probe_at(&br, P_BR, false));
+	EXPECT(probe_test_at(&b, kpa_points[P_B], false));
+	EXPECT(probe_test_at(&ret, kpa_points[P_RET], true));
+	EXPECT(probe_test_at(&bl, kpa_points[P_BL], false));
+	EXPECT(probe_test_at(&blr, kpa_points[P_BLR], true));
+	EXPECT(probe_test_at(&br, kpa_points[P_BR], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(b.nhit, 1);
 	/* blr to kpa_cbnz, then bl to kpa_branchy: both return through the
@@ -368,8 +337,8 @@ static void branches_and_calls_are_simulated(void)
 	EXPECT_EQ(ret.nhit, 1 + 2 + 1);
 	EXPECT_EQ(br_fn(10), 15);
 	EXPECT_EQ(br.nhit, 1);
-	EXPECT_EQ(path_count(&blr, PROBE_EXEC_EMULATE), 2);
-	EXPECT_EQ(path_count(&ret, PROBE_EXEC_EMULATE), 4);
+	EXPECT_EQ(probe_test_path_count(&blr, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&ret, PROBE_EXEC_EMULATE), 4);
 	unregister_kprobe(&b);
 	unregister_kprobe(&ret);
 	unregister_kprobe(&bl);
@@ -385,19 +354,19 @@ static void pc_relative_loads_are_simulated(void)
 	EXPECT_EQ(want_x, 0x0000123400005678ULL);
 	EXPECT_EQ(want_w, 0x80000010ULL);
 	EXPECT_EQ(want_sw, 0xffffffff80000010ULL);
-	EXPECT(probe_at(&adr, P_ADR, false));
-	EXPECT(probe_at(&adrp, P_ADRP, false));
-	EXPECT(probe_at(&x, P_LDRX, false));
-	EXPECT(probe_at(&w, P_LDRW, false));
-	EXPECT(probe_at(&sw, P_LDRSW, true));
+	EXPECT(probe_test_at(&adr, kpa_points[P_ADR], false));
+	EXPECT(probe_test_at(&adrp, kpa_points[P_ADRP], false));
+	EXPECT(probe_test_at(&x, kpa_points[P_LDRX], false));
+	EXPECT(probe_test_at(&w, kpa_points[P_LDRW], false));
+	EXPECT(probe_test_at(&sw, kpa_points[P_LDRSW], true));
 	EXPECT_EQ(adr_fn(), kpa_points[P_ADR_TARGET]);
 	EXPECT(adrp_fn() == &kpa_value);
 	EXPECT_EQ(ldr_x(), want_x);
 	EXPECT_EQ(ldr_w(), want_w);
 	EXPECT_EQ(ldrsw(), want_sw);
 	EXPECT_EQ(adr.nhit + adrp.nhit + x.nhit + w.nhit + sw.nhit, 5);
-	EXPECT_EQ(path_count(&adrp, PROBE_EXEC_EMULATE), 1);
-	EXPECT_EQ(path_count(&sw, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(probe_test_path_count(&adrp, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(probe_test_path_count(&sw, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&adr);
 	unregister_kprobe(&adrp);
 	unregister_kprobe(&x);
@@ -409,9 +378,9 @@ static void nop_is_simulated(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_at(&kp, P_NOP, true));
+	EXPECT(probe_test_at(&kp, kpa_points[P_NOP], true));
 	EXPECT_EQ(nop_fn(), 7);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&kp);
 }
 
@@ -419,11 +388,11 @@ static void boosted_without_post_handler(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_at(&kp, P_MOVIMM, false));
+	EXPECT(probe_test_at(&kp, kpa_points[P_MOVIMM], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(branchy(3), 2);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 2);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 0);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 2);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 0);
 	unregister_kprobe(&kp);
 }
 
@@ -431,10 +400,10 @@ static void stepped_with_post_handler(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_at(&kp, P_MOVIMM, true));
+	EXPECT(probe_test_at(&kp, kpa_points[P_MOVIMM], true));
 	EXPECT_EQ(branchy(9), 2);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 0);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 0);
 	unregister_kprobe(&kp);
 }
 
@@ -452,16 +421,16 @@ static void interrupt_mask_survives(void)
 	EXPECT_EQ(irqs_on & PSR_I, 0);
 	EXPECT_EQ(irqs_off & PSR_I, PSR_I);
 
-	EXPECT(probe_at(&step, P_ADD, true));
-	EXPECT(probe_at(&mrs, P_MRS, true));
+	EXPECT(probe_test_at(&step, kpa_points[P_ADD], true));
+	EXPECT(probe_test_at(&mrs, kpa_points[P_MRS], true));
 	EXPECT_EQ(daif_after(), irqs_on);
 	EXPECT_EQ(daif_fn(), irqs_on);
 	flags = arch_irq_save();
 	EXPECT_EQ(daif_after(), irqs_off);
 	EXPECT_EQ(daif_fn(), irqs_off);
 	arch_irq_restore(flags);
-	EXPECT_EQ(path_count(&step, PROBE_EXEC_STEP), 2);
-	EXPECT_EQ(path_count(&mrs, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&step, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(probe_test_path_count(&mrs, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&step);
 	unregister_kprobe(&mrs);
 }
@@ -482,7 +451,7 @@ static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 
 static void fault_in_step_reaches_fault_handler(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = count_hit,
+	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = probe_test_count_pre,
 			     .fault_handler = note_fault };
 	const char good = 'x';
 
@@ -493,7 +462,7 @@ static void fault_in_step_reaches_fault_handler(void)
 	EXPECT_EQ(faults_seen, 1);
 	EXPECT_EQ(fault_class, EC_DABT_CUR);
 	/* May fault into a fix-up: always stepped, never boosted. */
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 2);
 	EXPECT_EQ(load(&good), 'x');	/* and all is well afterwards */
 	unregister_kprobe(&kp);
 }
@@ -510,7 +479,7 @@ static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 
 static void fault_handler_can_handle_the_fault(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = count_hit,
+	struct kprobe kp = { .addr = (uint8_t *)kpa_points[P_LOAD], .pre_handler = probe_test_count_pre,
 			     .fault_handler = fix_up_fault };
 	struct kprobe after;
 	const char good = 'y';
@@ -523,9 +492,9 @@ static void fault_handler_can_handle_the_fault(void)
 	unregister_kprobe(&kp);
 	/* Nothing of that step is left behind: another step works, with
 	 * interrupts as they were. */
-	EXPECT(probe_at(&after, P_MOVIMM, true));
+	EXPECT(probe_test_at(&after, kpa_points[P_MOVIMM], true));
 	EXPECT_EQ(branchy(9), 2);
-	EXPECT_EQ(path_count(&after, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&after, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(daif_fn() & PSR_I, 0);
 	unregister_kprobe(&after);
 }
@@ -542,7 +511,7 @@ static void unsafe_instructions_are_refused(void)
 	 * the store: fine. */
 	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_INSIDE] };
 	EXPECT_EQ(register_kprobe(&kp), -EINVAL);
-	EXPECT(probe_at(&kp, P_AFTER, false));
+	EXPECT(probe_test_at(&kp, kpa_points[P_AFTER], false));
 	unregister_kprobe(&kp);
 	/* Not a multiple of 4 from the function's start. */
 	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_MOVFP] + 2 };

@@ -7,7 +7,7 @@
  * instruction sits at each probed address; .L labels keep those addresses
  * out of the symbol table, and kpx_points[] hands them to C.
  */
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/probe_selftest_util.h"
 #include "kernel/selftest.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
@@ -117,48 +117,17 @@ static long (*volatile riprel)(void) = kpx_riprel;
 static unsigned long (*volatile flags_fn)(void) = kpx_flags;
 static long (*volatile load)(const char *) = kpx_load;
 
-static int hits;
-
-static int count_hit(struct kprobe *p, struct pt_regs *regs)
-{
-	(void)p;
-	(void)regs;
-	hits++;
-	return 0;
-}
-
-static void count_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
-{
-	(void)p;
-	(void)regs;
-	(void)flags;
-}
-
-/* Register a counting probe at point i, with or without a post-handler. */
-static bool probe_at(struct kprobe *kp, int i, bool post)
-{
-	*kp = (struct kprobe){ .addr = (uint8_t *)kpx_points[i], .pre_handler = count_hit,
-			       .post_handler = post ? count_post : NULL };
-	hits = 0;
-	return register_kprobe(kp) == 0;
-}
-
-static unsigned long path_count(struct kprobe *kp, enum probe_exec how)
-{
-	return kp->point->exec_count[how];
-}
-
 static void function_entry_is_emulated(void)
 {
 	struct kprobe a, b;
 
-	EXPECT(probe_at(&a, P_PUSH, false));
-	EXPECT(probe_at(&b, P_MOV, true));	/* emulated even with a post-handler */
+	EXPECT(probe_test_at(&a, kpx_points[P_PUSH], false));
+	EXPECT(probe_test_at(&b, kpx_points[P_MOV], true));	/* emulated even with a post-handler */
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
 	EXPECT_EQ(a.nhit, 2);
-	EXPECT_EQ(path_count(&a, PROBE_EXEC_EMULATE), 2);
-	EXPECT_EQ(path_count(&b, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&a, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&b, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&a);
 	unregister_kprobe(&b);
 }
@@ -167,22 +136,22 @@ static void branches_are_emulated(void)
 {
 	struct kprobe jcc, jmp, ret, loop, callrel;
 
-	EXPECT(probe_at(&jcc, P_JCC, false));
-	EXPECT(probe_at(&jmp, P_JMP, false));
-	EXPECT(probe_at(&ret, P_RET, false));
-	EXPECT(probe_at(&loop, P_LOOP, false));
-	EXPECT(probe_at(&callrel, P_CALLREL, false));
+	EXPECT(probe_test_at(&jcc, kpx_points[P_JCC], false));
+	EXPECT(probe_test_at(&jmp, kpx_points[P_JMP], false));
+	EXPECT(probe_test_at(&ret, kpx_points[P_RET], false));
+	EXPECT(probe_test_at(&loop, kpx_points[P_LOOP], false));
+	EXPECT(probe_test_at(&callrel, kpx_points[P_CALLREL], false));
 	EXPECT_EQ(branchy(0), 1);	/* jcc taken */
 	EXPECT_EQ(branchy(7), 2);	/* jcc not taken, then jmp */
 	EXPECT_EQ(jcc.nhit, 2);
-	EXPECT_EQ(path_count(&jcc, PROBE_EXEC_EMULATE), 2);
+	EXPECT_EQ(probe_test_path_count(&jcc, PROBE_EXEC_EMULATE), 2);
 	EXPECT_EQ(jmp.nhit, 1);
 	EXPECT_EQ(ret.nhit, 2);
 	EXPECT_EQ(loop_fn(5), 5);
 	EXPECT_EQ(loop.nhit, 5);
 	EXPECT_EQ(calls(kpx_branchy, 3), 2 + 1);
 	EXPECT_EQ(callrel.nhit, 1);
-	EXPECT_EQ(path_count(&callrel, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(probe_test_path_count(&callrel, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&jcc);
 	unregister_kprobe(&jmp);
 	unregister_kprobe(&ret);
@@ -194,12 +163,12 @@ static void boosted_without_post_handler(void)
 {
 	struct kprobe kp, rip;
 
-	EXPECT(probe_at(&kp, P_MOVIMM, false));
-	EXPECT(probe_at(&rip, P_RIPREL, false));
+	EXPECT(probe_test_at(&kp, kpx_points[P_MOVIMM], false));
+	EXPECT(probe_test_at(&rip, kpx_points[P_RIPREL], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(riprel(), 0x1234567890L);
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_BOOST), 1);
-	EXPECT_EQ(path_count(&rip, PROBE_EXEC_BOOST), 1);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 1);
+	EXPECT_EQ(probe_test_path_count(&rip, PROBE_EXEC_BOOST), 1);
 	unregister_kprobe(&kp);
 	unregister_kprobe(&rip);
 }
@@ -208,15 +177,15 @@ static void stepped_with_post_handler(void)
 {
 	struct kprobe kp, rip, ind;
 
-	EXPECT(probe_at(&kp, P_MOVIMM, true));
-	EXPECT(probe_at(&rip, P_RIPREL, true));
-	EXPECT(probe_at(&ind, P_CALLIND, true));
+	EXPECT(probe_test_at(&kp, kpx_points[P_MOVIMM], true));
+	EXPECT(probe_test_at(&rip, kpx_points[P_RIPREL], true));
+	EXPECT(probe_test_at(&ind, kpx_points[P_CALLIND], true));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(riprel(), 0x1234567890L);
 	EXPECT_EQ(calls(kpx_loop, 4), 4 + 1);	/* the return address was fixed */
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
-	EXPECT_EQ(path_count(&rip, PROBE_EXEC_STEP), 1);
-	EXPECT_EQ(path_count(&ind, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&rip, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&ind, PROBE_EXEC_STEP), 1);
 	unregister_kprobe(&kp);
 	unregister_kprobe(&rip);
 	unregister_kprobe(&ind);
@@ -227,9 +196,9 @@ static void pushf_does_not_leak_the_trap_flag(void)
 	struct kprobe kp;
 	unsigned long before = flags_fn(), after;
 
-	EXPECT(probe_at(&kp, P_PUSHF, true));
+	EXPECT(probe_test_at(&kp, kpx_points[P_PUSHF], true));
 	after = flags_fn();
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(after & (1UL << 8), 0);			/* TF */
 	EXPECT_EQ(after & (1UL << 9), before & (1UL << 9));	/* IF */
 	unregister_kprobe(&kp);
@@ -248,7 +217,7 @@ static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 
 static void fault_in_step_reaches_fault_handler(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = count_hit,
+	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = probe_test_count_pre,
 			     .fault_handler = note_fault };
 	const char good = 'x';
 
@@ -259,7 +228,7 @@ static void fault_in_step_reaches_fault_handler(void)
 	EXPECT_EQ(faults_seen, 1);
 	EXPECT_EQ(fault_trapnr, 14);	/* page fault */
 	/* May fault into a fix-up: always stepped, never boosted. */
-	EXPECT_EQ(path_count(&kp, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 2);
 	EXPECT_EQ(load(&good), 'x');	/* and all is well afterwards */
 	unregister_kprobe(&kp);
 }
@@ -276,7 +245,7 @@ static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 
 static void fault_handler_can_handle_the_fault(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = count_hit,
+	struct kprobe kp = { .addr = (uint8_t *)kpx_points[P_LOAD], .pre_handler = probe_test_count_pre,
 			     .fault_handler = fix_up_fault };
 	struct kprobe after;
 	const char good = 'y';
@@ -288,9 +257,9 @@ static void fault_handler_can_handle_the_fault(void)
 	EXPECT_EQ(load(&good), 'y');
 	unregister_kprobe(&kp);
 	/* Nothing of that step is left behind: another step works. */
-	EXPECT(probe_at(&after, P_MOVIMM, true));
+	EXPECT(probe_test_at(&after, kpx_points[P_MOVIMM], true));
 	EXPECT_EQ(branchy(9), 2);
-	EXPECT_EQ(path_count(&after, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&after, PROBE_EXEC_STEP), 1);
 	unregister_kprobe(&after);
 }
 

@@ -1,0 +1,18 @@
+/* Helpers shared by the probe selftests of the architectures
+ * (arch/<arch>/kprobes_selftest.c and optprobe_selftest.c). */
+#ifndef KERNEL_PROBES_PROBE_SELFTEST_UTIL_H
+#define KERNEL_PROBES_PROBE_SELFTEST_UTIL_H
+
+#include "kernel/probes/probe_point.h"
+
+/* A pre-handler that does nothing (the core counts kp->nhit). */
+int probe_test_count_pre(struct kprobe *p, struct pt_regs *regs);
+/* A post-handler that does nothing: its presence forces a single-step. */
+void probe_test_nop_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags);
+/* Register a kprobe at addr with those handlers (the post-handler only if
+ * post); true on success. */
+bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
+/* How many hits of kp's point ran the instruction the given way. */
+unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
+
+#endif
