@@ -1,5 +1,6 @@
 /* Selftests of threads and the scheduler. */
 #include "kernel/heap.h"
+#include <asm/irq.h>
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/spinlock.h"
@@ -111,6 +112,34 @@ static void wait_queue_wakes_waiter(void)
 	EXPECT(wait_for_flag(&wq_woken, 100));
 }
 
+static volatile int turns[8], nturns;
+
+static void take_turns(void *arg)
+{
+	for (int i = 0; i < 3; i++) {
+		turns[nturns++] = (int)(uintptr_t)arg;
+		thread_yield();
+	}
+}
+
+/* Two threads that yield after each step alternate, with no timer help:
+ * this thread sleeps until both are done. */
+static void yield_alternates_threads(void)
+{
+	unsigned long flags = arch_irq_save();
+
+	nturns = 0;
+	/* Created with interrupts off, so neither starts before both exist. */
+	EXPECT(thread_create("st-yield", take_turns, (void *)1) != NULL);
+	EXPECT(thread_create("st-yield", take_turns, (void *)2) != NULL);
+	arch_irq_restore(flags);
+	for (int i = 0; i < 100 && nturns < 6; i++)
+		thread_sleep(1);
+	EXPECT_EQ(nturns, 6);
+	for (int i = 1; i < nturns; i++)
+		EXPECT(turns[i] != turns[i - 1]);
+}
+
 static void current_thread_is_named(void)
 {
 	EXPECT_STREQ(current_thread()->name, "shell");
@@ -123,5 +152,6 @@ static const struct selftest_case sched_cases[] = {
 	SELFTEST_CASE(sleep_lasts_at_least_its_ticks),
 	SELFTEST_CASE(preemption_shares_the_cpu),
 	SELFTEST_CASE(wait_queue_wakes_waiter),
+	SELFTEST_CASE(yield_alternates_threads),
 };
 SELFTEST_SUITE("sched", sched_cases);

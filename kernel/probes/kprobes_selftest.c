@@ -286,6 +286,26 @@ static void jprobe_sees_arguments(void)
 	EXPECT_EQ(jp_calls, 2);
 }
 
+static void jprobe_batch_and_enable_disable(void)
+{
+	struct jprobe a = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct jprobe b = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct jprobe *jps[] = { &a, &b };
+
+	jp_calls = 0;
+	EXPECT_EQ(register_jprobes(jps, 2), -EBUSY);	/* one per function: rolled back */
+	EXPECT(a.kp.point == NULL);
+	a.kp.addr = NULL;
+	EXPECT_EQ(register_jprobes(jps, 1), 0);
+	EXPECT_EQ(disable_jprobe(&a), 0);
+	EXPECT_EQ(call_add(1, 2), 3);
+	EXPECT_EQ(jp_calls, 0);
+	EXPECT_EQ(enable_jprobe(&a), 0);
+	EXPECT_EQ(call_add(1, 2), 3);
+	EXPECT_EQ(jp_calls, 1);
+	unregister_jprobes(jps, 1);
+}
+
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
@@ -295,5 +315,6 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(reentry_is_counted_in_nmissed),
 	SELFTEST_CASE(registration_errors),
 	SELFTEST_CASE(jprobe_sees_arguments),
+	SELFTEST_CASE(jprobe_batch_and_enable_disable),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

@@ -201,6 +201,28 @@ static void thread_exit_gives_back_instances(void)
 	unregister_kretprobe(&rp);
 }
 
+static void batch_and_enable_disable(void)
+{
+	struct kretprobe a = { .kp.symbol_name = "krt_square", .handler = remember_return };
+	struct kretprobe b = { .kp.symbol_name = "krt_sum_to", .handler = remember_return };
+	struct kretprobe bad = { .kp.symbol_name = "no_such_function_xyz" };
+	struct kretprobe *rps[] = { &a, &b, &bad };
+
+	EXPECT_EQ(register_kretprobes(rps, 3), -ENOENT);	/* rolled back */
+	EXPECT(a.kp.point == NULL && b.kp.point == NULL);
+	a.kp.addr = b.kp.addr = NULL;
+	EXPECT_EQ(register_kretprobes(rps, 2), 0);
+	reset_seen();
+	EXPECT_EQ(disable_kretprobe(&a), 0);
+	square_ptr(5);
+	EXPECT_EQ(nseen, 0);
+	EXPECT_EQ(enable_kretprobe(&a), 0);
+	square_ptr(5);
+	EXPECT_EQ(nseen, 1);
+	unregister_kretprobes(rps, 2);
+	EXPECT_EQ(disable_kretprobe(&a), -EINVAL);
+}
+
 static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(handler_sees_return_value_and_data),
 	SELFTEST_CASE(entry_handler_can_skip_a_call),
@@ -208,5 +230,6 @@ static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(maxactive_exhaustion_is_counted),
 	SELFTEST_CASE(backtrace_shows_real_caller),
 	SELFTEST_CASE(thread_exit_gives_back_instances),
+	SELFTEST_CASE(batch_and_enable_disable),
 };
 SELFTEST_SUITE("kretprobes", kretprobe_cases);

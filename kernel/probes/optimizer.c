@@ -272,11 +272,6 @@ void kprobes_set_optimization(bool on)
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
-bool kprobes_optimization_enabled(void)
-{
-	return optimization_on;
-}
-
 void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
 {
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);

@@ -32,7 +32,6 @@ void optimizer_release(struct probe_point *pp);
 void optimizer_describe(struct probe_point *pp, char *buf, size_t size);
 /* Whether the optimizer runs (`probe optimize on|off`). */
 void kprobes_set_optimization(bool on);
-bool kprobes_optimization_enabled(void);
 #else
 static inline void optimizer_init(void) { }
 static inline void optimizer_update_locked(struct probe_point *pp) { (void)pp; }
@@ -40,7 +39,6 @@ static inline void optimizer_update_around_locked(uintptr_t addr) { (void)addr; 
 static inline void optimizer_forget_locked(struct probe_point *pp) { (void)pp; }
 static inline void optimizer_release(struct probe_point *pp) { (void)pp; }
 static inline void kprobes_set_optimization(bool on) { (void)on; }
-static inline bool kprobes_optimization_enabled(void) { return false; }
 static inline void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
 {
 	(void)pp;
