@@ -14,6 +14,7 @@
  *
  * In .entry.text, which is never probed.
  */
+#include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 
@@ -23,20 +24,7 @@
 kretprobe_trampoline:
 	sub	sp, sp, #PT_REGS_SIZE
 	stp	x0, x1, [sp, #16 * 0]
-	stp	x2, x3, [sp, #16 * 1]
-	stp	x4, x5, [sp, #16 * 2]
-	stp	x6, x7, [sp, #16 * 3]
-	stp	x8, x9, [sp, #16 * 4]
-	stp	x10, x11, [sp, #16 * 5]
-	stp	x12, x13, [sp, #16 * 6]
-	stp	x14, x15, [sp, #16 * 7]
-	stp	x16, x17, [sp, #16 * 8]
-	stp	x18, x19, [sp, #16 * 9]
-	stp	x20, x21, [sp, #16 * 10]
-	stp	x22, x23, [sp, #16 * 11]
-	stp	x24, x25, [sp, #16 * 12]
-	stp	x26, x27, [sp, #16 * 13]
-	stp	x28, x29, [sp, #16 * 14]
+	SAVE_X2_X29
 	add	x1, sp, #PT_REGS_SIZE	/* sp as the return left it */
 	stp	x30, x1, [sp, #S_X30]
 	/* pstate: the flags (NZCV) and masks (DAIF) now, at EL1 on SP_EL1;
@@ -60,20 +48,7 @@ kretprobe_trampoline:
 	and	x3, x2, #0x3c0		/* D, A, I, F */
 	msr	daif, x3
 	ldp	x0, x1, [sp, #16 * 0]
-	ldp	x2, x3, [sp, #16 * 1]
-	ldp	x4, x5, [sp, #16 * 2]
-	ldp	x6, x7, [sp, #16 * 3]
-	ldp	x8, x9, [sp, #16 * 4]
-	ldp	x10, x11, [sp, #16 * 5]
-	ldp	x12, x13, [sp, #16 * 6]
-	ldp	x14, x15, [sp, #16 * 7]
-	ldp	x16, x17, [sp, #16 * 8]
-	ldp	x18, x19, [sp, #16 * 9]
-	ldp	x20, x21, [sp, #16 * 10]
-	ldp	x22, x23, [sp, #16 * 11]
-	ldp	x24, x25, [sp, #16 * 12]
-	ldp	x26, x27, [sp, #16 * 13]
-	ldp	x28, x29, [sp, #16 * 14]
+	LOAD_X2_X29
 	add	sp, sp, #PT_REGS_SIZE
 	ret
 	.size kretprobe_trampoline, . - kretprobe_trampoline

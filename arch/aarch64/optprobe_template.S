@@ -18,6 +18,7 @@
  * Order matters at the start: nothing may change the flags or the masks
  * before they are read, and `sub`, `stp` and `mrs` change neither.
  */
+#include <asm/pt_regs_asm.h>
 #include <asm/brk.h>
 #include <asm/optprobe.h>
 #include <asm/ptrace.h>
@@ -53,20 +54,7 @@ optprobe_template_entry:
 	orr	x0, x0, x1
 	mov	x1, #PSR_MODE_EL1H
 	orr	x0, x0, x1		/* pstate, as SPSR_EL1 would hold it */
-	stp	x2, x3, [sp, #16 * 1]
-	stp	x4, x5, [sp, #16 * 2]
-	stp	x6, x7, [sp, #16 * 3]
-	stp	x8, x9, [sp, #16 * 4]
-	stp	x10, x11, [sp, #16 * 5]
-	stp	x12, x13, [sp, #16 * 6]
-	stp	x14, x15, [sp, #16 * 7]
-	stp	x16, x17, [sp, #16 * 8]
-	stp	x18, x19, [sp, #16 * 9]
-	stp	x20, x21, [sp, #16 * 10]
-	stp	x22, x23, [sp, #16 * 11]
-	stp	x24, x25, [sp, #16 * 12]
-	stp	x26, x27, [sp, #16 * 13]
-	stp	x28, x29, [sp, #16 * 14]
+	SAVE_X2_X29
 	add	x1, sp, #PT_REGS_SIZE	/* sp as it was at the probed address */
 	stp	x30, x1, [sp, #S_X30]
 	ldr	x2, optprobe_template_pc
@@ -84,20 +72,7 @@ optprobe_template_entry:
 	mov	x1, sp
 	ldr	x2, optprobe_template_callback
 	blr	x2			/* optprobe_callback(pp, regs) */
-	ldp	x2, x3, [sp, #16 * 1]
-	ldp	x4, x5, [sp, #16 * 2]
-	ldp	x6, x7, [sp, #16 * 3]
-	ldp	x8, x9, [sp, #16 * 4]
-	ldp	x10, x11, [sp, #16 * 5]
-	ldp	x12, x13, [sp, #16 * 6]
-	ldp	x14, x15, [sp, #16 * 7]
-	ldp	x16, x17, [sp, #16 * 8]
-	ldp	x18, x19, [sp, #16 * 9]
-	ldp	x20, x21, [sp, #16 * 10]
-	ldp	x22, x23, [sp, #16 * 11]
-	ldp	x24, x25, [sp, #16 * 12]
-	ldp	x26, x27, [sp, #16 * 13]
-	ldp	x28, x29, [sp, #16 * 14]
+	LOAD_X2_X29
 	ldr	x30, [sp, #S_X30]
 	ldr	x0, [sp, #S_PSTATE]
 	and	x1, x0, #0xf0000000	/* N, Z, C, V */

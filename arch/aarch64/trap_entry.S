@@ -18,6 +18,7 @@
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
  */
+#include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
 
 	.section .entry.text, "ax"
@@ -54,20 +55,7 @@ exception_vectors:
 
 	.type exception_common, %function
 exception_common:
-	stp	x2, x3, [sp, #16 * 1]
-	stp	x4, x5, [sp, #16 * 2]
-	stp	x6, x7, [sp, #16 * 3]
-	stp	x8, x9, [sp, #16 * 4]
-	stp	x10, x11, [sp, #16 * 5]
-	stp	x12, x13, [sp, #16 * 6]
-	stp	x14, x15, [sp, #16 * 7]
-	stp	x16, x17, [sp, #16 * 8]
-	stp	x18, x19, [sp, #16 * 9]
-	stp	x20, x21, [sp, #16 * 10]
-	stp	x22, x23, [sp, #16 * 11]
-	stp	x24, x25, [sp, #16 * 12]
-	stp	x26, x27, [sp, #16 * 13]
-	stp	x28, x29, [sp, #16 * 14]
+	SAVE_X2_X29
 	add	x1, sp, #PT_REGS_SIZE	/* sp as it was before the exception */
 	stp	x30, x1, [sp, #S_X30]
 	mrs	x2, elr_el1
@@ -92,20 +80,7 @@ trap_return:
 	ldp	x2, x3, [sp, #S_PC]
 	msr	elr_el1, x2
 	msr	spsr_el1, x3
-	ldp	x2, x3, [sp, #16 * 1]
-	ldp	x4, x5, [sp, #16 * 2]
-	ldp	x6, x7, [sp, #16 * 3]
-	ldp	x8, x9, [sp, #16 * 4]
-	ldp	x10, x11, [sp, #16 * 5]
-	ldp	x12, x13, [sp, #16 * 6]
-	ldp	x14, x15, [sp, #16 * 7]
-	ldp	x16, x17, [sp, #16 * 8]
-	ldp	x18, x19, [sp, #16 * 9]
-	ldp	x20, x21, [sp, #16 * 10]
-	ldp	x22, x23, [sp, #16 * 11]
-	ldp	x24, x25, [sp, #16 * 12]
-	ldp	x26, x27, [sp, #16 * 13]
-	ldp	x28, x29, [sp, #16 * 14]
+	LOAD_X2_X29
 	ldr	x30, [sp, #S_X30]
 	/* sp comes from regs->sp too, so a handler may move it. Switching sp
 	 * needs a scratch register, and every general register is taken:
