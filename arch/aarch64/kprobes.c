@@ -129,18 +129,9 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	return 0;
 }
 
-#ifdef CONFIG_OPTPROBES
-unsigned long optprobe_detours_in_use(void);	/* arch/aarch64/optprobe.c */
-#else
-static unsigned long optprobe_detours_in_use(void)
-{
-	return 0;
-}
-#endif
-
 unsigned long arch_kprobe_slots_in_use(void)
 {
-	return kprobe_slots.slots_in_use + optprobe_detours_in_use();
+	return kprobe_slots.slots_in_use;
 }
 
 void arch_remove_kprobe(struct probe_point *pp)

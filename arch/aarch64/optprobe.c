@@ -26,8 +26,7 @@
  *   - no exception fix-up may be registered for the instruction: a fault
  *     in the copy would not be found in the fix-up table.
  */
-#include "kernel/insn_slot.h"
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/optimizer.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
@@ -48,8 +47,6 @@ static uintptr_t entry_of(const uint8_t *detour)
 	return (uintptr_t)detour + (optprobe_template_entry - optprobe_template);
 }
 
-static struct insn_slot_cache detour_buffers =
-	INSN_SLOT_CACHE_INIT(detour_buffers, "detour buffers", OPT_DETOUR_SIZE);
 
 /* Do addr and every address of the executable region reach each other
  * with a B? The region is one range, so its two ends decide. */
@@ -200,9 +197,9 @@ int arch_prepare_optprobe(struct probe_point *pp)
 	size_t size = optprobe_template_end - optprobe_template;
 	size_t copy_at = optprobe_template_insn - optprobe_template;
 	size_t value_at = optprobe_template_value - optprobe_template;
-	uint8_t *detour = insn_slot_alloc(&detour_buffers);
+	uint8_t *detour = optimizer_alloc_detour();
 	uint32_t code[OPT_COPY_WORDS];
-	uint8_t buf[OPT_DETOUR_SIZE];
+	uint8_t buf[ARCH_DETOUR_SIZE];
 	uint64_t value = 0;
 	uintptr_t d = (uintptr_t)detour;
 	size_t words;
@@ -211,7 +208,7 @@ int arch_prepare_optprobe(struct probe_point *pp)
 		return -ENOMEM;
 	/* arch_check_optprobe made sure every buffer is in reach. */
 	if (!a64_b_reaches((uintptr_t)pp->addr, entry_of(detour))) {
-		insn_slot_free(&detour_buffers, detour);
+		optimizer_free_detour(detour);
 		return -ERANGE;
 	}
 	words = copy_insn(pp, code, d + copy_at, &value, d + value_at);
@@ -224,22 +221,6 @@ int arch_prepare_optprobe(struct probe_point *pp)
 	pp->opt.copy_offset = copy_at;
 	pp->detour = detour;
 	return 0;
-}
-
-void arch_remove_optprobe(struct probe_point *pp)
-{
-	insn_slot_free(&detour_buffers, pp->detour);
-	pp->detour = NULL;
-}
-
-unsigned long optprobe_detours_in_use(void)
-{
-	return detour_buffers.slots_in_use;
-}
-
-size_t arch_detour_size(void)
-{
-	return OPT_DETOUR_SIZE;
 }
 
 /*

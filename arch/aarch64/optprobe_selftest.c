@@ -289,7 +289,7 @@ static bool jumps_to_detour(struct kprobe *kp)
 	uintptr_t addr = (uintptr_t)kp->addr, detour = (uintptr_t)kp->point->detour;
 
 	return (word_at(addr) & B_MASK) == B_OPCODE && detour &&
-	       b_target(addr) >= detour && b_target(addr) < detour + arch_detour_size();
+	       b_target(addr) >= detour && b_target(addr) < detour + ARCH_DETOUR_SIZE;
 }
 
 static struct pt_regs seen;

@@ -87,6 +87,6 @@ optprobe_template_insn:
 	.fill	OPT_COPY_WORDS, 4, OPT_FILL_INSN
 optprobe_template_end:
 
-	.if optprobe_template_end - optprobe_template > OPT_DETOUR_SIZE
-	.error "the detour template does not fit in OPT_DETOUR_SIZE"
+	.if optprobe_template_end - optprobe_template > ARCH_DETOUR_SIZE
+	.error "the detour template does not fit in ARCH_DETOUR_SIZE"
 	.endif

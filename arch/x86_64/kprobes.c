@@ -192,11 +192,9 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	return 0;
 }
 
-unsigned long optprobe_detours_in_use(void);
-
 unsigned long arch_kprobe_slots_in_use(void)
 {
-	return kprobe_slots.slots_in_use + optprobe_detours_in_use();
+	return kprobe_slots.slots_in_use;
 }
 
 void arch_remove_kprobe(struct probe_point *pp)

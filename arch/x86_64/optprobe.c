@@ -25,22 +25,17 @@
  * Another probe inside the region is the generic optimizer's check.
  */
 #include "kernel/heap.h"
-#include "kernel/insn_slot.h"
-#include "kernel/probes/probe_point.h"
+#include "kernel/probes/optimizer.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define DETOUR_SIZE 192
 #define JMP_REL32 0xe9
 #define INT3 0xcc
 
 extern const uint8_t optprobe_template[], optprobe_template_rip[], optprobe_template_pp[];
 extern const uint8_t optprobe_template_callback[], optprobe_template_end[];
-
-static struct insn_slot_cache detour_buffers =
-	INSN_SLOT_CACHE_INIT(detour_buffers, "detour buffers", DETOUR_SIZE);
 
 static bool lands_inside(const struct insn *in, uintptr_t at, uintptr_t start, uintptr_t end)
 {
@@ -180,10 +175,10 @@ static size_t copy_region(struct probe_point *pp, uint8_t *buf, uintptr_t buf_ad
 int arch_prepare_optprobe(struct probe_point *pp)
 {
 	size_t tsize = optprobe_template_end - optprobe_template;
-	uint8_t buf[DETOUR_SIZE];
+	uint8_t buf[ARCH_DETOUR_SIZE];
 	int32_t rip = (int32_t)((uintptr_t)pp->addr + 1);	/* top 2 GiB: sign-extends */
 	uint64_t ppv = (uint64_t)pp;
-	uint8_t *detour = insn_slot_alloc(&detour_buffers);
+	uint8_t *detour = optimizer_alloc_detour();
 	size_t call_at = optprobe_template_callback - optprobe_template;
 	int32_t call_rel;
 	size_t used;
@@ -199,29 +194,13 @@ int arch_prepare_optprobe(struct probe_point *pp)
 	put_imm(buf, optprobe_template_callback, 1, &call_rel, sizeof(call_rel)); /* e8 rel32 */
 	used = copy_region(pp, buf + tsize, (uintptr_t)detour + tsize);
 	if (!used) {
-		insn_slot_free(&detour_buffers, detour);
+		optimizer_free_detour(detour);
 		return -ERANGE;
 	}
 	text_poke(detour, buf, tsize + used);
 	pp->opt.copy_offset = tsize;
 	pp->detour = detour;
 	return 0;
-}
-
-void arch_remove_optprobe(struct probe_point *pp)
-{
-	insn_slot_free(&detour_buffers, pp->detour);
-	pp->detour = NULL;
-}
-
-unsigned long optprobe_detours_in_use(void)
-{
-	return detour_buffers.slots_in_use;
-}
-
-size_t arch_detour_size(void)
-{
-	return DETOUR_SIZE;
 }
 
 /*

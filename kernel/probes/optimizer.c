@@ -27,6 +27,7 @@
  * instead of freeing the point under its feet; nothing that allocates or
  * sleeps runs with kprobe_lock held.
  */
+#include "kernel/insn_slot.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/printk.h"
@@ -37,6 +38,8 @@
 
 #define OPTIMIZE_DELAY_TICKS 5	/* 50 ms: long enough to batch a burst */
 
+static struct insn_slot_cache detour_buffers =
+	INSN_SLOT_CACHE_INIT(detour_buffers, "detour buffers", ARCH_DETOUR_SIZE);
 static LIST_HEAD(opt_queue);
 static struct wait_queue optimizer_wq = WAIT_QUEUE_INIT(optimizer_wq);
 static bool optimization_on = true;
@@ -148,9 +151,25 @@ void optimizer_release(struct probe_point *pp)
 	if (!pp->detour)
 		return;
 	/* A thread preempted inside the detour buffer must leave it first. */
-	while (sched_thread_stopped_in((uintptr_t)pp->detour, arch_detour_size()))
+	while (sched_thread_stopped_in((uintptr_t)pp->detour, ARCH_DETOUR_SIZE))
 		thread_sleep(1);
-	arch_remove_optprobe(pp);
+	optimizer_free_detour(pp->detour);
+	pp->detour = NULL;
+}
+
+uint8_t *optimizer_alloc_detour(void)
+{
+	return insn_slot_alloc(&detour_buffers);
+}
+
+void optimizer_free_detour(uint8_t *detour)
+{
+	insn_slot_free(&detour_buffers, detour);
+}
+
+unsigned long optimizer_detours_in_use(void)
+{
+	return detour_buffers.slots_in_use;
 }
 
 /* The checks and the detour buffer, without the lock: they read the whole

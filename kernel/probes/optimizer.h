@@ -28,6 +28,12 @@ void optimizer_forget_locked(struct probe_point *pp);
 /* Before freeing pp: wait for the optimizer thread to let go of it and
  * free its detour buffer once no thread is inside it. */
 void optimizer_release(struct probe_point *pp);
+/* Detour buffers, ARCH_DETOUR_SIZE bytes of executable memory each, for
+ * the back end's arch_prepare_optprobe; NULL when none is left. */
+uint8_t *optimizer_alloc_detour(void);
+void optimizer_free_detour(uint8_t *detour);
+/* Detour buffers in use (tests check none leak). */
+unsigned long optimizer_detours_in_use(void);
 /* One line for `probe show`: optimized, or why not. */
 void optimizer_describe(struct probe_point *pp, char *buf, size_t size);
 /* Whether the optimizer runs (`probe optimize on|off`). */
@@ -39,6 +45,7 @@ static inline void optimizer_update_around_locked(uintptr_t addr) { (void)addr; 
 static inline void optimizer_forget_locked(struct probe_point *pp) { (void)pp; }
 static inline void optimizer_release(struct probe_point *pp) { (void)pp; }
 static inline void kprobes_set_optimization(bool on) { (void)on; }
+static inline unsigned long optimizer_detours_in_use(void) { return 0; }
 static inline void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
 {
 	(void)pp;

@@ -164,22 +164,18 @@ bool arch_is_jprobe_return(uintptr_t bp_addr);
  * 0, or -EINVAL with *why (a short phrase) and *where (the address it is
  * about) set. Reads the text without other probes' breakpoints. */
 int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where);
-/* Build pp's detour buffer: save registers, call optprobe_callback(pp,
+/* Build pp's detour buffer (ARCH_DETOUR_SIZE bytes from
+ * optimizer_alloc_detour): save registers, call optprobe_callback(pp,
  * regs), restore, run the copied instructions, jump back. -ENOMEM if no
  * executable memory is left. */
 int arch_prepare_optprobe(struct probe_point *pp);
-/* Free the detour buffer (no thread may be inside it any more). */
-void arch_remove_optprobe(struct probe_point *pp);
 /* Write the jump over the region (breakpoint first, then the tail, then
  * the first byte), or put the original bytes back with the breakpoint
  * still first. */
 void arch_optimize(struct probe_point *pp);
 void arch_unoptimize(struct probe_point *pp);
-/* Bytes of pp->detour that a thread may be stopped in. */
-size_t arch_detour_size(void);
 
-/* Instruction slots and detour buffers the back end holds (tests check
- * none leak). */
+/* Instruction slots the back end holds (tests check none leak). */
 unsigned long arch_kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */

@@ -10,7 +10,7 @@ extern char __lib_text_start[], __lib_text_end[], __vfs_text_start[], __vfs_text
 
 struct stress_snapshot {
 	struct heap_stats heap;
-	unsigned long slots;	/* arch_kprobe_slots_in_use() */
+	unsigned long slots;	/* instruction slots and detour buffers */
 	uint8_t *text;		/* a copy of lib/ and the VFS */
 	size_t text_len;
 };

@@ -6,6 +6,7 @@
 #include "arch/aarch64/insn.h"
 #include "kernel/probes/kprobes.h"
 #include <asm/brk.h>
+#include <asm/optprobe.h>	/* ARCH_DETOUR_SIZE */
 
 /*
  * An instruction slot holds the probed instruction twice (16 bytes):

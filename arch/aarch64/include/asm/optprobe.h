@@ -6,7 +6,7 @@
 #include <asm/brk.h>
 
 /* Bytes of one detour buffer: the template with its literals. */
-#define OPT_DETOUR_SIZE 320
+#define ARCH_DETOUR_SIZE 320
 /* Words for the relocated instruction: at most three (a conditional
  * branch, the branch back and the branch to its target). One spare. */
 #define OPT_COPY_WORDS 4

@@ -31,6 +31,9 @@ struct arch_probe_insn {
 /* The optimizer's part of a point: the bytes the jump replaces. */
 #define JMP_REL32_SIZE 5
 #define OPT_REGION_MAX (JMP_REL32_SIZE - 1 + INSN_MAX_LEN)
+/* A detour buffer: the template (~110 bytes), the copied region and the
+ * jump back. */
+#define ARCH_DETOUR_SIZE 192
 
 struct arch_opt_insn {
 	uint8_t orig[OPT_REGION_MAX];	/* the region's original bytes */
