@@ -24,7 +24,6 @@
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
-#include "kernel/insn_slot.h"
 #include "kernel/nofault.h"
 #include "kernel/printk.h"
 #include "kernel/probes/probe_point.h"
@@ -36,8 +35,6 @@
 #define DAIF_BITS (PSR_D | PSR_A | PSR_I | PSR_F)
 #define LINK_REGISTER 30
 
-static struct insn_slot_cache kprobe_slots =
-	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions
  * simulated here. */
@@ -61,7 +58,7 @@ static int fill_slot(struct probe_point *pp)
 	uintptr_t slot, next = (uintptr_t)pp->addr + A64_INSN_SIZE;
 	uintptr_t b_at;
 
-	pp->slot = insn_slot_alloc(&kprobe_slots);
+	pp->slot = kprobe_alloc_slot();
 	if (!pp->slot)
 		return -ENOMEM;
 	slot = (uintptr_t)pp->slot;
@@ -121,24 +118,10 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	ai->boostable = false;
 	if (ai->decoded.cls == A64_OUT_OF_LINE) {
 		err = fill_slot(pp);
-		if (err) {
-			arch_remove_kprobe(pp);
+		if (err)
 			return err;
-		}
 	}
 	return 0;
-}
-
-unsigned long arch_kprobe_slots_in_use(void)
-{
-	return kprobe_slots.slots_in_use;
-}
-
-void arch_remove_kprobe(struct probe_point *pp)
-{
-	if (pp->slot)
-		insn_slot_free(&kprobe_slots, pp->slot);
-	pp->slot = NULL;
 }
 
 /* Text_poke also makes the change visible to instruction fetch (it

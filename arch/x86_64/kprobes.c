@@ -22,7 +22,6 @@
  * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
  */
 #include "kernel/heap.h"
-#include "kernel/insn_slot.h"
 #include "kernel/nofault.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
@@ -40,8 +39,6 @@
 #define JMP_REL32 0xe9
 #define JMP_REL32_LEN 5
 
-static struct insn_slot_cache kprobe_slots =
-	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
 
 /* The register a push/pop opcode names: 3 bits, plus REX.B for r8-r15.
  * A table of offsets into struct pt_regs, in the encoding's order. */
@@ -112,7 +109,7 @@ static int fill_slot(struct probe_point *pp)
 	uintptr_t slot, next = (uintptr_t)pp->addr + in->length;
 	int32_t rel;
 
-	pp->slot = insn_slot_alloc(&kprobe_slots);
+	pp->slot = kprobe_alloc_slot();
 	if (!pp->slot)
 		return -ENOMEM;
 	slot = (uintptr_t)pp->slot;
@@ -184,24 +181,10 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	pp->slot = NULL;
 	if (ai->emulation == EMU_NONE) {
 		err = fill_slot(pp);
-		if (err) {
-			arch_remove_kprobe(pp);
+		if (err)
 			return err;
-		}
 	}
 	return 0;
-}
-
-unsigned long arch_kprobe_slots_in_use(void)
-{
-	return kprobe_slots.slots_in_use;
-}
-
-void arch_remove_kprobe(struct probe_point *pp)
-{
-	if (pp->slot)
-		insn_slot_free(&kprobe_slots, pp->slot);
-	pp->slot = NULL;
 }
 
 void arch_arm_kprobe(struct probe_point *pp)

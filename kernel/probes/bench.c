@@ -174,7 +174,7 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 static void bench_register(void)
 {
 	struct heap_stats before, during;
-	unsigned long slots = arch_kprobe_slots_in_use();
+	unsigned long slots = kprobe_slots_in_use();
 	struct kprobe kp = { .symbol_name = "vfs_read", .pre_handler = count_pre };
 	uint64_t t0 = arch_cycles();
 
@@ -192,7 +192,7 @@ static void bench_register(void)
 	kprintf("bench: %-22s %lu bytes (heap %lu, %lu instruction slots)\n", "memory per probe",
 		(unsigned long)(during.bytes_in_use - before.bytes_in_use + sizeof(kp)),
 		(unsigned long)(during.bytes_in_use - before.bytes_in_use),
-		arch_kprobe_slots_in_use() - slots);
+		kprobe_slots_in_use() - slots);
 	unregister_kprobe(&kp);
 }
 

@@ -17,6 +17,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/heap.h"
+#include "kernel/insn_slot.h"
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
 #include "kernel/text_patch.h"
@@ -178,6 +179,26 @@ static int check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *f
 }
 
 /* A new point for addr, with its instruction prepared. */
+static struct insn_slot_cache kprobe_slots =
+	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
+
+uint8_t *kprobe_alloc_slot(void)
+{
+	return insn_slot_alloc(&kprobe_slots);
+}
+
+unsigned long kprobe_slots_in_use(void)
+{
+	return kprobe_slots.slots_in_use;
+}
+
+static void point_destroy(struct probe_point *pp)
+{
+	if (pp->slot)
+		insn_slot_free(&kprobe_slots, pp->slot);
+	kfree(pp);
+}
+
 static int point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
 {
 	struct probe_point *pp = kzalloc(sizeof(*pp));
@@ -193,18 +214,13 @@ static int point_create(uintptr_t addr, const struct symbol *func, struct probe_
 	list_init(&pp->opt_node);
 	err = arch_prepare_kprobe(pp, func->addr, func->size);
 	if (err < 0) {
-		kfree(pp);
+		point_destroy(pp);
 		return err;
 	}
 	*out = pp;
 	return 0;
 }
 
-static void point_destroy(struct probe_point *pp)
-{
-	arch_remove_kprobe(pp);
-	kfree(pp);
-}
 
 static struct kprobe *point_jprobe_locked(struct probe_point *pp)
 {

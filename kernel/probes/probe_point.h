@@ -110,8 +110,6 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
  * Returns 0, -EILSEQ (not an instruction boundary), -EINVAL (an
  * instruction that cannot be probed) or -ENOMEM (no slot). */
 int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size);
-/* Release what arch_prepare_kprobe allocated. */
-void arch_remove_kprobe(struct probe_point *pp);
 /* Write / remove the breakpoint at pp->addr (through text_poke). */
 void arch_arm_kprobe(struct probe_point *pp);
 void arch_disarm_kprobe(struct probe_point *pp);
@@ -175,8 +173,11 @@ int arch_prepare_optprobe(struct probe_point *pp);
 void arch_optimize(struct probe_point *pp);
 void arch_unoptimize(struct probe_point *pp);
 
-/* Instruction slots the back end holds (tests check none leak). */
-unsigned long arch_kprobe_slots_in_use(void);
+/* An instruction slot of ARCH_PROBE_SLOT_SIZE bytes for pp->slot (the
+ * core frees it with the point), or NULL when none is left. */
+uint8_t *kprobe_alloc_slot(void);
+/* Instruction slots in use (tests check none leak). */
+unsigned long kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);

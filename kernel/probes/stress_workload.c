@@ -19,7 +19,7 @@ static volatile unsigned long reader_rounds, reader_errors;
 void stress_snapshot_take(struct stress_snapshot *snap)
 {
 	heap_get_stats(&snap->heap);
-	snap->slots = arch_kprobe_slots_in_use() + optimizer_detours_in_use();
+	snap->slots = kprobe_slots_in_use() + optimizer_detours_in_use();
 	snap->text_len = (size_t)(__vfs_text_end - __lib_text_start);
 	snap->text = kmalloc(snap->text_len);
 	EXPECT(snap->text != NULL);
@@ -40,7 +40,7 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 	heap_get_stats(&now);
 	EXPECT_EQ(now.bytes_in_use, snap->heap.bytes_in_use);
 	EXPECT_EQ(now.allocations, snap->heap.allocations);
-	EXPECT_EQ(arch_kprobe_slots_in_use() + optimizer_detours_in_use(), snap->slots);
+	EXPECT_EQ(kprobe_slots_in_use() + optimizer_detours_in_use(), snap->slots);
 }
 
 static ssize_t read_whole(const char *path, char *buf, size_t size)
