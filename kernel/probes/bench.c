@@ -115,12 +115,9 @@ static void wait_settled(struct kprobe *kp)
 
 static const char *path_of(struct kprobe *kp)
 {
-	static const char *const names[] = { "emulated", "boosted", "single-stepped",
-					     "detour-copy" };
-
 	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
 		return "optimized";
-	return names[kprobe_exec_path(kp->point)];
+	return probe_exec_name(kprobe_exec_path(kp->point));
 }
 
 /* An offset of vfs_read whose instruction must be single-stepped. */

@@ -63,6 +63,16 @@ static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_r
 	return PROBE_EXEC_STEP;
 }
 
+const char *probe_exec_name(enum probe_exec how)
+{
+	static const char *const names[PROBE_EXEC_KINDS] = {
+		[PROBE_EXEC_EMULATE] = "emulated", [PROBE_EXEC_BOOST] = "boosted",
+		[PROBE_EXEC_STEP] = "single-stepped", [PROBE_EXEC_DETOUR] = "detour-copy",
+	};
+
+	return names[how];
+}
+
 enum probe_exec kprobe_exec_path(const struct probe_point *pp)
 {
 	return choose_exec(pp, true);

@@ -23,6 +23,8 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 }
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
+/* One word naming a way to run the probed instruction ("emulated", ...). */
+const char *probe_exec_name(enum probe_exec how);
 /* The way pp's instruction runs after a hit that ran the handlers. */
 enum probe_exec kprobe_exec_path(const struct probe_point *pp);
 /* Wait until no CPU runs one of p's handlers. */

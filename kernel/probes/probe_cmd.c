@@ -345,8 +345,6 @@ static void show_one(struct shell_probe *sp)
 	struct probe_point *pp = sp->kp.point;
 	uint8_t orig[16], live[16];
 	char text[128];
-	static const char *const paths[] = { "emulated", "boosted", "single-stepped",
-					      "detour copy" };
 
 	if (!pp)
 		return;
@@ -366,7 +364,7 @@ static void show_one(struct shell_probe *sp)
 		kprintf("  slot      none (emulated)\n");
 	}
 	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
-		" detour copy %lu\n", paths[kprobe_exec_path(pp)],
+		" detour copy %lu\n", probe_exec_name(kprobe_exec_path(pp)),
 		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
 		pp->exec_count[PROBE_EXEC_STEP], pp->exec_count[PROBE_EXEC_DETOUR]);
 	optimizer_describe(pp, text, sizeof(text));

@@ -94,26 +94,14 @@ def check_symtab(elf):
     return name, n_passed, n_failed, out
 
 
-def check_insn(checker, elf):
-    """The checker prints "insn: N instructions compared, M mismatches"."""
-    name = "check_insn " + os.path.basename(elf)
+def check_decoder(label, checker, elf):
+    """A decoder checker prints "LABEL: N instructions compared, M
+    mismatches" ("insn" for x86_64, "aarch64 insn" for aarch64)."""
+    name = "check_%s %s" % (label.replace(" ", "_"), os.path.basename(elf))
     if not os.path.exists(elf):
         return name, 0, 0, f"skipped: {elf} does not exist (run make first)\n"
     status, out = run([checker, elf])
-    m = re.search(r"^insn: (\d+) instructions compared, (\d+) mismatches",
-                  out, re.M)
-    ok = m is not None and status == 0 and int(m.group(2)) == 0
-    return name, int(ok), int(not ok), out
-
-
-def check_aarch64_insn(checker, elf):
-    """The checker prints "aarch64 insn: N instructions compared, M
-    mismatches"."""
-    name = "check_aarch64_insn " + os.path.basename(elf)
-    if not os.path.exists(elf):
-        return name, 0, 0, f"skipped: {elf} does not exist (run make first)\n"
-    status, out = run([checker, elf])
-    m = re.search(r"^aarch64 insn: (\d+) instructions compared, (\d+) mismatches",
+    m = re.search(r"^%s: (\d+) instructions compared, (\d+) mismatches" % re.escape(label),
                   out, re.M)
     ok = m is not None and status == 0 and int(m.group(2)) == 0
     return name, int(ok), int(not ok), out
@@ -144,9 +132,9 @@ def main():
             + [(python_unittest, p) for p in args.python]
             + [(check_symtab, e) for e in args.check_symtab]
             + [(program, p) for p in args.run]
-            + [(lambda elf: check_insn(args.insn_checker, elf), e)
+            + [(lambda elf: check_decoder("insn", args.insn_checker, elf), e)
                for e in args.check_insn]
-            + [(lambda elf: check_aarch64_insn(args.aarch64_insn_checker, elf), e)
+            + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
                for e in args.check_aarch64_insn])
     total_passed = total_failed = 0
     for kind, target in jobs:
