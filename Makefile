@@ -26,7 +26,11 @@ CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-
 #     so addresses fit in sign-extended 32-bit immediates.
 # -mgeneral-regs-only: no SSE/x87 registers; the trap entry does not save
 #     them, and so the kernel must never touch them.
-ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only
+# -mpreferred-stack-boundary=3: without SSE nothing needs a 16-byte aligned
+#     stack, so the trap entry, the detour buffers and the kretprobe
+#     trampoline call C with whatever 8-byte alignment they arrive with
+#     (as Linux does on x86_64).
+ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mpreferred-stack-boundary=3
 QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04

@@ -114,6 +114,7 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		return -EINVAL;
 	if (in_exclusive_sequence(addr, func_start))
 		return -EINVAL;
+	pp->can_emulate = ai->decoded.cls == A64_SIMULATED;
 	pp->slot = NULL;
 	ai->boostable = false;
 	if (ai->decoded.cls == A64_OUT_OF_LINE) {
@@ -121,6 +122,7 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		if (err)
 			return err;
 	}
+	pp->can_boost = pp->slot && ai->boostable;
 	return 0;
 }
 
@@ -149,27 +151,12 @@ void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			buf[a + i - buf_addr] = orig[i];
 }
 
-uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
-{
-	return regs->pc;	/* a BRK traps with pc at itself */
-}
-
 bool arch_is_breakpoint(uintptr_t addr)
 {
 	uint32_t insn;
 
 	return copy_from_kernel_nofault(&insn, (void *)addr, sizeof(insn)) == 0 &&
 	       a64_is_brk(insn);
-}
-
-bool arch_can_emulate(const struct probe_point *pp)
-{
-	return pp->insn.decoded.cls == A64_SIMULATED;
-}
-
-bool arch_can_boost(const struct probe_point *pp)
-{
-	return pp->slot && pp->insn.boostable;
 }
 
 /* ldr (literal): the literal is in the kernel image, next to the code,
@@ -311,30 +298,6 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 }
 
 /* ---- kretprobes and jprobes ---- */
-
-extern char kretprobe_trampoline[];
-
-/* At the function's first instruction the return address is still in
- * the link register: replace it there. The function's prologue then
- * saves the trampoline's address in its frame record, which is what
- * backtraces see (arch_kretprobe_slot_matches in asm/kprobes.h). */
-void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	ri->ret_addr = (uint8_t *)regs->regs[LINK_REGISTER];
-	ri->stack_slot = regs->sp;
-	regs->regs[LINK_REGISTER] = (uint64_t)kretprobe_trampoline;
-}
-
-bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs)
-{
-	/* A function returns with sp where it was at its entry. */
-	return regs->sp == ri->stack_slot;
-}
-
-uintptr_t arch_kretprobe_trampoline_addr(void)
-{
-	return (uintptr_t)kretprobe_trampoline;
-}
 
 extern char jprobe_return_brk[];
 

@@ -110,10 +110,7 @@ static void handle_sync(struct pt_regs *regs)
 			return;
 		trap_panic("kprobes step-end BRK with no step in progress", regs);
 	} else if (ec == EC_BRK64) {
-		/* ELR points at the BRK itself: a hook that handles it must
-		 * move regs->pc on (usually by 4). */
-		if (trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
-			return;
+		/* The breakpoint hook was asked first (trap_dispatch). */
 		kprintf("BRK #0x%lx\n", ESR_BRK_IMM(regs->esr));
 	} else if (ec == EC_SOFTSTP_CUR || ec == EC_SOFTSTP_LOW) {
 		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
@@ -127,8 +124,21 @@ static void handle_sync(struct pt_regs *regs)
 	trap_panic(exception_class_name(ec), regs);
 }
 
+/* A BRK other than the one ending a probe's step. */
+static inline bool is_breakpoint(const struct pt_regs *regs)
+{
+	return regs->vector == VECTOR_CUR_SPX_SYNC && ESR_EC(regs->esr) == EC_BRK64 &&
+	       ESR_BRK_IMM(regs->esr) != BRK_IMM_KPROBE_STEP;
+}
+
 void trap_dispatch(struct pt_regs *regs)
 {
+	/* Probe hits are by far the most frequent exception: the
+	 * breakpoint hook is asked before the rest of the dispatch. ELR
+	 * points at the BRK itself: a hook that handles it must move
+	 * regs->pc on (usually by 4). */
+	if (is_breakpoint(regs) && trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
+		return;
 	switch (regs->vector) {
 	case VECTOR_CUR_SPX_SYNC:
 		handle_sync(regs);

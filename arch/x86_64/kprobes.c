@@ -40,9 +40,9 @@
 #define JMP_REL32_LEN 5
 
 
-/* The register a push/pop opcode names: 3 bits, plus REX.B for r8-r15.
- * A table of offsets into struct pt_regs, in the encoding's order. */
-static uint64_t *gpr(struct pt_regs *regs, unsigned int n)
+/* Where the register a push/pop opcode names (3 bits, plus REX.B for
+ * r8-r15) is saved in struct pt_regs. */
+static uint8_t gpr_offset(unsigned int n)
 {
 	static const uint8_t offset[16] = {
 		offsetof(struct pt_regs, rax), offsetof(struct pt_regs, rcx),
@@ -55,7 +55,7 @@ static uint64_t *gpr(struct pt_regs *regs, unsigned int n)
 		offsetof(struct pt_regs, r14), offsetof(struct pt_regs, r15),
 	};
 
-	return (uint64_t *)((char *)regs + offset[n & 15]);
+	return offset[n & 15];
 }
 
 static bool is_nop(const struct insn *in, const uint8_t *code)
@@ -92,7 +92,7 @@ static enum x86_emulation classify(struct arch_probe_insn *ai)
 		return EMU_NOP;
 	if (plain && in->opcode_len == 1 && (in->opcode[0] & 0xf8) == 0x50 &&
 	    (in->rex & ~0x41) == 0) {
-		ai->push_reg = (in->opcode[0] & 7) | ((in->rex & 1) << 3);
+		ai->push_offset = gpr_offset((in->opcode[0] & 7) | ((in->rex & 1) << 3));
 		return EMU_PUSH_REG;
 	}
 	if (in->length == 3 && ai->orig[0] == 0x48 && ai->orig[1] == 0x89 && ai->orig[2] == 0xe5)
@@ -178,12 +178,19 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	if (ai->decoded.flow == INSN_FLOW_JCC_REL && ai->decoded.opcode[0] == 0xc7)
 		return -EINVAL;
 	ai->emulation = classify(ai);
+	ai->next = addr + ai->decoded.length;
+	if (ai->decoded.flow == INSN_FLOW_JMP_REL || ai->decoded.flow == INSN_FLOW_JCC_REL ||
+	    ai->decoded.flow == INSN_FLOW_CALL_REL)
+		ai->target = insn_branch_target(&ai->decoded, addr);
+	pp->can_emulate = ai->emulation != EMU_NONE;
 	pp->slot = NULL;
-	if (ai->emulation == EMU_NONE) {
+	if (!pp->can_emulate) {
 		err = fill_slot(pp);
 		if (err)
 			return err;
 	}
+	/* Control flow needs a fix-up after it runs, so it is stepped. */
+	pp->can_boost = pp->slot && ai->decoded.flow == INSN_FLOW_NONE;
 	return 0;
 }
 
@@ -214,27 +221,11 @@ void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 	}
 }
 
-uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
-{
-	return regs->rip - 1;	/* int3 traps after itself */
-}
-
 bool arch_is_breakpoint(uintptr_t addr)
 {
 	uint8_t byte;
 
 	return copy_from_kernel_nofault(&byte, (void *)addr, 1) == 0 && byte == BREAKPOINT_INSN;
-}
-
-bool arch_can_emulate(const struct probe_point *pp)
-{
-	return pp->insn.emulation != EMU_NONE;
-}
-
-bool arch_can_boost(const struct probe_point *pp)
-{
-	/* Control flow needs a fix-up after it runs, so it is stepped. */
-	return pp->slot && pp->insn.decoded.flow == INSN_FLOW_NONE;
 }
 
 /* The condition of a jcc (low 4 bits of its opcode) on these flags. */
@@ -296,30 +287,28 @@ static void push(struct pt_regs *regs, uint64_t value)
  * interrupted stack is safe because the #BP entry moved its own frame
  * down, leaving a gap below the interrupted %rsp (arch/x86_64/trap_entry.S).
  */
-static void emulate(const struct probe_point *pp, struct pt_regs *regs)
+static void emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
 {
-	const struct arch_probe_insn *ai = &pp->insn;
 	const struct insn *in = &ai->decoded;
-	uintptr_t addr = (uintptr_t)pp->addr, next = addr + in->length;
 
-	regs->rip = next;
+	regs->rip = ai->next;
 	switch (ai->emulation) {
 	case EMU_PUSH_REG:
-		push(regs, *gpr(regs, ai->push_reg));
+		push(regs, *(uint64_t *)((char *)regs + ai->push_offset));
 		break;
 	case EMU_MOV_RSP_RBP:
 		regs->rbp = regs->rsp;
 		break;
 	case EMU_JMP:
-		regs->rip = insn_branch_target(in, addr);
+		regs->rip = ai->target;
 		break;
 	case EMU_JCC:
 		if (jcc_taken(in, regs))
-			regs->rip = insn_branch_target(in, addr);
+			regs->rip = ai->target;
 		break;
 	case EMU_CALL:
-		push(regs, next);
-		regs->rip = insn_branch_target(in, addr);
+		push(regs, ai->next);
+		regs->rip = ai->target;
 		break;
 	case EMU_RET:
 		regs->rip = *(uint64_t *)regs->rsp;
@@ -335,21 +324,21 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 {
 	switch (how) {
 	case PROBE_EXEC_EMULATE:
-		emulate(pp, regs);
-		break;
+		emulate(&pp->insn, regs);
+		return;
 	case PROBE_EXEC_BOOST:
 		regs->rip = (uintptr_t)pp->slot;
-		break;
+		return;
 	case PROBE_EXEC_DETOUR:
 		regs->rip = (uintptr_t)pp->detour + pp->opt.copy_offset;
-		break;
+		return;
 	case PROBE_EXEC_STEP:
 		/* Trap after one instruction, with interrupts off so nothing
 		 * runs between the copy and the trap. */
 		saved->rflags = regs->rflags;
 		regs->rflags = (regs->rflags | RFLAGS_TF) & ~RFLAGS_IF;
 		regs->rip = (uintptr_t)pp->slot;
-		break;
+		return;
 	}
 }
 
@@ -408,28 +397,6 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 }
 
 /* ---- kretprobes and jprobes ---- */
-
-extern char kretprobe_trampoline[];
-
-void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	uint64_t *slot = (uint64_t *)regs->rsp;	/* at entry: the return address */
-
-	ri->ret_addr = (uint8_t *)*slot;
-	ri->stack_slot = (uintptr_t)slot;
-	*slot = (uint64_t)kretprobe_trampoline;
-}
-
-bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs)
-{
-	/* The return popped the slot: %rsp is just above it. */
-	return regs->rsp == ri->stack_slot + 8;
-}
-
-uintptr_t arch_kretprobe_trampoline_addr(void)
-{
-	return (uintptr_t)kretprobe_trampoline;
-}
 
 extern char jprobe_return_int3[];
 

@@ -32,11 +32,8 @@ optprobe_template_rip:
 	movq %rsp, %rsi			/* regs: the second argument */
 optprobe_template_pp:
 	movabsq $0x7fffffffffffffff, %rdi	/* pp: the first */
-	movq %rsp, %rbx			/* saved in regs; align for the call */
-	andq $-16, %rsp
 optprobe_template_callback:
 	call optprobe_callback		/* rel32: re-aimed from the buffer */
-	movq %rbx, %rsp
 	POP_GPRS
 	leaq 32(%rsp), %rsp		/* vector, error code, rip, cs */
 	popfq

@@ -35,21 +35,32 @@ trap_stub_\vector:
 	pushq $0
 	.endif
 	pushq $\vector
+	.if \vector == 3
+	jmp breakpoint_common
+	.else
 	jmp trap_common
+	.endif
+.endm
+
+/* Complete the struct pt_regs and call handler(regs). No realignment:
+ * the kernel is built for an 8-byte aligned stack (the Makefile's
+ * -mpreferred-stack-boundary=3). */
+.macro save_and_call handler
+	PUSH_GPRS
+	cld
+	movq %rsp, %rdi
+	call \handler
 .endm
 
 	.globl trap_common
 trap_common:
-	PUSH_GPRS
-	cld
-	movq %rsp, %rdi
-	/* The System V ABI wants a 16-byte aligned stack at a call; traps can
-	 * arrive with any alignment, so align explicitly and remember the
-	 * frame in a callee-saved register. */
-	movq %rsp, %rbx
-	andq $-16, %rsp
-	call trap_dispatch
-	movq %rbx, %rsp
+	save_and_call trap_dispatch
+	jmp trap_return
+
+/* Probe hits are by far the most frequent exception: #BP calls its C
+ * handler directly instead of going through trap_dispatch. */
+breakpoint_common:
+	save_and_call breakpoint_trap
 	.globl trap_return
 trap_return:
 	POP_GPRS

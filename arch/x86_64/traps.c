@@ -1,6 +1,7 @@
 /*
  * Where every trap lands on x86_64: trap_dispatch(regs), called by
- * trap_common (trap_entry.S) with the saved registers.
+ * trap_common (trap_entry.S) with the saved registers - or, for #BP,
+ * breakpoint_trap(regs), which skips the dispatch.
  *
  * Vectors 0-31 are CPU exceptions. Breakpoint (#BP, 3) and debug (#DB, 1)
  * go first to the hooks the probes layer installs (kernel/trap.h); every
@@ -77,8 +78,6 @@ static void handle_exception(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
-	if (v == VEC_BREAKPOINT && trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
-		return;
 	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 		return;
 	if (v != VEC_BREAKPOINT && v != VEC_DEBUG && v != VEC_DOUBLE_FAULT) {
@@ -88,6 +87,13 @@ static void handle_exception(struct pt_regs *regs)
 	if (v == VEC_PAGE_FAULT)
 		page_fault_panic(regs);
 	trap_panic(exception_names[v] ? exception_names[v] : "reserved exception", regs);
+}
+
+/* #BP's own entry (trap_entry.S): the probes' hook first. */
+void breakpoint_trap(struct pt_regs *regs)
+{
+	if (!trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
+		handle_exception(regs);
 }
 
 void trap_dispatch(struct pt_regs *regs)
@@ -102,6 +108,7 @@ void trap_dispatch(struct pt_regs *regs)
 	sched_preempt_point(regs);
 }
 NOKPROBE_SYMBOL(trap_dispatch);
+NOKPROBE_SYMBOL(breakpoint_trap);
 NOKPROBE_SYMBOL(handle_exception);
 NOKPROBE_SYMBOL(read_cr2);
 

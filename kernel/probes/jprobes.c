@@ -14,7 +14,6 @@
  * and the probed function's first instruction runs as for any kprobe.
  */
 #include "kernel/probes/kprobes_internal.h"
-#include "lib/string.h"
 #include <asm/irq.h>
 
 static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
@@ -23,7 +22,7 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
 	kcb->jprobe_regs = *regs;
-	memcpy(kcb->jprobe_stack, (void *)stack_pointer(regs), JPROBE_STACK_COPY);
+	kcb->jprobe_stack = *(struct jprobe_stack_copy *)stack_pointer(regs);
 	kcb->status = KPROBE_JPROBE;
 	/* The entry function runs with interrupts off, like any handler, so
 	 * it cannot be preempted while this CPU's state is in use. */
@@ -35,7 +34,7 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 bool jprobe_longjmp(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	*regs = kcb->jprobe_regs;
-	memcpy((void *)stack_pointer(regs), kcb->jprobe_stack, JPROBE_STACK_COPY);
+	*(struct jprobe_stack_copy *)stack_pointer(regs) = kcb->jprobe_stack;
 	kcb->status = KPROBE_HIT_ACTIVE;
 	jprobe_resume_probed(kcb, regs);
 	return true;

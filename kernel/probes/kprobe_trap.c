@@ -48,7 +48,7 @@ static void count_missed(struct probe_point *pp)
 /* Emulation is cheapest. Boosting needs no post-handler to run, and an
  * instruction that may fault into a fix-up must fault where the fix-up
  * table expects it, so it is stepped. Stepping always works. */
-static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
+static inline enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
 {
 	/* A point being (or just) patched: the detour buffer's copy runs the
 	 * whole region and jumps past it, so nothing resumes inside bytes
@@ -56,9 +56,9 @@ static enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_r
 	 * return to addr+1. (No post-handler can be here: it forbids this.) */
 	if (pp->detour && (pp->opt_state == OPT_READY || pp->opt_state == OPT_OPTIMIZED))
 		return PROBE_EXEC_DETOUR;
-	if (arch_can_emulate(pp))
+	if (pp->can_emulate)
 		return PROBE_EXEC_EMULATE;
-	if (arch_can_boost(pp) && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
+	if (pp->can_boost && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;
 	return PROBE_EXEC_STEP;
 }
@@ -91,8 +91,10 @@ static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	}
 }
 
-/* Start the original instruction; finish at once unless it is stepped. */
-static void exec_original(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+/* Start the original instruction; finish at once unless it is stepped.
+ * Inlined into the breakpoint handler: it is half of every hit. */
+static __attribute__((always_inline)) inline void
+exec_original(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct probe_point *pp = kcb->point;
 	enum probe_exec how = choose_exec(pp, true);
@@ -116,12 +118,12 @@ void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 
 /* Run the pre-handlers; true if one redirected execution. */
 static __attribute__((always_inline)) inline bool
-run_pre_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
 	kcb->status = KPROBE_HIT_ACTIVE;
-	list_for_each_entry(p, &kcb->point->probes, point_node) {
+	list_for_each_entry(p, &pp->probes, point_node) {
 		if (!kprobe_is_enabled(p))
 			continue;
 		__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
@@ -163,37 +165,52 @@ static void restore_prev(struct kprobe_ctlblk *kcb)
 	kcb->arch = kcb->prev.arch;
 }
 
+/* A breakpoint with no point at its address. */
+static __noinline bool no_point_hit(struct pt_regs *regs, uintptr_t addr)
+{
+	/* Disarmed by another CPU after we trapped: run the real
+	 * instruction. Otherwise the breakpoint is not ours. */
+	if (arch_is_breakpoint(addr))
+		return false;
+	instruction_pointer_set(regs, addr);
+	return true;
+}
+
+/* A breakpoint while this CPU is already handling a probe: the end of a
+ * jprobe's entry function, or a probe hit inside a handler. */
+static __noinline bool busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
+{
+	struct probe_point *pp;
+
+	if (kcb->status == KPROBE_JPROBE && arch_is_jprobe_return(addr))
+		return jprobe_longjmp(kcb, regs);
+	spin_lock(&kprobe_lock);
+	pp = point_lookup_locked(addr);
+	if (pp)
+		reenter(kcb, pp, regs);
+	spin_unlock(&kprobe_lock);
+	return pp ? true : no_point_hit(regs, addr);
+}
+
 static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	uintptr_t addr = arch_breakpoint_addr(regs);
 	struct probe_point *pp;
 
-	if (kcb->status == KPROBE_JPROBE && arch_is_jprobe_return(addr))
-		return jprobe_longjmp(kcb, regs);
+	if (unlikely(kcb->status != KPROBE_IDLE))
+		return busy_hit(kcb, regs, addr);
 
 	/* The point is looked up, and published in kcb, under the lock:
 	 * unregistering waits until no CPU's kcb names it before freeing. */
 	spin_lock(&kprobe_lock);
 	pp = point_lookup_locked(addr);
-	if (pp && kcb->status != KPROBE_IDLE) {
-		reenter(kcb, pp, regs);
-		spin_unlock(&kprobe_lock);
-		return true;
-	}
-	if (pp)
-		kcb->point = pp;
+	kcb->point = pp;
 	spin_unlock(&kprobe_lock);
+	if (unlikely(!pp))
+		return no_point_hit(regs, addr);
 
-	if (!pp) {
-		/* Disarmed by another CPU after we trapped: run the real
-		 * instruction. Otherwise the breakpoint is not ours. */
-		if (arch_is_breakpoint(addr))
-			return false;
-		instruction_pointer_set(regs, addr);
-		return true;
-	}
-	if (run_pre_handlers(kcb, regs)) {
+	if (run_pre_handlers(kcb, pp, regs)) {
 		/* A handler moved the instruction pointer: the original
 		 * instruction is skipped (a jprobe sets its own status). */
 		if (kcb->status != KPROBE_JPROBE)
@@ -265,7 +282,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	}
 	kcb->point = pp;
 	pp->opt_hits++;
-	run_pre_handlers(kcb, regs);
+	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk(kcb);
 }
 

@@ -24,33 +24,15 @@
 #include "kernel/trap.h"
 #include "lib/errno.h"
 
-#define HASH_BITS 6
-#define HASH_SIZE (1 << HASH_BITS)
 
 struct spinlock kprobe_lock = SPINLOCK_INIT("kprobes");
-static struct probe_point *point_hash[HASH_SIZE];	/* chained by hash_next */
+struct probe_point *point_hash[POINT_HASH_SIZE];
 LIST_HEAD(all_kprobes);
 static bool globally_armed = true;
 
-static struct probe_point **hash_bucket(uintptr_t addr)
-{
-	/* Mix in higher bits: probes often sit at function entries, which
-	 * share their low bits through alignment. */
-	return &point_hash[(addr ^ (addr >> HASH_BITS) ^ (addr >> 12)) & (HASH_SIZE - 1)];
-}
-
-struct probe_point *point_lookup_locked(uintptr_t addr)
-{
-	struct probe_point *pp = *hash_bucket(addr);
-
-	while (pp && (uintptr_t)pp->addr != addr)
-		pp = pp->hash_next;
-	return pp;
-}
-
 static void hash_insert_locked(struct probe_point *pp)
 {
-	struct probe_point **bucket = hash_bucket((uintptr_t)pp->addr);
+	struct probe_point **bucket = point_hash_bucket((uintptr_t)pp->addr);
 
 	pp->hash_next = *bucket;
 	*bucket = pp;
@@ -58,7 +40,7 @@ static void hash_insert_locked(struct probe_point *pp)
 
 static void hash_remove_locked(struct probe_point *pp)
 {
-	struct probe_point **link = hash_bucket((uintptr_t)pp->addr);
+	struct probe_point **link = point_hash_bucket((uintptr_t)pp->addr);
 
 	while (*link != pp)
 		link = &(*link)->hash_next;
@@ -67,7 +49,7 @@ static void hash_remove_locked(struct probe_point *pp)
 
 void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
 {
-	for (size_t b = 0; b < HASH_SIZE; b++)
+	for (size_t b = 0; b < POINT_HASH_SIZE; b++)
 		for (struct probe_point *pp = point_hash[b], *next; pp; pp = next) {
 			next = pp->hash_next;
 			fn(pp, ctx);

@@ -10,8 +10,29 @@ extern struct spinlock kprobe_lock;
 /* Every registered probe, in registration order (by all_node). */
 extern struct list_node all_kprobes;
 
-/* The point at addr, or NULL. Call with kprobe_lock held. */
-struct probe_point *point_lookup_locked(uintptr_t addr);
+/* The probe points, hashed by address and chained by hash_next. */
+#define POINT_HASH_BITS 6
+#define POINT_HASH_SIZE (1 << POINT_HASH_BITS)
+extern struct probe_point *point_hash[POINT_HASH_SIZE];
+
+static inline struct probe_point **point_hash_bucket(uintptr_t addr)
+{
+	/* Mix in higher bits: probes often sit at function entries, which
+	 * share their low bits through alignment. */
+	return &point_hash[(addr ^ (addr >> POINT_HASH_BITS) ^ (addr >> 12)) &
+			   (POINT_HASH_SIZE - 1)];
+}
+
+/* The point at addr, or NULL. Call with kprobe_lock held. Inline: every
+ * breakpoint hit looks its point up. */
+static inline struct probe_point *point_lookup_locked(uintptr_t addr)
+{
+	struct probe_point *pp = *point_hash_bucket(addr);
+
+	while (pp && (uintptr_t)pp->addr != addr)
+		pp = pp->hash_next;
+	return pp;
+}
 /* Call fn(pp, ctx) for every probe point. Call with kprobe_lock held. */
 void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
 /* True if a probe point lies strictly inside (start, end). Lock held. */

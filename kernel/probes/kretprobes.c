@@ -13,6 +13,12 @@
  *
  * Instances are allocated at registration (maxactive of them); when all
  * are in use a call is missed and counted in rp->nmissed.
+ *
+ * Locking: a kretprobe's free list, and which kretprobe an instance
+ * belongs to, are shared between CPUs (instance_lock). A thread's list of
+ * pending instances is not: only that thread adds to it (at a probed
+ * entry), removes from it (at the return, or when it exits) or reads it
+ * (its own backtraces), always with interrupts off, so it needs no lock.
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
@@ -22,7 +28,7 @@
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
-/* Guards every kretprobe's free list and every thread's instance list. */
+/* Guards every kretprobe's free list and instances' ri->rp. */
 static struct spinlock instance_lock = SPINLOCK_INIT("kretprobe instances");
 
 static struct kretprobe_instance *take_instance(struct kretprobe *rp)
@@ -70,9 +76,7 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
-	spin_lock(&instance_lock);
 	list_add(&ri->node, &ri->task->kretprobe_instances);
-	spin_unlock(&instance_lock);
 	return 0;
 }
 
@@ -86,7 +90,6 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	struct kretprobe *rp;
 	uintptr_t ret;
 
-	spin_lock(&instance_lock);
 	if (list_empty(&self->kretprobe_instances))
 		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
 		      self->name);
@@ -99,6 +102,7 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	list_del(&ri->node);
 	/* Published under the lock: unregister_kretprobe orphans instances
 	 * under it, then waits until no CPU runs rp's handler. */
+	spin_lock(&instance_lock);
 	rp = ri->rp;
 	if (rp) {
 		kcb->running = &rp->kp;
@@ -123,14 +127,14 @@ void kretprobe_thread_exit(struct thread *t)
 {
 	struct kretprobe_instance *ri, *tmp;
 	LIST_HEAD(done);
-	unsigned long flags = spin_lock_irqsave(&instance_lock);
+	unsigned long flags = arch_irq_save();
 
 	/* Calls that will never return: the thread ends inside them. */
 	list_for_each_entry_safe(ri, tmp, &t->kretprobe_instances, node) {
 		list_del(&ri->node);
 		list_add(&ri->node, &done);
 	}
-	spin_unlock_irqrestore(&instance_lock, flags);
+	arch_irq_restore(flags);
 	list_for_each_entry_safe(ri, tmp, &done, node) {
 		list_del(&ri->node);
 		put_instance(ri);
@@ -145,14 +149,14 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 
 	if (ret != arch_kretprobe_trampoline_addr())
 		return ret;
-	flags = spin_lock_irqsave(&instance_lock);
+	flags = arch_irq_save();
 	list_for_each_entry(ri, &current_thread()->kretprobe_instances, node) {
 		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
 			real = (uintptr_t)ri->ret_addr;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&instance_lock, flags);
+	arch_irq_restore(flags);
 	return real;
 }
 

@@ -47,6 +47,11 @@ struct probe_point {
 	bool has_fixup;			/* may fault into an exception fix-up:
 					   must step, so the fault is seen here */
 	uint8_t *slot;			/* out-of-line copy, or NULL */
+	/* Set by arch_prepare_kprobe: which ways the instruction can run.
+	 * Emulation and boosting are used when possible, stepping always
+	 * works. Fields, not hooks, because every hit asks. */
+	bool can_emulate;		/* simulated on the saved registers */
+	bool can_boost;			/* run from the slot, which jumps back */
 	struct arch_probe_insn insn;	/* the back end's part */
 	uintptr_t func_start;		/* the function the point is in */
 	size_t func_size;
@@ -77,7 +82,11 @@ enum kprobe_status {
 	KPROBE_JPROBE,		/* a jprobe entry function is running */
 };
 
-#define JPROBE_STACK_COPY 64	/* bytes of stack saved across a jprobe */
+/* The top of the stack saved across a jprobe: a struct, so that copying
+ * it is a few word moves the compiler writes out, not a memcpy call. */
+struct jprobe_stack_copy {
+	unsigned long words[8];
+};
 
 struct kprobe_ctlblk {
 	struct probe_point *point;	/* being handled */
@@ -93,7 +102,7 @@ struct kprobe_ctlblk {
 	} prev;
 	/* A jprobe's registers and top of stack at the probed entry. */
 	struct pt_regs jprobe_regs;
-	uint8_t jprobe_stack[JPROBE_STACK_COPY];
+	struct jprobe_stack_copy jprobe_stack;
 };
 
 /* This CPU's control block (set up for each CPU by kprobes_init). */
@@ -105,7 +114,8 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 /* ---- Implemented by the back end (arch/<arch>/kprobes.c) ---- */
 
 /* Decide whether the instruction at pp->addr can be probed, and prepare
- * pp->insn (copy it, allocate a slot if one is needed). func_start and
+ * pp->insn (copy it, allocate a slot if one is needed) and
+ * pp->can_emulate / pp->can_boost. func_start and
  * func_size describe the enclosing function, for the boundary check.
  * Returns 0, -EILSEQ (not an instruction boundary), -EINVAL (an
  * instruction that cannot be probed) or -ENOMEM (no slot). */
@@ -117,8 +127,8 @@ void arch_disarm_kprobe(struct probe_point *pp);
  * pp patched, put the original bytes back. */
 void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			  uintptr_t buf_addr, size_t len);
-/* The address of the breakpoint that trapped, from the trap registers. */
-uintptr_t arch_breakpoint_addr(const struct pt_regs *regs);
+/* arch_breakpoint_addr(regs), the address of the breakpoint that trapped,
+ * is a static inline of <asm/kprobes.h>: it is on every hit's path. */
 /* True if the breakpoint instruction is at addr (someone else's int3). */
 bool arch_is_breakpoint(uintptr_t addr);
 /* Begin running the original instruction after the pre-handlers. With
@@ -137,19 +147,12 @@ bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 /* If a single-step faulted: put regs back at the probed instruction. */
 void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 		     const struct arch_kprobe_state *saved);
-/* Which ways the instruction can run: emulation and boosting are used
- * when possible, stepping always is. */
-bool arch_can_emulate(const struct probe_point *pp);
-bool arch_can_boost(const struct probe_point *pp);
-/* kretprobes: save the return address of the call just entered (regs at
- * the function's first instruction) in ri and replace it with the
- * trampoline's address. */
-void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs);
-/* True if the trampoline's registers are those of the return of the call
- * ri was taken for (checked on the stack pointer). */
-bool arch_kretprobe_matches(const struct kretprobe_instance *ri, const struct pt_regs *regs);
-/* The trampoline's address, for backtraces that meet it. */
-uintptr_t arch_kretprobe_trampoline_addr(void);
+/* kretprobes: arch_prepare_kretprobe(ri, regs) swaps the return address
+ * of the call just entered for the trampoline's, keeping it in ri;
+ * arch_kretprobe_matches(ri, regs) says whether the trampoline's regs are
+ * the return of ri's call; arch_kretprobe_trampoline_addr() is where the
+ * trampoline is. All three are static inlines of <asm/kprobes.h>: they
+ * run on every probed call. */
 
 /* jprobes: the address of the breakpoint in jprobe_return, and the stack
  * pointer to save/restore around the entry function. */

@@ -6,6 +6,7 @@
 #include "arch/aarch64/insn.h"
 #include "kernel/probes/kprobes.h"
 #include <asm/brk.h>
+#include <asm/ptrace.h>
 #include <asm/optprobe.h>	/* ARCH_DETOUR_SIZE */
 
 /*
@@ -41,6 +42,42 @@ struct arch_opt_insn {
 struct arch_kprobe_state {
 	uint64_t pstate;
 };
+
+/* The address of the BRK that trapped: it traps with pc at itself. */
+static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
+{
+	return regs->pc;
+}
+
+/* ---- kretprobes: inline, as they run on every probed call ---- */
+
+extern char kretprobe_trampoline[];
+
+/* Save the return address of the call just entered in ri and replace it
+ * with the trampoline's address. At the function's first instruction it
+ * is still in the link register: it is replaced there, and the
+ * function's prologue then saves the trampoline's address in its frame
+ * record, which is what backtraces see (arch_kretprobe_slot_matches). */
+static inline void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	ri->ret_addr = (uint8_t *)regs->regs[30];
+	ri->stack_slot = regs->sp;
+	regs->regs[30] = (uint64_t)kretprobe_trampoline;
+}
+
+/* True if the trampoline's registers are those of the return of the call
+ * ri was taken for: a function returns with sp where it was at entry. */
+static inline bool arch_kretprobe_matches(const struct kretprobe_instance *ri,
+					  const struct pt_regs *regs)
+{
+	return regs->sp == ri->stack_slot;
+}
+
+/* The trampoline's address, for backtraces that meet it. */
+static inline uintptr_t arch_kretprobe_trampoline_addr(void)
+{
+	return (uintptr_t)kretprobe_trampoline;
+}
 
 /*
  * kretprobes: is stack_slot - the address of a saved return address that

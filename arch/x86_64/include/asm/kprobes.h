@@ -5,6 +5,7 @@
 
 #include "arch/x86_64/insn.h"
 #include "kernel/probes/kprobes.h"
+#include <asm/ptrace.h>
 
 #define BREAKPOINT_INSN 0xcc		/* int3 */
 #define ARCH_PROBE_SLOT_SIZE 32		/* instruction (<= 15) + jmp rel32 */
@@ -25,7 +26,12 @@ struct arch_probe_insn {
 	uint8_t orig[INSN_MAX_LEN];	/* the original instruction */
 	struct insn decoded;
 	enum x86_emulation emulation;
-	uint8_t push_reg;		/* EMU_PUSH_REG: register 0-15 */
+	/* Worked out once at registration, so an emulated hit only adds
+	 * and stores: */
+	uint8_t push_offset;		/* EMU_PUSH_REG: the register's
+					   offset in struct pt_regs */
+	uintptr_t next;			/* the address after the instruction */
+	uintptr_t target;		/* EMU_JMP/JCC/CALL: the branch target */
 };
 
 /* The optimizer's part of a point: the bytes the jump replaces. */
@@ -44,6 +50,42 @@ struct arch_opt_insn {
 struct arch_kprobe_state {
 	uint64_t rflags;
 };
+
+/* The address of the int3 that trapped: it traps after itself. */
+static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
+{
+	return regs->rip - 1;
+}
+
+/* ---- kretprobes: inline, as they run on every probed call ---- */
+
+extern char kretprobe_trampoline[];
+
+/* Save the return address of the call just entered (regs at the
+ * function's first instruction) in ri and replace it with the
+ * trampoline's address. */
+static inline void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	uint64_t *slot = (uint64_t *)regs->rsp;	/* at entry: the return address */
+
+	ri->ret_addr = (uint8_t *)*slot;
+	ri->stack_slot = (uintptr_t)slot;
+	*slot = (uint64_t)kretprobe_trampoline;
+}
+
+/* True if the trampoline's registers are those of the return of the call
+ * ri was taken for: the return popped the slot, %rsp is just above it. */
+static inline bool arch_kretprobe_matches(const struct kretprobe_instance *ri,
+					  const struct pt_regs *regs)
+{
+	return regs->rsp == ri->stack_slot + 8;
+}
+
+/* The trampoline's address, for backtraces that meet it. */
+static inline uintptr_t arch_kretprobe_trampoline_addr(void)
+{
+	return (uintptr_t)kretprobe_trampoline;
+}
 
 /* kretprobes: is stack_slot - the address of a saved return address that
  * a backtrace found to be the trampoline - the one of instance ri? On
