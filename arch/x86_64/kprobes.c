@@ -322,23 +322,19 @@ static void emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
 void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved)
 {
-	switch (how) {
-	case PROBE_EXEC_EMULATE:
+	/* Most hits are emulated: that case is tested first. */
+	if (how == PROBE_EXEC_EMULATE) {
 		emulate(&pp->insn, regs);
-		return;
-	case PROBE_EXEC_BOOST:
+	} else if (how == PROBE_EXEC_BOOST) {
 		regs->rip = (uintptr_t)pp->slot;
-		return;
-	case PROBE_EXEC_DETOUR:
+	} else if (how == PROBE_EXEC_DETOUR) {
 		regs->rip = (uintptr_t)pp->detour + pp->opt.copy_offset;
-		return;
-	case PROBE_EXEC_STEP:
-		/* Trap after one instruction, with interrupts off so nothing
-		 * runs between the copy and the trap. */
+	} else {
+		/* PROBE_EXEC_STEP: trap after one instruction, with interrupts
+		 * off so nothing runs between the copy and the trap. */
 		saved->rflags = regs->rflags;
 		regs->rflags = (regs->rflags | RFLAGS_TF) & ~RFLAGS_IF;
 		regs->rip = (uintptr_t)pp->slot;
-		return;
 	}
 }
 

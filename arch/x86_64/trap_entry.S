@@ -42,25 +42,33 @@ trap_stub_\vector:
 	.endif
 .endm
 
-/* Complete the struct pt_regs and call handler(regs). No realignment:
- * the kernel is built for an 8-byte aligned stack (the Makefile's
- * -mpreferred-stack-boundary=3). */
-.macro save_and_call handler
+/* Complete the struct pt_regs and call trap_dispatch(regs). No
+ * realignment: the kernel is built for an 8-byte aligned stack (the
+ * Makefile's -mpreferred-stack-boundary=3). */
+	.globl trap_common
+trap_common:
 	PUSH_GPRS
 	cld
 	movq %rsp, %rdi
-	call \handler
-.endm
-
-	.globl trap_common
-trap_common:
-	save_and_call trap_dispatch
+	call trap_dispatch
 	jmp trap_return
 
-/* Probe hits are by far the most frequent exception: #BP calls its C
- * handler directly instead of going through trap_dispatch. */
+/* Probe hits are by far the most frequent exception: #BP calls the
+ * breakpoint hook (trap_hooks[TRAP_HOOK_BREAKPOINT], the table's first
+ * entry, kernel/trap.h) from here, and only a breakpoint the hook does
+ * not claim goes on to trap_dispatch. */
 breakpoint_common:
-	save_and_call breakpoint_trap
+	PUSH_GPRS
+	cld
+	movq %rsp, %rdi
+	movq trap_hooks(%rip), %rax
+	testq %rax, %rax
+	jz 1f
+	call *%rax
+	testb %al, %al
+	jnz trap_return
+1:	movq %rsp, %rdi
+	call trap_dispatch
 	.globl trap_return
 trap_return:
 	POP_GPRS

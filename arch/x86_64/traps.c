@@ -1,7 +1,7 @@
 /*
  * Where every trap lands on x86_64: trap_dispatch(regs), called by
- * trap_common (trap_entry.S) with the saved registers - or, for #BP,
- * breakpoint_trap(regs), which skips the dispatch.
+ * trap_common (trap_entry.S) with the saved registers. (#BP first asks
+ * the probes' breakpoint hook straight from the entry code.)
  *
  * Vectors 0-31 are CPU exceptions. Breakpoint (#BP, 3) and debug (#DB, 1)
  * go first to the hooks the probes layer installs (kernel/trap.h); every
@@ -89,12 +89,8 @@ static void handle_exception(struct pt_regs *regs)
 	trap_panic(exception_names[v] ? exception_names[v] : "reserved exception", regs);
 }
 
-/* #BP's own entry (trap_entry.S): the probes' hook first. */
-void breakpoint_trap(struct pt_regs *regs)
-{
-	if (!trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
-		handle_exception(regs);
-}
+/* breakpoint_common (trap_entry.S) calls the breakpoint hook itself. */
+_Static_assert(TRAP_HOOK_BREAKPOINT == 0, "trap_entry.S reads trap_hooks[0] for #BP");
 
 void trap_dispatch(struct pt_regs *regs)
 {
@@ -108,7 +104,6 @@ void trap_dispatch(struct pt_regs *regs)
 	sched_preempt_point(regs);
 }
 NOKPROBE_SYMBOL(trap_dispatch);
-NOKPROBE_SYMBOL(breakpoint_trap);
 NOKPROBE_SYMBOL(handle_exception);
 NOKPROBE_SYMBOL(read_cr2);
 

@@ -94,9 +94,8 @@ static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 /* Start the original instruction; finish at once unless it is stepped.
  * Inlined into the breakpoint handler: it is half of every hit. */
 static __attribute__((always_inline)) inline void
-exec_original(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	struct probe_point *pp = kcb->point;
 	enum probe_exec how = choose_exec(pp, true);
 
 	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
@@ -113,7 +112,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 /* After a jprobe's entry function: the probed instruction still has to run. */
 void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
-	exec_original(kcb, regs);
+	exec_original(kcb, kcb->point, regs);
 }
 
 /* Run the pre-handlers; true if one redirected execution. */
@@ -217,7 +216,7 @@ static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 			reset_ctlblk(kcb);
 		return true;
 	}
-	exec_original(kcb, regs);
+	exec_original(kcb, pp, regs);
 	return true;
 }
 
