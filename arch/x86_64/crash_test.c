@@ -1,6 +1,9 @@
 /*
  * The crash kinds x86_64 adds to kernel/crash_test.c.
  *
+ *   crash=breakpoint     an int3 no probe owns: breakpoint_common
+ *                        (trap_entry.S) asks the breakpoint hook, which
+ *                        declines, and trap_dispatch panics.
  *   crash=double-fault   point the stack at unmapped memory and push: the
  *                        page fault cannot push its own frame there, so
  *                        the CPU raises a double fault, which runs on its
@@ -39,6 +42,10 @@ static void crash_kretprobe_bug(void)
 
 bool arch_crash_test(const char *kind)
 {
+	if (strcmp(kind, "breakpoint") == 0) {
+		__asm__ volatile("int3");
+		return true;
+	}
 	if (strcmp(kind, "double-fault") == 0) {
 		__asm__ volatile("movq $0x1000, %%rsp\n\t"
 				 "pushq $0" : : : "memory");

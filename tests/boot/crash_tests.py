@@ -28,6 +28,7 @@ KINDS = {
     "x86_64": {
         "trap": ("invalid opcode", "crash_by_trap"),
         "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
+        "breakpoint": ("breakpoint", "arch_crash_test"),
         "double-fault": ("double fault", "arch_crash_test"),
         "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
     },
