@@ -200,14 +200,26 @@ static bool prepare(struct probe_point *pp)
 	return false;
 }
 
-/* Write the jump once no thread is stopped inside the region after its
- * first byte. Called and returns with kprobe_lock held (flags in *flags). */
-static void patch_when_clear_locked(struct probe_point *pp, unsigned long *flags)
+/* Could a stopped thread resume inside the region after its first byte?
+ * Either it stopped there, or it stopped in the point's instruction slot
+ * during a boosted hit from before the point was READY: the slot ends
+ * with a jump back to the next instruction, which lies in the region
+ * whenever the region is longer than the probed instruction. (Hits since
+ * READY run the detour buffer's copy, which jumps past the region.) */
+static bool thread_may_resume_in_region(const struct probe_point *pp)
 {
 	uintptr_t tail = (uintptr_t)pp->addr + 1;
 
+	return sched_thread_stopped_in(tail, pp->opt_len - 1) ||
+	       (pp->slot && sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE));
+}
+
+/* Write the jump once no thread can resume inside the region after its
+ * first byte. Called and returns with kprobe_lock held (flags in *flags). */
+static void patch_when_clear_locked(struct probe_point *pp, unsigned long *flags)
+{
 	while (pp->opt_state == OPT_READY && candidate_locked(pp)) {
-		if (!sched_thread_stopped_in(tail, pp->opt_len - 1)) {
+		if (!thread_may_resume_in_region(pp)) {
 			arch_optimize(pp);
 			pp->opt_state = OPT_OPTIMIZED;
 			set_optimized_flags_locked(pp);
