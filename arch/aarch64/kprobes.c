@@ -33,7 +33,6 @@
 #include <asm/sysreg.h>
 
 #define DAIF_BITS (PSR_D | PSR_A | PSR_I | PSR_F)
-#define LINK_REGISTER 30
 
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions

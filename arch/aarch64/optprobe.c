@@ -34,7 +34,6 @@
 #include <asm/layout.h>
 #include <asm/optprobe.h>
 
-#define LINK_REGISTER 30
 #define ZERO_REGISTER 31	/* as the target of a load */
 
 extern const uint8_t optprobe_template[], optprobe_template_insn[], optprobe_template_pp[];

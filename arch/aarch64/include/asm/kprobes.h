@@ -60,9 +60,9 @@ extern char kretprobe_trampoline[];
  * record, which is what backtraces see (arch_kretprobe_slot_matches). */
 static inline void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	ri->ret_addr = (uint8_t *)regs->regs[30];
+	ri->ret_addr = (uint8_t *)regs->regs[LINK_REGISTER];
 	ri->stack_slot = regs->sp;
-	regs->regs[30] = (uint64_t)kretprobe_trampoline;
+	regs->regs[LINK_REGISTER] = (uint64_t)kretprobe_trampoline;
 }
 
 /* True if the trampoline's registers are those of the return of the call

@@ -36,6 +36,7 @@
 #define S_VECTOR (36 * 8)
 #define S_FRAME  (38 * 8)
 #define PT_REGS_SIZE (40 * 8)
+#define LINK_REGISTER 30	/* x30: regs[LINK_REGISTER] */
 
 #ifndef __ASSEMBLY__
 #include <stdint.h>
