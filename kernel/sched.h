@@ -27,6 +27,8 @@ enum thread_state {
 	THREAD_DEAD,		/* exited; freed after the next switch */
 };
 
+struct kretprobe_instance;
+
 struct thread {
 	unsigned int id;
 	char name[THREAD_NAME_MAX + 1];
@@ -42,8 +44,9 @@ struct thread {
 	struct list_node all_node;	/* in the list of all threads */
 	/* While preempted by an interrupt: the registers it was stopped with. */
 	struct pt_regs *preempted_regs;
-	/* kretprobe instances of this thread's pending calls, newest first. */
-	struct list_node kretprobe_instances;
+	/* kretprobe instances of this thread's pending calls, newest first
+	 * (linked by their next). */
+	struct kretprobe_instance *kretprobe_instances;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 };
 

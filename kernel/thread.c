@@ -17,7 +17,6 @@ static struct thread *thread_alloc(const char *name)
 	strlcpy(t->name, name, sizeof(t->name));
 	list_init(&t->all_node);
 	list_init(&t->queue_node);
-	list_init(&t->kretprobe_instances);
 	return t;
 }
 

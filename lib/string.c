@@ -16,8 +16,9 @@
 #define NO_LOOP_TO_CALL \
 	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 
-/* Copy one 8-byte word. (__builtin_memcpy of a constant 8 bytes is one
- * unaligned load or store, which both x86_64 and aarch64 allow.) */
+/* Copy one 8-byte word, or two. (__builtin_memcpy of a constant 8 or 16
+ * bytes is one unaligned load and store, or a pair of each - aarch64's
+ * ldp/stp - which both x86_64 and aarch64 allow.) */
 static inline void copy_word(unsigned char *d, const unsigned char *s)
 {
 	uint64_t word;
@@ -26,23 +27,35 @@ static inline void copy_word(unsigned char *d, const unsigned char *s)
 	__builtin_memcpy(d, &word, sizeof(word));
 }
 
-/* Four words at a time, then words, then bytes: the probes layer copies
- * registers this way on every jprobe hit, where a byte loop would be the
- * largest cost and the loop's own counting the next largest. */
+static inline void copy_pair(unsigned char *d, const unsigned char *s)
+{
+	struct { uint64_t w[2]; } pair;
+
+	__builtin_memcpy(&pair, s, sizeof(pair));
+	__builtin_memcpy(d, &pair, sizeof(pair));
+}
+
+/* Eight words at a time, then pairs, a word, and bytes: the probes layer
+ * copies registers this way on every jprobe hit, where a byte loop would
+ * be the largest cost and the loop's own counting the next largest. */
 NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
 {
 	const size_t w = sizeof(uint64_t);
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
-	for (; n >= 4 * w; n -= 4 * w, d += 4 * w, s += 4 * w) {
-		copy_word(d, s);
-		copy_word(d + w, s + w);
-		copy_word(d + 2 * w, s + 2 * w);
-		copy_word(d + 3 * w, s + 3 * w);
+	for (; n >= 8 * w; n -= 8 * w, d += 8 * w, s += 8 * w) {
+		copy_pair(d, s);
+		copy_pair(d + 2 * w, s + 2 * w);
+		copy_pair(d + 4 * w, s + 4 * w);
+		copy_pair(d + 6 * w, s + 6 * w);
 	}
-	for (; n >= w; n -= w, d += w, s += w)
+	for (; n >= 2 * w; n -= 2 * w, d += 2 * w, s += 2 * w)
+		copy_pair(d, s);
+	if (n >= w) {
 		copy_word(d, s);
+		n -= w, d += w, s += w;
+	}
 	while (n--)
 		*d++ = *s++;
 	return dst;

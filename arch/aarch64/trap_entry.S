@@ -10,7 +10,7 @@
  * Every entry makes room for a struct pt_regs (asm/ptrace.h) on the
  * current stack, saves x0 and x1, puts its own number in x0 and joins
  * exception_common, which saves everything else, builds a frame record
- * and calls trap_dispatch(regs). On return the registers, ELR_EL1 and
+ * and calls trap_dispatch(regs) (a BRK first goes to its trap hook). On return the registers, ELR_EL1 and
  * SPSR_EL1 are reloaded from that same structure - so a handler that
  * edits regs->pc or regs->pstate redirects the interrupted code - and
  * ERET resumes it.
@@ -18,8 +18,10 @@
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
  */
+#include <asm/brk.h>
 #include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
+#include <asm/sysreg.h>
 
 	.section .entry.text, "ax"
 
@@ -69,7 +71,29 @@ exception_common:
 	 * the handler continue into the code that was interrupted. */
 	stp	x29, x2, [sp, #S_FRAME]
 	add	x29, sp, #S_FRAME
+	/* Probe hits are by far the most frequent exceptions: a BRK taken
+	 * in the kernel goes straight to its hook (kernel/trap.h) - the
+	 * breakpoint hook, or for the BRK that ends a probe's out-of-line
+	 * step the single-step hook (traps.c pins the two indices). Only
+	 * a BRK no hook claims, and every other exception, goes on to
+	 * trap_dispatch. x0 is the vector, x4 ESR_EL1. */
+	cmp	x0, #VECTOR_CUR_SPX_SYNC
+	b.ne	1f
+	ubfx	x5, x4, #ESR_EC_SHIFT, #6		/* the exception class */
+	cmp	x5, #EC_BRK64
+	b.ne	1f
+	and	x5, x4, #0xffff			/* the BRK's immediate */
+	cmp	x5, #BRK_IMM_KPROBE_STEP
+	cset	x5, eq				/* 0: breakpoint, 1: step */
+	adrp	x6, trap_hooks
+	add	x6, x6, :lo12:trap_hooks
+	ldr	x6, [x6, x5, lsl #3]
+	cbz	x6, 1f
 	mov	x0, sp
+	blr	x6
+	tst	w0, #0xff			/* bool: true if handled */
+	b.ne	trap_return
+1:	mov	x0, sp
 	bl	trap_dispatch
 
 	.size exception_common, . - exception_common

@@ -4,14 +4,15 @@
  *
  * regs->vector says which vector-table entry was taken; the kernel only
  * expects two, both "current EL, SP_ELx": synchronous exceptions and
- * IRQs. A synchronous exception is sorted by its exception class
- * (ESR_EL1.EC): BRK goes first to the breakpoint hook and software step
- * to the single-step hook, which the probes layer installs
- * (kernel/trap.h). One BRK is the exception: the one that ends a
- * kprobe's out-of-line step (BRK_IMM_KPROBE_STEP, asm/brk.h) is, for the
- * probes core, the end of a single step, so it goes to the single-step
- * hook. Every other class is offered to the fault hook, then to the
- * exception fix-up table, and otherwise panics. An IRQ goes to the
+ * IRQs. A BRK never reaches here if a hook claims it: exception_common
+ * (trap_entry.S) gives it to the breakpoint hook the probes layer
+ * installs (kernel/trap.h) - or, for the BRK that ends a kprobe's
+ * out-of-line step (BRK_IMM_KPROBE_STEP, asm/brk.h), which for the probes
+ * core is the end of a single step, to the single-step hook. Here a
+ * synchronous exception is sorted by its exception class (ESR_EL1.EC):
+ * software step goes to the single-step hook, and every other class is
+ * offered to the fault hook, then to the exception fix-up table, and
+ * otherwise panics. An IRQ goes to the
  * GIC (arch/aarch64/irq.c); on the way out of it the scheduler may switch
  * threads: that is where preemption happens.
  */
@@ -103,14 +104,12 @@ static void handle_sync(struct pt_regs *regs)
 
 	if (ec == EC_BRK64 && ESR_BRK_IMM(regs->esr) == BRK_IMM_KPROBE_STEP) {
 		/* The BRK after a probed instruction's copy in its slot
-		 * (arch/aarch64/kprobes.c): it ends a single step, done
-		 * without the hardware's help, so the single-step hook gets
-		 * it. pc is at this BRK. */
-		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
-			return;
+		 * (arch/aarch64/kprobes.c) ends a single step done without
+		 * the hardware's help; exception_common offered it to the
+		 * single-step hook, which did not claim it. */
 		trap_panic("kprobes step-end BRK with no step in progress", regs);
 	} else if (ec == EC_BRK64) {
-		/* The breakpoint hook was asked first (trap_dispatch). */
+		/* exception_common offered it to the breakpoint hook. */
 		kprintf("BRK #0x%lx\n", ESR_BRK_IMM(regs->esr));
 	} else if (ec == EC_SOFTSTP_CUR || ec == EC_SOFTSTP_LOW) {
 		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
@@ -124,21 +123,13 @@ static void handle_sync(struct pt_regs *regs)
 	trap_panic(exception_class_name(ec), regs);
 }
 
-/* A BRK other than the one ending a probe's step. */
-static inline bool is_breakpoint(const struct pt_regs *regs)
-{
-	return regs->vector == VECTOR_CUR_SPX_SYNC && ESR_EC(regs->esr) == EC_BRK64 &&
-	       ESR_BRK_IMM(regs->esr) != BRK_IMM_KPROBE_STEP;
-}
+/* exception_common (trap_entry.S) calls trap_hooks[0] for a BRK and
+ * trap_hooks[1] for the step-end BRK, before it calls this. */
+_Static_assert(TRAP_HOOK_BREAKPOINT == 0 && TRAP_HOOK_SINGLESTEP == 1,
+	       "trap_entry.S indexes trap_hooks for BRK");
 
 void trap_dispatch(struct pt_regs *regs)
 {
-	/* Probe hits are by far the most frequent exception: the
-	 * breakpoint hook is asked before the rest of the dispatch. ELR
-	 * points at the BRK itself: a hook that handles it must move
-	 * regs->pc on (usually by 4). */
-	if (is_breakpoint(regs) && trap_call_hook(TRAP_HOOK_BREAKPOINT, regs))
-		return;
 	switch (regs->vector) {
 	case VECTOR_CUR_SPX_SYNC:
 		handle_sync(regs);

@@ -36,7 +36,7 @@ static void reset_ctlblk(struct kprobe_ctlblk *kcb)
 	kcb->status = KPROBE_IDLE;
 }
 
-static void count_missed(struct probe_point *pp)
+static __noinline void count_missed(struct probe_point *pp)
 {
 	struct kprobe *p;
 
@@ -115,22 +115,38 @@ void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	exec_original(kcb, kcb->point, regs);
 }
 
-/* Run the pre-handlers; true if one redirected execution. */
+/* Run p's pre-handler; true if it redirected execution. */
 static __attribute__((always_inline)) inline bool
-run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
+run_pre_handler(struct kprobe_ctlblk *kcb, struct kprobe *p, struct pt_regs *regs)
+{
+	__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
+	kcb->running = p;
+	return p->pre_handler && p->pre_handler(p, regs);
+}
+
+/* Several probes (or none enabled) at the point: walk them in order. */
+static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp,
+					       struct pt_regs *regs)
 {
 	struct kprobe *p;
 
-	kcb->status = KPROBE_HIT_ACTIVE;
-	list_for_each_entry(p, &pp->probes, point_node) {
-		if (!kprobe_is_enabled(p))
-			continue;
-		__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
-		kcb->running = p;
-		if (p->pre_handler && p->pre_handler(p, regs))
+	list_for_each_entry(p, &pp->probes, point_node)
+		if (kprobe_is_enabled(p) && run_pre_handler(kcb, p, regs))
 			return true;
-	}
 	return false;
+}
+
+/* Run the pre-handlers; true if one redirected execution. Most points
+ * have one probe, whose handler is called without walking the list. */
+static __attribute__((always_inline)) inline bool
+run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
+{
+	struct kprobe *p = pp->sole;
+
+	kcb->status = KPROBE_HIT_ACTIVE;
+	if (likely(p))
+		return run_pre_handler(kcb, p, regs);
+	return run_listed_pre_handlers(kcb, pp, regs);
 }
 
 /* A hit while this CPU is already handling a probe. */

@@ -100,20 +100,25 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
-/* Arm or disarm pp to match the rule above, refresh has_post_handler,
- * and let the optimizer follow. A jump is always taken out before the
+/* Arm or disarm pp to match the rule above, refresh has_post_handler and
+ * sole, and let the optimizer follow. A jump is always taken out before the
  * breakpoint, so the text goes jump -> breakpoint -> original. */
 static void point_update_locked(struct probe_point *pp)
 {
-	struct kprobe *p;
-	bool want = false;
+	struct kprobe *p, *sole = NULL;
+	int enabled = 0;
+	bool want;
 
 	pp->has_post_handler = false;
 	list_for_each_entry(p, &pp->probes, point_node) {
-		want |= kprobe_is_enabled(p);
-		pp->has_post_handler |= kprobe_is_enabled(p) && p->post_handler;
+		if (!kprobe_is_enabled(p))
+			continue;
+		enabled++;
+		sole = p;
+		pp->has_post_handler |= p->post_handler != NULL;
 	}
-	want &= globally_armed;
+	pp->sole = enabled == 1 ? sole : NULL;
+	want = enabled && globally_armed;
 	if (want && !pp->armed) {
 		arch_arm_kprobe(pp);
 		pp->armed = true;

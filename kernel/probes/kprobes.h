@@ -131,7 +131,9 @@ struct kretprobe;
 struct thread;
 
 struct kretprobe_instance {
-	struct list_node node;		/* rp's free list, or the thread's list */
+	/* Next in rp's stack of free instances, or in the thread's stack of
+	 * pending calls: singly linked, as both are only pushed and popped. */
+	struct kretprobe_instance *next;
 	struct list_node rp_node;	/* in rp's list of all its instances */
 	bool in_use;			/* tracking a call */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */
@@ -153,7 +155,7 @@ struct kretprobe {
 	unsigned long nmissed;	/* calls missed for lack of an instance */
 
 	/* Private. */
-	struct list_node free_instances;
+	struct kretprobe_instance *free_instances;	/* by next */
 	struct list_node instances;	/* all of them, by rp_node */
 };
 

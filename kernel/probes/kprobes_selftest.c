@@ -134,6 +134,35 @@ static void several_probes_share_an_address(void)
 	EXPECT_EQ(text_byte(kpt_add), orig);
 }
 
+/* A point with one enabled probe calls it without walking its list
+ * (pp->sole): disabling and enabling either of two probes must switch
+ * between that and the walk, and keep the order. */
+static void one_of_two_probes_disabled(void)
+{
+	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = note_a };
+	struct kprobe b = { .symbol_name = "kpt_add", .pre_handler = note_b };
+
+	EXPECT_EQ(register_kprobe(&a), 0);
+	EXPECT_EQ(register_kprobe(&b), 0);
+	EXPECT_EQ(disable_kprobe(&a), 0);
+	norder = 0;
+	call_add(1, 2);
+	EXPECT(norder == 1 && order[0] == 2);
+	EXPECT_EQ(enable_kprobe(&a), 0);
+	EXPECT_EQ(disable_kprobe(&b), 0);
+	norder = 0;
+	call_add(1, 2);
+	EXPECT(norder == 1 && order[0] == 1);
+	EXPECT_EQ(enable_kprobe(&b), 0);
+	norder = 0;
+	call_add(1, 2);
+	EXPECT(norder == 2 && order[0] == 1 && order[1] == 2);
+	EXPECT_EQ(a.nhit, 2);
+	EXPECT_EQ(b.nhit, 2);
+	unregister_kprobe(&a);
+	unregister_kprobe(&b);
+}
+
 static int count_pre(struct kprobe *p, struct pt_regs *r)
 {
 	(void)p;
@@ -310,6 +339,7 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
 	SELFTEST_CASE(several_probes_share_an_address),
+	SELFTEST_CASE(one_of_two_probes_disabled),
 	SELFTEST_CASE(disable_enable_and_global_knob),
 	SELFTEST_CASE(batch_registration_rolls_back),
 	SELFTEST_CASE(reentry_is_counted_in_nmissed),

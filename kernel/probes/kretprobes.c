@@ -33,12 +33,12 @@ static struct spinlock instance_lock = SPINLOCK_INIT("kretprobe instances");
 
 static struct kretprobe_instance *take_instance(struct kretprobe *rp)
 {
-	struct kretprobe_instance *ri = NULL;
+	struct kretprobe_instance *ri;
 
 	spin_lock(&instance_lock);
-	if (!list_empty(&rp->free_instances)) {
-		ri = list_first_entry(&rp->free_instances, struct kretprobe_instance, node);
-		list_del(&ri->node);
+	ri = rp->free_instances;
+	if (ri) {
+		rp->free_instances = ri->next;
 		ri->in_use = true;
 	}
 	spin_unlock(&instance_lock);
@@ -47,15 +47,17 @@ static struct kretprobe_instance *take_instance(struct kretprobe *rp)
 
 static inline void put_instance(struct kretprobe_instance *ri)
 {
-	bool orphan;
+	struct kretprobe *rp;
 
 	spin_lock(&instance_lock);
 	ri->in_use = false;
-	orphan = !ri->rp;
-	if (!orphan)
-		list_add(&ri->node, &ri->rp->free_instances);
+	rp = ri->rp;
+	if (rp) {
+		ri->next = rp->free_instances;
+		rp->free_instances = ri;
+	}
 	spin_unlock(&instance_lock);
-	if (orphan)
+	if (!rp)
 		kfree(ri);	/* its kretprobe was unregistered meanwhile */
 }
 
@@ -63,43 +65,44 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_instance *ri = take_instance(rp);
+	struct thread *self;
 
 	if (!ri) {
 		__atomic_fetch_add(&rp->nmissed, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	ri->rp = rp;
-	ri->task = current_thread();
+	self = current_thread();
+	ri->task = self;
 	ri->entry_cycles = arch_cycles();
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		put_instance(ri);
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
-	list_add(&ri->node, &ri->task->kretprobe_instances);
+	ri->next = self->kretprobe_instances;
+	self->kretprobe_instances = ri;
 	return 0;
 }
 
 uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	struct thread *self = current_thread();
+	struct kretprobe_instance *ri = self->kretprobe_instances;
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kprobe *was_running = kcb->running;
 	enum kprobe_status was = kcb->status;
-	struct kretprobe_instance *ri;
 	struct kretprobe *rp;
 	uintptr_t ret;
 
-	if (list_empty(&self->kretprobe_instances))
+	if (unlikely(!ri))
 		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
 		      self->name);
-	ri = list_first_entry(&self->kretprobe_instances, struct kretprobe_instance, node);
 	/* Returns come newest first; anything else means the stack was
 	 * unwound past a probed call (or corrupted). */
-	if (!arch_kretprobe_matches(ri, regs))
+	if (unlikely(!arch_kretprobe_matches(ri, regs)))
 		panic("kretprobe BUG!: Processing kretprobe %p @ %p",
 		      (void *)ri->rp, (void *)ri->ret_addr);
-	list_del(&ri->node);
+	self->kretprobe_instances = ri->next;
 	/* Published under the lock: unregister_kretprobe orphans instances
 	 * under it, then waits until no CPU runs rp's handler. */
 	spin_lock(&instance_lock);
@@ -125,19 +128,17 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 
 void kretprobe_thread_exit(struct thread *t)
 {
-	struct kretprobe_instance *ri, *tmp;
-	LIST_HEAD(done);
 	unsigned long flags = arch_irq_save();
+	struct kretprobe_instance *ri = t->kretprobe_instances;
 
 	/* Calls that will never return: the thread ends inside them. */
-	list_for_each_entry_safe(ri, tmp, &t->kretprobe_instances, node) {
-		list_del(&ri->node);
-		list_add(&ri->node, &done);
-	}
+	t->kretprobe_instances = NULL;
 	arch_irq_restore(flags);
-	list_for_each_entry_safe(ri, tmp, &done, node) {
-		list_del(&ri->node);
+	while (ri) {
+		struct kretprobe_instance *next = ri->next;
+
 		put_instance(ri);
+		ri = next;
 	}
 }
 
@@ -150,7 +151,7 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 	if (ret != arch_kretprobe_trampoline_addr())
 		return ret;
 	flags = arch_irq_save();
-	list_for_each_entry(ri, &current_thread()->kretprobe_instances, node) {
+	for (ri = current_thread()->kretprobe_instances; ri; ri = ri->next) {
 		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
 			real = (uintptr_t)ri->ret_addr;
 			break;
@@ -167,14 +168,13 @@ static void release_instances(struct kretprobe *rp)
 	unsigned long flags = spin_lock_irqsave(&instance_lock);
 	struct kretprobe_instance *ri, *tmp;
 
+	rp->free_instances = NULL;
 	list_for_each_entry_safe(ri, tmp, &rp->instances, rp_node) {
 		list_del(&ri->rp_node);
-		if (ri->in_use) {
+		if (ri->in_use)
 			ri->rp = NULL;
-			continue;
-		}
-		list_del(&ri->node);
-		kfree(ri);
+		else
+			kfree(ri);
 	}
 	spin_unlock_irqrestore(&instance_lock, flags);
 }
@@ -190,7 +190,7 @@ int register_kretprobe(struct kretprobe *rp)
 
 	if (rp->maxactive <= 0)
 		rp->maxactive = kretprobe_default_maxactive();
-	list_init(&rp->free_instances);
+	rp->free_instances = NULL;
 	list_init(&rp->instances);
 	rp->nmissed = 0;
 	for (int i = 0; i < rp->maxactive; i++) {
@@ -201,7 +201,8 @@ int register_kretprobe(struct kretprobe *rp)
 			return -ENOMEM;
 		}
 		ri->rp = rp;
-		list_add(&ri->node, &rp->free_instances);
+		ri->next = rp->free_instances;
+		rp->free_instances = ri;
 		list_add(&ri->rp_node, &rp->instances);
 	}
 	rp->kp.pre_handler = pre_handler_kretprobe;

@@ -42,6 +42,10 @@ struct probe_point {
 	uint8_t *addr;
 	struct probe_point *hash_next;	/* next in its hash bucket */
 	struct list_node probes;	/* struct kprobe, by point_node */
+	/* The one enabled probe when exactly one is, else NULL (none, or
+	 * several: walk the list). A hit on the common single-probe point
+	 * calls its handler without the walk. */
+	struct kprobe *sole;
 	bool armed;			/* the breakpoint is in the text */
 	bool has_post_handler;		/* some probe here has one: must step */
 	bool has_fixup;			/* may fault into an exception fix-up:
