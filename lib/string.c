@@ -16,9 +16,10 @@
 #define NO_LOOP_TO_CALL \
 	__attribute__((optimize("no-tree-loop-distribute-patterns")))
 
-/* Copy one 8-byte word, or two. (__builtin_memcpy of a constant 8 or 16
- * bytes is one unaligned load and store, or a pair of each - aarch64's
- * ldp/stp - which both x86_64 and aarch64 allow.) */
+/* Copy one 8-byte word, or two: both loads before the stores, which
+ * aarch64 does as one ldp and one stp. (__builtin_memcpy of a constant 8
+ * bytes is one unaligned load or store, which both x86_64 and aarch64
+ * allow.) */
 static inline void copy_word(unsigned char *d, const unsigned char *s)
 {
 	uint64_t word;
@@ -29,10 +30,12 @@ static inline void copy_word(unsigned char *d, const unsigned char *s)
 
 static inline void copy_pair(unsigned char *d, const unsigned char *s)
 {
-	struct { uint64_t w[2]; } pair;
+	uint64_t first, second;
 
-	__builtin_memcpy(&pair, s, sizeof(pair));
-	__builtin_memcpy(d, &pair, sizeof(pair));
+	__builtin_memcpy(&first, s, sizeof(first));
+	__builtin_memcpy(&second, s + sizeof(first), sizeof(second));
+	__builtin_memcpy(d, &first, sizeof(first));
+	__builtin_memcpy(d + sizeof(first), &second, sizeof(second));
 }
 
 /* Eight words at a time, then pairs, a word, and bytes: the probes layer

@@ -179,8 +179,10 @@ static uint64_t load_literal(enum a64_sim kind, uintptr_t at)
  * registers. Nothing here writes to memory: the trap's own frame lies
  * just below the interrupted sp, so simulating a store to the stack
  * (stp x29, x30, [sp, #-16]!) would overwrite it. Those are boosted.
+ * Not inlined: it needs registers that a boosted or stepped hit, which
+ * only sets the pc, would otherwise save and restore for nothing.
  */
-static void simulate(const struct probe_point *pp, struct pt_regs *regs)
+static __noinline void simulate(const struct probe_point *pp, struct pt_regs *regs)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 	uintptr_t addr = (uintptr_t)pp->addr, next = addr + A64_INSN_SIZE;

@@ -78,17 +78,29 @@ enum probe_exec kprobe_exec_path(const struct probe_point *pp)
 	return choose_exec(pp, true);
 }
 
-static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+static inline void run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
+				    struct pt_regs *regs)
 {
-	struct kprobe *p;
-
-	kcb->status = KPROBE_HIT_SSDONE;
-	list_for_each_entry(p, &kcb->point->probes, point_node) {
-		if (!kprobe_is_enabled(p) || !p->post_handler)
-			continue;
+	if (p->post_handler) {
 		kcb->running = p;
 		p->post_handler(p, regs, 0);
 	}
+}
+
+/* As for the pre-handlers: a sole probe is called without the walk. */
+static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+{
+	struct probe_point *pp = kcb->point;
+	struct kprobe *p = pp->sole;
+
+	kcb->status = KPROBE_HIT_SSDONE;
+	if (likely(p)) {
+		run_post_handler(kcb, p, regs);
+		return;
+	}
+	list_for_each_entry(p, &pp->probes, point_node)
+		if (kprobe_is_enabled(p))
+			run_post_handler(kcb, p, regs);
 }
 
 /* Start the original instruction; finish at once unless it is stepped.
