@@ -300,20 +300,16 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 
 /* ---- kretprobes and jprobes ---- */
 
-extern char jprobe_return_brk[];
-
-bool arch_is_jprobe_return(uintptr_t bp_addr)
-{
-	return bp_addr == (uintptr_t)jprobe_return_brk;
-}
-
-#define STRINGIFY(x) #x
-#define BRK_ASM(imm) "brk #" STRINGIFY(imm)
-
+/* No exception: the saved registers jprobe_return_regs() returns are laid
+ * out as the exception entry saves them (struct pt_regs), so sp moves
+ * onto them and trap_return reloads them; its eret resumes the probed
+ * function's pc and pstate, and sp comes from regs->sp. Interrupts stay
+ * masked until then (the entry function runs with them masked), so
+ * nothing else can use this CPU's copy or ELR/SPSR. */
 void jprobe_return(void)
 {
-	__asm__ volatile(".globl jprobe_return_brk\n"
-			 "jprobe_return_brk:\n\t"
-			 BRK_ASM(BRK_IMM_JPROBE_RETURN));
+	__asm__ volatile("bl jprobe_return_regs\n\t"
+			 "mov sp, x0\n\t"
+			 "b trap_return" : : : "memory");
 	__builtin_unreachable();
 }

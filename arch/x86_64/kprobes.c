@@ -394,17 +394,15 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 
 /* ---- kretprobes and jprobes ---- */
 
-extern char jprobe_return_int3[];
-
-bool arch_is_jprobe_return(uintptr_t bp_addr)
-{
-	return bp_addr == (uintptr_t)jprobe_return_int3;
-}
-
+/* No trap: the saved registers jprobe_return_regs() returns are laid out
+ * as a trap frame (struct pt_regs), so %rsp moves onto them and
+ * trap_return pops them; its iretq loads the probed function's %rip,
+ * %rflags and %rsp. Interrupts stay off until then (the entry function
+ * runs with them off), so nothing else can use this CPU's copy. */
 void jprobe_return(void)
 {
-	__asm__ volatile(".globl jprobe_return_int3\n"
-			 "jprobe_return_int3:\n\t"
-			 "int3");
+	__asm__ volatile("call jprobe_return_regs\n\t"
+			 "movq %%rax, %%rsp\n\t"
+			 "jmp trap_return" : : : "memory");
 	__builtin_unreachable();
 }

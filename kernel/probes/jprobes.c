@@ -8,11 +8,14 @@
  * registers and stack the probed function would have had, so a C function
  * with the same signature sees the same arguments.
  *
- * The entry function ends with jprobe_return(), which traps again (the
- * back end puts a breakpoint in it). jprobe_longjmp() then restores the
- * saved registers and stack - whatever the entry function did to them -
- * and the probed function's first instruction runs as for any kprobe.
+ * The entry function ends with jprobe_return(), which does not trap: the
+ * saved registers are already a trap frame. jprobe_return_regs() puts back
+ * the saved top of the stack - whatever the entry function did to it -
+ * and starts the probed function's first instruction as for any kprobe;
+ * then the back end's jprobe_return moves its stack pointer to the saved
+ * registers and leaves through the trap return path, which resumes them.
  */
+#include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include <asm/irq.h>
 
@@ -31,13 +34,19 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	return 1;
 }
 
-bool jprobe_longjmp(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+struct pt_regs *jprobe_return_regs(void)
 {
-	*regs = kcb->jprobe_regs;
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct pt_regs *regs = &kcb->jprobe_regs;
+
+	if (kcb->status != KPROBE_JPROBE)
+		panic("jprobe_return() called outside a jprobe's entry function");
+	/* The entry function runs below the saved stack pointer, and so do
+	 * we: the saved top of the stack, above it, is not in use. */
 	*(struct jprobe_stack_copy *)stack_pointer(regs) = kcb->jprobe_stack;
 	kcb->status = KPROBE_HIT_ACTIVE;
 	jprobe_resume_probed(kcb, regs);
-	return true;
+	return regs;
 }
 
 int register_jprobe(struct jprobe *jp)

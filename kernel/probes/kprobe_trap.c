@@ -203,14 +203,12 @@ static __noinline bool no_point_hit(struct pt_regs *regs, uintptr_t addr)
 	return true;
 }
 
-/* A breakpoint while this CPU is already handling a probe: the end of a
- * jprobe's entry function, or a probe hit inside a handler. */
+/* A breakpoint while this CPU is already handling a probe: a probe hit
+ * inside a handler (or a jprobe's entry function). */
 static __noinline bool busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
 {
 	struct probe_point *pp;
 
-	if (kcb->status == KPROBE_JPROBE && arch_is_jprobe_return(addr))
-		return jprobe_longjmp(kcb, regs);
 	spin_lock(&kprobe_lock);
 	pp = point_lookup_locked(addr);
 	if (pp)

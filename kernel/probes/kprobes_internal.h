@@ -53,9 +53,8 @@ void kprobes_wait_handler_done(struct kprobe *p);
 /* Wait until no CPU is handling pp and no thread is stopped in its slot. */
 void kprobes_wait_point_unused(struct probe_point *pp);
 
-/* jprobes (jprobes.c / kprobe_trap.c): the breakpoint in jprobe_return
- * restores the probed function's state; then its instruction runs. */
-bool jprobe_longjmp(struct kprobe_ctlblk *kcb, struct pt_regs *regs);
+/* jprobes (kprobe_trap.c): start the probed instruction after a
+ * jprobe's entry function, as after the pre-handlers of any hit. */
 void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs);
 
 #endif

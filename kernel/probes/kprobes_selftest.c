@@ -6,7 +6,7 @@
  * function code; `volatile` results keep the compiler from folding calls.
  */
 #include "kernel/nokprobe.h"
-#include "kernel/probes/kprobes.h"
+#include "kernel/probes/kprobes_internal.h"
 #include "kernel/selftest.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -315,6 +315,30 @@ static void jprobe_sees_arguments(void)
 	EXPECT_EQ(jp_calls, 2);
 }
 
+/* A post-handler at the jprobe's address makes the probed instruction
+ * single-stepped: jprobe_return resumes the saved registers straight
+ * into the step, whose trap then runs the post-handler. */
+static void jprobe_return_into_a_step(void)
+{
+	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct kprobe post = { .symbol_name = "kpt_add", .post_handler = record_post };
+
+	jp_calls = 0;
+	reset_records();
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT_EQ(register_kprobe(&post), 0);
+	EXPECT_EQ(kprobe_exec_path(jp.kp.point), PROBE_EXEC_STEP);
+	EXPECT_EQ(call_add(40, 2), 42);
+	EXPECT_EQ(jp_calls, 1);
+	EXPECT_EQ(jp_args[0], 40);
+	EXPECT_EQ(post_seen, 1);
+	EXPECT_EQ(call_add(5, 6), 11);
+	EXPECT_EQ(jp_calls, 2);
+	EXPECT_EQ(post_seen, 2);
+	unregister_kprobe(&post);
+	unregister_jprobe(&jp);
+}
+
 static void jprobe_batch_and_enable_disable(void)
 {
 	struct jprobe a = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
@@ -345,6 +369,7 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(reentry_is_counted_in_nmissed),
 	SELFTEST_CASE(registration_errors),
 	SELFTEST_CASE(jprobe_sees_arguments),
+	SELFTEST_CASE(jprobe_return_into_a_step),
 	SELFTEST_CASE(jprobe_batch_and_enable_disable),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

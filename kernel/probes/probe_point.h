@@ -158,9 +158,10 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
  * trampoline is. All three are static inlines of <asm/kprobes.h>: they
  * run on every probed call. */
 
-/* jprobes: the address of the breakpoint in jprobe_return, and the stack
- * pointer to save/restore around the entry function. */
-bool arch_is_jprobe_return(uintptr_t bp_addr);
+/* jprobes: the back end's jprobe_return() (in kprobes.h) calls
+ * jprobe_return_regs(), below, then resumes the registers it returns as
+ * the trap return path would - their own stack pointer included - so
+ * the entry function's frames are left behind without a trap. */
 
 /* ---- The jump optimizer's back end (arch/<arch>/optprobe.c) ---- */
 
@@ -197,6 +198,11 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
 
 /* The detour buffer's C half: run the pre-handlers of pp. */
 void optprobe_callback(struct probe_point *pp, struct pt_regs *regs);
+
+/* jprobe_return()'s C half, with the entry function's work done: put back
+ * the probed function's top of stack, start its probed instruction, and
+ * return the saved registers (in this CPU's control block) to resume. */
+struct pt_regs *jprobe_return_regs(void);
 
 /* The trampoline's C half: find the instance of the returning call, run
  * its handler, and return the real return address. */

@@ -8,7 +8,6 @@
 /* Ends the out-of-line step of a probed instruction: arch/aarch64/traps.c
  * sends it to the single-step hook, not the breakpoint hook. */
 #define BRK_IMM_KPROBE_STEP	0x005
-#define BRK_IMM_JPROBE_RETURN	0x006	/* in jprobe_return() */
 #define BRK_IMM_FILL		0x100	/* unused executable memory (asm/insn_fill.h) */
 #define BRK_IMM_BUG		0x3e8	/* __builtin_trap(), code that must not be reached */
 
