@@ -9,13 +9,13 @@
  * with the same signature sees the same arguments.
  *
  * The entry function ends with jprobe_return(), which does not trap: the
- * saved registers are already a trap frame. jprobe_return_regs() puts back
- * the saved top of the stack - whatever the entry function did to it -
- * and starts the probed function's first instruction as for any kprobe;
- * then the back end's jprobe_return moves its stack pointer to the saved
- * registers and leaves through the trap return path, which resumes them.
+ * saved registers are already a trap frame. jprobe_return_regs()
+ * (kprobe_trap.c, with the rest of a hit) puts back the saved top of the
+ * stack - whatever the entry function did to it - and starts the probed
+ * function's first instruction as for any kprobe; then the back end's
+ * jprobe_return moves its stack pointer to the saved registers and leaves
+ * through the trap return path, which resumes them.
  */
-#include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include <asm/irq.h>
 
@@ -32,21 +32,6 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	arch_regs_disable_irqs(regs);
 	instruction_pointer_set(regs, (uintptr_t)jp->entry);
 	return 1;
-}
-
-struct pt_regs *jprobe_return_regs(void)
-{
-	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
-	struct pt_regs *regs = &kcb->jprobe_regs;
-
-	if (kcb->status != KPROBE_JPROBE)
-		panic("jprobe_return() called outside a jprobe's entry function");
-	/* The entry function runs below the saved stack pointer, and so do
-	 * we: the saved top of the stack, above it, is not in use. */
-	*(struct jprobe_stack_copy *)stack_pointer(regs) = kcb->jprobe_stack;
-	kcb->status = KPROBE_HIT_ACTIVE;
-	jprobe_resume_probed(kcb, regs);
-	return regs;
 }
 
 int register_jprobe(struct jprobe *jp)

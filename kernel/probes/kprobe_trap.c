@@ -104,7 +104,8 @@ static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 }
 
 /* Start the original instruction; finish at once unless it is stepped.
- * Inlined into the breakpoint handler: it is half of every hit. */
+ * Inlined into the breakpoint handler (and jprobe_return_regs): it is
+ * half of every hit. */
 static __attribute__((always_inline)) inline void
 exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
@@ -121,10 +122,21 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 	reset_ctlblk(kcb);
 }
 
-/* After a jprobe's entry function: the probed instruction still has to run. */
-void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+/* The end of a jprobe hit, called by the back end's jprobe_return() once
+ * the entry function is done (see jprobes.c). */
+struct pt_regs *jprobe_return_regs(void)
 {
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct pt_regs *regs = &kcb->jprobe_regs;
+
+	if (kcb->status != KPROBE_JPROBE)
+		panic("jprobe_return() called outside a jprobe's entry function");
+	/* The entry function runs below the saved stack pointer, and so do
+	 * we: the saved top of the stack, above it, is not in use. */
+	*(struct jprobe_stack_copy *)stack_pointer(regs) = kcb->jprobe_stack;
+	kcb->status = KPROBE_HIT_ACTIVE;
 	exec_original(kcb, kcb->point, regs);
+	return regs;
 }
 
 /* Run p's pre-handler; true if it redirected execution. */

@@ -53,8 +53,4 @@ void kprobes_wait_handler_done(struct kprobe *p);
 /* Wait until no CPU is handling pp and no thread is stopped in its slot. */
 void kprobes_wait_point_unused(struct probe_point *pp);
 
-/* jprobes (kprobe_trap.c): start the probed instruction after a
- * jprobe's entry function, as after the pre-handlers of any hit. */
-void jprobe_resume_probed(struct kprobe_ctlblk *kcb, struct pt_regs *regs);
-
 #endif
