@@ -121,7 +121,7 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		if (err)
 			return err;
 	}
-	pp->can_boost = pp->slot && ai->boostable;
+	pp->boost_copy = pp->slot && ai->boostable ? pp->slot + SLOT_BOOST_OFFSET : NULL;
 	return 0;
 }
 
@@ -241,16 +241,6 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 	case PROBE_EXEC_EMULATE:
 		simulate(pp, regs);
 		break;
-	case PROBE_EXEC_BOOST:
-		regs->pc = (uintptr_t)pp->slot + SLOT_BOOST_OFFSET;
-		break;
-#ifdef CONFIG_OPTPROBES
-	case PROBE_EXEC_DETOUR:
-		/* The detour buffer's relocated copy, which branches back
-		 * (arch/aarch64/optprobe.c). */
-		regs->pc = (uintptr_t)pp->detour + pp->opt.copy_offset;
-		break;
-#endif
 	case PROBE_EXEC_STEP:
 		/* Run the copy up to the step BRK with interrupts masked. */
 		saved->pstate = regs->pstate;

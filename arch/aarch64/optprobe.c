@@ -217,8 +217,8 @@ int arch_prepare_optprobe(struct probe_point *pp)
 	put_literal(buf, optprobe_template_pc, (uintptr_t)pp->addr);
 	put_literal(buf, optprobe_template_value, value);
 	text_poke(detour, buf, size);	/* also makes it visible to instruction fetch */
-	pp->opt.copy_offset = copy_at;
 	pp->detour = detour;
+	pp->detour_copy = detour + copy_at;
 	return 0;
 }
 

@@ -561,24 +561,23 @@ static void pc_change_is_ignored_when_optimized(void)
 
 /*
  * A breakpoint hit on a READY or OPTIMIZED point resumes in the detour
- * buffer's copy (choose_exec, PROBE_EXEC_DETOUR). On aarch64 no hit can
- * meet that state (see the top of this file), so test its two halves:
- * arch_exec_probed_insn aims pc at the copy, and the copy - called here
- * like kpo_sum itself - runs the probed add and branches back into
- * kpo_sum, without the handler.
+ * buffer's copy (choose_exec, PROBE_EXEC_DETOUR): pc moves to
+ * pp->detour_copy. On aarch64 no hit can meet that state (see the top of
+ * this file), so test its two halves: a hit would take that path, and
+ * the copy - called here like kpo_sum itself - runs the probed add and
+ * branches back into kpo_sum, without the handler.
  */
 static void detour_copy_runs_the_instruction(void)
 {
 	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
-	struct arch_kprobe_state unused;
-	struct pt_regs regs = { .pc = (uintptr_t)kpo_sum };
 	long (*copy)(long, long);
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(settle(&kp), OPT_OPTIMIZED);
-	arch_exec_probed_insn(kp.point, PROBE_EXEC_DETOUR, &regs, &unused);
-	EXPECT_EQ(regs.pc, (uintptr_t)kp.point->detour + kp.point->opt.copy_offset);
-	copy = (long (*)(long, long))regs.pc;
+	EXPECT_EQ(kprobe_exec_path(kp.point), PROBE_EXEC_DETOUR);
+	EXPECT(kp.point->detour_copy > kp.point->detour &&
+	       kp.point->detour_copy < kp.point->detour + ARCH_DETOUR_SIZE);
+	copy = (long (*)(long, long))kp.point->detour_copy;
 	seen_hits = 0;
 	EXPECT_EQ(copy(20, 22), 43);
 	EXPECT_EQ(seen_hits, 0);

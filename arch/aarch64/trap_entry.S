@@ -9,11 +9,12 @@
  *
  * Every entry makes room for a struct pt_regs (asm/ptrace.h) on the
  * current stack, saves x0 and x1, puts its own number in x0 and joins
- * exception_common, which saves everything else, builds a frame record
- * and calls trap_dispatch(regs) (a BRK first goes to its trap hook). On return the registers, ELR_EL1 and
- * SPSR_EL1 are reloaded from that same structure - so a handler that
- * edits regs->pc or regs->pstate redirects the interrupted code - and
- * ERET resumes it.
+ * exception_common (or sync_common, for the kernel's own synchronous
+ * exceptions), which saves everything else, builds a frame record and
+ * calls trap_dispatch(regs) - sync_common first offers a BRK to its trap
+ * hook. On return the registers, ELR_EL1 and SPSR_EL1 are reloaded from
+ * that same structure - so a handler that edits regs->pc or regs->pstate
+ * redirects the interrupted code - and ERET resumes it.
  *
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
@@ -25,12 +26,12 @@
 
 	.section .entry.text, "ax"
 
-.macro vector_entry n
+.macro vector_entry n, common=exception_common
 	.balign 128
 	sub	sp, sp, #PT_REGS_SIZE
 	stp	x0, x1, [sp, #S_X0]
 	mov	x0, #\n
-	b	exception_common
+	b	\common
 .endm
 
 	.balign 2048
@@ -41,7 +42,7 @@ exception_vectors:
 	vector_entry 1		/*   IRQ */
 	vector_entry 2		/*   FIQ */
 	vector_entry 3		/*   SError */
-	vector_entry 4		/* current EL, SP_ELx: synchronous */
+	vector_entry 4, sync_common /* current EL, SP_ELx: synchronous */
 	vector_entry 5		/*   IRQ */
 	vector_entry 6		/*   FIQ */
 	vector_entry 7		/*   SError */
@@ -55,8 +56,9 @@ exception_vectors:
 	vector_entry 15		/*   SError */
 	.size exception_vectors, . - exception_vectors
 
-	.type exception_common, %function
-exception_common:
+/* Save the rest of the struct pt_regs: the entry stored x0 and x1 and
+ * left its own number in x0. Leaves ESR_EL1 in x4. */
+.macro save_exception_frame
 	SAVE_X2_X29
 	add	x1, sp, #PT_REGS_SIZE	/* sp as it was before the exception */
 	stp	x30, x1, [sp, #S_X30]
@@ -71,31 +73,42 @@ exception_common:
 	 * the handler continue into the code that was interrupted. */
 	stp	x29, x2, [sp, #S_FRAME]
 	add	x29, sp, #S_FRAME
-	/* Probe hits are by far the most frequent exceptions: a BRK taken
-	 * in the kernel goes straight to its hook (kernel/trap.h) - the
-	 * breakpoint hook, or for the BRK that ends a probe's out-of-line
-	 * step the single-step hook (traps.c pins the two indices). Only
-	 * a BRK no hook claims, and every other exception, goes on to
-	 * trap_dispatch. x0 is the vector, x4 ESR_EL1. */
-	cmp	x0, #VECTOR_CUR_SPX_SYNC
-	b.ne	1f
-	ubfx	x5, x4, #ESR_EC_SHIFT, #6		/* the exception class */
+.endm
+
+/*
+ * The kernel's own synchronous exceptions, where probe hits arrive - by
+ * far the most frequent exceptions. A BRK goes straight to its hook
+ * (kernel/trap.h): the breakpoint hook, or for the BRK that ends a
+ * probe's out-of-line step the single-step hook (traps.c pins the two
+ * indices). Only a BRK no hook claims, and every other exception, goes
+ * on to trap_dispatch.
+ */
+	.type sync_common, %function
+sync_common:
+	save_exception_frame
+	ubfx	x5, x4, #ESR_EC_SHIFT, #6	/* the exception class */
 	cmp	x5, #EC_BRK64
-	b.ne	1f
+	b.ne	.Ldispatch
 	and	x5, x4, #0xffff			/* the BRK's immediate */
 	cmp	x5, #BRK_IMM_KPROBE_STEP
 	cset	x5, eq				/* 0: breakpoint, 1: step */
-	adrp	x6, trap_hooks
-	add	x6, x6, :lo12:trap_hooks
+	ldr	x6, =trap_hooks
 	ldr	x6, [x6, x5, lsl #3]
-	cbz	x6, 1f
+	cbz	x6, .Ldispatch
 	mov	x0, sp
 	blr	x6
 	tst	w0, #0xff			/* bool: true if handled */
 	b.ne	trap_return
-1:	mov	x0, sp
-	bl	trap_dispatch
+	b	.Ldispatch
+	.ltorg
+	.size sync_common, . - sync_common
 
+	.type exception_common, %function
+exception_common:
+	save_exception_frame
+.Ldispatch:
+	mov	x0, sp
+	bl	trap_dispatch
 	.size exception_common, . - exception_common
 
 	.globl trap_return

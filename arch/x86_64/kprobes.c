@@ -23,6 +23,7 @@
  */
 #include "kernel/heap.h"
 #include "kernel/nofault.h"
+#include "kernel/printk.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -189,8 +190,9 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		if (err)
 			return err;
 	}
-	/* Control flow needs a fix-up after it runs, so it is stepped. */
-	pp->can_boost = pp->slot && ai->decoded.flow == INSN_FLOW_NONE;
+	/* Control flow needs a fix-up after it runs, so it is stepped. The
+	 * boosted copy is the slot itself: the instruction, then a jmp back. */
+	pp->boost_copy = pp->slot && ai->decoded.flow == INSN_FLOW_NONE ? pp->slot : NULL;
 	return 0;
 }
 
@@ -322,19 +324,16 @@ static void emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
 void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved)
 {
-	/* Most hits are emulated: that case is tested first. */
 	if (how == PROBE_EXEC_EMULATE) {
 		emulate(&pp->insn, regs);
-	} else if (how == PROBE_EXEC_BOOST) {
-		regs->rip = (uintptr_t)pp->slot;
-	} else if (how == PROBE_EXEC_DETOUR) {
-		regs->rip = (uintptr_t)pp->detour + pp->opt.copy_offset;
-	} else {
-		/* PROBE_EXEC_STEP: trap after one instruction, with interrupts
-		 * off so nothing runs between the copy and the trap. */
+	} else if (how == PROBE_EXEC_STEP) {
+		/* Trap after one instruction, with interrupts off so nothing
+		 * runs between the copy and the trap. */
 		saved->rflags = regs->rflags;
 		regs->rflags = (regs->rflags | RFLAGS_TF) & ~RFLAGS_IF;
 		regs->rip = (uintptr_t)pp->slot;
+	} else {
+		panic("kprobes: no way %d to run the instruction at %p", how, pp->addr);
 	}
 }
 

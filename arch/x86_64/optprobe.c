@@ -198,8 +198,8 @@ int arch_prepare_optprobe(struct probe_point *pp)
 		return -ERANGE;
 	}
 	text_poke(detour, buf, tsize + used);
-	pp->opt.copy_offset = tsize;
 	pp->detour = detour;
+	pp->detour_copy = detour + tsize;
 	return 0;
 }
 

@@ -54,11 +54,11 @@ static inline enum probe_exec choose_exec(const struct probe_point *pp, bool han
 	 * whole region and jumps past it, so nothing resumes inside bytes
 	 * the optimizer rewrites - even an emulated first instruction would
 	 * return to addr+1. (No post-handler can be here: it forbids this.) */
-	if (pp->detour && (pp->opt_state == OPT_READY || pp->opt_state == OPT_OPTIMIZED))
+	if (pp->detour_copy && (pp->opt_state == OPT_READY || pp->opt_state == OPT_OPTIMIZED))
 		return PROBE_EXEC_DETOUR;
 	if (pp->can_emulate)
 		return PROBE_EXEC_EMULATE;
-	if (pp->can_boost && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
+	if (pp->boost_copy && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;
 	return PROBE_EXEC_STEP;
 }
@@ -103,6 +103,21 @@ static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 			run_post_handler(kcb, p, regs);
 }
 
+/* Start the original instruction the chosen way. A boosted instruction
+ * and the detour's copy only need the instruction pointer moved to code
+ * that jumps back by itself; emulating and stepping need the back end. */
+static __attribute__((always_inline)) inline void
+start_probed_insn(struct probe_point *pp, enum probe_exec how, struct pt_regs *regs,
+		  struct arch_kprobe_state *saved)
+{
+	if (how == PROBE_EXEC_BOOST)
+		instruction_pointer_set(regs, (uintptr_t)pp->boost_copy);
+	else if (how == PROBE_EXEC_DETOUR)
+		instruction_pointer_set(regs, (uintptr_t)pp->detour_copy);
+	else
+		arch_exec_probed_insn(pp, how, regs, saved);
+}
+
 /* Start the original instruction; finish at once unless it is stepped.
  * Inlined into the breakpoint handler (and jprobe_return_regs): it is
  * half of every hit. */
@@ -112,7 +127,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 	enum probe_exec how = choose_exec(pp, true);
 
 	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
-	arch_exec_probed_insn(pp, how, regs, &kcb->arch);
+	start_probed_insn(pp, how, regs, &kcb->arch);
 	if (how == PROBE_EXEC_STEP) {
 		kcb->status = KPROBE_HIT_SS;
 		return;
@@ -181,7 +196,7 @@ static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt
 
 	count_missed(pp);
 	if (how != PROBE_EXEC_STEP) {
-		arch_exec_probed_insn(pp, how, regs, &unused);
+		start_probed_insn(pp, how, regs, &unused);
 		return;
 	}
 	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER)
@@ -193,7 +208,7 @@ static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt
 	kcb->point = pp;
 	kcb->running = NULL;
 	kcb->status = KPROBE_REENTER;
-	arch_exec_probed_insn(pp, how, regs, &kcb->arch);
+	start_probed_insn(pp, how, regs, &kcb->arch);
 }
 
 static void restore_prev(struct kprobe_ctlblk *kcb)

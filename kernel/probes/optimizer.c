@@ -155,6 +155,7 @@ void optimizer_release(struct probe_point *pp)
 		thread_sleep(1);
 	optimizer_free_detour(pp->detour);
 	pp->detour = NULL;
+	pp->detour_copy = NULL;
 }
 
 uint8_t *optimizer_alloc_detour(void)

@@ -55,7 +55,9 @@ struct probe_point {
 	 * Emulation and boosting are used when possible, stepping always
 	 * works. Fields, not hooks, because every hit asks. */
 	bool can_emulate;		/* simulated on the saved registers */
-	bool can_boost;			/* run from the slot, which jumps back */
+	uint8_t *boost_copy;		/* boosting: where the copy that jumps
+					   back starts (in the slot); NULL if
+					   the instruction cannot be boosted */
 	struct arch_probe_insn insn;	/* the back end's part */
 	uintptr_t func_start;		/* the function the point is in */
 	size_t func_size;
@@ -68,6 +70,8 @@ struct probe_point {
 	struct list_node opt_node;	/* in the optimizer's queue */
 	size_t opt_len;			/* bytes the jump replaces; 0 = unknown */
 	uint8_t *detour;		/* the detour buffer, or NULL */
+	uint8_t *detour_copy;		/* in it: the copied region, which
+					   jumps back past the region */
 	const char *opt_refusal;	/* OPT_REFUSED: the failed check... */
 	uintptr_t opt_refusal_addr;	/* ...and the address it is about */
 	unsigned long opt_hits;		/* hits that came through the jump */
@@ -119,7 +123,7 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 
 /* Decide whether the instruction at pp->addr can be probed, and prepare
  * pp->insn (copy it, allocate a slot if one is needed) and
- * pp->can_emulate / pp->can_boost. func_start and
+ * pp->can_emulate / pp->boost_copy. func_start and
  * func_size describe the enclosing function, for the boundary check.
  * Returns 0, -EILSEQ (not an instruction boundary), -EINVAL (an
  * instruction that cannot be probed) or -ENOMEM (no slot). */
@@ -135,10 +139,11 @@ void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
  * is a static inline of <asm/kprobes.h>: it is on every hit's path. */
 /* True if the breakpoint instruction is at addr (someone else's int3). */
 bool arch_is_breakpoint(uintptr_t addr);
-/* Begin running the original instruction after the pre-handlers. With
- * EMULATE or BOOST it is complete when this returns (boost: regs point to
- * the slot); with STEP regs are set to step it from the slot, and
- * arch_finish_step completes it at the single-step trap. */
+/* Begin running the original instruction after the pre-handlers, in one
+ * of the two ways only the back end knows: EMULATE completes it on regs;
+ * STEP sets regs to step it from the slot, and arch_finish_step completes
+ * it at the single-step trap. (BOOST and DETOUR need no hook: the core
+ * points the instruction pointer at pp->boost_copy or pp->detour_copy.) */
 void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved);
 /* Fix the registers after the single-step trap: resume after the
@@ -172,8 +177,9 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where);
 /* Build pp's detour buffer (ARCH_DETOUR_SIZE bytes from
  * optimizer_alloc_detour): save registers, call optprobe_callback(pp,
- * regs), restore, run the copied instructions, jump back. -ENOMEM if no
- * executable memory is left. */
+ * regs), restore, run the copied instructions, jump back. Sets pp->detour
+ * and pp->detour_copy (where the copied instructions start). -ENOMEM if
+ * no executable memory is left. */
 int arch_prepare_optprobe(struct probe_point *pp);
 /* Write the jump over the region (breakpoint first, then the tail, then
  * the first byte), or put the original bytes back with the breakpoint

@@ -31,10 +31,9 @@ struct arch_probe_insn {
 
 /* The jump optimizer's part of a point (arch/aarch64/optprobe.c): one B
  * replaces the probed instruction, so the region is that one word, whose
- * original is insn.orig above. The detour buffer holds its relocated
- * form at copy_offset. */
+ * original is insn.orig above, and nothing more needs keeping. (The
+ * detour buffer's relocated copy is the core's pp->detour_copy.) */
 struct arch_opt_insn {
-	size_t copy_offset;		/* where the detour's copy starts */
 };
 
 /* Saved while the copy is stepped: the interrupted PSTATE (the step runs

@@ -43,7 +43,6 @@ struct arch_probe_insn {
 
 struct arch_opt_insn {
 	uint8_t orig[OPT_REGION_MAX];	/* the region's original bytes */
-	size_t copy_offset;		/* where the detour's copy starts */
 };
 
 /* Saved while the copy is single-stepped: the flags at the hit. */
