@@ -87,20 +87,28 @@ static inline void run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
 	}
 }
 
+static __noinline void run_listed_post_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp,
+						struct pt_regs *regs)
+{
+	struct kprobe *p;
+
+	list_for_each_entry(p, &pp->probes, point_node)
+		if (kprobe_is_enabled(p))
+			run_post_handler(kcb, p, regs);
+}
+
 /* As for the pre-handlers: a sole probe is called without the walk. */
-static void run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+static __attribute__((always_inline)) inline void
+run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct probe_point *pp = kcb->point;
 	struct kprobe *p = pp->sole;
 
 	kcb->status = KPROBE_HIT_SSDONE;
-	if (likely(p)) {
+	if (likely(p))
 		run_post_handler(kcb, p, regs);
-		return;
-	}
-	list_for_each_entry(p, &pp->probes, point_node)
-		if (kprobe_is_enabled(p))
-			run_post_handler(kcb, p, regs);
+	else
+		run_listed_post_handlers(kcb, pp, regs);
 }
 
 /* Start the original instruction the chosen way. A boosted instruction
