@@ -393,11 +393,43 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 
 /* ---- kretprobes and jprobes ---- */
 
-/* No trap: the saved registers jprobe_return_regs() returns are laid out
- * as a trap frame (struct pt_regs), so %rsp moves onto them and
- * trap_return pops them; its iretq loads the probed function's %rip,
- * %rflags and %rsp. Interrupts stay off until then (the entry function
- * runs with them off), so nothing else can use this CPU's copy. */
+extern char jprobe_trampoline[];
+_Static_assert(sizeof(struct jprobe_stack_copy) == 64, "jprobe_trampoline.S pushes 8 words");
+
+void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, struct arch_jprobe_state *saved)
+{
+	/* The breakpoint's frame lies below %rsp; the entry function's stack
+	 * starts below the frame, with room for the copy, a multiple of 16
+	 * bytes down so that the alignment stays as it was. */
+	uintptr_t frame = (uintptr_t)regs;
+	uintptr_t entry_sp = regs->rsp - ALIGN_UP(regs->rsp - frame +
+						  sizeof(struct jprobe_stack_copy), 16);
+
+	*saved = (struct arch_jprobe_state){ regs->rip, regs->rsp, regs->rflags,
+					     regs->r10, regs->r11 };
+	/* The trampoline pushes the copy from %r10, then jumps to %r11: the
+	 * System V convention passes no argument in either. */
+	regs->r10 = regs->rsp;
+	regs->r11 = entry;
+	regs->rsp = entry_sp + sizeof(struct jprobe_stack_copy);
+	regs->rflags &= ~RFLAGS_IF;
+	regs->rip = (uintptr_t)jprobe_trampoline;
+}
+
+void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved)
+{
+	regs->rip = saved->rip;
+	regs->rsp = saved->rsp;
+	regs->rflags = saved->rflags;
+	regs->r10 = saved->r10;
+	regs->r11 = saved->r11;
+}
+
+/* No trap: the frame jprobe_return_regs() returns is a trap frame, so
+ * %rsp moves onto it and trap_return pops it; its iretq loads the probed
+ * function's %rip, %rflags and %rsp. Interrupts stay off until then (the
+ * entry function runs with them off), so nothing else can use this CPU's
+ * jprobe state. */
 void jprobe_return(void)
 {
 	__asm__ volatile("call jprobe_return_regs\n\t"

@@ -2,35 +2,34 @@
  * jprobes: run a handler with the probed function's own arguments.
  *
  * A jprobe is a kprobe on a function's first instruction whose
- * pre-handler (setjmp_pre_handler) saves the registers and the top of the
- * stack, then points the instruction pointer at the jprobe's entry
- * function. The trap returns into the entry function with exactly the
- * registers and stack the probed function would have had, so a C function
- * with the same signature sees the same arguments.
+ * pre-handler (setjmp_pre_handler) has the back end aim the trap frame at
+ * the jprobe's entry function (arch_jprobe_enter): the trap returns into
+ * it with the registers the probed function would have had, and a stack
+ * pointer below the trap frame, at a copy of the top of the probed
+ * stack. So a C function with the same signature sees the same arguments
+ * (those passed on the stack too, within the copy's 64 bytes), and the
+ * frame, above everything the entry function touches, outlives it.
  *
- * The entry function ends with jprobe_return(), which does not trap: the
- * saved registers are already a trap frame. jprobe_return_regs()
- * (kprobe_trap.c, with the rest of a hit) puts back the saved top of the
- * stack - whatever the entry function did to it - and starts the probed
- * function's first instruction as for any kprobe; then the back end's
- * jprobe_return moves its stack pointer to the saved registers and leaves
- * through the trap return path, which resumes them.
+ * The entry function ends with jprobe_return(), which does not trap:
+ * jprobe_return_regs() (kprobe_trap.c, with the rest of a hit) puts the
+ * frame back as it was (arch_jprobe_leave) and starts the probed
+ * instruction as for any kprobe; then the back end's jprobe_return moves
+ * its stack pointer onto the frame and leaves through the trap return
+ * path, which resumes it. Nothing is copied back: the probed function's
+ * stack was never written.
  */
 #include "kernel/probes/kprobes_internal.h"
-#include <asm/irq.h>
 
 static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
-	kcb->jprobe_regs = *regs;
-	kcb->jprobe_stack = *(struct jprobe_stack_copy *)stack_pointer(regs);
-	kcb->status = KPROBE_JPROBE;
 	/* The entry function runs with interrupts off, like any handler, so
 	 * it cannot be preempted while this CPU's state is in use. */
-	arch_regs_disable_irqs(regs);
-	instruction_pointer_set(regs, (uintptr_t)jp->entry);
+	kcb->jprobe_regs = regs;
+	arch_jprobe_enter(regs, (uintptr_t)jp->entry, &kcb->jprobe_saved);
+	kcb->status = KPROBE_JPROBE;
 	return 1;
 }
 

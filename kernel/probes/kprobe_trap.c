@@ -150,13 +150,11 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 struct pt_regs *jprobe_return_regs(void)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
-	struct pt_regs *regs = &kcb->jprobe_regs;
+	struct pt_regs *regs = kcb->jprobe_regs;
 
 	if (kcb->status != KPROBE_JPROBE)
 		panic("jprobe_return() called outside a jprobe's entry function");
-	/* The entry function runs below the saved stack pointer, and so do
-	 * we: the saved top of the stack, above it, is not in use. */
-	*(struct jprobe_stack_copy *)stack_pointer(regs) = kcb->jprobe_stack;
+	arch_jprobe_leave(regs, &kcb->jprobe_saved);
 	kcb->status = KPROBE_HIT_ACTIVE;
 	exec_original(kcb, kcb->point, regs);
 	return regs;

@@ -24,6 +24,17 @@ __noinline int kpt_returns_zero(void)
 
 static int (*volatile kpt_add_ptr)(int, int) = kpt_add;
 
+/* Ten arguments: the last ones are passed on the stack (from the seventh
+ * on x86_64, the ninth on aarch64). Weighted, so that a swap shows. */
+__noinline long kpt_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
+			long a7, long a8, long a9)
+{
+	return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + 100 * a8 + 1000 * a9;
+}
+
+static long (*volatile kpt_ten_ptr)(long, long, long, long, long, long, long, long, long,
+				    long) = kpt_ten;
+
 /* The first byte of a function's code, read afresh every time (the
  * compiler would otherwise assume code never changes). */
 static uint8_t text_byte(void *fn)
@@ -339,6 +350,35 @@ static void jprobe_return_into_a_step(void)
 	unregister_jprobe(&jp);
 }
 
+static long jp_stack_args[3];
+
+static long jprobe_entry_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
+			     long a7, long a8, long a9)
+{
+	(void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7;
+	jp_stack_args[0] = a0;
+	jp_stack_args[1] = a8;
+	jp_stack_args[2] = a9;
+	jp_calls++;
+	jprobe_return();
+}
+
+/* The entry function runs below the trap frame, on a copy of the top of
+ * the probed stack: arguments passed on the stack must arrive there. */
+static void jprobe_sees_stack_arguments(void)
+{
+	struct jprobe jp = { .kp.symbol_name = "kpt_ten", .entry = jprobe_entry_ten };
+
+	jp_calls = 0;
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT_EQ(kpt_ten_ptr(1, 1, 1, 1, 1, 1, 1, 1, 7, 9), 8 + 700 + 9000);
+	EXPECT_EQ(jp_calls, 1);
+	EXPECT_EQ(jp_stack_args[0], 1);
+	EXPECT_EQ(jp_stack_args[1], 7);
+	EXPECT_EQ(jp_stack_args[2], 9);
+	unregister_jprobe(&jp);
+}
+
 static void jprobe_batch_and_enable_disable(void)
 {
 	struct jprobe a = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
@@ -370,6 +410,7 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(registration_errors),
 	SELFTEST_CASE(jprobe_sees_arguments),
 	SELFTEST_CASE(jprobe_return_into_a_step),
+	SELFTEST_CASE(jprobe_sees_stack_arguments),
 	SELFTEST_CASE(jprobe_batch_and_enable_disable),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

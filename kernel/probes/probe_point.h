@@ -90,8 +90,8 @@ enum kprobe_status {
 	KPROBE_JPROBE,		/* a jprobe entry function is running */
 };
 
-/* The top of the stack saved across a jprobe: a struct, so that copying
- * it is a few word moves the compiler writes out, not a memcpy call. */
+/* The top of the probed function's stack, of which a jprobe's entry
+ * function gets a copy (its stack arguments): 64 bytes, as Linux keeps. */
 struct jprobe_stack_copy {
 	unsigned long words[8];
 };
@@ -108,9 +108,10 @@ struct kprobe_ctlblk {
 		enum kprobe_status status;
 		struct arch_kprobe_state arch;
 	} prev;
-	/* A jprobe's registers and top of stack at the probed entry. */
-	struct pt_regs jprobe_regs;
-	struct jprobe_stack_copy jprobe_stack;
+	/* A jprobe hit's trap frame, which outlives the entry function
+	 * (it runs below it), and what arch_jprobe_enter changed in it. */
+	struct pt_regs *jprobe_regs;
+	struct arch_jprobe_state jprobe_saved;
 };
 
 /* This CPU's control block (set up for each CPU by kprobes_init). */
@@ -163,10 +164,18 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
  * trampoline is. All three are static inlines of <asm/kprobes.h>: they
  * run on every probed call. */
 
-/* jprobes: the back end's jprobe_return() (in kprobes.h) calls
- * jprobe_return_regs(), below, then resumes the registers it returns as
- * the trap return path would - their own stack pointer included - so
- * the entry function's frames are left behind without a trap. */
+/* jprobes. arch_jprobe_enter makes regs, the trap frame of a hit at a
+ * function's entry, resume in the jprobe's entry function: with
+ * interrupts off, the argument registers unchanged, and the stack pointer
+ * below the frame, at a copy of the top of the probed stack (struct
+ * jprobe_stack_copy, made once the trap has returned), so the frame
+ * outlives the entry function. What it changes in regs it keeps in
+ * *saved; arch_jprobe_leave puts that back. The back end's
+ * jprobe_return() (kprobes.h) calls jprobe_return_regs(), below, then
+ * resumes the frame it returns as the trap return path would - its own
+ * stack pointer included - leaving the entry function's stack behind. */
+void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, struct arch_jprobe_state *saved);
+void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved);
 
 /* ---- The jump optimizer's back end (arch/<arch>/optprobe.c) ---- */
 
@@ -205,9 +214,9 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
 /* The detour buffer's C half: run the pre-handlers of pp. */
 void optprobe_callback(struct probe_point *pp, struct pt_regs *regs);
 
-/* jprobe_return()'s C half, with the entry function's work done: put back
- * the probed function's top of stack, start its probed instruction, and
- * return the saved registers (in this CPU's control block) to resume. */
+/* jprobe_return()'s C half, with the entry function's work done: put the
+ * hit's trap frame back as it was, start the probed instruction, and
+ * return the frame to resume. */
 struct pt_regs *jprobe_return_regs(void);
 
 /* The trampoline's C half: find the instance of the returning call, run

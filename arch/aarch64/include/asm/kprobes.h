@@ -42,6 +42,13 @@ struct arch_kprobe_state {
 	uint64_t pstate;
 };
 
+/* What arch_jprobe_enter changes in a jprobe hit's trap frame: where and
+ * how it resumes, and the two registers that carry the entry
+ * trampoline's operands (arch/aarch64/jprobe_trampoline.S). */
+struct arch_jprobe_state {
+	uint64_t pc, sp, pstate, x16, x17;
+};
+
 /* The address of the BRK that trapped: it traps with pc at itself. */
 static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 {

@@ -94,12 +94,6 @@ static inline void regs_return_from_entry(struct pt_regs *regs, uint64_t value)
 	regs->regs[0] = value;
 	regs->pc = regs->regs[30];
 }
-
-/* Make the interrupted code resume with interrupts disabled (PSTATE.I). */
-static inline void arch_regs_disable_irqs(struct pt_regs *regs)
-{
-	regs->pstate |= 1UL << 7;
-}
 #endif
 
 #endif

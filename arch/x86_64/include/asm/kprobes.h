@@ -50,6 +50,13 @@ struct arch_kprobe_state {
 	uint64_t rflags;
 };
 
+/* What arch_jprobe_enter changes in a jprobe hit's trap frame: where and
+ * how it resumes, and the two registers that carry the entry
+ * trampoline's operands (arch/x86_64/jprobe_trampoline.S). */
+struct arch_jprobe_state {
+	uint64_t rip, rsp, rflags, r10, r11;
+};
+
 /* The address of the int3 that trapped: it traps after itself. */
 static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 {

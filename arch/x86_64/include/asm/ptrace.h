@@ -69,10 +69,4 @@ static inline void regs_return_from_entry(struct pt_regs *regs, uint64_t value)
 	regs->rsp += 8;
 }
 
-/* Make the interrupted code resume with interrupts disabled. */
-static inline void arch_regs_disable_irqs(struct pt_regs *regs)
-{
-	regs->rflags &= ~(1UL << 9);
-}
-
 #endif
