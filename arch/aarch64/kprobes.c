@@ -290,38 +290,6 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 
 /* ---- kretprobes and jprobes ---- */
 
-extern char jprobe_trampoline[];
-_Static_assert(sizeof(struct jprobe_stack_copy) == 64, "jprobe_trampoline.S copies 64 bytes");
-
-void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, struct arch_jprobe_state *saved)
-{
-	/* The exception's frame lies below sp; the entry function's stack
-	 * starts below the frame, with room for the copy, a multiple of 16
-	 * bytes down as sp must stay aligned. */
-	uintptr_t frame = (uintptr_t)regs;
-	uintptr_t entry_sp = regs->sp - ALIGN_UP(regs->sp - frame +
-						 sizeof(struct jprobe_stack_copy), 16);
-
-	*saved = (struct arch_jprobe_state){ regs->pc, regs->sp, regs->pstate,
-					     regs->regs[16], regs->regs[17] };
-	/* The trampoline copies from x16, then branches to x17: the
-	 * intra-procedure-call scratch registers, which carry no argument. */
-	regs->regs[16] = regs->sp;
-	regs->regs[17] = entry;
-	regs->sp = entry_sp;
-	regs->pstate |= PSR_I;
-	regs->pc = (uintptr_t)jprobe_trampoline;
-}
-
-void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved)
-{
-	regs->pc = saved->pc;
-	regs->sp = saved->sp;
-	regs->pstate = saved->pstate;
-	regs->regs[16] = saved->x16;
-	regs->regs[17] = saved->x17;
-}
-
 /* No exception: the frame jprobe_return_regs() returns is laid out as the
  * exception entry saves one (struct pt_regs), so sp moves onto it and
  * trap_return reloads it; its eret resumes the probed function's pc and

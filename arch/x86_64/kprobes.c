@@ -35,7 +35,6 @@
 #define RFLAGS_ZF (1UL << 6)
 #define RFLAGS_SF (1UL << 7)
 #define RFLAGS_TF (1UL << 8)
-#define RFLAGS_IF (1UL << 9)
 #define RFLAGS_OF (1UL << 11)
 #define JMP_REL32 0xe9
 #define JMP_REL32_LEN 5
@@ -330,7 +329,7 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 		/* Trap after one instruction, with interrupts off so nothing
 		 * runs between the copy and the trap. */
 		saved->rflags = regs->rflags;
-		regs->rflags = (regs->rflags | RFLAGS_TF) & ~RFLAGS_IF;
+		regs->rflags = (regs->rflags | RFLAGS_TF) & ~X86_RFLAGS_IF;
 		regs->rip = (uintptr_t)pp->slot;
 	} else {
 		panic("kprobes: no way %d to run the instruction at %p", how, pp->addr);
@@ -340,7 +339,7 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 /* Give back the TF and IF the interrupted code had. */
 static uint64_t restore_tf_if(uint64_t now, uint64_t saved)
 {
-	return (now & ~(RFLAGS_TF | RFLAGS_IF)) | (saved & (RFLAGS_TF | RFLAGS_IF));
+	return (now & ~(RFLAGS_TF | X86_RFLAGS_IF)) | (saved & (RFLAGS_TF | X86_RFLAGS_IF));
 }
 
 bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
@@ -392,38 +391,6 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 }
 
 /* ---- kretprobes and jprobes ---- */
-
-extern char jprobe_trampoline[];
-_Static_assert(sizeof(struct jprobe_stack_copy) == 64, "jprobe_trampoline.S pushes 8 words");
-
-void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, struct arch_jprobe_state *saved)
-{
-	/* The breakpoint's frame lies below %rsp; the entry function's stack
-	 * starts below the frame, with room for the copy, a multiple of 16
-	 * bytes down so that the alignment stays as it was. */
-	uintptr_t frame = (uintptr_t)regs;
-	uintptr_t entry_sp = regs->rsp - ALIGN_UP(regs->rsp - frame +
-						  sizeof(struct jprobe_stack_copy), 16);
-
-	*saved = (struct arch_jprobe_state){ regs->rip, regs->rsp, regs->rflags,
-					     regs->r10, regs->r11 };
-	/* The trampoline pushes the copy from %r10, then jumps to %r11: the
-	 * System V convention passes no argument in either. */
-	regs->r10 = regs->rsp;
-	regs->r11 = entry;
-	regs->rsp = entry_sp + sizeof(struct jprobe_stack_copy);
-	regs->rflags &= ~RFLAGS_IF;
-	regs->rip = (uintptr_t)jprobe_trampoline;
-}
-
-void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved)
-{
-	regs->rip = saved->rip;
-	regs->rsp = saved->rsp;
-	regs->rflags = saved->rflags;
-	regs->r10 = saved->r10;
-	regs->r11 = saved->r11;
-}
 
 /* No trap: the frame jprobe_return_regs() returns is a trap frame, so
  * %rsp moves onto it and trap_return pops it; its iretq loads the probed

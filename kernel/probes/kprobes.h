@@ -114,6 +114,10 @@ struct jprobe {
 	void *entry;	/* same signature as the probed function */
 };
 
+/* How much of the top of the probed function's stack (its stack
+ * arguments) the entry function gets a copy of, as in Linux. */
+#define JPROBE_STACK_COPY_SIZE 64
+
 /* Register a jprobe on a function entry. -EBUSY if that function already
  * has one; otherwise the errors of register_kprobe. */
 int register_jprobe(struct jprobe *jp);
@@ -123,7 +127,7 @@ void unregister_jprobes(struct jprobe **jps, int num);
 int disable_jprobe(struct jprobe *jp);
 int enable_jprobe(struct jprobe *jp);
 /* Called at the end of every jprobe entry function instead of returning:
- * restores the probed function's registers and stack and resumes it. */
+ * resumes the probed function with its own registers and stack. */
 __noreturn void jprobe_return(void);
 
 /* ---- kretprobes ---- */

@@ -90,12 +90,6 @@ enum kprobe_status {
 	KPROBE_JPROBE,		/* a jprobe entry function is running */
 };
 
-/* The top of the probed function's stack, of which a jprobe's entry
- * function gets a copy (its stack arguments): 64 bytes, as Linux keeps. */
-struct jprobe_stack_copy {
-	unsigned long words[8];
-};
-
 struct kprobe_ctlblk {
 	struct probe_point *point;	/* being handled */
 	struct kprobe *running;		/* whose handler runs (for faults) */
@@ -164,18 +158,18 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
  * trampoline is. All three are static inlines of <asm/kprobes.h>: they
  * run on every probed call. */
 
-/* jprobes. arch_jprobe_enter makes regs, the trap frame of a hit at a
- * function's entry, resume in the jprobe's entry function: with
- * interrupts off, the argument registers unchanged, and the stack pointer
- * below the frame, at a copy of the top of the probed stack (struct
- * jprobe_stack_copy, made once the trap has returned), so the frame
- * outlives the entry function. What it changes in regs it keeps in
- * *saved; arch_jprobe_leave puts that back. The back end's
- * jprobe_return() (kprobes.h) calls jprobe_return_regs(), below, then
- * resumes the frame it returns as the trap return path would - its own
- * stack pointer included - leaving the entry function's stack behind. */
-void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, struct arch_jprobe_state *saved);
-void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved);
+/* jprobes. arch_jprobe_enter(regs, entry, saved) makes regs, the trap
+ * frame of a hit at a function's entry, resume in the jprobe's entry
+ * function: with interrupts off, the argument registers unchanged, and
+ * the stack pointer below the frame, at a copy of the top
+ * JPROBE_STACK_COPY_SIZE bytes of the probed stack (made once the trap has
+ * returned), so the frame outlives the entry function. What it changes in
+ * regs it keeps in *saved; arch_jprobe_leave(regs, saved) puts that back.
+ * Both are static inlines of <asm/kprobes.h>: they run on every hit. The
+ * back end's jprobe_return() (kprobes.h) calls jprobe_return_regs(),
+ * below, then resumes the frame it returns as the trap return path would
+ * - its own stack pointer included - leaving the entry function's stack
+ * behind. */
 
 /* ---- The jump optimizer's back end (arch/<arch>/optprobe.c) ---- */
 

@@ -8,6 +8,7 @@
 #include <asm/brk.h>
 #include <asm/ptrace.h>
 #include <asm/optprobe.h>	/* ARCH_DETOUR_SIZE */
+#include <asm/sysreg.h>
 
 /*
  * An instruction slot holds the probed instruction twice (16 bytes):
@@ -99,6 +100,40 @@ static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *
 					       uintptr_t stack_slot)
 {
 	return ri->stack_slot > stack_slot;
+}
+
+/* ---- jprobes: inline, as they run on every hit (see probe_point.h) ---- */
+
+extern char jprobe_trampoline[];
+_Static_assert(JPROBE_STACK_COPY_SIZE == 64, "jprobe_trampoline.S copies 64 bytes");
+
+static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry,
+				     struct arch_jprobe_state *saved)
+{
+	/* The exception's frame lies below sp; the entry function's stack
+	 * starts below the frame, with room for the copy, a multiple of 16
+	 * bytes down as sp must stay aligned. */
+	uintptr_t frame = (uintptr_t)regs;
+	uintptr_t entry_sp = regs->sp - ALIGN_UP(regs->sp - frame + JPROBE_STACK_COPY_SIZE, 16);
+
+	*saved = (struct arch_jprobe_state){ regs->pc, regs->sp, regs->pstate,
+					     regs->regs[16], regs->regs[17] };
+	/* The trampoline copies from x16, then branches to x17: the
+	 * intra-procedure-call scratch registers, which carry no argument. */
+	regs->regs[16] = regs->sp;
+	regs->regs[17] = entry;
+	regs->sp = entry_sp;
+	regs->pstate |= PSR_I;
+	regs->pc = (uintptr_t)jprobe_trampoline;
+}
+
+static inline void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved)
+{
+	regs->pc = saved->pc;
+	regs->sp = saved->sp;
+	regs->pstate = saved->pstate;
+	regs->regs[16] = saved->x16;
+	regs->regs[17] = saved->x17;
 }
 
 #endif

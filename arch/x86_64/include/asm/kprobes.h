@@ -5,6 +5,7 @@
 
 #include "arch/x86_64/insn.h"
 #include "kernel/probes/kprobes.h"
+#include <asm/irq.h>
 #include <asm/ptrace.h>
 
 #define BREAKPOINT_INSN 0xcc		/* int3 */
@@ -91,6 +92,40 @@ static inline bool arch_kretprobe_matches(const struct kretprobe_instance *ri,
 static inline uintptr_t arch_kretprobe_trampoline_addr(void)
 {
 	return (uintptr_t)kretprobe_trampoline;
+}
+
+/* ---- jprobes: inline, as they run on every hit (see probe_point.h) ---- */
+
+extern char jprobe_trampoline[];
+_Static_assert(JPROBE_STACK_COPY_SIZE == 64, "jprobe_trampoline.S pushes 8 words");
+
+static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry,
+				     struct arch_jprobe_state *saved)
+{
+	/* The breakpoint's frame lies below %rsp; the entry function's stack
+	 * starts below the frame, with room for the copy, a multiple of 16
+	 * bytes down so that the alignment stays as it was. */
+	uintptr_t frame = (uintptr_t)regs;
+	uintptr_t entry_sp = regs->rsp - ALIGN_UP(regs->rsp - frame + JPROBE_STACK_COPY_SIZE, 16);
+
+	*saved = (struct arch_jprobe_state){ regs->rip, regs->rsp, regs->rflags,
+					     regs->r10, regs->r11 };
+	/* The trampoline pushes the copy from %r10, then jumps to %r11: the
+	 * System V convention passes no argument in either. */
+	regs->r10 = regs->rsp;
+	regs->r11 = entry;
+	regs->rsp = entry_sp + JPROBE_STACK_COPY_SIZE;
+	regs->rflags &= ~X86_RFLAGS_IF;
+	regs->rip = (uintptr_t)jprobe_trampoline;
+}
+
+static inline void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jprobe_state *saved)
+{
+	regs->rip = saved->rip;
+	regs->rsp = saved->rsp;
+	regs->rflags = saved->rflags;
+	regs->r10 = saved->r10;
+	regs->r11 = saved->r11;
 }
 
 /* kretprobes: is stack_slot - the address of a saved return address that
