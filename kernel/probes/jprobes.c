@@ -18,17 +18,23 @@
  * path, which resumes it. Nothing is copied back: the probed function's
  * stack was never written.
  */
+#include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 
 static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	uintptr_t sp = stack_pointer(regs), frame = (uintptr_t)regs;
+	/* Where the copy goes: below the trap frame, which the trap entry
+	 * saved below sp, a multiple of 16 bytes down so that the stack's
+	 * alignment stays as it was. */
+	uintptr_t copy = sp - ALIGN_UP(sp - frame + JPROBE_STACK_COPY_SIZE, 16);
 
-	/* The entry function runs with interrupts off, like any handler, so
-	 * it cannot be preempted while this CPU's state is in use. */
+	if (frame >= sp)
+		panic("jprobes: the trap frame at %p is not below the probed stack", regs);
 	kcb->jprobe_regs = regs;
-	arch_jprobe_enter(regs, (uintptr_t)jp->entry, &kcb->jprobe_saved);
+	arch_jprobe_enter(regs, (uintptr_t)jp->entry, copy, &kcb->jprobe_saved);
 	kcb->status = KPROBE_JPROBE;
 	return 1;
 }

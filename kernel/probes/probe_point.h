@@ -158,13 +158,15 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
  * trampoline is. All three are static inlines of <asm/kprobes.h>: they
  * run on every probed call. */
 
-/* jprobes. arch_jprobe_enter(regs, entry, saved) makes regs, the trap
- * frame of a hit at a function's entry, resume in the jprobe's entry
- * function: with interrupts off, the argument registers unchanged, and
- * the stack pointer below the frame, at a copy of the top
- * JPROBE_STACK_COPY_SIZE bytes of the probed stack (made once the trap has
- * returned), so the frame outlives the entry function. What it changes in
- * regs it keeps in *saved; arch_jprobe_leave(regs, saved) puts that back.
+/* jprobes. arch_jprobe_enter(regs, entry, copy, saved) makes regs, the
+ * trap frame of a hit at a function's entry, resume in the jprobe's entry
+ * function: with interrupts off (like any handler, so that it cannot be
+ * preempted while this CPU's state is in use), the argument registers
+ * unchanged, and the stack pointer at copy - below the frame, so that the
+ * frame outlives the entry function - where the top
+ * JPROBE_STACK_COPY_SIZE bytes of the probed stack are copied once the
+ * trap has returned. What it changes in regs it keeps in *saved;
+ * arch_jprobe_leave(regs, saved) puts that back.
  * Both are static inlines of <asm/kprobes.h>: they run on every hit. The
  * back end's jprobe_return() (kprobes.h) calls jprobe_return_regs(),
  * below, then resumes the frame it returns as the trap return path would

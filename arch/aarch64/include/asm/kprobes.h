@@ -107,22 +107,16 @@ static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *
 extern char jprobe_trampoline[];
 _Static_assert(JPROBE_STACK_COPY_SIZE == 64, "jprobe_trampoline.S copies 64 bytes");
 
-static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry,
+static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, uintptr_t copy,
 				     struct arch_jprobe_state *saved)
 {
-	/* The exception's frame lies below sp; the entry function's stack
-	 * starts below the frame, with room for the copy, a multiple of 16
-	 * bytes down as sp must stay aligned. */
-	uintptr_t frame = (uintptr_t)regs;
-	uintptr_t entry_sp = regs->sp - ALIGN_UP(regs->sp - frame + JPROBE_STACK_COPY_SIZE, 16);
-
 	*saved = (struct arch_jprobe_state){ regs->pc, regs->sp, regs->pstate,
 					     regs->regs[16], regs->regs[17] };
 	/* The trampoline copies from x16, then branches to x17: the
 	 * intra-procedure-call scratch registers, which carry no argument. */
 	regs->regs[16] = regs->sp;
 	regs->regs[17] = entry;
-	regs->sp = entry_sp;
+	regs->sp = copy;
 	regs->pstate |= PSR_I;
 	regs->pc = (uintptr_t)jprobe_trampoline;
 }

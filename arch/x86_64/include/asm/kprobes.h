@@ -99,22 +99,16 @@ static inline uintptr_t arch_kretprobe_trampoline_addr(void)
 extern char jprobe_trampoline[];
 _Static_assert(JPROBE_STACK_COPY_SIZE == 64, "jprobe_trampoline.S pushes 8 words");
 
-static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry,
+static inline void arch_jprobe_enter(struct pt_regs *regs, uintptr_t entry, uintptr_t copy,
 				     struct arch_jprobe_state *saved)
 {
-	/* The breakpoint's frame lies below %rsp; the entry function's stack
-	 * starts below the frame, with room for the copy, a multiple of 16
-	 * bytes down so that the alignment stays as it was. */
-	uintptr_t frame = (uintptr_t)regs;
-	uintptr_t entry_sp = regs->rsp - ALIGN_UP(regs->rsp - frame + JPROBE_STACK_COPY_SIZE, 16);
-
 	*saved = (struct arch_jprobe_state){ regs->rip, regs->rsp, regs->rflags,
 					     regs->r10, regs->r11 };
 	/* The trampoline pushes the copy from %r10, then jumps to %r11: the
 	 * System V convention passes no argument in either. */
 	regs->r10 = regs->rsp;
 	regs->r11 = entry;
-	regs->rsp = entry_sp + JPROBE_STACK_COPY_SIZE;
+	regs->rsp = copy + JPROBE_STACK_COPY_SIZE;	/* it pushes down to copy */
 	regs->rflags &= ~X86_RFLAGS_IF;
 	regs->rip = (uintptr_t)jprobe_trampoline;
 }
