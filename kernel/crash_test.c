@@ -8,13 +8,17 @@
  * backtrace has something to show. Nothing typed at the shell reaches
  * this code.
  *
- *   crash=trap        an undefined instruction (__builtin_trap)
- *   crash=text-write  a store into kernel text, which W^X forbids
+ *   crash=trap           an undefined instruction (__builtin_trap)
+ *   crash=text-write     a store into kernel text, which W^X forbids
+ *   crash=jprobe-return  jprobe_return() outside a jprobe's entry
+ *                        function: nothing to resume, so the probes
+ *                        layer stops the kernel with a message
  *   (and those the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
 #include "kernel/printk.h"
+#include "kernel/probes/kprobes.h"
 #include "lib/string.h"
 
 __noinline static void crash_by_trap(void)
@@ -61,6 +65,10 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_trap();
 	else if (strcmp(kind, "text-write") == 0)
 		crash_by_text_write();
+#ifdef CONFIG_KPROBES
+	else if (strcmp(kind, "jprobe-return") == 0)
+		jprobe_return();
+#endif
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }
