@@ -22,6 +22,16 @@ struct cpu {
 	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
 };
 
+/* Read a pointer-sized field of this CPU's struct cpu. On x86_64 this is
+ * one instruction where this_cpu()->field is two (load the address, then
+ * the field); the probes layer reads such fields on every hit. */
+#define this_cpu_read(field) ({							\
+	_Static_assert(sizeof(((struct cpu *)0)->field) == sizeof(unsigned long),	\
+		       "this_cpu_read reads one word");				\
+	(__typeof__(((struct cpu *)0)->field))					\
+		arch_this_cpu_read_word(offsetof(struct cpu, field));		\
+})
+
 /* Make cpus[id] this CPU's struct cpu (sets the per-CPU base register). */
 void cpu_init_this(unsigned int id);
 /* How many CPUs have been brought up (one, until SMP arrives). */

@@ -71,7 +71,7 @@ __noreturn void thread_exit(void);
 /* The thread running on this CPU. */
 static inline struct thread *current_thread(void)
 {
-	return this_cpu()->current;
+	return this_cpu_read(current);
 }
 
 /* Give the CPU to the next ready thread, if there is one. */

@@ -19,7 +19,7 @@ struct spinlock {
  * the scheduler). */
 static inline void spin_lock(struct spinlock *lock)
 {
-	while (__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE))
+	while (unlikely(__atomic_exchange_n(&lock->locked, 1, __ATOMIC_ACQUIRE)))
 		arch_cpu_relax();
 }
 

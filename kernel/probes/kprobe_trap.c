@@ -29,13 +29,6 @@ struct kprobe *kprobe_running(void)
 	return kprobe_ctlblk()->running;
 }
 
-static void reset_ctlblk(struct kprobe_ctlblk *kcb)
-{
-	kcb->point = NULL;
-	kcb->running = NULL;
-	kcb->status = KPROBE_IDLE;
-}
-
 static __noinline void count_missed(struct probe_point *pp)
 {
 	struct kprobe *p;

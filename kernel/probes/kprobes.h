@@ -144,8 +144,7 @@ struct kretprobe_instance {
 	uint8_t *ret_addr;		/* the real return address */
 	uintptr_t stack_slot;		/* where the return address was stored */
 	struct thread *task;		/* the thread making the call */
-	uint64_t entry_cycles;		/* arch_cycles() at entry */
-	char data[];			/* data_size bytes for the handlers */
+	char data[] __attribute__((aligned(16)));	/* data_size bytes for the handlers */
 };
 
 typedef int (*kretprobe_handler_t)(struct kretprobe_instance *ri, struct pt_regs *regs);

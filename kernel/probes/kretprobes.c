@@ -73,7 +73,6 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	}
 	self = current_thread();
 	ri->task = self;
-	ri->entry_cycles = arch_cycles();
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		put_instance(ri);
 		return 0;
@@ -84,44 +83,49 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* The trampoline met a return that is not the newest pending call of this
+ * thread: the stack was unwound past a probed call, or corrupted. */
+static __noreturn __noinline void kretprobe_bug(const struct thread *self,
+						const struct kretprobe_instance *ri)
+{
+	if (!ri)
+		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
+		      self->name);
+	panic("kretprobe BUG!: Processing kretprobe %p @ %p", (void *)ri->rp, (void *)ri->ret_addr);
+}
+
 uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	struct thread *self = current_thread();
 	struct kretprobe_instance *ri = self->kretprobe_instances;
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
-	struct kprobe *was_running = kcb->running;
-	enum kprobe_status was = kcb->status;
 	struct kretprobe *rp;
 	uintptr_t ret;
 
-	if (unlikely(!ri))
-		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
-		      self->name);
-	/* Returns come newest first; anything else means the stack was
-	 * unwound past a probed call (or corrupted). */
-	if (unlikely(!arch_kretprobe_matches(ri, regs)))
-		panic("kretprobe BUG!: Processing kretprobe %p @ %p",
-		      (void *)ri->rp, (void *)ri->ret_addr);
+	/* Returns come newest first. */
+	if (unlikely(!ri || !arch_kretprobe_matches(ri, regs)))
+		kretprobe_bug(self, ri);
 	self->kretprobe_instances = ri->next;
-	/* Published under the lock: unregister_kretprobe orphans instances
+
+	/* The handler runs with this CPU marked busy, so that probes it hits
+	 * count as missed. Nothing else is being handled here: a return only
+	 * reaches the trampoline from the probed function's own code, never
+	 * from inside a handler (a probed call made by a handler is missed at
+	 * its entry and has no instance). rp is read, and published as
+	 * running, under the lock: unregister_kretprobe orphans instances
 	 * under it, then waits until no CPU runs rp's handler. */
+	kcb->status = KPROBE_HIT_ACTIVE;
 	spin_lock(&instance_lock);
 	rp = ri->rp;
-	if (rp) {
-		kcb->running = &rp->kp;
-		kcb->status = KPROBE_HIT_ACTIVE;
-	}
+	kcb->running = rp ? &rp->kp : NULL;
 	spin_unlock(&instance_lock);
-
-	ret = (uintptr_t)ri->ret_addr;
 	if (rp && rp->handler) {
-		/* The handler sees the real return address, and runs with
-		 * this CPU marked busy so probes it hits count as missed. */
-		instruction_pointer_set(regs, ret);
+		/* It sees the real return address. */
+		instruction_pointer_set(regs, (uintptr_t)ri->ret_addr);
 		rp->handler(ri, regs);
 	}
-	kcb->running = was_running;
-	kcb->status = was;
+	reset_ctlblk(kcb);
+	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
 	put_instance(ri);
 	return ret;
 }

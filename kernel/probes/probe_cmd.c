@@ -66,9 +66,19 @@ static int action_kprobe(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+/* A kretprobe's entry handler: the call's start time goes into the
+ * instance's data (data_size bytes), where the return handler finds it. */
+static int action_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)regs;
+	*(uint64_t *)ri->data = arch_cycles();
+	return 0;
+}
+
 static int action_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	uint64_t v[TRACE_VALUES] = { regs_return_value(regs), arch_cycles() - ri->entry_cycles };
+	uint64_t started = *(uint64_t *)ri->data;
+	uint64_t v[TRACE_VALUES] = { regs_return_value(regs), arch_cycles() - started };
 	struct kretprobe *rp = ri->rp;
 
 	trace_record(owner(&rp->kp)->id, KPROBE_KIND_R, (uintptr_t)rp->kp.addr, v);
@@ -212,8 +222,11 @@ static void probe_add(int argc, char **argv)
 		sp->kp.pre_handler = action_kprobe;
 	else if (sp->kind == KPROBE_KIND_J)
 		sp->jp.entry = (void *)action_jprobe;
-	else
+	else {
+		sp->rp.entry_handler = action_kretprobe_entry;
 		sp->rp.handler = action_kretprobe;
+		sp->rp.data_size = sizeof(uint64_t);
+	}
 	/* Numbered before registering: the probe may fire at once. Only the
 	 * shell thread adds probes, so the number cannot be taken meanwhile. */
 	sp->id = next_id;

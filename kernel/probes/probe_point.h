@@ -111,7 +111,15 @@ struct kprobe_ctlblk {
 /* This CPU's control block (set up for each CPU by kprobes_init). */
 static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 {
-	return this_cpu()->kprobes;
+	return this_cpu_read(kprobes);
+}
+
+/* Back to idle: this CPU handles no probe. */
+static inline void reset_ctlblk(struct kprobe_ctlblk *kcb)
+{
+	kcb->point = NULL;
+	kcb->running = NULL;
+	kcb->status = KPROBE_IDLE;
 }
 
 /* ---- Implemented by the back end (arch/<arch>/kprobes.c) ---- */

@@ -16,4 +16,8 @@ static inline struct cpu *this_cpu(void)
 	return cpu;
 }
 
+/* One word of this CPU's struct cpu at byte offset off (a constant): used
+ * by this_cpu_read (kernel/cpu.h). Here it is a load through TPIDR_EL1. */
+#define arch_this_cpu_read_word(off) (*(unsigned long *)((char *)this_cpu() + (off)))
+
 #endif

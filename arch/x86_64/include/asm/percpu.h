@@ -15,4 +15,12 @@ static inline struct cpu *this_cpu(void)
 	return cpu;
 }
 
+/* One word of this CPU's struct cpu at byte offset off (a constant), in
+ * a single gs-relative load: used by this_cpu_read (kernel/cpu.h). */
+#define arch_this_cpu_read_word(off) ({						\
+	unsigned long word__;							\
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(word__) : "i"(off));	\
+	word__;									\
+})
+
 #endif
