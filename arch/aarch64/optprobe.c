@@ -65,7 +65,7 @@ static bool is_relative_branch(enum a64_sim sim)
 	       sim == A64_SIM_TBNZ;
 }
 
-int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where)
+int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 	uintptr_t addr = (uintptr_t)pp->addr;
@@ -80,7 +80,7 @@ int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *whe
 		*why = "detour buffers out of a B's reach at";
 	else if (is_relative_branch(in->sim) && !exec_region_reaches(a64_pcrel_target(in, addr)))
 		*why = "branch target out of a B's reach at";
-	pp->opt_len = A64_INSN_SIZE;
+	*len = A64_INSN_SIZE;
 	return *why ? -EINVAL : 0;
 }
 

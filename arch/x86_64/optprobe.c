@@ -115,9 +115,9 @@ static void scan_function(const uint8_t *code, size_t size, uintptr_t func,
 	}
 }
 
-int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where)
+int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
 {
-	size_t off = (uintptr_t)pp->addr - pp->func_start, len;
+	size_t off = (uintptr_t)pp->addr - pp->func_start;
 	uint8_t *code = kmalloc(pp->func_size);
 
 	*why = NULL;
@@ -127,12 +127,11 @@ int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *whe
 		return -ENOMEM;
 	}
 	kprobes_read_text(pp->func_start, code, pp->func_size);
-	len = measure_region(code, off, pp->func_size, pp->func_start, why, where);
-	if (len) {
+	*len = measure_region(code, off, pp->func_size, pp->func_start, why, where);
+	if (*len) {
 		scan_function(code, pp->func_size, pp->func_start, (uintptr_t)pp->addr,
-			      (uintptr_t)pp->addr + len, why, where);
-		memcpy(pp->opt.orig, code + off, len);
-		pp->opt_len = len;
+			      (uintptr_t)pp->addr + *len, why, where);
+		memcpy(pp->opt.orig, code + off, *len);
 	}
 	kfree(code);
 	return *why ? -EINVAL : 0;

@@ -173,32 +173,44 @@ unsigned long optimizer_detours_in_use(void)
 	return detour_buffers.slots_in_use;
 }
 
+/* Record under the lock what a check found: the region's length (other
+ * threads read it, to see which probes lie inside) and, if why is set,
+ * the refusal. */
+static void record_check(struct probe_point *pp, size_t len, const char *why, uintptr_t where)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+
+	if (len)
+		pp->opt_len = len;
+	if (why) {
+		pp->opt_state = OPT_REFUSED;
+		pp->opt_refusal = why;
+		pp->opt_refusal_addr = where;
+	}
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
+
 /* The checks and the detour buffer, without the lock: they read the whole
  * function and allocate. Returns false if pp was refused. */
 static bool prepare(struct probe_point *pp)
 {
 	const char *why = NULL;
 	uintptr_t where = 0;
-	unsigned long flags;
-	int err = 0;
+	size_t len = 0;
+	int err;
 
-	if (!pp->detour) {
-		err = arch_check_optprobe(pp, &why, &where);
-		if (!err) {
-			err = arch_prepare_optprobe(pp);
-			why = err == -ERANGE ? "rip-relative operand out of reach at" :
-					       "no executable memory for a detour buffer at";
-			where = (uintptr_t)pp->addr;
-		}
-	}
-	if (!err)
+	if (pp->detour)
 		return true;
-	flags = spin_lock_irqsave(&kprobe_lock);
-	pp->opt_state = OPT_REFUSED;
-	pp->opt_refusal = why;
-	pp->opt_refusal_addr = where;
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	return false;
+	err = arch_check_optprobe(pp, &len, &why, &where);
+	record_check(pp, len, err ? why : NULL, where);
+	if (err)
+		return false;
+	err = arch_prepare_optprobe(pp);
+	if (err)
+		record_check(pp, 0, err == -ERANGE ? "an operand out of the detour buffer's reach at" :
+						     "no executable memory for a detour buffer at",
+			     (uintptr_t)pp->addr);
+	return !err;
 }
 
 /* Could a stopped thread resume inside the region after its first byte?

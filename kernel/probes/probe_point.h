@@ -184,10 +184,12 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 /* ---- The jump optimizer's back end (arch/<arch>/optprobe.c) ---- */
 
 /* Run the safety checks for replacing the instructions at pp->addr with a
- * jump, and set pp->opt_len to the bytes the jump would replace. Returns
- * 0, or -EINVAL with *why (a short phrase) and *where (the address it is
- * about) set. Reads the text without other probes' breakpoints. */
-int arch_check_optprobe(struct probe_point *pp, const char **why, uintptr_t *where);
+ * jump, and set *len to the bytes the jump would replace (0 if the checks
+ * stopped before knowing; the core stores it in pp->opt_len under the
+ * lock). Returns 0, or -EINVAL / -ENOMEM with *why (a short phrase) and
+ * *where (the address it is about) set. Reads the text without other
+ * probes' breakpoints. */
+int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where);
 /* Build pp's detour buffer (ARCH_DETOUR_SIZE bytes from
  * optimizer_alloc_detour): save registers, call optprobe_callback(pp,
  * regs), restore, run the copied instructions, jump back. Sets pp->detour
