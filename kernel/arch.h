@@ -8,8 +8,6 @@
 #include <asm/context.h>
 #include <asm/ptrace.h>
 
-struct boot_info;
-
 /* Descriptor tables and trap vectors of CPU number id. */
 void arch_cpu_init(unsigned int id);
 struct cpu;
@@ -25,23 +23,14 @@ void arch_console_init(void);
 /* Write one byte to the console UART, waiting while it is busy. */
 void arch_console_putc(char c);
 
-/* Page mapping in the kernel address space. */
-#define PROT_READ  0x1
-#define PROT_WRITE 0x2
-#define PROT_EXEC  0x4
-/* Map one 4 KiB page; intermediate tables come from the frame allocator.
- * Returns 0, -EEXIST if va is mapped, or -ENOMEM. */
-int arch_map_page(uintptr_t va, uint64_t pa, unsigned int prot);
-/* Remove the mapping of one page and flush it from the TLB. */
-void arch_unmap_page(uintptr_t va);
-/* Translate a mapped kernel address. Returns 0 or -EFAULT. */
-int arch_virt_to_phys(uintptr_t va, uint64_t *pa);
-/* The PROT_* bits of a mapped page, or 0 if it is not mapped. */
-unsigned int arch_page_prot(uintptr_t va);
-/* Build the final kernel page tables (W^X, direct map) and switch to them. */
-void arch_paging_init(const struct boot_info *bi);
-/* Kernel address for a physical one, through the direct map. */
-void *phys_to_virt(uint64_t pa);
+/* Page tables are built and walked by portable code (kernel/paging.h),
+ * with each architecture's entry encoding in asm/pgtable.h. Called after
+ * the entry for va changed: make the CPU use the new entry and forget any
+ * cached translation of va. */
+void arch_flush_tlb_page(uintptr_t va);
+/* Switch this CPU to the final kernel page tables rooted at root_pa, which
+ * map everything the kernel uses so far; called once by paging_init. */
+void arch_paging_switch(uint64_t root_pa);
 
 /* Make instructions written at [addr, addr+len) visible to instruction
  * fetch on this CPU. */

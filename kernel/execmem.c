@@ -4,8 +4,8 @@
  * are worth reusing.
  */
 #include "kernel/execmem.h"
-#include "kernel/arch.h"
 #include "kernel/frame.h"
+#include "kernel/paging.h"
 #include "kernel/spinlock.h"
 #include "kernel/text_patch.h"
 #include <asm/insn_fill.h>
@@ -62,7 +62,7 @@ void *execmem_alloc_page(void)
 		return NULL;
 	va = EXEC_REGION_BASE + (uintptr_t)i * PAGE_SIZE;
 	pa = frame_alloc();
-	if (!pa || arch_map_page(va, pa, PROT_READ | PROT_EXEC) < 0) {
+	if (!pa || map_page(va, pa, PROT_READ | PROT_EXEC) < 0) {
 		if (pa)
 			frame_free(pa);
 		release_index(i);
@@ -77,9 +77,9 @@ void execmem_free_page(void *page)
 	uintptr_t va = (uintptr_t)page;
 	uint64_t pa;
 
-	if (!execmem_contains(va) || arch_virt_to_phys(va, &pa) < 0)
+	if (!execmem_contains(va) || virt_to_phys(va, &pa) < 0)
 		return;
-	arch_unmap_page(va);
+	unmap_page(va);
 	frame_free(pa);
 	release_index((va - EXEC_REGION_BASE) / PAGE_SIZE);
 }

@@ -10,8 +10,8 @@
  * not crumble into unusable fragments.
  */
 #include "kernel/heap.h"
-#include "kernel/arch.h"
 #include "kernel/frame.h"
+#include "kernel/paging.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"
@@ -66,7 +66,7 @@ static bool heap_grow(size_t size)
 	for (size_t off = 0; off < bytes; off += PAGE_SIZE) {
 		uint64_t pa = frame_alloc();
 
-		if (!pa || arch_map_page(start + off, pa, PROT_READ | PROT_WRITE) < 0) {
+		if (!pa || map_page(start + off, pa, PROT_READ | PROT_WRITE) < 0) {
 			if (pa)
 				frame_free(pa);
 			bytes = off;	/* keep what was mapped */

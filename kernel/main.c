@@ -11,6 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/crash_test.h"
 #include "kernel/frame.h"
+#include "kernel/paging.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/ramfs.h"
@@ -50,7 +51,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	if (arch_boot_info(boot_arg0, boot_arg1, &boot_info) < 0)
 		panic("no boot information from the boot loader");
 	frame_init(&boot_info, KERNEL_LOAD_PHYS, (uintptr_t)__kernel_end - KERNEL_VMA);
-	arch_paging_init(&boot_info);
+	paging_init(&boot_info);
 	if (boot_info.cmdline[0])
 		kprintf("command line: %s\n", boot_info.cmdline);
 

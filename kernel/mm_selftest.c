@@ -1,11 +1,11 @@
 /* Selftests of memory: frames, heap, W^X, text patching, executable
  * memory and instruction slots. */
-#include "kernel/arch.h"
 #include "kernel/execmem.h"
 #include "kernel/frame.h"
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nofault.h"
+#include "kernel/paging.h"
 #include "kernel/selftest.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -88,12 +88,12 @@ static void wx_page_permissions(void)
 {
 	uint64_t pa;
 
-	EXPECT_EQ(arch_page_prot((uintptr_t)__text_start), PROT_READ | PROT_EXEC);
-	EXPECT_EQ(arch_page_prot((uintptr_t)__rodata_start), PROT_READ);
-	EXPECT_EQ(arch_page_prot((uintptr_t)__data_start), PROT_READ | PROT_WRITE);
+	EXPECT_EQ(page_prot((uintptr_t)__text_start), PROT_READ | PROT_EXEC);
+	EXPECT_EQ(page_prot((uintptr_t)__rodata_start), PROT_READ);
+	EXPECT_EQ(page_prot((uintptr_t)__data_start), PROT_READ | PROT_WRITE);
 	/* The direct-map alias of kernel text must not be writable either. */
-	EXPECT_EQ(arch_virt_to_phys((uintptr_t)__text_start, &pa), 0);
-	EXPECT_EQ(arch_page_prot((uintptr_t)phys_to_virt(pa)), PROT_READ);
+	EXPECT_EQ(virt_to_phys((uintptr_t)__text_start, &pa), 0);
+	EXPECT_EQ(page_prot((uintptr_t)phys_to_virt(pa)), PROT_READ);
 }
 
 /* A function whose code the tests patch; never inlined or called. */
@@ -142,7 +142,7 @@ static void wx_text_poke_changes_code(void)
 	/* Still the same function. */
 	EXPECT_EQ(wx_patch_target(4), 13);
 	/* The alias window is gone afterwards. */
-	EXPECT_EQ(arch_page_prot(TEXT_POKE_ADDR), 0);
+	EXPECT_EQ(page_prot(TEXT_POKE_ADDR), 0);
 }
 
 static void execmem_is_read_only_executable(void)
@@ -154,12 +154,12 @@ static void execmem_is_read_only_executable(void)
 	if (!page)
 		return;
 	EXPECT(execmem_contains((uintptr_t)page));
-	EXPECT_EQ(arch_page_prot((uintptr_t)page), PROT_READ | PROT_EXEC);
+	EXPECT_EQ(page_prot((uintptr_t)page), PROT_READ | PROT_EXEC);
 	EXPECT_EQ(copy_to_kernel_nofault(page, &byte, 1), -EFAULT);
 	/* Within +-2 GiB of kernel text, for 32-bit relative jumps. */
 	EXPECT((uintptr_t)page - (uintptr_t)__text_start < (1UL << 31));
 	execmem_free_page(page);
-	EXPECT_EQ(arch_page_prot((uintptr_t)page), 0);
+	EXPECT_EQ(page_prot((uintptr_t)page), 0);
 }
 
 static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "selftest", 32);

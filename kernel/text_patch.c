@@ -12,6 +12,7 @@
  */
 #include "kernel/text_patch.h"
 #include "kernel/arch.h"
+#include "kernel/paging.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
@@ -45,12 +46,12 @@ static int poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 {
 	uint64_t pa;
 
-	if (arch_virt_to_phys(addr, &pa) < 0)
+	if (virt_to_phys(addr, &pa) < 0)
 		return -EFAULT;
-	if (arch_map_page(TEXT_POKE_ADDR, ALIGN_DOWN(pa, PAGE_SIZE), PROT_READ | PROT_WRITE) < 0)
+	if (map_page(TEXT_POKE_ADDR, ALIGN_DOWN(pa, PAGE_SIZE), PROT_READ | PROT_WRITE) < 0)
 		return -EFAULT;
 	copy_code_bytes((uint8_t *)(TEXT_POKE_ADDR + (addr & (PAGE_SIZE - 1))), src, len);
-	arch_unmap_page(TEXT_POKE_ADDR);
+	unmap_page(TEXT_POKE_ADDR);
 	return 0;
 }
 

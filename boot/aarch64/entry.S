@@ -19,7 +19,7 @@
  *   3. turn on the MMU and the caches, then jump to the higher half;
  *   4. clear .bss and call kmain(dtb, 0) on the boot stack.
  *
- * arch_paging_init replaces these coarse tables with the W^X ones early in
+ * paging_init replaces these coarse tables with the W^X ones early in
  * kmain. Everything here runs at its physical address, so it lives in the
  * .boot sections that the linker script places at 0x40200000 with
  * VMA == LMA; it reaches higher-half symbols with "ldr xN, =symbol"

@@ -31,7 +31,7 @@
  *
  * The boot code (boot/aarch64/entry.S) maps the first 2 GiB of physical
  * address space at KERNEL_VMA + physical with 1 GiB blocks (devices, then
- * RAM); arch_paging_init replaces that with the fine-grained map above.
+ * RAM); paging_init replaces that with the fine-grained map above.
  */
 #ifndef ASM_LAYOUT_H
 #define ASM_LAYOUT_H
