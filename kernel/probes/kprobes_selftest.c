@@ -1,14 +1,20 @@
 /*
  * Selftests of kprobes and jprobes: each behaviour the Kprobes guide
- * describes, on functions defined here for the purpose.
+ * describes, on functions defined here for the purpose; and a fault in a
+ * single-stepped instruction, on the assembly targets every architecture
+ * provides (probe_selftest_arch.h), since only assembly can place a load
+ * with an exception-table fix-up.
  *
  * The targets are global and never inlined, so the probes land on real
  * function code; `volatile` results keep the compiler from folding calls.
  */
 #include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/probe_selftest_arch.h"
+#include "kernel/probes/probe_selftest_util.h"
 #include "kernel/selftest.h"
 #include "kernel/text_patch.h"
+#include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -174,18 +180,11 @@ static void one_of_two_probes_disabled(void)
 	unregister_kprobe(&b);
 }
 
-static int count_pre(struct kprobe *p, struct pt_regs *r)
-{
-	(void)p;
-	(void)r;
-	return 0;
-}
-
 static void disable_enable_and_global_knob(void)
 {
-	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = count_pre };
-	struct kprobe off = { .symbol_name = "kpt_returns_zero", .pre_handler = count_pre,
-			      .flags = KPROBE_FLAG_DISABLED };
+	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = probe_test_count_pre };
+	struct kprobe off = { .symbol_name = "kpt_returns_zero",
+			      .pre_handler = probe_test_count_pre, .flags = KPROBE_FLAG_DISABLED };
 	uint8_t orig = text_byte(kpt_add);
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
@@ -220,8 +219,9 @@ static void disable_enable_and_global_knob(void)
 
 static void batch_registration_rolls_back(void)
 {
-	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = count_pre };
-	struct kprobe b = { .symbol_name = "kpt_returns_zero", .pre_handler = count_pre };
+	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = probe_test_count_pre };
+	struct kprobe b = { .symbol_name = "kpt_returns_zero",
+			    .pre_handler = probe_test_count_pre };
 	struct kprobe bad = { .symbol_name = "no_such_function_xyz" };
 	struct kprobe *kps[] = { &a, &b, &bad };
 	uint8_t orig_a = text_byte(kpt_add), orig_b = text_byte(kpt_returns_zero);
@@ -399,6 +399,75 @@ static void jprobe_batch_and_enable_disable(void)
 	unregister_jprobes(jps, 1);
 }
 
+/* Call the arch's targets through volatile pointers so the calls really
+ * happen. */
+static long (*volatile load)(const char *) = kpt_load;
+static long (*volatile branchy)(long) = kpt_branchy;
+
+static int faults_seen;
+static bool fault_was_data_fault;
+
+static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	faults_seen++;
+	fault_was_data_fault = probe_test_is_data_fault(regs, trapnr);
+	/* The step was ended first: the fault is at the original load. */
+	EXPECT_EQ(instruction_pointer(regs), kpt_points[KPT_LOAD]);
+	return 0;	/* not handled here: let the fix-up table do it */
+}
+
+static void fault_in_step_reaches_fault_handler(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+			     .pre_handler = probe_test_count_pre, .fault_handler = note_fault };
+	const char good = 'x';
+
+	faults_seen = 0;
+	fault_was_data_fault = false;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load(&good), 'x');
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT(fault_was_data_fault);
+	/* May fault into a fix-up: always stepped, never boosted. */
+	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 2);
+	EXPECT_EQ(load(&good), 'x');	/* and all is well afterwards */
+	unregister_kprobe(&kp);
+}
+
+/* A fault handler that handles the fault itself, through the fix-up
+ * table: the probe layer must have ended the step before calling it. */
+static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)trapnr;
+	faults_seen++;
+	return extable_fixup(regs);
+}
+
+static void fault_handler_can_handle_the_fault(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+			     .pre_handler = probe_test_count_pre, .fault_handler = fix_up_fault };
+	struct kprobe after;
+	const char good = 'y';
+
+	faults_seen = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(load((const char *)0x10), -EFAULT);
+	EXPECT_EQ(faults_seen, 1);
+	EXPECT_EQ(load(&good), 'y');
+	unregister_kprobe(&kp);
+	/* Nothing of that step is left behind: another step works, with
+	 * interrupts as they were (a step runs with them masked). */
+	EXPECT(probe_test_at(&after, kpt_points[KPT_MOVIMM], true));
+	EXPECT_EQ(branchy(9), 2);
+	EXPECT_EQ(probe_test_path_count(&after, PROBE_EXEC_STEP), 1);
+	EXPECT(probe_test_irqs_enabled());
+	unregister_kprobe(&after);
+}
+
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
@@ -412,5 +481,7 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(jprobe_return_into_a_step),
 	SELFTEST_CASE(jprobe_sees_stack_arguments),
 	SELFTEST_CASE(jprobe_batch_and_enable_disable),
+	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
+	SELFTEST_CASE(fault_handler_can_handle_the_fault),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

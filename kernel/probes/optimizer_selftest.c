@@ -1,5 +1,13 @@
 /*
- * The optimizer stress selftest: a probe at the entry of every function of
+ * Selftests of the jump optimizer on every architecture.
+ *
+ * The suite "optprobes" checks what unoptimizes a point and what an
+ * optimized point ignores, on kpo_sum, which each architecture writes in
+ * assembly (probe_selftest_arch.h); what only one architecture has (its
+ * jump, its registers, its safety checks) is tested in
+ * arch/<arch>/optprobe_selftest.c.
+ *
+ * The suite "optprobes-stress": a probe at the entry of every function of
  * lib/ and the VFS at once, every one the checks allow optimized, while
  * checked workloads run here and in a preempted reader thread; then all
  * removed, and the text, heap and slots must be as before.
@@ -7,10 +15,143 @@
 #include "kernel/heap.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/optimizer.h"
+#include "kernel/probes/probe_selftest_arch.h"
+#include "kernel/probes/probe_selftest_util.h"
 #include "kernel/probes/stress_workload.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
+#include "lib/string.h"
+
+/* Call through a volatile pointer so the calls really happen. */
+static long (*volatile sum)(long, long) = kpo_sum;
+
+/* How much of kpo_sum's text to compare: more than the jump replaces on
+ * either architecture. */
+#define TEXT_BYTES 16
+
+/* True if kpo_sum's text is orig again. */
+static bool text_is(const uint8_t *orig)
+{
+	return memcmp(orig, (const void *)kpo_sum, TEXT_BYTES) == 0;
+}
+
+static void disable_enable_and_knobs(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
+	uint8_t orig[TEXT_BYTES];
+	unsigned long hits;
+
+	memcpy(orig, (const void *)kpo_sum, sizeof(orig));
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(disable_kprobe(&kp), 0);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT(text_is(orig));
+	EXPECT_EQ(enable_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	EXPECT(probe_test_jumps_to_detour(&kp));
+
+	kprobes_global_disarm();
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT(text_is(orig));
+	kprobes_global_arm();
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+
+	kprobes_set_optimization(false);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));	/* a breakpoint probe again */
+	hits = kp.nhit;
+	EXPECT_EQ(sum(2, 2), 5);
+	EXPECT_EQ(kp.nhit, hits + 1);
+	kprobes_set_optimization(true);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	unregister_kprobe(&kp);
+	EXPECT(text_is(orig));
+}
+
+static void post_handler_probe_unoptimizes(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
+	struct kprobe post = { .addr = (uint8_t *)kpo_sum, .post_handler = probe_test_nop_post };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(register_kprobe(&post), 0);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));	/* at once */
+	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));
+	EXPECT_EQ(sum(1, 2), 4);
+	unregister_kprobe(&post);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	unregister_kprobe(&kp);
+}
+
+static volatile int jprobe_calls;
+
+static long jprobe_entry(long a, long b)
+{
+	(void)a;
+	(void)b;
+	jprobe_calls++;
+	jprobe_return();
+}
+
+/* A jprobe changes the instruction pointer, which the detour ignores. */
+static void jprobe_unoptimizes(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
+	struct jprobe jp = { .kp.addr = (uint8_t *)kpo_sum, .entry = jprobe_entry };
+
+	jprobe_calls = 0;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));
+	EXPECT_EQ(sum(4, 5), 10);
+	EXPECT_EQ(jprobe_calls, 1);
+	unregister_jprobe(&jp);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	unregister_kprobe(&kp);
+}
+
+static uint64_t diverted_arg0;
+
+/* A pre-handler that tries to make the function return at once. */
+static int divert(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	regs_return_from_entry(regs, 999);
+	/* On aarch64 that also set the first argument: x0 holds both. */
+	diverted_arg0 = regs_get_argument(regs, 0);
+	return 1;
+}
+
+static void pc_change_is_ignored_when_optimized(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = divert };
+	long got;
+
+	kprobes_set_optimization(false);
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(sum(1, 1), 999);	/* a breakpoint probe may divert */
+	kprobes_set_optimization(true);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	/* An optimized one may not: the new pc is ignored, and kpo_sum runs
+	 * on the registers as the handler left them. */
+	got = sum(1, 1);
+	EXPECT_EQ(got, (long)diverted_arg0 + 1 + 1);
+	unregister_kprobe(&kp);
+}
+
+static const struct selftest_case optprobe_cases[] = {
+	SELFTEST_CASE(disable_enable_and_knobs),
+	SELFTEST_CASE(post_handler_probe_unoptimizes),
+	SELFTEST_CASE(jprobe_unoptimizes),
+	SELFTEST_CASE(pc_change_is_ignored_when_optimized),
+};
+SELFTEST_SUITE("optprobes", optprobe_cases);
 
 #define MAX_ENTRIES 512
 #define SETTLE_TICKS 1000

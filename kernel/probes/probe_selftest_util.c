@@ -1,5 +1,12 @@
-/* Helpers shared by the architectures' probe selftests (see the header). */
+/* Helpers shared by the probe selftests (see the header). */
 #include "kernel/probes/probe_selftest_util.h"
+#include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/probe_selftest_arch.h"
+#include "kernel/sched.h"
+#include "kernel/selftest.h"
+#include "lib/string.h"
+
+#define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */
 
 int probe_test_count_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -25,4 +32,45 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post)
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how)
 {
 	return kp->point->exec_count[how];
+}
+
+enum opt_state probe_test_opt_state(struct kprobe *kp)
+{
+	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
+	enum opt_state st = kp->point->opt_state;
+
+	spin_unlock_irqrestore(&kprobe_lock, flags);
+	return st;
+}
+
+enum opt_state probe_test_settle(struct kprobe *kp)
+{
+	uint64_t end = sched_ticks() + SETTLE_TICKS;
+	enum opt_state st;
+
+	while ((st = probe_test_opt_state(kp)) != OPT_OPTIMIZED && st != OPT_REFUSED &&
+	       sched_ticks() < end)
+		thread_sleep(1);
+	return st;
+}
+
+bool probe_test_jumps_to_detour(const struct kprobe *kp)
+{
+	uintptr_t to = probe_test_jump_target((uintptr_t)kp->addr);
+	uintptr_t detour = (uintptr_t)kp->point->detour;
+
+	return detour && to >= detour && to < detour + ARCH_DETOUR_SIZE;
+}
+
+void probe_test_expect_refused(uintptr_t addr, const char *why, uintptr_t where)
+{
+	struct kprobe kp = { .addr = (uint8_t *)addr, .pre_handler = probe_test_count_pre };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_REFUSED);
+	EXPECT_STREQ(kp.point->opt_refusal, why);
+	EXPECT_EQ(kp.point->opt_refusal_addr, where);
+	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
+	EXPECT(arch_is_breakpoint(addr));	/* still a breakpoint probe */
+	unregister_kprobe(&kp);
 }

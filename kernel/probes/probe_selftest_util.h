@@ -1,5 +1,5 @@
-/* Helpers shared by the probe selftests of the architectures
- * (arch/<arch>/kprobes_selftest.c and optprobe_selftest.c). */
+/* Helpers shared by the probe selftests, the portable ones here and the
+ * architectures' (arch/<arch>/kprobes_selftest.c and optprobe_selftest.c). */
 #ifndef KERNEL_PROBES_PROBE_SELFTEST_UTIL_H
 #define KERNEL_PROBES_PROBE_SELFTEST_UTIL_H
 
@@ -14,5 +14,16 @@ void probe_test_nop_post(struct kprobe *p, struct pt_regs *regs, unsigned long f
 bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
+
+/* The optimizer's state of kp's point, read under kprobe_lock. */
+enum opt_state probe_test_opt_state(struct kprobe *kp);
+/* Wait until kp's point is optimized or refused (or the time runs out);
+ * returns the state it reached. */
+enum opt_state probe_test_settle(struct kprobe *kp);
+/* True if the text at kp's address is a jump into its detour buffer. */
+bool probe_test_jumps_to_detour(const struct kprobe *kp);
+/* Register a probe at addr, wait, and expect the optimizer to refuse it
+ * for the reason why, about the address where. */
+void probe_test_expect_refused(uintptr_t addr, const char *why, uintptr_t where);
 
 #endif
