@@ -37,8 +37,6 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 IMAGE := $(BUILD)/probeos.iso
 CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint double-fault kretprobe-bug jprobe-return)
 GDB := gdb
-KPROBES := y
-OPTPROBES := y
 else ifeq ($(ARCH),aarch64)
 CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
 # -mgeneral-regs-only: no FP/SIMD registers; the exception entry does not
@@ -65,10 +63,6 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
 GDB := gdb-multiarch
 CRASH_IMAGES :=
-# The probes layer's back end is arch/aarch64/kprobes.c, the jump
-# optimizer's arch/aarch64/optprobe.c (docs/aarch64.md).
-KPROBES := y
-OPTPROBES := y
 # The raw image: the ELF's loadable bytes laid out by physical address.
 $(BUILD)/%.bin: $(BUILD)/%.elf
 	@echo "  OBJCOPY $@"
@@ -97,17 +91,13 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
-	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -MMD -MP \
-	$(if $(filter y,$(KPROBES)),-DCONFIG_KPROBES) \
-	$(if $(filter y,$(OPTPROBES)),-DCONFIG_OPTPROBES)
+	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
 
-SRCS := $(wildcard kernel/*.c $(if $(filter y,$(KPROBES)),kernel/probes/*.c) lib/*.c \
+SRCS := $(wildcard kernel/*.c kernel/probes/*.c lib/*.c \
 	arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S)
-# The jump optimizer's files, generic and arch, only where it is enabled.
-SRCS := $(filter-out $(if $(filter y,$(OPTPROBES)),,kernel/probes/optimizer% arch/$(ARCH)/optprobe%),$(SRCS))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: all run debug test host-tests deps clean crash-images bench
@@ -130,7 +120,7 @@ $(BUILD)/obj/%.S.o: %.S
 -include $(OBJS:.o=.d)
 
 # Objects depend on the flags they were compiled with: a change of flags
-# (another CROSS_COMPILE, KPROBES switched on) rebuilds them.
+# (another CROSS_COMPILE, say) rebuilds them.
 $(BUILD)/cflags: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@

@@ -65,10 +65,8 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_trap();
 	else if (strcmp(kind, "text-write") == 0)
 		crash_by_text_write();
-#ifdef CONFIG_KPROBES
 	else if (strcmp(kind, "jprobe-return") == 0)
 		jprobe_return();
-#endif
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

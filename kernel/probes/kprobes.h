@@ -174,7 +174,6 @@ int disable_kretprobe(struct kretprobe *rp);
 int enable_kretprobe(struct kretprobe *rp);
 /* Instances of rp currently tracking a call. */
 int kretprobe_instances_in_use(struct kretprobe *rp);
-#ifdef CONFIG_KPROBES
 /* Claim the breakpoint, single-step and fault trap hooks (at boot). */
 void kprobes_init(void);
 /* A thread is ending: give back the kretprobe instances of calls it will
@@ -184,16 +183,5 @@ void kretprobe_thread_exit(struct thread *t);
  * address of the call whose return address was stored at stack_slot, in
  * the current thread; otherwise ret itself. */
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
-#else
-/* A kernel built without the probes layer (an architecture that has no
- * back end yet): nothing to set up, and no trampoline to see through. */
-static inline void kprobes_init(void) { }
-static inline void kretprobe_thread_exit(struct thread *t) { (void)t; }
-static inline uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
-{
-	(void)stack_slot;
-	return ret;
-}
-#endif
 
 #endif

@@ -3,17 +3,13 @@
  *
  * The core tells the optimizer whenever something that decides whether a
  * point may be optimized changes (optimizer_update_locked), and asks it to
- * let go of a point before freeing it. With CONFIG_OPTPROBES off (an
- * architecture without an optimizer back end) these do nothing, and every
- * probe stays a breakpoint probe.
+ * let go of a point before freeing it.
  */
 #ifndef KERNEL_PROBES_OPTIMIZER_H
 #define KERNEL_PROBES_OPTIMIZER_H
 
 #include "kernel/probes/probe_point.h"
-#include "lib/format.h"
 
-#ifdef CONFIG_OPTPROBES
 /* Start the optimizer thread (after the scheduler is up). */
 void optimizer_init(void);
 /* pp or its neighbourhood changed: queue it, or unoptimize it, so that
@@ -38,19 +34,5 @@ unsigned long optimizer_detours_in_use(void);
 void optimizer_describe(struct probe_point *pp, char *buf, size_t size);
 /* Whether the optimizer runs (`probe optimize on|off`). */
 void kprobes_set_optimization(bool on);
-#else
-static inline void optimizer_init(void) { }
-static inline void optimizer_update_locked(struct probe_point *pp) { (void)pp; }
-static inline void optimizer_update_around_locked(uintptr_t addr) { (void)addr; }
-static inline void optimizer_forget_locked(struct probe_point *pp) { (void)pp; }
-static inline void optimizer_release(struct probe_point *pp) { (void)pp; }
-static inline void kprobes_set_optimization(bool on) { (void)on; }
-static inline unsigned long optimizer_detours_in_use(void) { return 0; }
-static inline void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
-{
-	(void)pp;
-	snprintf(buf, size, "not optimized: this architecture has no jump optimizer");
-}
-#endif
 
 #endif

@@ -401,19 +401,11 @@ static void probe_show(const char *target)
 		show_one(found[i]);
 }
 
-#ifdef CONFIG_OPTPROBES
 static void probe_optimize(bool on)
 {
 	kprobes_set_optimization(on);
 	kprintf("probes: optimization %s\n", on ? "on" : "off");
 }
-#else
-static void probe_optimize(bool on)
-{
-	(void)on;
-	kprintf("probe: this architecture has no jump optimizer\n");
-}
-#endif
 
 static void cmd_probe(int argc, char **argv)
 {

@@ -75,9 +75,7 @@ struct probe_point {
 	const char *opt_refusal;	/* OPT_REFUSED: the failed check... */
 	uintptr_t opt_refusal_addr;	/* ...and the address it is about */
 	unsigned long opt_hits;		/* hits that came through the jump */
-#ifdef CONFIG_OPTPROBES
 	struct arch_opt_insn opt;	/* the back end's part */
-#endif
 };
 
 /* Per-CPU state of the probe being handled on this CPU. */
