@@ -36,6 +36,7 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
 CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint double-fault kretprobe-bug jprobe-return)
+POWEROFF_STATUS := 33
 GDB := gdb
 else ifeq ($(ARCH),aarch64)
 CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
@@ -63,6 +64,7 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
 GDB := gdb-multiarch
 CRASH_IMAGES :=
+POWEROFF_STATUS := 0
 # The raw image: the ELF's loadable bytes laid out by physical address.
 $(BUILD)/%.bin: $(BUILD)/%.elf
 	@echo "  OBJCOPY $@"
@@ -180,8 +182,11 @@ $(BUILD)/probeos.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 $(BUILD)/crash-%.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 	$(call make-iso,$(BUILD)/crash-$*,crash=$*)
 
+# `poweroff` on x86_64 leaves QEMU through isa-debug-exit, whose exit
+# status is (value << 1) | 1: POWEROFF_STATUS is a clean end, not an error.
 run: deps $(IMAGE)
-	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio
+	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio; \
+	status=$$?; [ $$status -eq 0 ] || [ $$status -eq $(POWEROFF_STATUS) ]
 
 # QEMU starts halted with a GDB stub on port 1234, and GDB attaches with
 # the kernel's symbols. GDB owns this terminal, so the serial console is on
