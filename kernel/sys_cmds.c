@@ -76,8 +76,11 @@ static void cmd_uptime(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	kprintf("up %lu.%02lu s (%lu ticks)\n", (unsigned long)(t / TIMER_HZ),
-		(unsigned long)(t % TIMER_HZ * 100 / TIMER_HZ), (unsigned long)t);
+	/* The cycle counter too: it is what the shell's kretprobes time
+	 * calls in (`trace`), so a duration can be read against it. */
+	kprintf("up %lu.%02lu s (%lu ticks, %lu cycles)\n", (unsigned long)(t / TIMER_HZ),
+		(unsigned long)(t % TIMER_HZ * 100 / TIMER_HZ), (unsigned long)t,
+		(unsigned long)arch_cycles());
 }
 SHELL_COMMAND("uptime", "", "time since boot", cmd_uptime);
 

@@ -37,7 +37,7 @@ POWEROFF_TIMEOUT = 10
 HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "poweroff"]
 
-UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks\)")
+UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
 
 class TestFailure(Exception):
@@ -77,12 +77,13 @@ def expect_exact(out, line, cmd):
     check(out == [line], "`%s`: expected exactly %r, got %s" % (cmd, line, show(out)))
 
 
-def parse_uptime(out, cmd="uptime"):
+def parse_uptime(out, cmd="uptime", group=2):
+    """The ticks (or, with group=3, the cycle counter) of an `uptime`."""
     for line in out:
         m = UPTIME.search(line)
         if m:
-            return int(m.group(2))
-    raise TestFailure("`%s`: expected a line like 'up 1.23 s (123 ticks)', got %s"
+            return int(m.group(group))
+    raise TestFailure("`%s`: expected a line like 'up 1.23 s (123 ticks, 4567 cycles)', got %s"
                       % (cmd, show(out)))
 
 
@@ -410,6 +411,16 @@ def test_probe_ret_and_jprobe(m):
     jp = [l for l in out if ("#%d j vfs_read+0x0/" % jnum) in l]
     check(len(ret) == 1 and "ret=0x8 (8)" in ret[0],
           "`trace`: expected one kretprobe record with ret=0x8 (8), got %s" % show(out, 10))
+    # The duration is measured from the call's entry (the shell's
+    # entry_handler stores the start in the instance's data). Without
+    # that start it would be the whole cycle count since boot, so a
+    # duration below half of the counter read afterwards shows it is one
+    # call's.
+    cycles = parse_uptime(m.command("uptime"), group=3)
+    took = re.search(r"after (\d+) cycles", ret[0])
+    check(took and 0 < int(took.group(1)) < cycles // 2,
+          "`trace`: expected the call's duration 'after N cycles' with 0 < N < %d"
+          " (half the counter's %d), got %s" % (cycles // 2, cycles, show(ret)))
     check(len(jp) == 1 and " 0x200 " in jp[0] and "shell(" in jp[0],
           "`trace`: expected one jprobe record in the shell with count 0x200,"
           " got %s" % show(out, 10))
