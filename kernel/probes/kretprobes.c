@@ -132,18 +132,22 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 
 void kretprobe_thread_exit(struct thread *t)
 {
+	/* Interrupts stay off until every instance is back: put_instance
+	 * takes instance_lock without disabling them (its other callers run
+	 * with them off), and an interrupt handler hitting a kretprobe while
+	 * this thread held the lock would spin on it forever. */
 	unsigned long flags = arch_irq_save();
 	struct kretprobe_instance *ri = t->kretprobe_instances;
 
 	/* Calls that will never return: the thread ends inside them. */
 	t->kretprobe_instances = NULL;
-	arch_irq_restore(flags);
 	while (ri) {
 		struct kretprobe_instance *next = ri->next;
 
 		put_instance(ri);
 		ri = next;
 	}
+	arch_irq_restore(flags);
 }
 
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
