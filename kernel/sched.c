@@ -16,9 +16,15 @@
 #include "kernel/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
+#include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
+#include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
 #include "kernel/spinlock.h"
+
+_Static_assert(offsetof(struct cpu, current) == CPU_CURRENT_OFFSET, "kernel/sched_asm.h");
+_Static_assert(offsetof(struct thread, preempt_count) == THREAD_PREEMPT_COUNT_OFFSET,
+	       "kernel/sched_asm.h");
 
 static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static LIST_HEAD(run_queue);
@@ -63,6 +69,12 @@ static void schedule_locked(void)
 	struct thread *prev = cpu->current;
 	struct thread *next = cpu->idle;
 
+	/* Only a thread that gives up the CPU itself gets here with its
+	 * count up (the preemption point checks it): code that must not
+	 * be switched away from tried to sleep. */
+	if (unlikely(prev->preempt_count))
+		panic("sched: thread %s would switch away with preemption disabled",
+		      prev->name);
 	if (prev->state == THREAD_RUNNING) {
 		if (prev == cpu->idle)
 			prev->state = THREAD_READY;	/* never queued: the fallback */
@@ -167,7 +179,7 @@ void sched_preempt_point(struct pt_regs *regs)
 {
 	struct cpu *cpu = this_cpu();
 
-	if (!cpu->need_resched || cpu->irq_depth)
+	if (!cpu->need_resched || cpu->irq_depth || cpu->current->preempt_count)
 		return;
 	spin_lock(&sched_lock);
 	cpu->current->preempted_regs = regs;

@@ -30,6 +30,10 @@ enum thread_state {
 struct kretprobe_instance;
 
 struct thread {
+	/* Above zero: the timer does not preempt this thread (see
+	 * preempt_disable). First, at the offset assembly expects
+	 * (kernel/sched_asm.h). */
+	unsigned int preempt_count;
 	unsigned int id;
 	char name[THREAD_NAME_MAX + 1];
 	enum thread_state state;
@@ -74,6 +78,25 @@ static inline struct thread *current_thread(void)
 	return this_cpu_read(current);
 }
 
+/* Keep the running thread on this CPU, interrupts still on, until the
+ * matching preempt_enable (they nest). The timer's preemption point
+ * leaves a thread whose count is above zero running; the switch it
+ * wanted happens at the first preemption point after the count is back
+ * to zero. The count is the thread's own, not the CPU's, so it stays
+ * right even if the thread is switched between reading and writing it.
+ * Code between the two must not sleep (the scheduler panics). */
+static inline void preempt_disable(void)
+{
+	current_thread()->preempt_count++;
+	__asm__ volatile("" : : : "memory");
+}
+
+static inline void preempt_enable(void)
+{
+	__asm__ volatile("" : : : "memory");
+	current_thread()->preempt_count--;
+}
+
 /* Give the CPU to the next ready thread, if there is one. */
 void thread_yield(void);
 /* Sleep for at least ticks timer ticks. */
@@ -91,7 +114,8 @@ uint64_t sched_ticks(void);
 /* Called by the timer interrupt on every tick. */
 void sched_timer_tick(void);
 /* Called at the end of every interrupt, with the interrupted registers:
- * switch threads if the slice ran out. */
+ * switch threads if the slice ran out, unless the interrupted thread
+ * disabled preemption. */
 void sched_preempt_point(struct pt_regs *regs);
 /* True if a thread other than the caller is stopped (preempted) with its
  * instruction pointer in [start, start+len). Code there is still in use. */

@@ -46,6 +46,15 @@ static void sleep_lasts_at_least_its_ticks(void)
 	EXPECT(sched_ticks() - start >= 5);
 }
 
+/* Busy-wait (interrupts on, never sleeping) for n timer ticks. */
+static void spin_ticks(uint64_t n)
+{
+	uint64_t end = sched_ticks() + n;
+
+	while (sched_ticks() < end)
+		;
+}
+
 /* Two threads that never yield: both progress only if the timer preempts. */
 static volatile uint64_t spin_count[2];
 static volatile int spin_stop, spin_done[2];
@@ -61,8 +70,6 @@ static void spinner(void *arg)
 
 static void preemption_shares_the_cpu(void)
 {
-	uint64_t end;
-
 	spin_stop = 0;
 	for (int i = 0; i < 2; i++) {
 		spin_count[i] = 0;
@@ -71,14 +78,32 @@ static void preemption_shares_the_cpu(void)
 	}
 	/* This thread busy-waits too, without sleeping: the spinners can
 	 * only run if the timer takes the CPU away from it. */
-	end = sched_ticks() + 20;
-	while (sched_ticks() < end)
-		;
+	spin_ticks(20);
 	EXPECT(spin_count[0] > 0);
 	EXPECT(spin_count[1] > 0);
 	spin_stop = 1;
 	EXPECT(wait_for_flag(&spin_done[0], 100));
 	EXPECT(wait_for_flag(&spin_done[1], 100));
+}
+
+static void preempt_disable_keeps_the_cpu(void)
+{
+	spin_stop = 0;
+	spin_done[0] = 0;
+	EXPECT(thread_create("st-spin", spinner, (void *)0) != NULL);
+	preempt_disable();
+	spin_count[0] = 0;
+	/* Ticks come (interrupts are on) and the slice runs out, but the
+	 * ready spinner must not get the CPU... */
+	spin_ticks(5 * SCHED_SLICE_TICKS);
+	EXPECT_EQ(spin_count[0], 0);
+	preempt_enable();
+	EXPECT_EQ(current_thread()->preempt_count, 0);
+	/* ...until preemption is enabled again. */
+	spin_ticks(5 * SCHED_SLICE_TICKS);
+	EXPECT(spin_count[0] > 0);
+	spin_stop = 1;
+	EXPECT(wait_for_flag(&spin_done[0], 100));
 }
 
 static struct wait_queue test_wq = WAIT_QUEUE_INIT(test_wq);
@@ -151,6 +176,7 @@ static const struct selftest_case sched_cases[] = {
 	SELFTEST_CASE(thread_runs_and_is_reaped),
 	SELFTEST_CASE(sleep_lasts_at_least_its_ticks),
 	SELFTEST_CASE(preemption_shares_the_cpu),
+	SELFTEST_CASE(preempt_disable_keeps_the_cpu),
 	SELFTEST_CASE(wait_queue_wakes_waiter),
 	SELFTEST_CASE(yield_alternates_threads),
 };

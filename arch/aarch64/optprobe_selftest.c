@@ -29,6 +29,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/probe_selftest_arch.h"
 #include "kernel/probes/probe_selftest_util.h"
+#include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include <asm/sysreg.h>
 
@@ -268,6 +269,7 @@ uintptr_t probe_test_jump_target(uintptr_t addr)
 
 static struct pt_regs seen;
 static uint64_t seen_daif;
+static unsigned int seen_preempt_count;
 static int seen_hits;
 
 static int record_regs(struct kprobe *p, struct pt_regs *regs)
@@ -275,6 +277,7 @@ static int record_regs(struct kprobe *p, struct pt_regs *regs)
 	(void)p;
 	seen = *regs;
 	seen_daif = read_sysreg(daif);
+	seen_preempt_count = current_thread()->preempt_count;
 	seen_hits++;
 	return 0;
 }
@@ -284,6 +287,8 @@ static void safe_point_is_optimized_and_fires(void)
 	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
 	uint32_t before = word_at((uintptr_t)kpo_sum);
 	uint64_t at_entry[2];
+	unsigned long flags;
+	long masked_sum;
 
 	seen_hits = 0;
 	EXPECT_EQ(register_kprobe(&kp), 0);
@@ -299,8 +304,20 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(seen.regs[30], at_entry[1]);		/* the return address */
 	EXPECT_EQ(seen.pstate & 0xf, PSR_MODE_EL1H);
 	EXPECT_EQ(ESR_EC(seen.esr), EC_BRK64);		/* as the breakpoint's */
-	EXPECT(seen_daif & PSR_I);			/* handlers run masked */
+	/* The handler is not preemptible, but interrupts stay as the probed
+	 * code had them: on here, off when called with them off. */
+	EXPECT_EQ(seen_preempt_count, 1);
+	EXPECT(!(seen_daif & PSR_I));
+	EXPECT(!(seen.pstate & PSR_I));
+	EXPECT_EQ(current_thread()->preempt_count, 0);
 	EXPECT_EQ(kp.point->opt_hits, 1);
+	flags = arch_irq_save();
+	masked_sum = kpo_call_sum(1, 2, at_entry);
+	arch_irq_restore(flags);
+	EXPECT_EQ(masked_sum, 4);
+	EXPECT(seen_daif & PSR_I);
+	EXPECT(seen.pstate & PSR_I);
+	EXPECT_EQ(seen_hits, 2);
 	unregister_kprobe(&kp);
 	EXPECT_EQ(word_at((uintptr_t)kpo_sum), before);
 	EXPECT_EQ(sum(1, 1), 3);

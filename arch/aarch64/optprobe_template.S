@@ -7,22 +7,33 @@
  * B jumps to optprobe_template_entry, after the literals. The code builds
  * the same struct pt_regs the exception entry would (asm/ptrace.h,
  * arch/aarch64/trap_entry.S), with pc at the probed instruction as after
- * its BRK, masks every exception as taking one does, calls
- * optprobe_callback(pp, regs), and restores every register, the
- * condition flags and the masks from regs - all but pc and sp: a
- * handler's change to those is ignored (see optprobe_callback).
+ * its BRK, disables preemption, calls optprobe_callback(pp, regs),
+ * enables preemption and restores every register and the condition
+ * flags from regs - all but pc and sp: a handler's change to those is
+ * ignored (see optprobe_callback).
+ *
+ * Interrupts are left as the probed code had them. The callback only
+ * needs to stay on this CPU, which the running thread's preemption count
+ * ensures (kernel/sched.h); masking them here would mean unmasking them
+ * on the way out, and QEMU ends a translation block at every write that
+ * may unmask interrupts, which cost about 40 ns per hit, a quarter of it.
+ * The count is raised before the call and lowered after it returns, in
+ * this code, so that a thread is never preempted while a return address
+ * into this buffer is on its stack: a buffer is freed once no preempted
+ * thread's pc is inside it (kernel/probes/optimizer.c).
  *
  * The literals are read with `ldr xN, label`, which is pc-relative:
  * copied as one block, each load still finds its literal in the copy.
  *
- * Order matters at the start: nothing may change the flags or the masks
- * before they are read, and `sub`, `stp` and `mrs` change neither.
+ * Order matters at the start: nothing may change the flags before they
+ * are read, and `sub`, `stp` and `mrs` do not.
  */
 #include <asm/pt_regs_asm.h>
 #include <asm/brk.h>
 #include <asm/optprobe.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
+#include "kernel/sched_asm.h"
 
 /* ESR_EL1 of a BRK #BRK_IMM_KPROBE: its class, IL (a 32-bit instruction)
  * and the immediate. Saved as the breakpoint's exception would save it. */
@@ -50,10 +61,8 @@ optprobe_template_entry:
 	stp	x0, x1, [sp, #16 * 0]
 	mrs	x0, nzcv
 	mrs	x1, daif
-	msr	daifset, #0xf		/* D, A, I, F: as an exception masks them */
 	orr	x0, x0, x1
-	mov	x1, #PSR_MODE_EL1H
-	orr	x0, x0, x1		/* pstate, as SPSR_EL1 would hold it */
+	add	x0, x0, #PSR_MODE_EL1H	/* pstate, as SPSR_EL1 would hold it */
 	SAVE_X2_X29
 	add	x1, sp, #PT_REGS_SIZE	/* sp as it was at the probed address */
 	stp	x30, x1, [sp, #S_X30]
@@ -68,17 +77,25 @@ optprobe_template_entry:
 	 * builds: backtraces from a handler continue into the probed code. */
 	stp	x29, x2, [sp, #S_FRAME]
 	add	x29, sp, #S_FRAME
+	/* Preemption off: x19 (saved in regs, kept across the call by the
+	 * C convention) holds the running thread. */
+	mrs	x19, tpidr_el1
+	ldr	x19, [x19, #CPU_CURRENT_OFFSET]
+	ldr	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]
+	add	w0, w0, #1
+	str	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]
 	ldr	x0, optprobe_template_pp
 	mov	x1, sp
 	ldr	x2, optprobe_template_callback
 	blr	x2			/* optprobe_callback(pp, regs) */
+	ldr	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]
+	sub	w0, w0, #1
+	str	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]	/* preemption on */
 	LOAD_X2_X29
 	ldr	x30, [sp, #S_X30]
 	ldr	x0, [sp, #S_PSTATE]
 	and	x1, x0, #0xf0000000	/* N, Z, C, V */
 	msr	nzcv, x1
-	and	x1, x0, #0x3c0		/* D, A, I, F: interrupts may come from here on */
-	msr	daif, x1
 	ldp	x0, x1, [sp, #16 * 0]
 	add	sp, sp, #PT_REGS_SIZE	/* add, not adds: the flags stay */
 	/* The relocated probed instruction and the branch back: written by

@@ -18,7 +18,10 @@
  * belongs to, are shared between CPUs (instance_lock). A thread's list of
  * pending instances is not: only that thread adds to it (at a probed
  * entry), removes from it (at the return, or when it exits) or reads it
- * (its own backtraces), always with interrupts off, so it needs no lock.
+ * (its own backtraces), so it needs no lock. Each of those runs with
+ * interrupts off, or (an optimized entry on aarch64, which leaves them
+ * on) with this CPU busy handling a probe, when an interrupt misses
+ * every probe it hits and so neither adds nor removes an instance.
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"

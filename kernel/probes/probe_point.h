@@ -190,9 +190,12 @@ void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where);
 /* Build pp's detour buffer (ARCH_DETOUR_SIZE bytes from
  * optimizer_alloc_detour): save registers, call optprobe_callback(pp,
- * regs), restore, run the copied instructions, jump back. Sets pp->detour
- * and pp->detour_copy (where the copied instructions start). -ENOMEM if
- * no executable memory is left. */
+ * regs), restore, run the copied instructions, jump back. The call must
+ * not be preempted, from before it to after it returns (a preempted
+ * thread must never hold a return address into a buffer): interrupts off
+ * or the thread's preemption count raised, as the back end prefers. Sets
+ * pp->detour and pp->detour_copy (where the copied instructions start).
+ * -ENOMEM if no executable memory is left. */
 int arch_prepare_optprobe(struct probe_point *pp);
 /* Write the jump over the region (breakpoint first, then the tail, then
  * the first byte), or put the original bytes back with the breakpoint
@@ -215,7 +218,8 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
  * them (for decoding next to other probes). */
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
 
-/* The detour buffer's C half: run the pre-handlers of pp. */
+/* The detour buffer's C half: run the pre-handlers of pp. Called with
+ * preemption disabled; interrupts may be on (see arch_prepare_optprobe). */
 void optprobe_callback(struct probe_point *pp, struct pt_regs *regs);
 
 /* jprobe_return()'s C half, with the entry function's work done: put the
