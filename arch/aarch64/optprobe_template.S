@@ -16,7 +16,8 @@
  * needs to stay on this CPU, which the running thread's preemption count
  * ensures (kernel/sched.h); masking them here would mean unmasking them
  * on the way out, and QEMU ends a translation block at every write that
- * may unmask interrupts, which cost about 40 ns per hit, a quarter of it.
+ * may unmask interrupts, which cost over a third of a hit's emulated time
+ * (docs/optimizer.md).
  * The count is raised before the call and lowered after it returns, in
  * this code, so that a thread is never preempted while a return address
  * into this buffer is on its stack: a buffer is freed once no preempted
