@@ -45,8 +45,27 @@ __noreturn void thread_start(void);
 
 /* A monotonically increasing cycle counter (TSC / CNTVCT). */
 uint64_t arch_cycles(void);
-/* The caller's frame pointer, for backtraces. */
+/* The frame pointer of the function that calls this, for backtraces
+ * (whose first line is then the return address into that function's
+ * caller). */
 uintptr_t arch_current_frame(void);
+/* Backtraces across a trap (kernel/backtrace.c). True if ret is the
+ * return address of a call the trap entry code makes with the struct
+ * pt_regs of the code the trap stopped. */
+bool arch_is_trap_call_return(uintptr_t ret);
+/* The address of the struct pt_regs passed by such a call (or by an
+ * optimized probe's detour buffer), from the callee's frame pointer and
+ * the caller's frame pointer saved in its frame record. */
+uintptr_t arch_call_regs(uintptr_t frame, uintptr_t caller_frame);
+/* The instruction at which a trap stopped the code of regs (x86_64's
+ * int3 traps after itself; the others stop at or before the instruction
+ * they name). */
+uintptr_t arch_trap_address(const struct pt_regs *regs);
+/* At a function's first instruction, before it has saved anything: the
+ * return address into its caller, which no frame record holds yet, and
+ * the stack slot where a backtrace would find it once the function saved
+ * it (as kretprobe_real_return expects). False if it cannot be read. */
+bool arch_entry_return_address(const struct pt_regs *regs, uintptr_t *ret, uintptr_t *slot);
 /* Print the registers of a trap frame. */
 void arch_dump_regs(const struct pt_regs *regs);
 /* Leave QEMU with the given status code (isa-debug-exit / PSCI). */

@@ -1,17 +1,46 @@
 /* Walking and printing the frame-pointer chain (see backtrace.h). */
 #include "kernel/backtrace.h"
+#include "kernel/arch.h"
 #include "kernel/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/symtab.h"
+#include "lib/string.h"
+#include <asm/ptrace.h>
 
-int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
+struct walk {
+	struct backtrace_entry *out;
+	int n, max;
+};
+
+static void add(struct walk *w, uintptr_t addr, bool stopped)
 {
-	int n = 0;
+	if (w->n < w->max)
+		w->out[w->n++] = (struct backtrace_entry){ addr, stopped };
+}
 
-	while (frame && n < max) {
+/* The code regs stopped: its instruction and, if that is the first of a
+ * function, the return address into the caller, which no frame record
+ * holds yet. Returns the frame to walk on from. */
+static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs)
+{
+	uintptr_t at = arch_trap_address(regs), ret, slot;
+	struct symbol sym;
+
+	add(w, at, true);
+	if (sym_by_addr(at, &sym) == 0 && sym.addr == at &&
+	    arch_entry_return_address(regs, &ret, &slot))
+		add(w, kretprobe_real_return(ret, slot), false);
+	return frame_pointer(regs);
+}
+
+static void walk_from(struct walk *w, uintptr_t frame)
+{
+	while (frame && w->n < w->max) {
 		uintptr_t record[2];	/* caller's frame, return address */
+		struct pt_regs regs;
+		uintptr_t next;
 
 		if (frame & 7 || copy_from_kernel_nofault(record, (void *)frame, sizeof(record)))
 			break;
@@ -19,47 +48,68 @@ int backtrace_collect(uintptr_t frame, uintptr_t *addrs, int max)
 			break;
 		/* A kretprobed call shows the trampoline as its return
 		 * address; name the real caller instead. */
-		addrs[n++] = kretprobe_real_return(record[1], frame + sizeof(uintptr_t));
+		record[1] = kretprobe_real_return(record[1], frame + sizeof(uintptr_t));
+		add(w, record[1], false);
+		next = record[0];
+		/* A call from the trap entry, or from an optimized probe's
+		 * detour buffer (the only code the probes layer writes that
+		 * calls anything), passed the stopped code's registers. */
+		if (arch_is_trap_call_return(record[1]) || kprobes_code_address(record[1])) {
+			uintptr_t at = arch_call_regs(frame, record[0]);
+
+			if (copy_from_kernel_nofault(&regs, (void *)at, sizeof(regs)))
+				break;
+			next = add_stopped(w, &regs);
+		}
 		/* Stacks grow down, so callers' frames lie above: anything
 		 * else is a broken chain, and following it could loop. */
-		if (record[0] <= frame)
+		if (next <= frame)
 			break;
-		frame = record[0];
+		frame = next;
 	}
-	return n;
 }
 
-/* One line of a backtrace: the trapping instruction itself, or a return
- * address (named by its call, see sym_format_return). */
-static void print_addr(uintptr_t addr, bool return_address)
+int backtrace_collect(uintptr_t frame, struct backtrace_entry *out, int max)
 {
-	char name[96];
+	struct walk w = { out, 0, max };
 
-	if (return_address)
-		sym_format_return(addr, name, sizeof(name));
-	else
-		sym_format(addr, name, sizeof(name));
-	kprintf("  [<%016lx>] %s\n", addr, name);
+	walk_from(&w, frame);
+	return w.n;
+}
+
+static void print_entries(const struct backtrace_entry *e, int n)
+{
+	kprintf("Call trace:\n");
+	for (int i = 0; i < n; i++) {
+		char name[96];
+
+		if (kprobes_code_address(e[i].addr))
+			strlcpy(name, "(probe code: a detour buffer or an instruction slot)",
+				sizeof(name));
+		else if (e[i].stopped)
+			sym_format(e[i].addr, name, sizeof(name));
+		else
+			sym_format_return(e[i].addr, name, sizeof(name));	/* named by its call */
+		kprintf("  [<%016lx>] %s\n", e[i].addr, name);
+	}
 }
 
 void backtrace_print(uintptr_t frame)
 {
-	uintptr_t addrs[BACKTRACE_MAX];
-	int n = backtrace_collect(frame, addrs, BACKTRACE_MAX);
+	struct backtrace_entry e[BACKTRACE_MAX];
 
-	kprintf("Call trace:\n");
-	for (int i = 0; i < n; i++)
-		print_addr(addrs[i], true);
+	print_entries(e, backtrace_collect(frame, e, BACKTRACE_MAX));
 }
 
-void backtrace_print_from(uintptr_t ip, uintptr_t frame)
+void backtrace_print_regs(const struct pt_regs *regs)
 {
-	uintptr_t addrs[BACKTRACE_MAX];
-	int n = backtrace_collect(frame, addrs, BACKTRACE_MAX);
+	struct backtrace_entry e[BACKTRACE_MAX];
+	struct walk w = { e, 0, BACKTRACE_MAX };
 
-	kprintf("Call trace:\n");
-	print_addr(ip, false);
-	for (int i = 0; i < n; i++)
-		print_addr(addrs[i], true);
+	walk_from(&w, add_stopped(&w, regs));
+	print_entries(e, w.n);
 }
 NOKPROBE_SYMBOL(backtrace_collect);
+NOKPROBE_SYMBOL(walk_from);
+NOKPROBE_SYMBOL(add_stopped);
+NOKPROBE_SYMBOL(add);

@@ -31,10 +31,10 @@ void trap_panic(const char *what, struct pt_regs *regs)
 
 	arch_irq_disable();
 	console_panicking = true;
-	sym_format(instruction_pointer(regs), where, sizeof(where));
+	sym_format(arch_trap_address(regs), where, sizeof(where));
 	kprintf("\nPANIC: %s at %s\n", what, where);
 	arch_dump_regs(regs);
-	backtrace_print_from(instruction_pointer(regs), frame_pointer(regs));
+	backtrace_print_regs(regs);
 	kprintf("--- end of panic: the kernel is halted ---\n");
 	arch_halt();
 }

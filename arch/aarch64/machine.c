@@ -16,9 +16,12 @@ uint64_t arch_cycles(void)
 	return read_sysreg(cntvct_el0);
 }
 
+/* Our own frame is gone once we return, and the caller's next call
+ * builds its frame in the same place: hand back the caller's frame, the
+ * first word of ours (the saved frame pointer). */
 uintptr_t arch_current_frame(void)
 {
-	return (uintptr_t)__builtin_frame_address(0);
+	return *(uintptr_t *)__builtin_frame_address(0);
 }
 
 /*

@@ -97,6 +97,8 @@ sync_common:
 	cbz	x6, .Ldispatch
 	mov	x0, sp
 	blr	x6
+	.globl trap_hook_return
+trap_hook_return:			/* backtraces know this return (traps.c) */
 	tst	w0, #0xff			/* bool: true if handled */
 	b.ne	trap_return
 	b	.Ldispatch

@@ -156,3 +156,39 @@ void arch_dump_regs(const struct pt_regs *r)
 			i, r->regs[i], i + 1, r->regs[i + 1], i + 2, r->regs[i + 2]);
 	kprintf("x30: %016lx\n", r->regs[30]);
 }
+
+/* ---- Backtraces across traps (kernel/arch.h) ---- */
+
+/* The returns of trap_entry.S's calls that pass pt_regs. */
+extern const char trap_hook_return[], trap_return[];
+
+bool arch_is_trap_call_return(uintptr_t ret)
+{
+	return ret == (uintptr_t)trap_hook_return || ret == (uintptr_t)trap_return;
+}
+
+/* The caller built a frame record inside pt_regs (regs->frame) and
+ * pointed x29 at it before the call, so the callee's record points there. */
+uintptr_t arch_call_regs(uintptr_t frame, uintptr_t caller_frame)
+{
+	(void)frame;
+	return caller_frame - S_FRAME;
+}
+
+uintptr_t arch_trap_address(const struct pt_regs *regs)
+{
+	return regs->pc;
+}
+
+/* The call left it in x30. The prologue will store it at sp - 8, in the
+ * upper half of the frame record it pushes. */
+bool arch_entry_return_address(const struct pt_regs *regs, uintptr_t *ret, uintptr_t *slot)
+{
+	*ret = regs->regs[LINK_REGISTER];
+	*slot = regs->sp - sizeof(uintptr_t);
+	return true;
+}
+NOKPROBE_SYMBOL(arch_is_trap_call_return);
+NOKPROBE_SYMBOL(arch_call_regs);
+NOKPROBE_SYMBOL(arch_trap_address);
+NOKPROBE_SYMBOL(arch_entry_return_address);

@@ -45,18 +45,22 @@ trap_stub_\vector:
 /* Complete the struct pt_regs and call trap_dispatch(regs). No
  * realignment: the kernel is built for an 8-byte aligned stack (the
  * Makefile's -mpreferred-stack-boundary=3). */
-	.globl trap_common
+	.globl trap_common, trap_dispatch_return, trap_hook_return
+	.type trap_common, @function
 trap_common:
 	PUSH_GPRS
 	cld
 	movq %rsp, %rdi
 	call trap_dispatch
+trap_dispatch_return:			/* backtraces know these returns (traps.c) */
 	jmp trap_return
+	.size trap_common, . - trap_common
 
 /* Probe hits are by far the most frequent exception: #BP calls the
  * breakpoint hook (trap_hooks[TRAP_HOOK_BREAKPOINT], the table's first
  * entry, kernel/trap.h) from here, and only a breakpoint the hook does
  * not claim goes on to trap_dispatch. */
+	.type breakpoint_common, @function
 breakpoint_common:
 	PUSH_GPRS
 	cld
@@ -65,15 +69,19 @@ breakpoint_common:
 	testq %rax, %rax
 	jz 1f
 	call *%rax
+trap_hook_return:
 	testb %al, %al
 	jnz trap_return
 1:	movq %rsp, %rdi
 	call trap_dispatch
+	.size breakpoint_common, . - breakpoint_common
 	.globl trap_return
+	.type trap_return, @function
 trap_return:
 	POP_GPRS
 	addq $16, %rsp		/* vector and error code */
 	iretq
+	.size trap_return, . - trap_return
 
 /* The stubs, and a table of their addresses for arch/x86_64/cpu.c. */
 .altmacro

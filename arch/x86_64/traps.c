@@ -12,6 +12,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -118,3 +119,38 @@ void arch_dump_regs(const struct pt_regs *r)
 	kprintf("CS: %04lx  SS: %04lx  vector %lu  error code 0x%lx\n",
 		r->cs, r->ss, r->vector, r->error_code);
 }
+
+/* ---- Backtraces across traps (kernel/arch.h) ---- */
+
+/* The returns of trap_entry.S's calls that pass pt_regs. */
+extern const char trap_dispatch_return[], trap_hook_return[], trap_return[];
+
+bool arch_is_trap_call_return(uintptr_t ret)
+{
+	return ret == (uintptr_t)trap_dispatch_return || ret == (uintptr_t)trap_hook_return ||
+	       ret == (uintptr_t)trap_return;
+}
+
+/* The caller pushed pt_regs and called at once: the callee's frame
+ * record { saved %rbp, return address } lies right below it. */
+uintptr_t arch_call_regs(uintptr_t frame, uintptr_t caller_frame)
+{
+	(void)caller_frame;
+	return frame + 2 * sizeof(uintptr_t);
+}
+
+uintptr_t arch_trap_address(const struct pt_regs *regs)
+{
+	return regs->vector == VEC_BREAKPOINT ? regs->rip - 1 : regs->rip;
+}
+
+/* The call pushed it: it is at %rsp. */
+bool arch_entry_return_address(const struct pt_regs *regs, uintptr_t *ret, uintptr_t *slot)
+{
+	*slot = regs->rsp;
+	return copy_from_kernel_nofault(ret, (const void *)regs->rsp, sizeof(*ret)) == 0;
+}
+NOKPROBE_SYMBOL(arch_is_trap_call_return);
+NOKPROBE_SYMBOL(arch_call_regs);
+NOKPROBE_SYMBOL(arch_trap_address);
+NOKPROBE_SYMBOL(arch_entry_return_address);

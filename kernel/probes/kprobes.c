@@ -16,6 +16,7 @@
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
+#include "kernel/execmem.h"
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nokprobe.h"
@@ -178,6 +179,14 @@ unsigned long kprobe_slots_in_use(void)
 {
 	return kprobe_slots.slots_in_use;
 }
+
+/* Instruction slots and detour buffers are the only code in the
+ * executable region. */
+bool kprobes_code_address(uintptr_t addr)
+{
+	return execmem_contains(addr);
+}
+NOKPROBE_SYMBOL(kprobes_code_address);
 
 static void point_destroy(struct probe_point *pp)
 {

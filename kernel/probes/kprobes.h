@@ -183,5 +183,8 @@ void kretprobe_thread_exit(struct thread *t);
  * address of the call whose return address was stored at stack_slot, in
  * the current thread; otherwise ret itself. */
 uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
+/* For stack unwinders: true if addr lies in an optimized probe's detour
+ * buffer (or an instruction slot: code the probes layer wrote). */
+bool kprobes_code_address(uintptr_t addr);
 
 #endif

@@ -22,7 +22,7 @@ __noinline long krt_sum_to(long n)
 	return n <= 0 ? 0 : n + self(n - 1);
 }
 
-static uintptr_t bt[BACKTRACE_MAX];
+static struct backtrace_entry bt[BACKTRACE_MAX];
 static int nbt;
 
 __noinline long krt_capture_backtrace(long x)
@@ -152,8 +152,8 @@ static void backtrace_shows_real_caller(void)
 	EXPECT_EQ(register_kretprobe(&rp), 0);
 	EXPECT_EQ(capture_ptr(1), 2);
 	for (int i = 0; i < nbt; i++) {
-		caller_seen |= names(bt[i], "backtrace_shows_real_caller");
-		trampoline_seen |= names(bt[i], "kretprobe_trampoline");
+		caller_seen |= names(bt[i].addr, "backtrace_shows_real_caller");
+		trampoline_seen |= names(bt[i].addr, "kretprobe_trampoline");
 	}
 	EXPECT(nbt > 1);
 	EXPECT(caller_seen);

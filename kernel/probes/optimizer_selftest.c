@@ -12,6 +12,8 @@
  * checked workloads run here and in a preempted reader thread; then all
  * removed, and the text, heap and slots must be as before.
  */
+#include "kernel/arch.h"
+#include "kernel/backtrace.h"
 #include "kernel/heap.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -145,11 +147,62 @@ static void pc_change_is_ignored_when_optimized(void)
 	unregister_kprobe(&kp);
 }
 
+static struct backtrace_entry seen_bt[BACKTRACE_MAX];
+static int seen_nbt;
+
+static int record_backtrace(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	seen_nbt = backtrace_collect(arch_current_frame(), seen_bt, BACKTRACE_MAX);
+	return 0;
+}
+
+__noinline long kpo_sum_caller(long a, long b)
+{
+	return sum(a, b) + 1;
+}
+
+/* True if the handler's backtrace went on past the trap or the detour
+ * buffer: to kpo_sum, where the probe stopped it (at its first
+ * instruction), and then to kpo_sum_caller, whose return address no
+ * frame record holds yet at that instruction. */
+static bool backtrace_reached_caller(void)
+{
+	struct symbol s;
+
+	for (int i = 0; i + 1 < seen_nbt; i++) {
+		if (!seen_bt[i].stopped || seen_bt[i].addr != (uintptr_t)kpo_sum)
+			continue;
+		return !seen_bt[i + 1].stopped && sym_by_addr(seen_bt[i + 1].addr - 1, &s) == 0 &&
+		       strcmp(s.name, "kpo_sum_caller") == 0;
+	}
+	return false;
+}
+
+static void handler_backtrace_names_probed_function_and_caller(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_backtrace };
+
+	kprobes_set_optimization(false);
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	seen_nbt = 0;
+	EXPECT_EQ(kpo_sum_caller(1, 2), 5);
+	EXPECT(backtrace_reached_caller());	/* across the breakpoint's trap */
+	kprobes_set_optimization(true);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	seen_nbt = 0;
+	EXPECT_EQ(kpo_sum_caller(1, 2), 5);
+	EXPECT(backtrace_reached_caller());	/* across the detour buffer */
+	unregister_kprobe(&kp);
+}
+
 static const struct selftest_case optprobe_cases[] = {
 	SELFTEST_CASE(disable_enable_and_knobs),
 	SELFTEST_CASE(post_handler_probe_unoptimizes),
 	SELFTEST_CASE(jprobe_unoptimizes),
 	SELFTEST_CASE(pc_change_is_ignored_when_optimized),
+	SELFTEST_CASE(handler_backtrace_names_probed_function_and_caller),
 };
 SELFTEST_SUITE("optprobes", optprobe_cases);
 

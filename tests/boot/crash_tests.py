@@ -46,7 +46,9 @@ REGISTERS = {
     "aarch64": re.compile(r"^pc : [0-9a-f]{16}  sp : [0-9a-f]{16}"),
 }
 
-SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] (\w+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
+# Names may carry the suffixes of GCC's split or specialized copies
+# (crash_test_from_cmdline.cold).
+SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] ([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
 
 
 def command(arch, kind):
