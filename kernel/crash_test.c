@@ -13,12 +13,15 @@
  *   crash=jprobe-return  jprobe_return() outside a jprobe's entry
  *                        function: nothing to resume, so the probes
  *                        layer stops the kernel with a message
+ *   crash=sleep-in-handler  a kprobe handler that sleeps: the scheduler
+ *                        refuses to switch away from a probe hit
  *   (and those the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
+#include "kernel/sched.h"
 #include "lib/string.h"
 
 __noinline static void crash_by_trap(void)
@@ -30,6 +33,29 @@ __noinline static void crash_by_text_write(void)
 {
 	/* volatile: the compiler must really emit the store. */
 	*(volatile uint8_t *)crash_by_trap = 0;
+}
+
+__noinline void crash_probed(void)
+{
+	__asm__ volatile("" : : : "memory");	/* a call that really happens */
+}
+
+static int sleeping_handler(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	thread_sleep(1);
+	return 0;
+}
+
+__noinline static void crash_by_sleep_in_handler(void)
+{
+	static struct kprobe kp = { .symbol_name = "crash_probed",
+				    .pre_handler = sleeping_handler };
+
+	if (register_kprobe(&kp) < 0)
+		panic("crash test: cannot probe crash_probed");
+	crash_probed();
 }
 
 /* The value of crash= in the command line, in buf; false if absent. */
@@ -67,6 +93,8 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_text_write();
 	else if (strcmp(kind, "jprobe-return") == 0)
 		jprobe_return();
+	else if (strcmp(kind, "sleep-in-handler") == 0)
+		crash_by_sleep_in_handler();
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

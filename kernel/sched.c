@@ -70,11 +70,14 @@ static void schedule_locked(void)
 	struct thread *next = cpu->idle;
 
 	/* Only a thread that gives up the CPU itself gets here with its
-	 * count up (the preemption point checks it): code that must not
-	 * be switched away from tried to sleep. */
+	 * count up (the preemption point checks it), or in a probe hit
+	 * (handlers run with interrupts off or the count up): code that
+	 * must not be switched away from tried to sleep. */
 	if (unlikely(prev->preempt_count))
 		panic("sched: thread %s would switch away with preemption disabled",
 		      prev->name);
+	if (unlikely(kprobes_busy_here()))
+		panic("sched: thread %s would sleep inside a probe handler", prev->name);
 	if (prev->state == THREAD_RUNNING) {
 		if (prev == cpu->idle)
 			prev->state = THREAD_READY;	/* never queued: the fallback */

@@ -365,6 +365,13 @@ void kprobes_wait_point_unused(struct probe_point *pp)
 	}
 }
 
+bool kprobes_busy_here(void)
+{
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+
+	return kcb && kcb->status != KPROBE_IDLE;	/* none before kprobes_init */
+}
+
 void kprobes_init(void)
 {
 	this_cpu()->kprobes = &ctlblks[this_cpu()->id];

@@ -186,5 +186,9 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
 /* For stack unwinders: true if addr lies in an optimized probe's detour
  * buffer (or an instruction slot: code the probes layer wrote). */
 bool kprobes_code_address(uintptr_t addr);
+/* True if this CPU is inside a probe hit: a handler, a jprobe's entry
+ * function, a step. For the scheduler, which must never switch away
+ * from one (a handler that sleeps). */
+bool kprobes_busy_here(void);
 
 #endif

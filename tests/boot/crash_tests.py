@@ -32,11 +32,13 @@ KINDS = {
         "double-fault": ("double fault", "arch_crash_test"),
         "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
+        "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
     },
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
         "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
+        "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
     },
 }
 
