@@ -77,11 +77,3 @@ void arch_poweroff(int status)
 }
 NOKPROBE_SYMBOL(arch_cycles);
 NOKPROBE_SYMBOL(arch_sync_icache);
-
-/* No crash kinds of aarch64's own: exceptions here have no separate stack
- * to survive a broken one (x86_64's double fault does). */
-bool arch_crash_test(const char *kind)
-{
-	(void)kind;
-	return false;
-}

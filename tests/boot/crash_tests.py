@@ -37,6 +37,7 @@ KINDS = {
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
         "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
+        "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
         "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
     },
