@@ -1,12 +1,17 @@
 /*
  * The PL011 UART of QEMU virt: the console.
  *
- * Output is polled (wait while the transmit FIFO is full, write the
- * byte): simple, and it works in a panic with interrupts off. Input is by
- * interrupt: the UART raises its interrupt when a byte arrives (RXIM) or
- * when bytes have waited in the FIFO for a while (RTIM), and the handler
- * hands every waiting byte to the console layer (kernel/console.c), which
- * buffers it and wakes the reading thread.
+ * Output is polled (wait while the transmitter is full, write the byte):
+ * simple, and it works in a panic with interrupts off. Input is by
+ * interrupt: the UART raises its interrupt when a byte arrives (RXIM),
+ * and the handler hands every waiting byte to the console layer
+ * (kernel/console.c), which buffers it and wakes the reading thread.
+ *
+ * The FIFOs stay off, so the receiver holds one byte. QEMU keeps the
+ * rest of the input back until that byte is read, so nothing typed is
+ * ever dropped - not even keys typed during boot, which switching the
+ * FIFOs on would throw away (QEMU's PL011 empties its receiver then).
+ * One interrupt per key is nothing for a console.
  *
  * The baud rate is left as the firmware (here: QEMU, which ignores it)
  * set it; real hardware would need the UART clock from the device tree.
@@ -28,13 +33,11 @@
 #define FR_BUSY  (1 << 3)
 #define FR_RXFE  (1 << 4)	/* receive FIFO empty */
 #define FR_TXFF  (1 << 5)	/* transmit FIFO full */
-#define LCRH_FEN (1 << 4)	/* FIFOs on */
 #define LCRH_WLEN_8 (3 << 5)
 #define CR_UARTEN (1 << 0)
 #define CR_TXE   (1 << 8)
 #define CR_RXE   (1 << 9)
 #define INT_RX   (1 << 4)
-#define INT_RT   (1 << 6)	/* receive timeout */
 #define INT_ALL  0x7ff
 
 static uint8_t *uart;
@@ -46,10 +49,13 @@ void arch_console_init(void)
 	writel(0, uart + UART_CR);
 	while (readl(uart + UART_FR) & FR_BUSY)
 		;
-	writel(LCRH_WLEN_8 | LCRH_FEN, uart + UART_LCRH);	/* 8N1 */
+	writel(LCRH_WLEN_8, uart + UART_LCRH);	/* 8N1, FIFOs off (above) */
 	writel(INT_ALL, uart + UART_ICR);
-	writel(INT_RX | INT_RT, uart + UART_IMSC);
+	writel(INT_RX, uart + UART_IMSC);
 	writel(CR_UARTEN | CR_TXE | CR_RXE, uart + UART_CR);
+	/* A key typed during boot may be waiting, its interrupt just
+	 * cleared: take it now. The next one raises the interrupt. */
+	uart_handle_irq();
 }
 
 void arch_console_putc(char c)
@@ -59,13 +65,13 @@ void arch_console_putc(char c)
 	writel((uint8_t)c, uart + UART_DR);
 }
 
-/* Clear the interrupt first, then empty the FIFO: a byte that arrives
- * after the last read raises the interrupt again. (Clearing last could
- * clear the interrupt of a byte that came in meanwhile and leave it
- * waiting in the FIFO until the next key.) */
+/* Clear the interrupt first, then empty the receiver: a byte that
+ * arrives after the last read raises the interrupt again. (Clearing last
+ * could clear the interrupt of a byte that came in meanwhile and leave it
+ * waiting, and QEMU holding back everything after it.) */
 void uart_handle_irq(void)
 {
-	writel(INT_RX | INT_RT, uart + UART_ICR);
+	writel(INT_RX, uart + UART_ICR);
 	while (!(readl(uart + UART_FR) & FR_RXFE))
 		console_input((uint8_t)readl(uart + UART_DR));
 }

@@ -580,6 +580,20 @@ def test_selftest(m):
     info("selftest: %d passed" % passed)
 
 
+@test("typed_during_boot", archs=["aarch64"])
+def test_typed_during_boot(m):
+    """Keys typed before the kernel is up reach the shell whole. (On
+    x86_64 they reach GRUB's menu instead, so the test is aarch64's.)"""
+    with qemu.Machine(m.arch, qemu_cmd=m.cmd if m.custom_cmd else None, log_path=m.log_path,
+                      log_title="typed during boot") as early:
+        early.send("uptime\r")
+        try:
+            early.wait_for(UPTIME.pattern, BOOT_TIMEOUT)
+        except qemu.MachineError as e:
+            raise TestFailure("`uptime` typed during boot never ran (%s); the console shows %s"
+                              % (e, show(early.screen.lines[-6:], 6)))
+
+
 @test("poweroff")
 def test_poweroff(m):
     want = qemu.POWEROFF_STATUS[m.arch]
