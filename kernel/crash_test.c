@@ -15,6 +15,11 @@
  *                        layer stops the kernel with a message
  *   crash=sleep-in-handler  a kprobe handler that sleeps: the scheduler
  *                        refuses to switch away from a probe hit
+ *   crash=kretprobe-bug  a kretprobed function that returns with its
+ *                        stack off (crash_bad_return): the trampoline
+ *                        finds the newest instance does not match and
+ *                        stops the kernel with the guide's "kretprobe
+ *                        BUG!" message
  *   (and those the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
@@ -58,6 +63,16 @@ __noinline static void crash_by_sleep_in_handler(void)
 	crash_probed();
 }
 
+__noinline static void crash_by_kretprobe_bug(void)
+{
+	static struct kretprobe rp = { .kp.symbol_name = "crash_bad_return" };
+	void (*volatile fn)(void) = crash_bad_return;
+
+	if (register_kretprobe(&rp) < 0)
+		panic("crash test: cannot probe crash_bad_return");
+	fn();
+}
+
 /* The value of crash= in the command line, in buf; false if absent. */
 static bool crash_kind(const char *cmdline, char *buf, size_t size)
 {
@@ -95,6 +110,8 @@ void crash_test_from_cmdline(const char *cmdline)
 		jprobe_return();
 	else if (strcmp(kind, "sleep-in-handler") == 0)
 		crash_by_sleep_in_handler();
+	else if (strcmp(kind, "kretprobe-bug") == 0)
+		crash_by_kretprobe_bug();
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

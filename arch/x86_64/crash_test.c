@@ -8,13 +8,11 @@
  *                        page fault cannot push its own frame there, so
  *                        the CPU raises a double fault, which runs on its
  *                        own stack (IST 1, arch/x86_64/cpu.c) and panics.
- *   crash=kretprobe-bug  a kretprobed function that returns with its
- *                        stack one word off: the trampoline finds the
- *                        newest instance does not match and stops the
- *                        kernel with the guide's "kretprobe BUG!" message.
+ *
+ * And crash_bad_return, for the portable crash=kretprobe-bug.
  */
 #include "kernel/arch.h"
-#include "kernel/probes/kprobes.h"
+#include "kernel/crash_test.h"
 #include "lib/string.h"
 
 /* Returns with %rsp 8 bytes lower than a normal return would leave it:
@@ -28,17 +26,6 @@ __asm__(
 	"	pushq %rax\n"
 	"	ret\n"
 	".size crash_bad_return, .-crash_bad_return\n");
-void crash_bad_return(void);
-
-static void crash_kretprobe_bug(void)
-{
-	static struct kretprobe rp = { .kp.symbol_name = "crash_bad_return" };
-	void (*volatile fn)(void) = crash_bad_return;
-
-	if (register_kretprobe(&rp) < 0)
-		return;
-	fn();
-}
 
 bool arch_crash_test(const char *kind)
 {
@@ -49,10 +36,6 @@ bool arch_crash_test(const char *kind)
 	if (strcmp(kind, "double-fault") == 0) {
 		__asm__ volatile("movq $0x1000, %%rsp\n\t"
 				 "pushq $0" : : : "memory");
-		return true;
-	}
-	if (strcmp(kind, "kretprobe-bug") == 0) {
-		crash_kretprobe_bug();
 		return true;
 	}
 	return false;
