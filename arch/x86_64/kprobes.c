@@ -88,6 +88,10 @@ static enum x86_emulation classify(struct arch_probe_insn *ai)
 	default:
 		break;
 	}
+	/* The decoder keeps only the last opcode byte of a VEX, EVEX or XOP
+	 * instruction, which could look like a nop or a push below. */
+	if (in->vex)
+		return EMU_NONE;
 	if (is_nop(in, ai->orig))
 		return EMU_NOP;
 	if (plain && in->opcode_len == 1 && (in->opcode[0] & 0xf8) == 0x50 &&

@@ -10,6 +10,7 @@
  * out of the symbol table, and kpt_points[] and kpx_points[] hand them
  * to C.
  */
+#include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/probe_selftest_arch.h"
 #include "kernel/probes/probe_selftest_util.h"
 #include "kernel/selftest.h"
@@ -67,6 +68,12 @@ __asm__(
 	"	popq %rax\n"
 	"	ret\n"
 	".size kpx_flags, .-kpx_flags\n"
+	/* void kpx_set_carry(void): returns with the carry flag set */
+	".globl kpx_set_carry\n.type kpx_set_carry, @function\n"
+	"kpx_set_carry:\n"
+	"	stc\n"
+	"	ret\n"
+	".size kpx_set_carry, .-kpx_set_carry\n"
 	/* long kpt_load(const char *p): *p, or -EFAULT through a fix-up */
 	".globl kpt_load\n.type kpt_load, @function\n"
 	"kpt_load:\n"
@@ -89,6 +96,13 @@ __asm__(
 	".Lxbegin:	xbegin 1f\n"
 	"1:\n"
 	".size kpx_refused, .-kpx_refused\n"
+	/* Never called: VEX-encoded instructions whose last opcode byte is
+	 * that of a push (57: push %rdi) and of a nop (90). */
+	".globl kpx_vex\n.type kpx_vex, @function\n"
+	"kpx_vex:\n"
+	".Lvxorps:	vxorps %xmm0, %xmm0, %xmm0\n"
+	".Lkmovw:	kmovw %k1, %k0\n"
+	".size kpx_vex, .-kpx_vex\n"
 	".section .rodata\n.balign 8\n"
 	".globl kpt_points\n.type kpt_points, @object\n"
 	"kpt_points:\n"
@@ -97,14 +111,14 @@ __asm__(
 	".globl kpx_points\n.type kpx_points, @object\n"
 	"kpx_points:\n"
 	"	.quad .Lpush, .Lmov, .Ljcc, .Ljmp, .Lret, .Lloop\n"
-	"	.quad .Lcallind, .Lcallrel, .Lriprel, .Lpushf\n"
+	"	.quad .Lcallind, .Lcallrel, .Lriprel, .Lpushf, .Lvxorps, .Lkmovw\n"
 	"	.quad .Lhlt, .Lint3, .Lcli, .Lsti, .Liret, .Lcr3, .Lsysret, .Lud2, .Lxbegin\n"
 	".size kpx_points, .-kpx_points\n"
 	".text\n");
 
 enum {
 	P_PUSH, P_MOV, P_JCC, P_JMP, P_RET, P_LOOP, P_CALLIND, P_CALLREL,
-	P_RIPREL, P_PUSHF, P_FIRST_REFUSED,
+	P_RIPREL, P_PUSHF, P_VXORPS, P_KMOVW, P_FIRST_REFUSED,
 	P_NPOINTS = P_FIRST_REFUSED + 9
 };
 
@@ -113,6 +127,7 @@ long kpx_loop(long n);
 long kpx_calls(long (*fn)(long), long x);
 long kpx_riprel(void);
 unsigned long kpx_flags(void);
+void kpx_set_carry(void);
 long kpx_value = 0x1234567890L;
 
 /* Call through volatile pointers so the calls really happen. */
@@ -121,6 +136,7 @@ static long (*volatile loop_fn)(long) = kpx_loop;
 static long (*volatile calls)(long (*)(long), long) = kpx_calls;
 static long (*volatile riprel)(void) = kpx_riprel;
 static unsigned long (*volatile flags_fn)(void) = kpx_flags;
+static void (*volatile set_carry)(void) = kpx_set_carry;
 
 bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
 {
@@ -229,6 +245,45 @@ static void unsafe_instructions_are_refused(void)
 	}
 }
 
+#define X86_RFLAGS_CF (1UL << 0)
+
+static unsigned long seen_return_flags;
+
+static int note_return_flags(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	seen_return_flags = regs->rflags;
+	return 0;
+}
+
+/* The trampoline saves the flags the function returned with before any
+ * instruction of its own changes them. */
+static void kretprobe_sees_the_returned_flags(void)
+{
+	struct kretprobe rp = { .kp.addr = (uint8_t *)kpx_set_carry, .handler = note_return_flags };
+
+	seen_return_flags = 0;
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	set_carry();
+	EXPECT(seen_return_flags & X86_RFLAGS_CF);
+	unregister_kretprobe(&rp);
+}
+
+/* The decoder keeps only the last opcode byte of a VEX instruction: it
+ * must not be taken for the legacy instruction with that byte. */
+static void vex_instructions_are_not_emulated(void)
+{
+	static const int points[] = { P_VXORPS, P_KMOVW };
+
+	for (size_t i = 0; i < ARRAY_SIZE(points); i++) {
+		struct kprobe kp;
+
+		EXPECT(probe_test_at(&kp, kpx_points[points[i]], false));
+		EXPECT(kprobe_exec_path(kp.point) != PROBE_EXEC_EMULATE);
+		unregister_kprobe(&kp);
+	}
+}
+
 static const struct selftest_case x86_probe_cases[] = {
 	SELFTEST_CASE(function_entry_is_emulated),
 	SELFTEST_CASE(branches_are_emulated),
@@ -236,5 +291,7 @@ static const struct selftest_case x86_probe_cases[] = {
 	SELFTEST_CASE(stepped_with_post_handler),
 	SELFTEST_CASE(pushf_does_not_leak_the_trap_flag),
 	SELFTEST_CASE(unsafe_instructions_are_refused),
+	SELFTEST_CASE(vex_instructions_are_not_emulated),
+	SELFTEST_CASE(kretprobe_sees_the_returned_flags),
 };
 SELFTEST_SUITE("kprobes-x86", x86_probe_cases);

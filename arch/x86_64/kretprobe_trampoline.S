@@ -15,10 +15,10 @@
 	.type kretprobe_trampoline, @function
 kretprobe_trampoline:
 	pushq $0x10		/* ss */
-	pushq %rsp		/* rsp: its value before this push... */
-	addq $8, (%rsp)		/* ...plus 8 = as the return left it */
-	pushfq			/* rflags */
+	pushq %rsp		/* rsp: its value before this push, fixed below */
+	pushfq			/* rflags: before the add changes them */
 	cli
+	addq $8, 8(%rsp)	/* rsp plus 8 = as the return left it */
 	pushq $0x08		/* cs */
 	pushq $0		/* rip: filled in below */
 	pushq $0		/* error code */

@@ -2,7 +2,8 @@
  * Selftests of the jump optimizer on x86_64: a safe point is optimized and
  * its handler sees the right registers; each safety check refuses the
  * function built to fail it; a probe inside the region unoptimizes; a
- * thread stopped inside the region delays the patch; and unoptimized text
+ * thread stopped inside the region, or in a slot that jumps back into it,
+ * delays the patch; and unoptimized text
  * is byte-identical to the original. What unoptimizes a point on every
  * architecture is tested in kernel/probes/optimizer_selftest.c, on kpo_sum
  * and the jump decoding this file provides
@@ -85,20 +86,42 @@ __asm__(
 	"	movl $1, (%rdx)\n"
 	"	ret\n"
 	".size kpo_scan, .-kpo_scan\n"
+	/* The same scan behind a nop, and a xor after it. A probe on the nop
+	 * has a region of the nop, the repe cmpsb and the xor (5 bytes). A
+	 * probe on the repe cmpsb is never optimized (the jmp below goes into
+	 * its region, which ends with the movl), so it is boosted: its slot
+	 * jumps back to the xor, inside the nop's region. */
+	".globl kpo_scan_nop\n.type kpo_scan_nop, @function\n"
+	"kpo_scan_nop:\n"
+	"	movq %rsi, %rcx\n"
+	"	movq %rdi, %rsi\n"
+	".Lkpo_scan_nop:\n"
+	"	nop\n"
+	".Lkpo_scan_cmps:\n"
+	"	repe cmpsb\n"
+	"	xorl %eax, %eax\n"
+	".Lkpo_scan_set:\n"
+	"	movl $1, (%rdx)\n"
+	"	ret\n"
+	"	jmp .Lkpo_scan_set\n"
+	".size kpo_scan_nop, .-kpo_scan_nop\n"
 	".section .rodata\n.balign 8\n"
 	".globl kpo_points\n.type kpo_points, @object\n"
 	"kpo_points:\n"
 	"	.quad .Lkpo_indirect_jmp, .Lkpo_ji_jne, .Lkpo_call_insn, .Lkpo_scan_probe\n"
+	"	.quad .Lkpo_scan_nop, .Lkpo_scan_cmps\n"
 	".size kpo_points, .-kpo_points\n"
 	".text\n");
 
-enum { P_INDIRECT_JMP, P_JUMP_INTO_JNE, P_CALL_INSN, P_SCAN_PROBE };
-extern const uintptr_t kpo_points[4];
+enum { P_INDIRECT_JMP, P_JUMP_INTO_JNE, P_CALL_INSN, P_SCAN_PROBE, P_SCAN_NOP, P_SCAN_CMPS,
+       P_COUNT };
+extern const uintptr_t kpo_points[P_COUNT];
 long kpo_indirect(long a, long b);
 long kpo_jump_into(long n);
 long kpo_call(long a, long b);
 void kpo_short(void);
 void kpo_scan(const void *from, unsigned long n, volatile int *done);
+void kpo_scan_nop(const void *from, unsigned long n, volatile int *done);
 
 static long (*volatile sum)(long, long) = kpo_sum;
 static void (*volatile scan)(const void *, unsigned long, volatile int *) = kpo_scan;
@@ -187,16 +210,34 @@ static void probe_inside_region_unoptimizes(void)
 	unregister_kprobe(&outer);
 }
 
+typedef void scan_fn(const void *from, unsigned long n, volatile int *done);
 static volatile int scan_started, scan_done, scan_thread_done;
 
 /* One long scan of the direct map (224 MiB, a few hundred milliseconds
- * under TCG), set going so the test can probe the code it is in. */
-static void scan_thread(void *unused)
+ * under TCG) by the scan function given, set going so the test can probe
+ * the code it is in. */
+static void scan_thread(void *fn)
 {
-	(void)unused;
 	scan_started = 1;
-	scan((const void *)(DIRECT_MAP_BASE + (16UL << 20)), 224UL << 20, &scan_done);
+	((scan_fn *)fn)((const void *)(DIRECT_MAP_BASE + (16UL << 20)), 224UL << 20, &scan_done);
 	scan_thread_done = 1;
+}
+
+/* Start scan_thread with fn and return once it is inside its repe cmpsb,
+ * preempted. */
+static void start_scan(scan_fn *fn)
+{
+	scan_started = scan_done = scan_thread_done = 0;
+	EXPECT(thread_create("st-scan", scan_thread, (void *)fn) != NULL);
+	while (!scan_started)
+		thread_sleep(1);
+	thread_sleep(2);
+}
+
+static void wait_scan_thread(void)
+{
+	while (!scan_thread_done)
+		thread_sleep(1);
 }
 
 static void stopped_thread_delays_the_patch(void)
@@ -206,11 +247,7 @@ static void stopped_thread_delays_the_patch(void)
 	bool waited = false;
 	uint64_t end;
 
-	scan_started = scan_done = scan_thread_done = 0;
-	EXPECT(thread_create("st-scan", scan_thread, NULL) != NULL);
-	while (!scan_started)
-		thread_sleep(1);
-	thread_sleep(2);	/* it is inside its repe cmpsb now, preempted */
+	start_scan(kpo_scan);
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	/* Until the scan leaves the region the jump must not be written. */
 	end = sched_ticks() + 3000;
@@ -230,9 +267,43 @@ static void stopped_thread_delays_the_patch(void)
 	EXPECT(scan_done);
 	EXPECT(waited);		/* the optimizer did find it in the region */
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
-	while (!scan_thread_done)
-		thread_sleep(1);
+	wait_scan_thread();
 	unregister_kprobe(&kp);
+}
+
+/* A thread stopped in the boosted slot of a probe inside another's region
+ * will jump back into that region. Unregistering the inner probe makes
+ * the outer one a candidate at once, while the thread is still in the
+ * slot: the jump must wait until it has left, or the thread would resume
+ * in the middle of the jump instruction. */
+static void thread_in_a_neighbours_slot_delays_the_patch(void)
+{
+	struct kprobe outer = { .addr = (uint8_t *)kpo_points[P_SCAN_NOP],
+				.pre_handler = probe_test_count_pre };
+	struct kprobe inner = { .addr = (uint8_t *)kpo_points[P_SCAN_CMPS],
+				.pre_handler = probe_test_count_pre };
+
+	EXPECT_EQ(register_kprobe(&inner), 0);
+	EXPECT_EQ(probe_test_settle(&inner), OPT_REFUSED);
+	EXPECT_EQ(kprobe_exec_path(inner.point), PROBE_EXEC_BOOST);
+	EXPECT_EQ(register_kprobe(&outer), 0);
+	/* The optimizer learns the outer region's length, sees inner in it,
+	 * and leaves the point alone. */
+	for (uint64_t end = sched_ticks() + 200;
+	     probe_test_opt_state(&outer) != OPT_NONE && sched_ticks() < end;)
+		thread_sleep(1);
+	EXPECT_EQ(probe_test_opt_state(&outer), OPT_NONE);
+	start_scan(kpo_scan_nop);
+	EXPECT(!scan_done);
+	EXPECT_EQ(probe_test_path_count(&inner, PROBE_EXEC_BOOST), 1);
+	EXPECT(sched_thread_stopped_in((uintptr_t)inner.point->slot, ARCH_PROBE_SLOT_SIZE));
+	/* This waits until the thread has left the slot; the optimizer
+	 * works on the outer point meanwhile. */
+	unregister_kprobe(&inner);
+	EXPECT_EQ(probe_test_settle(&outer), OPT_OPTIMIZED);
+	wait_scan_thread();
+	EXPECT(scan_done);
+	unregister_kprobe(&outer);
 }
 
 static const struct selftest_case optprobe_cases[] = {
@@ -240,5 +311,6 @@ static const struct selftest_case optprobe_cases[] = {
 	SELFTEST_CASE(each_safety_check_refuses),
 	SELFTEST_CASE(probe_inside_region_unoptimizes),
 	SELFTEST_CASE(stopped_thread_delays_the_patch),
+	SELFTEST_CASE(thread_in_a_neighbours_slot_delays_the_patch),
 };
 SELFTEST_SUITE("optprobes-x86", optprobe_cases);

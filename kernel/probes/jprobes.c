@@ -31,6 +31,13 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	 * alignment stays as it was. */
 	uintptr_t copy = sp - ALIGN_UP(sp - frame + JPROBE_STACK_COPY_SIZE, 16);
 
+	/* A hit through the optimizer's jump, taken by a thread just before
+	 * this jprobe was registered (a jprobe unoptimizes its point): there
+	 * is no trap frame to aim at the entry function, so the hit is missed. */
+	if (kcb->status == KPROBE_HIT_OPTIMIZED) {
+		__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
 	if (frame >= sp)
 		panic("jprobes: the trap frame at %p is not below the probed stack", regs);
 	kcb->jprobe_regs = regs;

@@ -174,14 +174,14 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
 	return false;
 }
 
-/* Run the pre-handlers; true if one redirected execution. Most points
- * have one probe, whose handler is called without walking the list. */
+/* Run the pre-handlers (the caller has set the status to
+ * KPROBE_HIT_ACTIVE or _OPTIMIZED); true if one redirected execution. Most points have
+ * one probe, whose handler is called without walking the list. */
 static __attribute__((always_inline)) inline bool
 run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe *p = pp->sole;
 
-	kcb->status = KPROBE_HIT_ACTIVE;
 	if (likely(p))
 		return run_pre_handler(kcb, p, regs);
 	return run_listed_pre_handlers(kcb, pp, regs);
@@ -210,12 +210,16 @@ static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt
 	start_probed_insn(pp, how, regs, &kcb->arch);
 }
 
+/* Back to the hit the reentry interrupted. The saved level is emptied:
+ * unregistering waits while any CPU's prev names its probe or point. */
 static void restore_prev(struct kprobe_ctlblk *kcb)
 {
 	kcb->point = kcb->prev.point;
 	kcb->running = kcb->prev.running;
 	kcb->status = kcb->prev.status;
 	kcb->arch = kcb->prev.arch;
+	kcb->prev.point = NULL;
+	kcb->prev.running = NULL;
 }
 
 /* A breakpoint with no point at its address. */
@@ -261,6 +265,7 @@ static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 	if (unlikely(!pp))
 		return no_point_hit(regs, addr);
 
+	kcb->status = KPROBE_HIT_ACTIVE;
 	if (run_pre_handlers(kcb, pp, regs)) {
 		/* A handler moved the instruction pointer: the original
 		 * instruction is skipped (a jprobe sets its own status). */
@@ -331,6 +336,11 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 		count_missed(pp);
 		return;
 	}
+	/* Busy first, then the point. On aarch64 interrupts stay on here: an
+	 * interrupt hitting a probe between the two would reset the control
+	 * block under us; once the status is set, it misses that probe. */
+	kcb->status = KPROBE_HIT_OPTIMIZED;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
 	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);

@@ -266,15 +266,6 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	if (err)
 		return err;
 
-	flags = spin_lock_irqsave(&kprobe_lock);
-	pp = point_lookup_locked(addr);
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	if (!pp) {
-		err = point_create(addr, &func, &fresh);
-		if (err)
-			return err;
-	}
-
 	p->kind = kind;
 	p->addr = (uint8_t *)addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
@@ -283,9 +274,19 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	list_init(&p->point_node);
 	list_init(&p->all_node);
 
+	/* A new point is created outside the lock (it allocates and decodes),
+	 * then the address is looked up again: another thread may have added
+	 * a point there meanwhile (ours is dropped), or removed the one we saw
+	 * (we create one after all). */
 	flags = spin_lock_irqsave(&kprobe_lock);
-	pp = point_lookup_locked(addr);	/* someone may have raced us */
-	if (!pp && fresh) {
+	while (!(pp = point_lookup_locked(addr)) && !fresh) {
+		spin_unlock_irqrestore(&kprobe_lock, flags);
+		err = point_create(addr, &func, &fresh);
+		if (err)
+			goto out;
+		flags = spin_lock_irqsave(&kprobe_lock);
+	}
+	if (!pp) {
 		pp = fresh;
 		fresh = NULL;
 		hash_insert_locked(pp);
@@ -294,6 +295,7 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	spin_unlock_irqrestore(&kprobe_lock, flags);
 	if (fresh)
 		point_destroy(fresh);
+out:
 	if (err) {
 		p->point = NULL;
 		p->addr = asked_addr;	/* as the caller left it */

@@ -379,6 +379,28 @@ static void jprobe_sees_stack_arguments(void)
 	unregister_jprobe(&jp);
 }
 
+/* A thread that took an optimized point's jump just before a jprobe was
+ * registered there reaches optprobe_callback with the jprobe listed (the
+ * jprobe unoptimizes the point, but a thread already in the detour buffer
+ * goes on). Without a trap frame the jprobe cannot run: it is missed, and
+ * the registers stay as they were. (Were it run, these registers, with a
+ * stack pointer of 0, would make it panic.) */
+static void jprobe_reached_by_a_jump_is_missed(void)
+{
+	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct pt_regs regs, before;
+
+	memset(&regs, 0, sizeof(regs));
+	instruction_pointer_set(&regs, (uintptr_t)kpt_add);
+	before = regs;
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	optprobe_callback(jp.kp.point, &regs);
+	EXPECT_EQ(jp.kp.nmissed, 1);
+	EXPECT(memcmp(&regs, &before, sizeof(regs)) == 0);
+	EXPECT(!kprobes_busy_here());
+	unregister_jprobe(&jp);
+}
+
 static void jprobe_batch_and_enable_disable(void)
 {
 	struct jprobe a = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
@@ -468,6 +490,40 @@ static void fault_handler_can_handle_the_fault(void)
 	unregister_kprobe(&after);
 }
 
+/* A pre-handler that runs a single-stepped instruction (the fix-up load):
+ * with a probe on it, that is a reentry that needs the saved level. */
+static int loading_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	const char good = 'z';
+
+	(void)p;
+	(void)regs;
+	EXPECT_EQ(load(&good), 'z');
+	return 0;
+}
+
+static void stepped_reentry_leaves_nothing_behind(void)
+{
+	struct kprobe outer = { .symbol_name = "kpt_add", .pre_handler = loading_pre };
+	struct kprobe inner = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+				.pre_handler = probe_test_count_pre };
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+
+	EXPECT_EQ(register_kprobe(&inner), 0);
+	EXPECT_EQ(register_kprobe(&outer), 0);
+	EXPECT_EQ(call_add(1, 2), 3);
+	EXPECT_EQ(outer.nhit, 1);
+	EXPECT_EQ(inner.nmissed, 1);
+	/* Unregistering waits while any CPU's saved level names a probe or
+	 * point: a level left filled would make it wait forever. */
+	EXPECT(kcb->prev.point == NULL);
+	EXPECT(kcb->prev.running == NULL);
+	kcb->prev.point = NULL;		/* (after a failure: so as not to hang) */
+	kcb->prev.running = NULL;
+	unregister_kprobe(&inner);
+	unregister_kprobe(&outer);
+}
+
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
@@ -481,7 +537,9 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(jprobe_return_into_a_step),
 	SELFTEST_CASE(jprobe_sees_stack_arguments),
 	SELFTEST_CASE(jprobe_batch_and_enable_disable),
+	SELFTEST_CASE(jprobe_reached_by_a_jump_is_missed),
 	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
 	SELFTEST_CASE(fault_handler_can_handle_the_fault),
+	SELFTEST_CASE(stepped_reentry_leaves_nothing_behind),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

@@ -199,6 +199,10 @@ int register_kretprobe(struct kretprobe *rp)
 {
 	int err;
 
+	/* Before anything is reset: the fields below belong to the live
+	 * registration if there is one. */
+	if (rp->kp.point)
+		return -EEXIST;
 	if (rp->maxactive <= 0)
 		rp->maxactive = kretprobe_default_maxactive();
 	rp->free_instances = NULL;

@@ -137,6 +137,25 @@ static void maxactive_exhaustion_is_counted(void)
 	unregister_kretprobe(&rp);
 }
 
+/* A second register_kretprobe of a live kretprobe is refused and leaves
+ * the registration as it was: its instances, and what it counted. */
+static void registering_twice_is_refused(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+				.maxactive = 2 };
+
+	reset_seen();
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(sum_ptr(2), 3);	/* three nested calls, two instances */
+	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(register_kretprobe(&rp), -EEXIST);
+	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(sum_ptr(1), 1);	/* two nested calls: both instances */
+	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(nseen, 4);
+	unregister_kretprobe(&rp);
+}
+
 static bool names(uintptr_t addr, const char *name)
 {
 	struct symbol s;
@@ -228,6 +247,7 @@ static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(entry_handler_can_skip_a_call),
 	SELFTEST_CASE(recursion_reports_every_return_in_order),
 	SELFTEST_CASE(maxactive_exhaustion_is_counted),
+	SELFTEST_CASE(registering_twice_is_refused),
 	SELFTEST_CASE(backtrace_shows_real_caller),
 	SELFTEST_CASE(thread_exit_gives_back_instances),
 	SELFTEST_CASE(batch_and_enable_disable),

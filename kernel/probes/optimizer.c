@@ -35,6 +35,7 @@
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 #include "lib/format.h"
+#include <asm/layout.h>
 
 #define OPTIMIZE_DELAY_TICKS 5	/* 50 ms: long enough to batch a burst */
 
@@ -133,8 +134,7 @@ void optimizer_update_around_locked(uintptr_t addr)
 
 void optimizer_forget_locked(struct probe_point *pp)
 {
-	if (pp->opt_state == OPT_QUEUED)
-		list_del(&pp->opt_node);
+	list_del(&pp->opt_node);	/* whatever the state says: see record_check */
 	pp->opt_state = OPT_NONE;
 }
 
@@ -175,7 +175,8 @@ unsigned long optimizer_detours_in_use(void)
 
 /* Record under the lock what a check found: the region's length (other
  * threads read it, to see which probes lie inside) and, if why is set,
- * the refusal. */
+ * the refusal. The point may have been queued again while the check ran
+ * (disabled, then enabled): a refused point leaves the queue. */
 static void record_check(struct probe_point *pp, size_t len, const char *why, uintptr_t where)
 {
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
@@ -183,6 +184,7 @@ static void record_check(struct probe_point *pp, size_t len, const char *why, ui
 	if (len)
 		pp->opt_len = len;
 	if (why) {
+		list_del(&pp->opt_node);
 		pp->opt_state = OPT_REFUSED;
 		pp->opt_refusal = why;
 		pp->opt_refusal_addr = where;
@@ -214,17 +216,24 @@ static bool prepare(struct probe_point *pp)
 }
 
 /* Could a stopped thread resume inside the region after its first byte?
- * Either it stopped there, or it stopped in the point's instruction slot
- * during a boosted hit from before the point was READY: the slot ends
- * with a jump back to the next instruction, which lies in the region
- * whenever the region is longer than the probed instruction. (Hits since
- * READY run the detour buffer's copy, which jumps past the region.) */
+ * Either it stopped there, or it stopped in out-of-line probe code - an
+ * instruction slot or a detour buffer, of this point or of any other -
+ * which ends with a jump back into kernel text. A boosted slot of this
+ * point (a hit from before it was READY) jumps back to the next
+ * instruction, inside the region whenever the region is longer than the
+ * probed one; so may the slot of a probe that was inside the region and
+ * has just been unregistered (its slot is freed only once left), or the
+ * detour copy of an unoptimized point whose region overlapped this one.
+ * Rather than work out where each of those jumps back to, the patch waits
+ * until no thread is stopped in probe code at all: threads never sleep
+ * there, so they leave at their next turn on the CPU. (Hits since READY
+ * run the detour buffer's copy, which jumps past the region.) */
 static bool thread_may_resume_in_region(const struct probe_point *pp)
 {
 	uintptr_t tail = (uintptr_t)pp->addr + 1;
 
 	return sched_thread_stopped_in(tail, pp->opt_len - 1) ||
-	       (pp->slot && sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE));
+	       sched_thread_stopped_in(EXEC_REGION_BASE, EXEC_REGION_SIZE);
 }
 
 /* Write the jump once no thread can resume inside the region after its
@@ -252,6 +261,7 @@ static void optimize_one(struct probe_point *pp)
 	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 
 	if (prepared && pp->opt_state == OPT_QUEUED) {
+		list_del(&pp->opt_node);	/* if queued again meanwhile */
 		pp->opt_state = OPT_READY;
 		patch_when_clear_locked(pp, &flags);
 	}

@@ -278,7 +278,7 @@ static int find_targets(const char *text, struct shell_probe **out)
 	}
 	flags = spin_lock_irqsave(&shell_probes_lock);
 	list_for_each_entry(sp, &shell_probes, node) {
-		bool match = by_number ? sp->id == (int)number : (uintptr_t)sp->kp.addr == addr;
+		bool match = by_number ? (uint64_t)sp->id == number : (uintptr_t)sp->kp.addr == addr;
 
 		if (match && n < MAX_TARGETS)
 			out[n++] = sp;

@@ -82,6 +82,7 @@ struct probe_point {
 enum kprobe_status {
 	KPROBE_IDLE,
 	KPROBE_HIT_ACTIVE,	/* running pre-handlers */
+	KPROBE_HIT_OPTIMIZED,	/* running pre-handlers, reached by a jump */
 	KPROBE_HIT_SS,		/* single-stepping the original instruction */
 	KPROBE_HIT_SSDONE,	/* running post-handlers */
 	KPROBE_REENTER,		/* stepping a probe hit inside a handler */

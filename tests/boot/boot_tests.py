@@ -477,6 +477,10 @@ def test_probe_errors(m):
             refused = True
         else:
             number, _ = probe_add_result(out, "k", where)
+            # A number that only matches when cut to 32 bits.
+            alias = number + (1 << 32)
+            expect_exact(m.command("probe show %d" % alias), "probe: no probe %d" % alias,
+                         "probe show")
             expect_exact(m.command("probe del %d" % number),
                          "probe %d: removed" % number, "probe del")
     check(refused, "no offset of vfs_read+0x1..0x4 was refused as not an instruction boundary")
