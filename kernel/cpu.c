@@ -1,6 +1,7 @@
 /* The per-CPU structures (see cpu.h). */
 #include "kernel/cpu.h"
 #include "kernel/arch.h"
+#include <asm/current.h>
 
 static struct cpu cpus[MAX_CPUS];
 static unsigned int ncpus;
@@ -12,6 +13,7 @@ void cpu_init_this(unsigned int id)
 	cpu->self = cpu;
 	cpu->id = id;
 	arch_set_percpu_base(cpu);
+	arch_set_current_thread(NULL);	/* none yet: sched_init adopts one */
 	if (id >= ncpus)
 		ncpus = id + 1;
 }

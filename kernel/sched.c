@@ -61,6 +61,14 @@ void sched_finish_switch(void)
 		thread_free(prev);
 }
 
+/* Make t this CPU's running thread, where the scheduler and where
+ * current_thread() look (the latter may be a register: asm/current.h). */
+static void set_current(struct cpu *cpu, struct thread *t)
+{
+	cpu->current = t;
+	arch_set_current_thread(t);
+}
+
 /* Pick the next thread and switch to it. Interrupts off, sched_lock held;
  * returns (with the lock released) when this thread runs again. */
 static void schedule_locked(void)
@@ -91,7 +99,7 @@ static void schedule_locked(void)
 	next->state = THREAD_RUNNING;
 	next->slice_left = SCHED_SLICE_TICKS;
 	cpu->need_resched = false;
-	cpu->current = next;
+	set_current(cpu, next);
 	switched_from[cpu->id] = prev;
 	if (next != prev)
 		arch_context_switch(&prev->context, &next->context);
@@ -249,7 +257,7 @@ void sched_init(void)
 	struct cpu *cpu = this_cpu();
 
 	cpu->idle = thread_adopt_boot("idle");
-	cpu->current = cpu->idle;
+	set_current(cpu, cpu->idle);
 }
 
 void sched_run_idle(void)

@@ -13,6 +13,7 @@
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
+#include <asm/current.h>
 #include <asm/ptrace.h>
 
 #define THREAD_NAME_MAX 15
@@ -72,10 +73,11 @@ __noreturn void sched_run_idle(void);
 struct thread *thread_create(const char *name, void (*fn)(void *), void *arg);
 /* End the calling thread. */
 __noreturn void thread_exit(void);
-/* The thread running on this CPU. */
+/* The thread running on this CPU: safe to call with preemption on (see
+ * asm/current.h). */
 static inline struct thread *current_thread(void)
 {
-	return this_cpu_read(current);
+	return arch_current_thread();
 }
 
 /* Keep the running thread on this CPU, interrupts still on, until the

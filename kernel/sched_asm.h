@@ -1,7 +1,8 @@
-/* Where assembly finds the running thread's preemption count: this CPU's
- * struct cpu (asm/percpu.h) -> its current thread -> preempt_count. Plain
- * numbers, so that .S files can include this; kernel/sched.c checks them
- * against the C structures. */
+/* Offsets that code outside C needs: where this CPU's struct cpu
+ * (asm/percpu.h) holds its current thread (read by x86_64's
+ * asm/current.h), and where a thread holds its preemption count (raised
+ * by aarch64's detour buffer). Plain numbers, so that .S files can
+ * include this; kernel/sched.c checks them against the C structures. */
 #ifndef KERNEL_SCHED_ASM_H
 #define KERNEL_SCHED_ASM_H
 

@@ -79,9 +79,8 @@ optprobe_template_entry:
 	stp	x29, x2, [sp, #S_FRAME]
 	add	x29, sp, #S_FRAME
 	/* Preemption off: x19 (saved in regs, kept across the call by the
-	 * C convention) holds the running thread. */
-	mrs	x19, tpidr_el1
-	ldr	x19, [x19, #CPU_CURRENT_OFFSET]
+	 * C convention) holds the running thread (asm/current.h). */
+	mrs	x19, tpidr_el0
 	ldr	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]
 	add	w0, w0, #1
 	str	w0, [x19, #THREAD_PREEMPT_COUNT_OFFSET]
