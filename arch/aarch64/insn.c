@@ -65,6 +65,20 @@ static void simulated(struct a64_insn *out, enum a64_sim sim)
 
 /* ---- Data processing, immediate (op0 = 100x) ---- */
 
+/* A logical immediate's N:imms must describe an element of 2, 4, ..., 64
+ * bits (the highest set bit of N:NOT(imms) gives its size) whose run of
+ * ones is not the whole element; the other encodings are reserved. */
+static bool valid_bitmask(uint32_t n, uint32_t imms)
+{
+	uint32_t size_bits = (n << 6) | (~imms & 0x3f);
+	uint32_t levels;
+
+	if (size_bits < 2)
+		return false;
+	levels = (1u << (31 - __builtin_clz(size_bits))) - 1;
+	return (imms & levels) != levels;
+}
+
 static void decode_dp_imm(uint32_t i, struct a64_insn *out)
 {
 	uint32_t sf = bit(i, 31), n = bit(i, 22);
@@ -88,7 +102,7 @@ static void decode_dp_imm(uint32_t i, struct a64_insn *out)
 			out_of_line(out, "add/sub with tags");
 		return;
 	case 4:		/* logical (immediate): N=1 needs 64 bits */
-		if (!sf && n)
+		if ((!sf && n) || !valid_bitmask(n, bits(i, 15, 10)))
 			unallocated(out);
 		else
 			out_of_line(out, "logical (immediate)");

@@ -78,6 +78,9 @@ static void test_simulated(void **state)
 static void test_out_of_line(void **state)
 {
 	static const struct sample s[] = {
+		OOL(0x92400000, "and x0, x0, #0x1"),
+		OOL(0x12001c00, "and w0, w0, #0xff"),
+		OOL(0xb200f3e0, "mov x0, #0x5555555555555555"),
 		OOL(0xa9bf7bfd, "stp x29, x30, [sp, #-16]!"),
 		OOL(0xa8c17bfd, "ldp x29, x30, [sp], #16"),
 		OOL(0x910003bf, "mov sp, x29"),
@@ -168,6 +171,9 @@ static void test_unallocated(void **state)
 		UNALLOC(0xd61e0000, "br with op2 != 11111"),
 		UNALLOC(0x3a400400, "ccmn with o2 set"),
 		UNALLOC(0xf8600800, "ldr (register), option<1> clear"),
+		UNALLOC(0x921ebce6, "and, bitmask of a 16-bit element all ones"),
+		UNALLOC(0x9200fc00, "and, bitmask with no element size"),
+		UNALLOC(0x1240fc00, "and w, N=1"),
 	};
 
 	(void)state;
