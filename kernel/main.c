@@ -60,7 +60,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	kprobes_init();
 	crash_test_from_cmdline(boot_info.cmdline);
 	arch_interrupts_init();
-	if (!thread_create("shell", shell_main, NULL))
+	if (thread_create("shell", shell_main, NULL) < 0)
 		panic("cannot create the shell thread");
 	sched_run_idle();
 }

@@ -23,6 +23,7 @@
 #include "kernel/frame.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
+#include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include <asm/layout.h>
@@ -31,6 +32,11 @@
 #define HUGE_SIZE (2ULL << 20)	/* what a level-1 entry maps */
 
 static uint64_t *root;
+/* Serializes changes to the tables: two threads mapping pages under one
+ * missing table would each install a table of their own, and the second
+ * would drop the first's mapping. Lookups need no lock: an entry is one
+ * aligned word, and tables are never freed. */
+static struct spinlock table_lock = SPINLOCK_INIT("page tables");
 /* Until the direct map exists, page tables are reached through the boot
  * code's mapping of low physical memory at KERNEL_VMA. */
 static bool direct_map_ready;
@@ -79,36 +85,45 @@ static uint64_t *walk(uintptr_t va, int level, bool create)
 
 int map_page(uintptr_t va, uint64_t pa, unsigned int prot)
 {
+	unsigned long flags = spin_lock_irqsave(&table_lock);
 	uint64_t *pte = walk(va, 0, true);
+	int err = 0;
 
 	if (!pte)
-		return -ENOMEM;
-	if (pte_valid(*pte))
-		return -EEXIST;
-	*pte = pte_mk_page(pa, prot);
-	arch_flush_tlb_page(va);
-	return 0;
+		err = -ENOMEM;
+	else if (pte_valid(*pte))
+		err = -EEXIST;
+	else {
+		*pte = pte_mk_page(pa, prot);
+		arch_flush_tlb_page(va);
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return err;
 }
 
 int set_page_entry(uintptr_t va, uint64_t entry)
 {
+	unsigned long flags = spin_lock_irqsave(&table_lock);
 	uint64_t *pte = walk(va, 0, true);
 
-	if (!pte)
-		return -ENOMEM;
-	*pte = entry;
-	arch_flush_tlb_page(va);
-	return 0;
+	if (pte) {
+		*pte = entry;
+		arch_flush_tlb_page(va);
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return pte ? 0 : -ENOMEM;
 }
 
 void unmap_page(uintptr_t va)
 {
+	unsigned long flags = spin_lock_irqsave(&table_lock);
 	uint64_t *pte = walk(va, 0, false);
 
 	if (pte) {
 		*pte = 0;
 		arch_flush_tlb_page(va);
 	}
+	spin_unlock_irqrestore(&table_lock, flags);
 }
 
 /* The leaf entry mapping va (a page or a huge page), with its size; NULL
@@ -212,3 +227,5 @@ NOKPROBE_SYMBOL(walk);
 NOKPROBE_SYMBOL(map_page);
 NOKPROBE_SYMBOL(unmap_page);
 NOKPROBE_SYMBOL(virt_to_phys);
+NOKPROBE_SYMBOL(leaf);
+NOKPROBE_SYMBOL(phys_to_virt);

@@ -255,8 +255,16 @@ void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *
 void sched_init(void)
 {
 	struct cpu *cpu = this_cpu();
+	unsigned long flags;
 
+	/* Under the lock, as every change to all_threads: other CPUs will
+	 * adopt their idle threads while threads are created and listed. */
 	cpu->idle = thread_adopt_boot("idle");
+	flags = arch_irq_save();
+	spin_lock(&sched_lock);
+	list_add_tail(&cpu->idle->all_node, &all_threads);
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
 	set_current(cpu, cpu->idle);
 }
 

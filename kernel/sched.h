@@ -69,8 +69,10 @@ void sched_init(void);
 /* Enable interrupts and become the idle loop; never returns. */
 __noreturn void sched_run_idle(void);
 
-/* Create a ready thread that runs fn(arg). Returns NULL (no memory). */
-struct thread *thread_create(const char *name, void (*fn)(void *), void *arg);
+/* Create a ready thread that runs fn(arg). Returns its id, or -ENOMEM.
+ * No pointer is handed out: the thread may have run and ended (and been
+ * freed) by the time this returns. */
+int thread_create(const char *name, void (*fn)(void *), void *arg);
 /* End the calling thread. */
 __noreturn void thread_exit(void);
 /* The thread running on this CPU: safe to call with preemption on (see

@@ -12,7 +12,8 @@ extern struct list_node all_threads;
 void sched_enqueue_new(struct thread *t);
 /* Free a dead thread's stack and structure. */
 void thread_free(struct thread *t);
-/* Describe the boot flow of control as a thread (the idle thread). */
+/* Describe the boot flow of control as a thread (the idle thread); the
+ * caller lists it in all_threads. */
 struct thread *thread_adopt_boot(const char *name);
 
 #endif

@@ -28,7 +28,7 @@ static void thread_runs_and_is_reaped(void)
 
 	heap_get_stats(&before);
 	ran = 0;
-	EXPECT(thread_create("st-once", set_flag, (void *)&ran) != NULL);
+	EXPECT(thread_create("st-once", set_flag, (void *)&ran) >= 0);
 	EXPECT(wait_for_flag(&ran, 100));
 	/* The exited thread's stack and structure are freed at the next
 	 * switch after it dies: give the scheduler a few ticks. */
@@ -74,7 +74,7 @@ static void preemption_shares_the_cpu(void)
 	for (int i = 0; i < 2; i++) {
 		spin_count[i] = 0;
 		spin_done[i] = 0;
-		EXPECT(thread_create("st-spin", spinner, (void *)(uintptr_t)i) != NULL);
+		EXPECT(thread_create("st-spin", spinner, (void *)(uintptr_t)i) >= 0);
 	}
 	/* This thread busy-waits too, without sleeping: the spinners can
 	 * only run if the timer takes the CPU away from it. */
@@ -90,7 +90,7 @@ static void preempt_disable_keeps_the_cpu(void)
 {
 	spin_stop = 0;
 	spin_done[0] = 0;
-	EXPECT(thread_create("st-spin", spinner, (void *)0) != NULL);
+	EXPECT(thread_create("st-spin", spinner, (void *)0) >= 0);
 	preempt_disable();
 	spin_count[0] = 0;
 	/* Ticks come (interrupts are on) and the slice runs out, but the
@@ -127,7 +127,7 @@ static void wait_queue_wakes_waiter(void)
 
 	wq_condition = 0;
 	wq_woken = 0;
-	EXPECT(thread_create("st-wait", waiter, NULL) != NULL);
+	EXPECT(thread_create("st-wait", waiter, NULL) >= 0);
 	thread_sleep(3);
 	EXPECT_EQ(wq_woken, 0);		/* still waiting */
 	flags = spin_lock_irqsave(&test_lock);
@@ -155,8 +155,8 @@ static void yield_alternates_threads(void)
 
 	nturns = 0;
 	/* Created with interrupts off, so neither starts before both exist. */
-	EXPECT(thread_create("st-yield", take_turns, (void *)1) != NULL);
-	EXPECT(thread_create("st-yield", take_turns, (void *)2) != NULL);
+	EXPECT(thread_create("st-yield", take_turns, (void *)1) >= 0);
+	EXPECT(thread_create("st-yield", take_turns, (void *)2) >= 0);
 	arch_irq_restore(flags);
 	for (int i = 0; i < 100 && nturns < 6; i++)
 		thread_sleep(1);

@@ -69,11 +69,30 @@ static void nokprobe_marks_trap_path(void)
 	EXPECT(!within_nokprobe_text((uintptr_t)vfs_read));
 }
 
+/* Every function text_poke runs. Arming a probe pokes the text with
+ * kprobe_lock held: a breakpoint in one of these would trap there, and
+ * the handler would spin on that lock forever. (Names the compiler
+ * inlined everywhere have no symbol and nothing to probe.) */
+static void nokprobe_covers_text_poke(void)
+{
+	static const char *const path[] = {
+		"text_poke", "poke_page", "copy_code_bytes", "virt_to_phys", "leaf",
+		"phys_to_virt", "map_page", "walk", "unmap_page", "arch_flush_tlb_page",
+		"arch_sync_icache",
+	};
+	struct symbol s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(path); i++)
+		if (sym_by_name(path[i], &s) == 0 && !within_nokprobe_text(s.addr))
+			selftest_fail(__FILE__, __LINE__, "%s can be probed", path[i]);
+}
+
 static const struct selftest_case symtab_cases[] = {
 	SELFTEST_CASE(finds_functions_by_name),
 	SELFTEST_CASE(finds_data_by_name),
 	SELFTEST_CASE(finds_symbol_by_address),
 	SELFTEST_CASE(every_entry_round_trips),
 	SELFTEST_CASE(nokprobe_marks_trap_path),
+	SELFTEST_CASE(nokprobe_covers_text_poke),
 };
 SELFTEST_SUITE("symtab", symtab_cases);

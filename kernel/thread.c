@@ -2,6 +2,7 @@
 #include "kernel/arch.h"
 #include "kernel/heap.h"
 #include "kernel/sched_internal.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 LIST_HEAD(all_threads);
@@ -20,23 +21,25 @@ static struct thread *thread_alloc(const char *name)
 	return t;
 }
 
-struct thread *thread_create(const char *name, void (*fn)(void *), void *arg)
+int thread_create(const char *name, void (*fn)(void *), void *arg)
 {
 	struct thread *t = thread_alloc(name);
+	int id;
 
 	if (!t)
-		return NULL;
+		return -ENOMEM;
 	t->stack = kmalloc(THREAD_STACK_SIZE);
 	if (!t->stack) {
 		kfree(t);
-		return NULL;
+		return -ENOMEM;
 	}
 	t->stack_size = THREAD_STACK_SIZE;
 	t->entry = fn;
 	t->arg = arg;
 	arch_context_init(&t->context, (char *)t->stack + t->stack_size);
+	id = (int)t->id;	/* t may have run and been freed once it is queued */
 	sched_enqueue_new(t);
-	return t;
+	return id;
 }
 
 void thread_free(struct thread *t)
@@ -54,7 +57,6 @@ struct thread *thread_adopt_boot(const char *name)
 	/* t->stack stays NULL: the boot stack is in .bss, not the heap,
 	 * and the idle thread never exits. */
 	t->state = THREAD_RUNNING;
-	list_add_tail(&t->all_node, &all_threads);
 	return t;
 }
 

@@ -113,7 +113,7 @@ static struct inode *build_fixture(void)
 
 /* Walk a relative path ("docs/a.txt") in a private tree with the inode
  * operations, as vfs_lookup does on the mounted one. */
-static struct inode *walk(struct inode *dir, const char *path)
+static struct inode *lookup_path(struct inode *dir, const char *path)
 {
 	char name[VFS_NAME_MAX + 1];
 
@@ -171,21 +171,21 @@ static void test_build_shape(void)
 	for (i = 0; i < ARRAY_SIZE(top); i++)
 		EXPECT_STREQ(child_name(root, i), top[i]);
 	EXPECT(child_name(root, ARRAY_SIZE(top)) == NULL);
-	EXPECT(walk(root, "link") == NULL);
+	EXPECT(lookup_path(root, "link") == NULL);
 
-	docs = walk(root, "docs");
+	docs = lookup_path(root, "docs");
 	EXPECT(is_dir(docs));
 	EXPECT_STREQ(child_name(docs, 0), "a.txt");
 	EXPECT_STREQ(child_name(docs, 1), "b.txt");
 	EXPECT(child_name(docs, 2) == NULL);
 
-	EXPECT(is_dir(walk(root, "zeta")));
-	EXPECT(is_dir(walk(root, "zeta/deep")));
-	EXPECT(is_file(walk(root, "zeta/deep/leaf.txt"), 5));
-	EXPECT(is_file(walk(root, "docs/a.txt"), 16));
-	EXPECT(is_file(walk(root, "alpha"), 0));
-	EXPECT(walk(root, "docs/c.txt") == NULL);
-	EXPECT(walk(root, "docs/a.txt/x") == NULL);
+	EXPECT(is_dir(lookup_path(root, "zeta")));
+	EXPECT(is_dir(lookup_path(root, "zeta/deep")));
+	EXPECT(is_file(lookup_path(root, "zeta/deep/leaf.txt"), 5));
+	EXPECT(is_file(lookup_path(root, "docs/a.txt"), 16));
+	EXPECT(is_file(lookup_path(root, "alpha"), 0));
+	EXPECT(lookup_path(root, "docs/c.txt") == NULL);
+	EXPECT(lookup_path(root, "docs/a.txt/x") == NULL);
 
 	ramfs_destroy(root);
 }
@@ -199,7 +199,7 @@ static void test_read_positions(void)
 
 	if (!root)
 		return;
-	a = walk(root, "docs/a.txt");
+	a = lookup_path(root, "docs/a.txt");
 	EXPECT(a != NULL);
 	if (!a)
 		goto out;
@@ -244,8 +244,8 @@ static void test_write_extends(void)
 
 	if (!root)
 		return;
-	a = walk(root, "docs/a.txt");
-	alpha = walk(root, "alpha");
+	a = lookup_path(root, "docs/a.txt");
+	alpha = lookup_path(root, "alpha");
 	EXPECT(a && alpha);
 	if (!a || !alpha)
 		goto out;
@@ -302,7 +302,7 @@ static void test_rw_errors(void)
 
 	if (!root)
 		return;
-	a = walk(root, "docs/a.txt");
+	a = lookup_path(root, "docs/a.txt");
 	if (!a)
 		goto out;
 
@@ -389,7 +389,7 @@ static void build_write_destroy(void)
 	struct inode *root = build_fixture(), *a;
 	struct file f;
 
-	a = walk(root, "docs/a.txt");
+	a = lookup_path(root, "docs/a.txt");
 	if (a) {
 		f = open_on(a, O_WRONLY);
 		f.pos = 200;

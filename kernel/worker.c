@@ -55,7 +55,7 @@ static void worker_main(void *unused)
 
 static void worker_start(void)
 {
-	struct thread *t;
+	int id;
 
 	if (__atomic_load_n(&worker.running, __ATOMIC_ACQUIRE)) {
 		kprintf("worker: already running\n");
@@ -65,13 +65,13 @@ static void worker_start(void)
 	worker.reads = 0;
 	worker.error = 0;
 	__atomic_store_n(&worker.running, true, __ATOMIC_RELEASE);
-	t = thread_create("worker", worker_main, NULL);
-	if (!t) {
+	id = thread_create("worker", worker_main, NULL);
+	if (id < 0) {
 		worker.running = false;
-		kprintf("worker: %s\n", strerror(-ENOMEM));
+		kprintf("worker: %s\n", strerror(-id));
 		return;
 	}
-	kprintf("worker: started (thread %u, reading %s)\n", t->id, WORKER_FILE);
+	kprintf("worker: started (thread %d, reading %s)\n", id, WORKER_FILE);
 }
 
 static void worker_stop(void)

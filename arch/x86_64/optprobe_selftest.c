@@ -228,7 +228,7 @@ static void scan_thread(void *fn)
 static void start_scan(scan_fn *fn)
 {
 	scan_started = scan_done = scan_thread_done = 0;
-	EXPECT(thread_create("st-scan", scan_thread, (void *)fn) != NULL);
+	EXPECT(thread_create("st-scan", scan_thread, (void *)fn) >= 0);
 	while (!scan_started)
 		thread_sleep(1);
 	thread_sleep(2);

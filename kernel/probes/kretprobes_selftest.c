@@ -203,7 +203,7 @@ static void thread_exit_gives_back_instances(void)
 
 	exiter_started = 0;
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT(thread_create("st-exit", exiter, NULL) != NULL);
+	EXPECT(thread_create("st-exit", exiter, NULL) >= 0);
 	while (!exiter_started)
 		thread_sleep(1);
 	thread_sleep(3);
@@ -211,7 +211,7 @@ static void thread_exit_gives_back_instances(void)
 	EXPECT_EQ(kretprobe_instances_in_use(&rp), 0);
 	/* and the one instance is free for the next call */
 	exiter_started = 0;
-	EXPECT(thread_create("st-exit", exiter, NULL) != NULL);
+	EXPECT(thread_create("st-exit", exiter, NULL) >= 0);
 	while (!exiter_started)
 		thread_sleep(1);
 	thread_sleep(3);

@@ -307,7 +307,7 @@ static void optimizer_main(void *unused)
 
 void optimizer_init(void)
 {
-	if (!thread_create("optimizer", optimizer_main, NULL))
+	if (thread_create("optimizer", optimizer_main, NULL) < 0)
 		panic("kprobes: cannot start the optimizer thread");
 }
 

@@ -103,7 +103,7 @@ unsigned long stress_run_workload(void)
 	EXPECT(expected_len > 0);
 	reader_stop = reader_done = 0;
 	reader_rounds = reader_errors = 0;
-	EXPECT(thread_create("st-reader", reader, NULL) != NULL);
+	EXPECT(thread_create("st-reader", reader, NULL) >= 0);
 	for (int round = 0; round < ROUNDS; round++) {
 		EXPECT_EQ(string_workload(), 0);
 		EXPECT_EQ(read_whole(READER_FILE, again, sizeof(again)), expected_len);
