@@ -143,6 +143,9 @@ static int resolve_address(struct kprobe *p, uintptr_t *addr)
 	if (p->symbol_name) {
 		if (sym_by_name(p->symbol_name, &sym) < 0)
 			return -ENOENT;
+		/* Past the end would be some other function's code. */
+		if (p->offset >= sym.size)
+			return -ERANGE;
 		*addr = sym.addr + p->offset;
 	} else if (p->addr) {
 		*addr = (uintptr_t)p->addr + p->offset;

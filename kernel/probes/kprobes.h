@@ -67,6 +67,7 @@ struct kprobe {
  *   -EINVAL  both symbol_name and addr given, neither, a blacklisted
  *            address, or an instruction that cannot be probed;
  *   -ENOENT  unknown symbol, or an address in no function;
+ *   -ERANGE  offset at or past the end of symbol_name;
  *   -EILSEQ  addr is not the start of an instruction;
  *   -EEXIST  this kprobe is already registered;
  *   -ENOMEM  no memory or instruction slot. */

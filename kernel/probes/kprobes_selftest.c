@@ -13,6 +13,7 @@
 #include "kernel/probes/probe_selftest_arch.h"
 #include "kernel/probes/probe_selftest_util.h"
 #include "kernel/selftest.h"
+#include "kernel/symtab.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
@@ -271,6 +272,8 @@ static void registration_errors(void)
 	struct kprobe black = { .symbol_name = "text_poke" };
 	struct kprobe twice = { .symbol_name = "kpt_add" };
 	struct kprobe gone = { .addr = (uint8_t *)0x10 };
+	struct kprobe past = { .symbol_name = "kpt_add" };
+	struct symbol add;
 	struct kretprobe not_entry = { .kp = { .symbol_name = "kpt_add", .offset = 1 } };
 
 	EXPECT_EQ(register_kprobe(&both), -EINVAL);
@@ -280,6 +283,10 @@ static void registration_errors(void)
 	EXPECT_EQ(register_kprobe(&black), -EINVAL);
 	EXPECT(within_nokprobe_text((uintptr_t)register_kprobe));	/* the core itself */
 	EXPECT_EQ(register_kprobe(&gone), -ENOENT);
+	/* An offset at the end of the symbol: the next function's code. */
+	EXPECT_EQ(sym_by_name("kpt_add", &add), 0);
+	past.offset = (unsigned int)add.size;
+	EXPECT_EQ(register_kprobe(&past), -ERANGE);
 	EXPECT_EQ(register_kretprobe(&not_entry), -EINVAL);
 	EXPECT_EQ(register_kprobe(&twice), 0);
 	EXPECT_EQ(register_kprobe(&twice), -EEXIST);

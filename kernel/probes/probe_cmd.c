@@ -126,9 +126,19 @@ static bool blacklisted(const char *name, uint64_t offset)
 /* Explain a registration error in one line. */
 static void report_error(int err, const char *name, uint64_t offset, enum kprobe_kind kind)
 {
+	struct symbol sym;
+	bool known = sym_by_name(name, &sym) == 0;
+
 	switch (err) {
 	case -ENOENT:
-		kprintf("probe: no symbol '%s'\n", name);
+		if (known)
+			kprintf("probe: %s+0x%lx is not in a function\n", name, (unsigned long)offset);
+		else
+			kprintf("probe: no symbol '%s'\n", name);
+		break;
+	case -ERANGE:
+		kprintf("probe: %s+0x%lx is past the end of %s (0x%lx bytes)\n", name,
+			(unsigned long)offset, name, known ? (unsigned long)sym.size : 0UL);
 		break;
 	case -EILSEQ:
 		kprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
@@ -255,8 +265,9 @@ fail:
 
 #define MAX_TARGETS 32
 
-/* Resolve TARGET into the shell probes it names; returns how many, or -1
- * after printing why there are none. */
+/* Resolve TARGET into the shell probes it names, at most MAX_TARGETS of
+ * them (saying so if more match); returns how many, or -1 after printing
+ * why there are none. */
 static int find_targets(const char *text, struct shell_probe **out)
 {
 	unsigned long flags;
@@ -265,7 +276,7 @@ static int find_targets(const char *text, struct shell_probe **out)
 	char name[64];
 	struct symbol sym;
 	uintptr_t addr = 0;
-	int n = 0;
+	int n = 0, matches = 0;
 	bool by_number = parse_u64(text, &number) == 0;
 
 	if (!by_number) {
@@ -280,12 +291,16 @@ static int find_targets(const char *text, struct shell_probe **out)
 	list_for_each_entry(sp, &shell_probes, node) {
 		bool match = by_number ? (uint64_t)sp->id == number : (uintptr_t)sp->kp.addr == addr;
 
+		matches += match;
 		if (match && n < MAX_TARGETS)
 			out[n++] = sp;
 	}
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
 	if (n == 0)
 		kprintf("probe: no probe %s\n", text);
+	else if (matches > n)
+		kprintf("probe: %d probes match %s; only the first %d are taken\n",
+			matches, text, n);
 	return n ? n : -1;
 }
 

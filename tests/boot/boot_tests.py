@@ -463,9 +463,16 @@ def test_probe_errors(m):
         ("probe off 77", "probe: no probe 77"),
         ("probe add -r vfs_read+0x3", "probe: a kretprobe must be at a function's entry"),
         ("probe add vfs_read+zz", "probe: bad location 'vfs_read+zz' (SYMBOL or SYMBOL+OFFSET)"),
+        ("probe add kernel_symtab", "probe: kernel_symtab+0x0 is not in a function"),
     ]
     for cmd, want in cases:
         expect_exact(m.command(cmd), want, cmd)
+    # Past the end of vfs_read is some other function: refused, with
+    # vfs_read's size (which depends on the compiler).
+    out = m.command("probe add vfs_read+0x100000")
+    check(len(out) == 1 and re.fullmatch(
+        r"probe: vfs_read\+0x100000 is past the end of vfs_read \(0x[0-9a-f]+ bytes\)", out[0]),
+        "`probe add vfs_read+0x100000`: expected 'past the end of vfs_read', got %s" % show(out))
     # Some offset in vfs_read's first few bytes is inside an instruction;
     # which one depends on the compiler, so try them. Boundaries are
     # accepted, and removed again.
@@ -490,6 +497,22 @@ def test_probe_errors(m):
               % (cmd, show(out)))
     out = m.command("uptime")
     parse_uptime(out)
+
+
+@test("probe_many_at_one_place")
+def test_probe_many_at_one_place(m):
+    # A target acts on at most 32 probes, and says so when more match.
+    for _ in range(33):
+        probe_add(m, "vfs_write", "k", "vfs_write+0x0")
+    out = m.command("probe del vfs_write")
+    removed = [line for line in out if line.endswith(": removed")]
+    check(len(removed) == 32 and
+          "probe: 33 probes match vfs_write; only the first 32 are taken" in out,
+          "`probe del vfs_write` with 33 probes: expected 32 removed and a note, got %s"
+          % show(out))
+    out = m.command("probe del vfs_write")
+    check(len(out) == 1 and out[0].endswith(": removed"),
+          "second `probe del vfs_write`: expected the last one removed, got %s" % show(out))
 
 
 @test("probe_del")
