@@ -3,6 +3,7 @@
 #include "kernel/probes/stress_workload.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
+#include "kernel/symtab.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -27,12 +28,31 @@ void stress_snapshot_take(struct stress_snapshot *snap)
 		memcpy(snap->text, __lib_text_start, snap->text_len);
 }
 
+/* The first byte of the text that differs from the snapshot, named. */
+static void expect_text_unchanged(const struct stress_snapshot *snap)
+{
+	const uint8_t *now = (const uint8_t *)__lib_text_start;
+	struct symbol s;
+
+	for (size_t i = 0; i < snap->text_len; i++) {
+		uintptr_t at = (uintptr_t)now + i;
+
+		if (now[i] == snap->text[i])
+			continue;
+		if (sym_by_addr(at, &s) < 0)
+			s = (struct symbol){ .name = "?", .addr = at };
+		selftest_fail(__FILE__, __LINE__, "text differs at %s+0x%lx (%p): 0x%02x, was 0x%02x",
+			      s.name, (unsigned long)(at - s.addr), (void *)at, now[i], snap->text[i]);
+		return;
+	}
+}
+
 void stress_snapshot_check(struct stress_snapshot *snap)
 {
 	struct heap_stats now;
 
 	if (snap->text) {
-		EXPECT(memcmp(snap->text, __lib_text_start, snap->text_len) == 0);
+		expect_text_unchanged(snap);
 		kfree(snap->text);
 		snap->text = NULL;
 	}
