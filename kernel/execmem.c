@@ -41,6 +41,13 @@ static void release_index(size_t i)
 	spin_unlock_irqrestore(&execmem_lock, flags);
 }
 
+/* Give a frame back, writable again in the direct map, like any other. */
+static void free_frame(uint64_t pa)
+{
+	set_direct_map_prot(pa, PROT_READ | PROT_WRITE);
+	frame_free(pa);
+}
+
 static void fill_with_traps(uintptr_t page)
 {
 	static const uint8_t pattern[] = ARCH_TRAP_FILL;
@@ -62,9 +69,12 @@ void *execmem_alloc_page(void)
 		return NULL;
 	va = EXEC_REGION_BASE + (uintptr_t)i * PAGE_SIZE;
 	pa = frame_alloc();
-	if (!pa || map_page(va, pa, PROT_READ | PROT_EXEC) < 0) {
+	/* The frame's direct-map alias goes read-only first: code must have
+	 * no writable mapping (only text_poke's window, for a moment). */
+	if (!pa || set_direct_map_prot(pa, PROT_READ) < 0 ||
+	    map_page(va, pa, PROT_READ | PROT_EXEC) < 0) {
 		if (pa)
-			frame_free(pa);
+			free_frame(pa);
 		release_index(i);
 		return NULL;
 	}
@@ -80,7 +90,7 @@ void execmem_free_page(void *page)
 	if (!execmem_contains(va) || virt_to_phys(va, &pa) < 0)
 		return;
 	unmap_page(va);
-	frame_free(pa);
+	free_frame(pa);
 	release_index((va - EXEC_REGION_BASE) / PAGE_SIZE);
 }
 

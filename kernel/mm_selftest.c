@@ -148,7 +148,8 @@ static void wx_text_poke_changes_code(void)
 static void execmem_is_read_only_executable(void)
 {
 	uint8_t *page = execmem_alloc_page();
-	uint8_t byte = 0;
+	uint8_t byte = 0, *alias;
+	uint64_t pa;
 
 	EXPECT(page != NULL);
 	if (!page)
@@ -156,10 +157,17 @@ static void execmem_is_read_only_executable(void)
 	EXPECT(execmem_contains((uintptr_t)page));
 	EXPECT_EQ(page_prot((uintptr_t)page), PROT_READ | PROT_EXEC);
 	EXPECT_EQ(copy_to_kernel_nofault(page, &byte, 1), -EFAULT);
+	/* Nor through the frame's other address, in the direct map. */
+	EXPECT_EQ(virt_to_phys((uintptr_t)page, &pa), 0);
+	alias = phys_to_virt(pa);
+	EXPECT_EQ(page_prot((uintptr_t)alias), PROT_READ);
+	EXPECT_EQ(copy_to_kernel_nofault(alias, &byte, 1), -EFAULT);
 	/* Within +-2 GiB of kernel text, for 32-bit relative jumps. */
 	EXPECT((uintptr_t)page - (uintptr_t)__text_start < (1UL << 31));
 	execmem_free_page(page);
 	EXPECT_EQ(page_prot((uintptr_t)page), 0);
+	/* An ordinary frame again. */
+	EXPECT_EQ(page_prot((uintptr_t)alias), PROT_READ | PROT_WRITE);
 }
 
 static struct insn_slot_cache test_slots = INSN_SLOT_CACHE_INIT(test_slots, "selftest", 32);

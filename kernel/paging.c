@@ -4,9 +4,11 @@
  * Both architectures translate with 4 KiB pages through four levels of
  * 512 entries, numbered here from 3 (the root: x86's PML4, ARM's L0) down
  * to 0 (the last table, whose entries map pages), so the index arithmetic
- * is the same for both. A level-1 entry may map a 2 MiB page (ARM: a
- * block) directly. What differs is how an entry is encoded (asm/pgtable.h)
- * and how the TLB is flushed and the tables switched (arch/<name>/paging.c).
+ * is the same for both. (A level-1 entry could map a 2 MiB page, ARM's
+ * block; these tables use none, so that each frame's protection is its
+ * own.) What differs is
+ * how an entry is encoded (asm/pgtable.h) and how the TLB is flushed and
+ * the tables switched (arch/<name>/paging.c).
  *
  * paging_init builds new tables and switches to them, so that from then on:
  *   - kernel text is read-only and executable, rodata read-only, data and
@@ -14,7 +16,8 @@
  *     executable (W^X).
  *   - all RAM is mapped at DIRECT_MAP_BASE, writable and not executable,
  *     except the frames of the kernel image, which are read-only there too
- *     so the direct map is no back door around W^X.
+ *     so the direct map is no back door around W^X (execmem does the same
+ *     for its frames with set_direct_map_prot).
  * The only way to change code afterwards is text_poke (kernel/text_patch.c).
  */
 #include "kernel/paging.h"
@@ -28,8 +31,6 @@
 #include "lib/string.h"
 #include <asm/layout.h>
 #include <asm/pgtable.h>
-
-#define HUGE_SIZE (2ULL << 20)	/* what a level-1 entry maps */
 
 static uint64_t *root;
 /* Serializes changes to the tables: two threads mapping pages under one
@@ -171,34 +172,36 @@ static void map_range(uintptr_t start, uintptr_t end, unsigned int prot)
 			panic("paging: cannot map kernel page %lx", va);
 }
 
-/* Map the RAM frames of [base, end) at DIRECT_MAP_BASE: 2 MiB pages where
- * a whole aligned block is RAM and holds no kernel frame, else 4 KiB. */
+/* Map the RAM frames of [base, end) at DIRECT_MAP_BASE, 4 KiB each, so
+ * that any one frame's alias can be made read-only on its own (the kernel
+ * image's now, execmem's later: set_direct_map_prot). */
 static void map_direct(uint64_t base, uint64_t end, uint64_t kstart, uint64_t kend)
 {
-	uint64_t pa = ALIGN_UP(base, PAGE_SIZE);
-
-	while (pa < ALIGN_DOWN(end, PAGE_SIZE)) {
-		bool huge_ok = !(pa & (HUGE_SIZE - 1)) && pa + HUGE_SIZE <= end &&
-			       (pa + HUGE_SIZE <= kstart || pa >= kend);
-		int err;
-
-		if (huge_ok) {
-			uint64_t *pde = walk(DIRECT_MAP_BASE + pa, 1, true);
-
-			if (!pde)
-				panic("paging: out of memory for the direct map");
-			*pde = pte_mk_huge(pa, PROT_READ | PROT_WRITE);
-			pa += HUGE_SIZE;
-			continue;
-		}
+	for (uint64_t pa = ALIGN_UP(base, PAGE_SIZE); pa < ALIGN_DOWN(end, PAGE_SIZE);
+	     pa += PAGE_SIZE) {
 		bool image = pa >= kstart && pa < kend;
+		int err = map_page(DIRECT_MAP_BASE + pa, pa,
+				   image ? PROT_READ : PROT_READ | PROT_WRITE);
 
-		err = map_page(DIRECT_MAP_BASE + pa, pa,
-			       image ? PROT_READ : PROT_READ | PROT_WRITE);
 		if (err < 0)
 			panic("paging: cannot map frame %lx (%d)", pa, err);
-		pa += PAGE_SIZE;
 	}
+}
+
+int set_direct_map_prot(uint64_t pa, unsigned int prot)
+{
+	uintptr_t va = DIRECT_MAP_BASE + ALIGN_DOWN(pa, PAGE_SIZE);
+	unsigned long flags = spin_lock_irqsave(&table_lock);
+	uint64_t *pte = walk(va, 0, false);
+	int err = -EFAULT;	/* not RAM */
+
+	if (pte && pte_valid(*pte)) {
+		*pte = pte_mk_page(ALIGN_DOWN(pa, PAGE_SIZE), prot);
+		arch_flush_tlb_page(va);
+		err = 0;
+	}
+	spin_unlock_irqrestore(&table_lock, flags);
+	return err;
 }
 
 void paging_init(const struct boot_info *bi)

@@ -33,5 +33,9 @@ void unmap_page(uintptr_t va);
 int virt_to_phys(uintptr_t va, uint64_t *pa);
 /* The PROT_* bits of a mapped page, or 0 if it is not mapped. */
 unsigned int page_prot(uintptr_t va);
+/* Give the direct-map alias of the RAM frame at pa the protection prot.
+ * Code outside the kernel image (execmem) makes its frames read-only
+ * there, so that no writable alias of code exists. Returns 0 or -EFAULT. */
+int set_direct_map_prot(uint64_t pa, unsigned int prot);
 
 #endif

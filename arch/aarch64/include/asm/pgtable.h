@@ -56,13 +56,6 @@ static inline uint64_t pte_mk_page(uint64_t pa, unsigned int prot)
 	return pte;
 }
 
-/* An L2 block descriptor mapping the 2 MiB of RAM at pa: the page
- * descriptor without the page/table bit. */
-static inline uint64_t pte_mk_huge(uint64_t pa, unsigned int prot)
-{
-	return pte_mk_page(pa, prot) & ~PTE_PAGE;
-}
-
 /* A page descriptor mapping the 4 KiB of device registers at pa. */
 static inline uint64_t pte_mk_device(uint64_t pa)
 {

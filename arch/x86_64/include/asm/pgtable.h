@@ -52,12 +52,6 @@ static inline uint64_t pte_mk_page(uint64_t pa, unsigned int prot)
 	return pte;
 }
 
-/* A PD entry mapping the 2 MiB page at pa: a leaf entry with PS set. */
-static inline uint64_t pte_mk_huge(uint64_t pa, unsigned int prot)
-{
-	return pte_mk_page(pa, prot) | PTE_HUGE;
-}
-
 /* The PROT_* bits of a leaf entry (page or huge page). */
 static inline unsigned int pte_prot(uint64_t e)
 {
