@@ -7,7 +7,9 @@
  * compare value CNTV_CVAL_EL0. Each tick moves the compare value one
  * period on, so ticks do not drift with the handler's latency; after a
  * long stall the next tick is a full period away instead of a burst of
- * late ones.
+ * late ones. The compare value lives only in that per-CPU register, so
+ * each CPU keeps its own deadline with no shared state; the period is
+ * the same everywhere.
  */
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
@@ -17,7 +19,7 @@
 
 #define CNTV_CTL_ENABLE BIT(0)
 
-static uint64_t period, deadline;
+static uint64_t period;	/* counter ticks per scheduler tick */
 
 static uint64_t counter(void)
 {
@@ -28,8 +30,7 @@ static uint64_t counter(void)
 void timer_init(unsigned int intid)
 {
 	period = read_sysreg(cntfrq_el0) / TIMER_HZ;
-	deadline = counter() + period;
-	write_sysreg(deadline, cntv_cval_el0);
+	write_sysreg(counter() + period, cntv_cval_el0);
 	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
 	gic_enable_irq(intid);
 }
@@ -37,8 +38,8 @@ void timer_init(unsigned int intid)
 void timer_handle_irq(void)
 {
 	uint64_t now = counter();
+	uint64_t deadline = read_sysreg(cntv_cval_el0) + period;
 
-	deadline += period;
 	if (deadline <= now)
 		deadline = now + period;
 	/* A compare value in the future also lowers the interrupt line. */
