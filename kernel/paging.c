@@ -6,9 +6,8 @@
  * to 0 (the last table, whose entries map pages), so the index arithmetic
  * is the same for both. (A level-1 entry could map a 2 MiB page, ARM's
  * block; these tables use none, so that each frame's protection is its
- * own.) What differs is
- * how an entry is encoded (asm/pgtable.h) and how the TLB is flushed and
- * the tables switched (arch/<name>/paging.c).
+ * own.) What differs is how an entry is encoded (asm/pgtable.h) and how
+ * the TLB is flushed and the tables switched (arch/<name>/paging.c).
  *
  * paging_init builds new tables and switches to them, so that from then on:
  *   - kernel text is read-only and executable, rodata read-only, data and

@@ -260,6 +260,8 @@ void sched_init(void)
 	/* Under the lock, as every change to all_threads: other CPUs will
 	 * adopt their idle threads while threads are created and listed. */
 	cpu->idle = thread_adopt_boot("idle");
+	if (!cpu->idle)
+		panic("sched: no memory for the idle thread");
 	flags = arch_irq_save();
 	spin_lock(&sched_lock);
 	list_add_tail(&cpu->idle->all_node, &all_threads);

@@ -175,8 +175,9 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
 }
 
 /* Run the pre-handlers (the caller has set the status to
- * KPROBE_HIT_ACTIVE or _OPTIMIZED); true if one redirected execution. Most points have
- * one probe, whose handler is called without walking the list. */
+ * KPROBE_HIT_ACTIVE or KPROBE_HIT_OPTIMIZED); true if one redirected
+ * execution. Most points have one probe, whose handler is called without
+ * walking the list. */
 static __attribute__((always_inline)) inline bool
 run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
