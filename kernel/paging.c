@@ -189,18 +189,14 @@ static void map_direct(uint64_t base, uint64_t end, uint64_t kstart, uint64_t ke
 
 int set_direct_map_prot(uint64_t pa, unsigned int prot)
 {
-	uintptr_t va = DIRECT_MAP_BASE + ALIGN_DOWN(pa, PAGE_SIZE);
-	unsigned long flags = spin_lock_irqsave(&table_lock);
-	uint64_t *pte = walk(va, 0, false);
-	int err = -EFAULT;	/* not RAM */
+	uint64_t frame = ALIGN_DOWN(pa, PAGE_SIZE);
+	uintptr_t va = DIRECT_MAP_BASE + frame;
 
-	if (pte && pte_valid(*pte)) {
-		*pte = pte_mk_page(ALIGN_DOWN(pa, PAGE_SIZE), prot);
-		arch_flush_tlb_page(va);
-		err = 0;
-	}
-	spin_unlock_irqrestore(&table_lock, flags);
-	return err;
+	/* Only RAM is in the direct map, and its entries are never removed,
+	 * so the check cannot go stale before the entry is replaced. */
+	if (!page_prot(va))
+		return -EFAULT;
+	return set_page_entry(va, pte_mk_page(frame, prot));
 }
 
 void paging_init(const struct boot_info *bi)

@@ -22,7 +22,6 @@
 #include "kernel/sched_internal.h"
 #include "kernel/spinlock.h"
 
-_Static_assert(offsetof(struct cpu, current) == CPU_CURRENT_OFFSET, "kernel/sched_asm.h");
 _Static_assert(offsetof(struct thread, preempt_count) == THREAD_PREEMPT_COUNT_OFFSET,
 	       "kernel/sched_asm.h");
 

@@ -116,13 +116,6 @@ static int parse_location(const char *text, char *name, size_t size, uint64_t *o
 	return 0;
 }
 
-static bool blacklisted(const char *name, uint64_t offset)
-{
-	struct symbol sym;
-
-	return sym_by_name(name, &sym) == 0 && within_nokprobe_text(sym.addr + offset);
-}
-
 /* Explain a registration error in one line. */
 static void report_error(int err, const char *name, uint64_t offset, enum kprobe_kind kind)
 {
@@ -150,7 +143,7 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 		kprintf("probe: out of memory or instruction slots\n");
 		break;
 	case -EINVAL:
-		if (blacklisted(name, offset))
+		if (known && within_nokprobe_text(sym.addr + offset))
 			kprintf("probe: %s is blacklisted\n", name);
 		else if (kind != KPROBE_KIND_K && offset)
 			kprintf("probe: a %s must be at a function's entry\n",

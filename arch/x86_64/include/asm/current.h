@@ -5,16 +5,11 @@
 #ifndef ASM_CURRENT_H
 #define ASM_CURRENT_H
 
-#include "kernel/sched_asm.h"
-
-struct thread;
+#include "kernel/cpu.h"
 
 static inline struct thread *arch_current_thread(void)
 {
-	struct thread *t;
-
-	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(t) : "i"(CPU_CURRENT_OFFSET));
-	return t;
+	return this_cpu_read(current);
 }
 
 /* Nothing more to record: the load above reads the scheduler's own
