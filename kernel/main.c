@@ -43,13 +43,16 @@ static void mount_rootfs(const struct boot_info *bi)
 
 void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 {
+	int err;
+
 	cpu_init_this(0);
 	arch_cpu_init(0);
 	arch_console_init();
 	kprintf("\nProbeOS %s booting\n", ARCH_NAME);
 
-	if (arch_boot_info(boot_arg0, boot_arg1, &boot_info) < 0)
-		panic("no boot information from the boot loader");
+	err = arch_boot_info(boot_arg0, boot_arg1, &boot_info);
+	if (err < 0)
+		panic("cannot read the boot loader's information: %s", strerror(err));
 	frame_init(&boot_info, KERNEL_LOAD_PHYS, (uintptr_t)__kernel_end - KERNEL_VMA);
 	paging_init(&boot_info);
 	if (boot_info.cmdline[0])

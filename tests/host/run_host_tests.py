@@ -32,11 +32,22 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+# Every program here finishes in seconds; one that does not is stuck
+# (a reader looping on a malformed input) and fails instead of hanging.
+TIMEOUT = 300
+
+
 def run(cmd):
     """Run cmd; return (exit status, stdout and stderr together)."""
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True,
-                          errors="replace")
+    try:
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True,
+                              errors="replace", timeout=TIMEOUT)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout or ""
+        if isinstance(out, bytes):
+            out = out.decode(errors="replace")
+        return 1, out + "\nkilled: still running after %d s\n" % TIMEOUT
     return proc.returncode, proc.stdout
 
 
