@@ -18,7 +18,8 @@ struct cpu {
 	struct thread *current;	/* the thread running here */
 	struct thread *idle;	/* runs when nothing else is ready */
 	bool need_resched;	/* set by the timer; acted on at trap exit */
-	unsigned int irq_depth;	/* nesting of interrupt handlers */
+	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
+				 * this_cpu_read reads it in one load) */
 	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
 };
 

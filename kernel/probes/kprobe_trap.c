@@ -317,7 +317,11 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
 		reset_ctlblk(kcb);
 		return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 	}
-	/* A fault inside a handler. */
+	/* A fault inside a handler - unless an interrupt arrived during an
+	 * optimized hit's handler (aarch64 leaves them on there) and the
+	 * fault is in that interrupt's code, which the probe does not own. */
+	if (kcb->status == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
+		return false;
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
 
@@ -342,6 +346,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	 * block under us; once the status is set, it misses that probe. */
 	kcb->status = KPROBE_HIT_OPTIMIZED;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
+	kcb->irq_depth = this_cpu_read(irq_depth);
 	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);

@@ -14,6 +14,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
+#include "kernel/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -24,6 +25,7 @@
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 /* Call through a volatile pointer so the calls really happen. */
@@ -197,12 +199,63 @@ static void handler_backtrace_names_probed_function_and_caller(void)
 	unregister_kprobe(&kp);
 }
 
+static long (*volatile load)(const char *) = kpt_load;
+static int faults_offered;
+static long load_result;
+static bool as_interrupt;
+
+static int offer_count(struct kprobe *p, struct pt_regs *regs, int trapnr)
+{
+	(void)p;
+	(void)regs;
+	(void)trapnr;
+	faults_offered++;
+	return 0;	/* not handled: the load's fix-up is */
+}
+
+/* A pre-handler whose load faults into its fix-up - either in its own
+ * code, or as an interrupt's code would if one arrived during the handler
+ * (aarch64 leaves interrupts on in an optimized hit): the interrupt
+ * entry's count of nesting is what tells the two apart. */
+static int faulting_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	if (as_interrupt)
+		this_cpu()->irq_depth++;
+	load_result = load((const char *)0x10);
+	if (as_interrupt)
+		this_cpu()->irq_depth--;
+	return 0;
+}
+
+static void fault_in_a_nested_interrupt_is_not_the_handlers(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = faulting_pre,
+			     .fault_handler = offer_count };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
+	faults_offered = 0;
+	as_interrupt = false;
+	EXPECT_EQ(sum(1, 2), 4);
+	EXPECT_EQ(load_result, -EFAULT);
+	EXPECT_EQ(faults_offered, 1);	/* the handler's own fault */
+	as_interrupt = true;
+	EXPECT_EQ(sum(1, 2), 4);
+	EXPECT_EQ(load_result, -EFAULT);
+	EXPECT_EQ(faults_offered, 1);	/* not the interrupt's */
+	EXPECT_EQ(kp.nhit, 2);
+	unregister_kprobe(&kp);
+}
+
 static const struct selftest_case optprobe_cases[] = {
 	SELFTEST_CASE(disable_enable_and_knobs),
 	SELFTEST_CASE(post_handler_probe_unoptimizes),
 	SELFTEST_CASE(jprobe_unoptimizes),
 	SELFTEST_CASE(pc_change_is_ignored_when_optimized),
 	SELFTEST_CASE(handler_backtrace_names_probed_function_and_caller),
+	SELFTEST_CASE(fault_in_a_nested_interrupt_is_not_the_handlers),
 };
 SELFTEST_SUITE("optprobes", optprobe_cases);
 

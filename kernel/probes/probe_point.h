@@ -94,6 +94,10 @@ struct kprobe_ctlblk {
 	struct kprobe *running;		/* whose handler runs (for faults) */
 	enum kprobe_status status;
 	struct arch_kprobe_state arch;	/* saved flags during a step */
+	/* The interrupt nesting an optimized hit began at: its handler may
+	 * run with interrupts on (aarch64), and a fault in an interrupt
+	 * that came in meanwhile is not the handler's. */
+	unsigned long irq_depth;
 	/* One level of nesting: the state a reentered hit interrupted. */
 	struct {
 		struct probe_point *point;
