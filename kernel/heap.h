@@ -16,6 +16,7 @@ struct heap_stats {
 	size_t bytes_in_use;	/* bytes of live allocations (rounded up to 16) */
 	size_t allocations;	/* live allocations */
 	size_t pages;		/* pages the heap holds */
+	size_t free_blocks;	/* blocks on the free list: merging keeps it low */
 };
 void heap_get_stats(struct heap_stats *st);
 

@@ -65,8 +65,8 @@ static void cmd_mem(int argc, char **argv)
 	heap_get_stats(&hs);
 	kprintf("frames: %zu used of %zu (%zu KiB free)\n", fs.used, fs.total,
 		(fs.total - fs.used) * 4);
-	kprintf("heap: %zu bytes in %zu allocations, %zu pages mapped\n",
-		hs.bytes_in_use, hs.allocations, hs.pages);
+	kprintf("heap: %zu bytes in %zu allocations, %zu pages mapped, %zu free blocks\n",
+		hs.bytes_in_use, hs.allocations, hs.pages, hs.free_blocks);
 }
 SHELL_COMMAND("mem", "", "show physical frames and heap usage", cmd_mem);
 

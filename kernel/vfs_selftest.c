@@ -303,6 +303,7 @@ static void test_rw_errors(void)
 	if (!root)
 		return;
 	a = lookup_path(root, "docs/a.txt");
+	EXPECT(a != NULL);
 	if (!a)
 		goto out;
 

@@ -4,7 +4,7 @@
 The parts run in this order, each as a child process whose output is
 shown as it comes:
 
-    host            make host-tests          lines "host: N passed, N failed"
+    host            make host-tests          line "host: N passed, N failed, N skipped"
     symtab(ARCH)    tests/host/check_symtab.py build/ARCH/probeos.elf
                                              line "check_symtab: N passed, N failed"
     boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
@@ -83,7 +83,7 @@ def make_parts(archs, only, boot_tests):
     parts = []
     if not only or "host" in only:
         parts.append(Part("host", ["make", "--no-print-directory", "host-tests"],
-                          r"^host: (\d+) passed, (\d+) failed$", HOST_TIMEOUT))
+                          r"^host: (\d+) passed, (\d+) failed, (\d+) skipped$", HOST_TIMEOUT))
     for arch in archs:
         if not only or "symtab" in only:
             elf = "build/%s/probeos.elf" % arch

@@ -26,7 +26,10 @@ are reported, never asserted: a benchmark is not a test.
 
 Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--smoke]
   --boots   boots in emulated time (default 5)
-  --smoke   a short run that only checks the table is complete (exit 1 if not)
+  --smoke   a short run that only checks the table is complete and sound:
+            every row measured (or absent where the architecture has nothing
+            to measure), each handler run once per call, the path each row's
+            name promises (exit 1 if not)
 """
 
 import argparse
@@ -51,7 +54,18 @@ ROWS = [
     ("jr", "jprobe + kretprobe", None, None, None),
 ]
 
-LINE = re.compile(r"^bench: (\S+)\s+overhead\s+([\d.]+) cycles/hit\s+path (\S+)")
+# Handler calls per probed call in each row (count_post counts nothing),
+# and the path a row's name promises: the smoke checks both, so a probe
+# that never fires, or runs another way, cannot pass as a measurement.
+HANDLERS = {"k-optimized": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
+            "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
+PATHS = {"k-optimized": ("optimized",), "k-boosted-or-emulated": ("boosted", "emulated"),
+         "k-single-stepped": ("single-stepped",)}
+# The only row an architecture may lack: aarch64 steps only instructions
+# with an exception fix-up (or a post-handler), and vfs_read has none.
+MAY_BE_ABSENT = {("aarch64", "k-single-stepped")}
+
+LINE = re.compile(r"^bench: (\S+)\s+overhead\s+([\d.]+) cycles/hit\s+path (\S+)\s+hits (\d+)")
 RATE = re.compile(r"^bench: calls (\d+), cycles per tick (\d+) \(tick = (\d+) ms\)")
 ABSENT = re.compile(r"^bench: (\S+)\s+no (.*)$")
 REGISTER = re.compile(r"^bench: register\+unregister\s+(\d+) cycles")
@@ -66,12 +80,13 @@ def run(arch, calls, icount):
         m.wait_prompt(120, echo=False)
         out = m.command("bench %d" % calls, timeout=1200)
         m.poweroff()
-    result = {"rows": {}, "paths": {}, "absent": {}}
+    result = {"rows": {}, "paths": {}, "hits": {}, "absent": {}}
     for line in out:
         if LINE.match(line):
-            name, value, path = LINE.match(line).groups()
+            name, value, path, hits = LINE.match(line).groups()
             result["rows"][name] = float(value)
             result["paths"][name] = path
+            result["hits"][name] = int(hits)
         elif RATE.match(line):
             _, per_tick, tick_ms = RATE.match(line).groups()
             result["ns_per_cycle"] = int(tick_ms) * 1e6 / int(per_tick)
@@ -80,9 +95,7 @@ def run(arch, calls, icount):
         elif MEMORY.match(line):
             result["memory"] = MEMORY.match(line).group(1)
         elif ABSENT.match(line):
-            # A row the kernel has nothing to measure for, and says so:
-            # aarch64 steps only instructions with an exception fix-up
-            # (and any with a post-handler), and vfs_read has none.
+            # A row the kernel has nothing to measure for, and says so.
             name, why = ABSENT.match(line).groups()
             result["absent"][name] = why
     return result
@@ -106,6 +119,18 @@ def emulated_ns(timed, name):
     """A row's nanoseconds per hit in each emulated-time boot that has it."""
     return [t["rows"][name] * t["ns_per_cycle"] for t in timed
             if t["rows"].get(name) is not None and "ns_per_cycle" in t]
+
+
+def wrong_row(result, name, calls):
+    """What is wrong with a measured row: its handlers did not run once per
+    call, or it took another path than its name says."""
+    wrong = []
+    hits, path = result["hits"][name], result["paths"][name]
+    if hits != calls * HANDLERS[name]:
+        wrong.append("%s (%d handler calls for %d probed calls)" % (name, hits, calls))
+    if name in PATHS and path not in PATHS[name]:
+        wrong.append("%s (path %s)" % (name, path))
+    return wrong
 
 
 def main():
@@ -134,7 +159,8 @@ def main():
         insns = exact["rows"].get(name)
         if insns is not None:
             insns *= scale
-        elif name in exact["absent"]:
+            missing += wrong_row(exact, name, calls)
+        elif name in exact["absent"] and (args.arch, name) in MAY_BE_ABSENT:
             notes.append("%s: not measured, no %s" % (label, exact["absent"][name]))
         else:
             missing.append(name)
@@ -155,7 +181,7 @@ def main():
         missing.append("register/memory")
     complete = not missing
     if not complete:
-        print("bench: incomplete table, missing %s" % ", ".join(missing))
+        print("bench: incomplete or wrong table: %s" % ", ".join(missing))
     if args.smoke:
         print("bench(%s): %d passed, %d failed" % (args.arch, complete, not complete))
     return 0 if complete else 1

@@ -17,10 +17,29 @@ static ssize_t expected_len;
 static volatile int reader_stop, reader_done;
 static volatile unsigned long reader_rounds, reader_errors;
 
+static ssize_t read_whole(const char *path, char *buf, size_t size)
+{
+	struct file *f;
+	ssize_t total = 0, n;
+	loff_t pos = 0;
+
+	if (vfs_open(path, O_RDONLY, &f) < 0)
+		return -ENOENT;
+	while ((n = vfs_read(f, buf + total, MIN((size_t)64, size - total), &pos)) > 0)
+		total += n;
+	vfs_close(f);
+	return n < 0 ? n : total;
+}
+
 void stress_snapshot_take(struct stress_snapshot *snap)
 {
 	heap_get_stats(&snap->heap);
 	snap->slots = kprobe_slots_in_use() + optimizer_detours_in_use();
+	/* The reference copy of the reader's file, read before any probe is
+	 * registered: a probe that broke reads the same way every time would
+	 * otherwise break the reference too. */
+	expected_len = read_whole(READER_FILE, expected_file, sizeof(expected_file));
+	EXPECT(expected_len > 0);
 	snap->text_len = (size_t)(__vfs_text_end - __lib_text_start);
 	snap->text = kmalloc(snap->text_len);
 	EXPECT(snap->text != NULL);
@@ -61,20 +80,6 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 	EXPECT_EQ(now.bytes_in_use, snap->heap.bytes_in_use);
 	EXPECT_EQ(now.allocations, snap->heap.allocations);
 	EXPECT_EQ(kprobe_slots_in_use() + optimizer_detours_in_use(), snap->slots);
-}
-
-static ssize_t read_whole(const char *path, char *buf, size_t size)
-{
-	struct file *f;
-	ssize_t total = 0, n;
-	loff_t pos = 0;
-
-	if (vfs_open(path, O_RDONLY, &f) < 0)
-		return -ENOENT;
-	while ((n = vfs_read(f, buf + total, MIN((size_t)64, size - total), &pos)) > 0)
-		total += n;
-	vfs_close(f);
-	return n < 0 ? n : total;
 }
 
 static void reader(void *unused)
@@ -119,8 +124,6 @@ unsigned long stress_run_workload(void)
 {
 	static char again[4096];
 
-	expected_len = read_whole(READER_FILE, expected_file, sizeof(expected_file));
-	EXPECT(expected_len > 0);
 	reader_stop = reader_done = 0;
 	reader_rounds = reader_errors = 0;
 	EXPECT(thread_create("st-reader", reader, NULL) >= 0);

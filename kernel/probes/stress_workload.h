@@ -15,13 +15,15 @@ struct stress_snapshot {
 	size_t text_len;
 };
 
-/* Record the state the test must return to (allocates the text copy). */
+/* Record the state the test must return to (allocates the text copy),
+ * and read the workload's reference file while no probe is registered. */
 void stress_snapshot_take(struct stress_snapshot *snap);
 /* Expect text byte-identical, heap and slots as recorded; free the copy. */
 void stress_snapshot_check(struct stress_snapshot *snap);
 
-/* Formatting, copying, parsing and VFS reads with known answers, in this
- * thread and in a reader thread that the timer preempts, for a few rounds.
+/* Formatting, copying, parsing and VFS reads with known answers (the
+ * file as stress_snapshot_take read it), in this thread and in a reader
+ * thread that the timer preempts, for a few rounds.
  * Failures are reported as selftest expectations; returns the reader's
  * rounds. */
 unsigned long stress_run_workload(void);

@@ -199,6 +199,8 @@ def test_mem(m):
     for prefix in ("frames:", "heap:"):
         check(any(line.startswith(prefix) for line in out),
               "`mem`: expected a line starting %r, got %s" % (prefix, show(out)))
+    heap = re.compile(r"^heap: \d+ bytes in \d+ allocations, \d+ pages mapped, \d+ free blocks$")
+    check(any(heap.match(line) for line in out), "`mem`: the heap line: %s" % show(out))
 
 
 @test("uptime")
@@ -309,9 +311,12 @@ def test_ctrl_u(m):
 def test_ctrl_c(m):
     m.send(b"garbage\x03")
     try:
-        m.wait_prompt(COMMAND_TIMEOUT)
+        out = m.wait_prompt(COMMAND_TIMEOUT)
     except qemu.Timeout:
         raise qemu.Timeout("no new prompt after 'garbage<Ctrl-C>'")
+    # The line is dropped, not run: nothing between the echo and the prompt.
+    check(not [line for line in out if line.strip()],
+          "'garbage<Ctrl-C>' printed %s" % show(out))
     parse_uptime(m.command("uptime"), "uptime after Ctrl-C")
 
 
@@ -446,7 +451,8 @@ def test_probe_worker(m):
         time.sleep(1)
         second = m.command("probe list")
         hits = lambda lines: [int(l.split("hits=")[1].split()[0]) for l in lines if "hits=" in l]
-        check(hits(first) and all(b > a for a, b in zip(hits(first), hits(second))),
+        check(hits(first) and len(hits(second)) == len(hits(first)) and
+              all(b > a for a, b in zip(hits(first), hits(second))),
               "hits should grow while the worker runs: %s then %s"
               % (show(first), show(second)))
     finally:
@@ -590,6 +596,19 @@ def test_probe_optimizer(m):
         m.command("probe del %d" % number)
 
 
+# Every selftest suite the kernel must run, per architecture: a suite
+# that went missing (not linked, renamed) fails the test rather than
+# leaving fewer cases to pass.
+SELFTEST_SUITES = ["memory", "sched", "shell", "symtab", "vfs", "kprobes", "kretprobes",
+                   "optprobes-stress", "optprobes", "kprobes-stress", "traps"]
+SELFTEST_ARCH_SUITES = {
+    "x86_64": ["kprobes-x86", "optprobes-x86"],
+    "aarch64": ["kprobes-aarch64", "optprobes-aarch64"],
+}
+KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
+KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
+
+
 @test("selftest")
 def test_selftest(m):
     out = m.command("selftest", SELFTEST_TIMEOUT)
@@ -602,9 +621,15 @@ def test_selftest(m):
           " got %r" % text[-1])
     passed, failed = int(summary.group(1)), int(summary.group(2))
     failures = [line.strip() for line in text if line.lstrip().startswith("not ok")]
-    check(failed == 0, "`selftest`: %d failed: %s" % (failed, show(failures, 10)))
-    check(passed > 0, "`selftest`: no test passed")
-    info("selftest: %d passed" % passed)
+    check(failed == 0 and not failures,
+          "`selftest`: %d failed: %s" % (failed, show(failures, 10)))
+    suites = sorted(mt.group(2) for mt in map(KTAP_SUITE.match, text) if mt)
+    want = sorted(SELFTEST_SUITES + SELFTEST_ARCH_SUITES[m.arch])
+    check(suites == want, "`selftest`: expected the suites %s, got %s" % (want, suites))
+    cases = sum(1 for line in text if KTAP_CASE.match(line))
+    check(passed > 0 and cases == passed + failed,
+          "`selftest`: %d case lines for %d passed and %d failed" % (cases, passed, failed))
+    info("selftest: %d passed in %d suites" % (passed, len(suites)))
 
 
 @test("typed_during_boot", archs=["aarch64"])

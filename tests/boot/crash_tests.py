@@ -43,6 +43,14 @@ KINDS = {
     },
 }
 
+# For the kinds that call panic(): the function whose call the trace
+# must show (who found the bug), so a trace of the wrong path fails.
+PANIC_CALLERS = {
+    "kretprobe-bug": "kretprobe_trampoline_handler",
+    "jprobe-return": "jprobe_return",
+    "sleep-in-handler": "sleeping_handler",
+}
+
 # The first line of each architecture's register dump.
 REGISTERS = {
     "x86_64": re.compile(r"^RIP: [0-9a-f]{16}  RSP: [0-9a-f]{16}"),
@@ -113,6 +121,8 @@ def check(arch, kind, lines):
         return "call trace lines not all symbolized: %r" % trace
     if function != "panic" and names[0] != function:
         return "call trace should start at %s: %r" % (function, names)
+    if function == "panic" and PANIC_CALLERS[kind] not in names:
+        return "call trace should name %s: %r" % (PANIC_CALLERS[kind], names)
     if "kmain" not in names:
         return "call trace should reach kmain: %r" % names
     return None

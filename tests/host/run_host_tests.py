@@ -17,7 +17,7 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                      the --aarch64-insn-checker program
                      (check_aarch64_insn) on ELF; the same way.
 
-Prints each program's summary, then `host: N passed, N failed`, and
+Prints each program's summary, then `host: N passed, N failed, N skipped`, and
 exits with 1 if anything failed. A program that dies before printing its
 summary (a crash, a sanitizer report) counts as one failure, and its whole
 output is shown.
@@ -52,24 +52,27 @@ def run(cmd):
 
 
 def cmocka(binary):
-    """cmocka prints "[  PASSED  ] N test(s)." and, if any failed,
-    "[  FAILED  ] N test(s), listed below:" followed by their names."""
+    """cmocka prints "[  PASSED  ] N test(s)." and, if any failed or were
+    skipped, "[  FAILED  ] N test(s), listed below:" or "[  SKIPPED ] N
+    test(s), listed below:" followed by their names."""
     status, out = run([binary])
     passed = re.search(r"^\[  PASSED  \] (\d+) test", out, re.M)
     failed = re.search(r"^\[  FAILED  \] (\d+) test", out, re.M)
+    skipped = re.search(r"^\[  SKIPPED \] (\d+) test", out, re.M)
     ran = re.search(r"^\[==========\] (\d+) test\(s\) run", out, re.M)
     name = os.path.basename(binary)
     if not ran or not passed:
-        return name, 0, 1, out
+        return name, 0, 1, 0, out
     n_passed = int(passed.group(1))
     n_failed = int(failed.group(1)) if failed else 0
+    n_skipped = int(skipped.group(1)) if skipped else 0
     if status != 0 and n_failed == 0:
         n_failed = 1        # e.g. a leak reported at exit
     summary = [line for line in out.splitlines()
                if line.startswith(("[==========]", "[  PASSED  ]",
-                                   "[  FAILED  ]", "[  ERROR   ]",
+                                   "[  FAILED  ]", "[  SKIPPED ]", "[  ERROR   ]",
                                    "[   LINE   ]", "ERROR:"))]
-    return name, n_passed, n_failed, "\n".join(summary) + "\n"
+    return name, n_passed, n_failed, n_skipped, "\n".join(summary) + "\n"
 
 
 def python_unittest(path):
@@ -79,17 +82,20 @@ def python_unittest(path):
     if not ran:
         return name, 0, 1, out
     total = int(ran.group(1))
-    problems = re.search(r"^FAILED \((.*)\)", out, re.M)
-    n_failed = 0
-    if problems:
-        for kind, n in re.findall(r"(\w+)=(\d+)", problems.group(1)):
+    # The last line: "OK", "OK (skipped=1)" or "FAILED (failures=1, ...)".
+    counts = re.search(r"^(?:OK|FAILED) \((.*)\)", out, re.M)
+    n_failed = n_skipped = 0
+    if counts:
+        for kind, n in re.findall(r"(\w+)=(\d+)", counts.group(1)):
             if kind in ("failures", "errors"):
                 n_failed += int(n)
+            elif kind == "skipped":
+                n_skipped += int(n)
     if status != 0 and n_failed == 0:
         n_failed = 1
     text = out if n_failed else out.strip().splitlines()[-1] + "\n"
     summary = f"[  tests   ] {total} run\n{text}"
-    return name, total - n_failed, n_failed, summary
+    return name, total - n_failed - n_skipped, n_failed, n_skipped, summary
 
 
 def check_symtab(elf):
@@ -98,11 +104,11 @@ def check_symtab(elf):
     m = re.search(r"^check_symtab: (\d+) passed, (\d+) failed", out, re.M)
     name = "check_symtab " + os.path.basename(elf)
     if not m:
-        return name, 0, 1, out
+        return name, 0, 1, 0, out
     n_passed, n_failed = int(m.group(1)), int(m.group(2))
     if status != 0 and n_failed == 0:
         n_failed = 1
-    return name, n_passed, n_failed, out
+    return name, n_passed, n_failed, 0, out
 
 
 def check_decoder(label, checker, elf):
@@ -110,17 +116,17 @@ def check_decoder(label, checker, elf):
     mismatches" ("insn" for x86_64, "aarch64 insn" for aarch64)."""
     name = "check_%s %s" % (label.replace(" ", "_"), os.path.basename(elf))
     if not os.path.exists(elf):
-        return name, 0, 0, f"skipped: {elf} does not exist (run make first)\n"
+        return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
     status, out = run([checker, elf])
     m = re.search(r"^%s: (\d+) instructions compared, (\d+) mismatches" % re.escape(label),
                   out, re.M)
     ok = m is not None and status == 0 and int(m.group(2)) == 0
-    return name, int(ok), int(not ok), out
+    return name, int(ok), int(not ok), 0, out
 
 
 def program(path):
     status, out = run([path])
-    return os.path.basename(path), int(status == 0), int(status != 0), out
+    return os.path.basename(path), int(status == 0), int(status != 0), 0, out
 
 
 def main():
@@ -147,14 +153,15 @@ def main():
                for e in args.check_insn]
             + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
                for e in args.check_aarch64_insn])
-    total_passed = total_failed = 0
+    total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:
-        name, passed, failed, summary = kind(target)
-        print(f"== {name}: {passed} passed, {failed} failed")
+        name, passed, failed, skipped, summary = kind(target)
+        print(f"== {name}: {passed} passed, {failed} failed, {skipped} skipped")
         sys.stdout.write(summary)
         total_passed += passed
         total_failed += failed
-    print(f"host: {total_passed} passed, {total_failed} failed")
+        total_skipped += skipped
+    print(f"host: {total_passed} passed, {total_failed} failed, {total_skipped} skipped")
     return 1 if total_failed or not jobs else 0
 
 
