@@ -123,7 +123,7 @@ static void handle_sync(struct pt_regs *regs)
 	trap_panic(exception_class_name(ec), regs);
 }
 
-/* exception_common (trap_entry.S) calls trap_hooks[0] for a BRK and
+/* sync_common (trap_entry.S) calls trap_hooks[0] for a BRK and
  * trap_hooks[1] for the step-end BRK, before it calls this. */
 _Static_assert(TRAP_HOOK_BREAKPOINT == 0 && TRAP_HOOK_SINGLESTEP == 1,
 	       "trap_entry.S indexes trap_hooks for BRK");

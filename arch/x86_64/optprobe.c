@@ -131,7 +131,9 @@ int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, u
 	if (*len) {
 		scan_function(code, pp->func_size, pp->func_start, (uintptr_t)pp->addr,
 			      (uintptr_t)pp->addr + *len, why, where);
-		memcpy(pp->opt.orig, code + off, *len);
+		/* Not memcpy: these bytes go back into the text when the
+		 * point is unoptimized, and memcpy may itself be probed. */
+		text_read(pp->opt.orig, code + off, *len);
 	}
 	kfree(code);
 	return *why ? -EINVAL : 0;

@@ -31,6 +31,16 @@ static ssize_t read_whole(const char *path, char *buf, size_t size)
 	return n < 0 ? n : total;
 }
 
+/* FNV-1a: enough to notice a changed byte. */
+static uint64_t sum_bytes(const uint8_t *p, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 void stress_snapshot_take(struct stress_snapshot *snap)
 {
 	heap_get_stats(&snap->heap);
@@ -43,8 +53,10 @@ void stress_snapshot_take(struct stress_snapshot *snap)
 	snap->text_len = (size_t)(__vfs_text_end - __lib_text_start);
 	snap->text = kmalloc(snap->text_len);
 	EXPECT(snap->text != NULL);
-	if (snap->text)
+	if (snap->text) {
 		memcpy(snap->text, __lib_text_start, snap->text_len);
+		snap->text_sum = sum_bytes(snap->text, snap->text_len);
+	}
 }
 
 /* The first byte of the text that differs from the snapshot, named. */
@@ -71,6 +83,9 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 	struct heap_stats now;
 
 	if (snap->text) {
+		if (sum_bytes(snap->text, snap->text_len) != snap->text_sum)
+			selftest_fail(__FILE__, __LINE__, "the snapshot of the text changed in the"
+				      " heap: a stray write, not a change of the text");
 		expect_text_unchanged(snap);
 		kfree(snap->text);
 		snap->text = NULL;

@@ -13,6 +13,8 @@ struct stress_snapshot {
 	unsigned long slots;	/* instruction slots and detour buffers */
 	uint8_t *text;		/* a copy of lib/ and the VFS */
 	size_t text_len;
+	uint64_t text_sum;	/* of the copy: tells a stray heap write into
+				 * it from a change of the text itself */
 };
 
 /* Record the state the test must return to (allocates the text copy),
