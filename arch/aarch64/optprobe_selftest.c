@@ -15,11 +15,11 @@
  *   - a probe inside the region: the region is the probed instruction
  *     alone, so a second probe there shares the point;
  *   - a thread stopped inside the region delaying the patch: the only
- *     addresses that wait is about, addr+1 to addr+3, are never an
- *     aarch64 pc; so the optimizer writes the B in the same hold of
- *     kprobe_lock that makes the point READY, and no hit on this CPU can
- *     find it READY. detour_copy_runs_the_instruction tests the path such
- *     a hit would take;
+ *     addresses that part of the wait is about, addr+1 to addr+3, are
+ *     never an aarch64 pc. The point can still wait at READY while a
+ *     thread is stopped anywhere in the executable region (optimizer.c),
+ *     and a hit then runs the detour buffer's copy:
+ *     detour_copy_runs_the_instruction tests that path;
  *   - the refusals "detour buffers out of a B's reach" and "branch target
  *     out of a B's reach": the layout puts all kernel text and the
  *     executable region within a B's reach of each other (asm/layout.h),

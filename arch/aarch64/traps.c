@@ -1,10 +1,11 @@
 /*
  * Where every exception lands on aarch64: trap_dispatch(regs), called by
- * exception_common (trap_entry.S) with the saved registers.
+ * exception_common or sync_common (trap_entry.S) with the saved
+ * registers.
  *
  * regs->vector says which vector-table entry was taken; the kernel only
  * expects two, both "current EL, SP_ELx": synchronous exceptions and
- * IRQs. A BRK never reaches here if a hook claims it: exception_common
+ * IRQs. A BRK never reaches here if a hook claims it: sync_common
  * (trap_entry.S) gives it to the breakpoint hook the probes layer
  * installs (kernel/trap.h) - or, for the BRK that ends a kprobe's
  * out-of-line step (BRK_IMM_KPROBE_STEP, asm/brk.h), which for the probes
@@ -105,11 +106,11 @@ static void handle_sync(struct pt_regs *regs)
 	if (ec == EC_BRK64 && ESR_BRK_IMM(regs->esr) == BRK_IMM_KPROBE_STEP) {
 		/* The BRK after a probed instruction's copy in its slot
 		 * (arch/aarch64/kprobes.c) ends a single step done without
-		 * the hardware's help; exception_common offered it to the
+		 * the hardware's help; sync_common offered it to the
 		 * single-step hook, which did not claim it. */
 		trap_panic("kprobes step-end BRK with no step in progress", regs);
 	} else if (ec == EC_BRK64) {
-		/* exception_common offered it to the breakpoint hook. */
+		/* sync_common offered it to the breakpoint hook. */
 		kprintf("BRK #0x%lx\n", ESR_BRK_IMM(regs->esr));
 	} else if (ec == EC_SOFTSTP_CUR || ec == EC_SOFTSTP_LOW) {
 		if (trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
