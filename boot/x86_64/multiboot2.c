@@ -132,9 +132,9 @@ int multiboot2_read(const void *info, uint64_t info_phys, struct boot_info *bi)
 		err = read_tag(bi, tag);
 		if (err)
 			return err;
-		if (ALIGN_UP(tag->size, 8) > (size_t)(end - p))
-			break;	/* the last tag, and no end tag after it */
-		p += ALIGN_UP(tag->size, 8);
+		/* The padding after the last tag may run past the block's
+		 * end: p stops there, and the loop ends. */
+		p += MIN(ALIGN_UP(tag->size, 8), (size_t)(end - p));
 	}
 	return -EINVAL;	/* no end tag */
 }
