@@ -20,6 +20,9 @@
  *                        finds the newest instance does not match and
  *                        stops the kernel with the guide's "kretprobe
  *                        BUG!" message
+ *   crash=stack-overflow a thread that recurses past the end of its
+ *                        stack, then yields: the scheduler finds the
+ *                        stack's end mark overwritten
  *   (and those the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
@@ -73,6 +76,37 @@ __noinline static void crash_by_kretprobe_bug(void)
 	fn();
 }
 
+/* One level of a runaway recursion, its frame written in full. It stops
+ * at the first frame that lies below the stack's lowest word, so that
+ * little of the heap below is damaged before the scheduler looks (the
+ * frames above have written over that word on the way down), and gives up
+ * the CPU. */
+__noinline static void crash_recurse(uintptr_t end)
+{
+	volatile uint64_t frame[8];
+
+	for (size_t i = 0; i < ARRAY_SIZE(frame); i++)
+		frame[i] = i;
+	if ((uintptr_t)frame >= end)
+		crash_recurse(end);
+	else
+		thread_yield();
+	frame[0]++;	/* the frame stays live across the call: no tail call */
+}
+
+static void overflowing_thread(void *arg)
+{
+	(void)arg;
+	crash_recurse((uintptr_t)current_thread()->stack);
+}
+
+__noinline static void crash_by_stack_overflow(void)
+{
+	if (thread_create("overflow", overflowing_thread, NULL) < 0)
+		panic("crash test: cannot create a thread");
+	thread_yield();
+}
+
 /* The value of crash= in the command line, in buf; false if absent. */
 static bool crash_kind(const char *cmdline, char *buf, size_t size)
 {
@@ -112,6 +146,8 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_sleep_in_handler();
 	else if (strcmp(kind, "kretprobe-bug") == 0)
 		crash_by_kretprobe_bug();
+	else if (strcmp(kind, "stack-overflow") == 0)
+		crash_by_stack_overflow();
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

@@ -61,8 +61,8 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	mount_rootfs(&boot_info);
 	sched_init();
 	kprobes_init();
-	crash_test_from_cmdline(boot_info.cmdline);
 	arch_interrupts_init();
+	crash_test_from_cmdline(boot_info.cmdline);
 	if (thread_create("shell", shell_main, NULL) < 0)
 		panic("cannot create the shell thread");
 	sched_run_idle();

@@ -85,6 +85,7 @@ static void schedule_locked(void)
 		      prev->name);
 	if (unlikely(kprobes_busy_here()))
 		panic("sched: thread %s would sleep inside a probe handler", prev->name);
+	thread_check_stack(prev);
 	if (prev->state == THREAD_RUNNING) {
 		if (prev == cpu->idle)
 			prev->state = THREAD_READY;	/* never queued: the fallback */

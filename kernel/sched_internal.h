@@ -3,6 +3,7 @@
 #ifndef KERNEL_SCHED_INTERNAL_H
 #define KERNEL_SCHED_INTERNAL_H
 
+#include "kernel/printk.h"
 #include "kernel/sched.h"
 
 /* Every thread, alive or dead-not-yet-freed; guarded by sched_lock. */
@@ -15,5 +16,24 @@ void thread_free(struct thread *t);
 /* Describe the boot flow of control as a thread (the idle thread); the
  * caller lists it in all_threads. */
 struct thread *thread_adopt_boot(const char *name);
+
+/*
+ * The lowest word of every created thread's stack holds STACK_END_MAGIC.
+ * Stacks grow down, so a thread that ran past the end of its stack wrote
+ * over it (and over whatever lies below: the heap). The scheduler checks
+ * the word each time a thread gives up the CPU, so an overflow is named
+ * at the thread's next switch instead of surfacing later as unexplained
+ * heap damage. It is a check after the fact, not a guard page: an
+ * overflow that skips the word, or crashes first, goes unnoticed.
+ */
+#define STACK_END_MAGIC 0x57ac6e9dc0ffee57ULL
+
+static inline void thread_check_stack(const struct thread *t)
+{
+	/* The boot thread's stack is in .bss and carries no mark. */
+	if (t->stack && unlikely(*(const uint64_t *)t->stack != STACK_END_MAGIC))
+		panic("sched: thread %s ran past the end of its %zu-byte stack", t->name,
+		      t->stack_size);
+}
 
 #endif

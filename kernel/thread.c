@@ -23,20 +23,24 @@ static struct thread *thread_alloc(const char *name)
 
 int thread_create(const char *name, void (*fn)(void *), void *arg)
 {
-	struct thread *t = thread_alloc(name);
+	/* The stack first: the heap is first fit, so the structure allocated
+	 * next lands above the stack or in an earlier hole, not just below
+	 * it, where an overflow would wreck it before the check could read
+	 * its name and stack (thread_check_stack). */
+	void *stack = kmalloc(THREAD_STACK_SIZE);
+	struct thread *t = stack ? thread_alloc(name) : NULL;
 	int id;
 
-	if (!t)
-		return -ENOMEM;
-	t->stack = kmalloc(THREAD_STACK_SIZE);
-	if (!t->stack) {
-		kfree(t);
+	if (!t) {
+		kfree(stack);
 		return -ENOMEM;
 	}
+	t->stack = stack;
 	t->stack_size = THREAD_STACK_SIZE;
+	*(uint64_t *)stack = STACK_END_MAGIC;
 	t->entry = fn;
 	t->arg = arg;
-	arch_context_init(&t->context, (char *)t->stack + t->stack_size);
+	arch_context_init(&t->context, (char *)stack + t->stack_size);
 	id = (int)t->id;	/* t may have run and been freed once it is queued */
 	sched_enqueue_new(t);
 	return id;

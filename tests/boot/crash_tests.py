@@ -3,9 +3,10 @@
 see kernel/crash_test.c) and check what the panic prints.
 
 Each kind must print one `PANIC: <cause> at <function>+0x../0x..` line, the
-registers, and a `Call trace:` whose lines are symbolized and reach kmain,
-then stop. The kernel halts rather than exits, so QEMU is killed once the
-panic has been read (or after a timeout).
+registers, and a `Call trace:` whose lines are symbolized and reach kmain
+(or, in a thread of the crash's own, the crashing function), then stop.
+The kernel halts rather than exits, so QEMU is killed once the panic has
+been read (or after a timeout).
 
 Usage: crash_tests.py [--arch ARCH]   (prints "crash(ARCH): N passed, N failed")
 """
@@ -23,6 +24,8 @@ import qemu  # noqa: E402
 TIMEOUT = 60
 END = "--- end of panic: the kernel is halted ---"
 
+OVERFLOW = "sched: thread overflow ran past the end of its 16384-byte stack"
+
 # kind -> (cause in the PANIC line, function the panic names)
 KINDS = {
     "x86_64": {
@@ -33,6 +36,7 @@ KINDS = {
         "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
         "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
+        "stack-overflow": (OVERFLOW, None),
     },
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
@@ -40,6 +44,7 @@ KINDS = {
         "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
         "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
+        "stack-overflow": (OVERFLOW, None),
     },
 }
 
@@ -49,7 +54,12 @@ PANIC_CALLERS = {
     "kretprobe-bug": "kretprobe_trampoline_handler",
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
+    "stack-overflow": "schedule_locked",
 }
+
+# The function every trace must reach: the crash's caller chain from
+# kmain, except in a thread of its own whose recursion fills the trace.
+REACHES = {"stack-overflow": "crash_recurse"}
 
 # The first line of each architecture's register dump.
 REGISTERS = {
@@ -123,8 +133,8 @@ def check(arch, kind, lines):
         return "call trace should start at %s: %r" % (function, names)
     if function == "panic" and PANIC_CALLERS[kind] not in names:
         return "call trace should name %s: %r" % (PANIC_CALLERS[kind], names)
-    if "kmain" not in names:
-        return "call trace should reach kmain: %r" % names
+    if REACHES.get(kind, "kmain") not in names:
+        return "call trace should reach %s: %r" % (REACHES.get(kind, "kmain"), names)
     return None
 
 
