@@ -4,9 +4,10 @@
  * They exist so that the boot tests (tests/boot/crash_tests.py) can check
  * what a panic prints - the cause, the registers, a symbolized backtrace -
  * and so that a student can boot one and read a panic at leisure. Each
- * crash happens in a function of its own, two calls below kmain, so the
- * backtrace has something to show. Nothing typed at the shell reaches
- * this code.
+ * crash happens in a function of its own, two calls below kmain (or, for
+ * stack-overflow, in a thread of its own), so the backtrace has something
+ * to show. They run once interrupts are set up, as starting a thread
+ * needs. Nothing typed at the shell reaches this code.
  *
  *   crash=trap           an undefined instruction (__builtin_trap)
  *   crash=text-write     a store into kernel text, which W^X forbids
