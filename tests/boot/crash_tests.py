@@ -133,8 +133,9 @@ def check(arch, kind, lines):
         return "call trace should start at %s: %r" % (function, names)
     if function == "panic" and PANIC_CALLERS[kind] not in names:
         return "call trace should name %s: %r" % (PANIC_CALLERS[kind], names)
-    if REACHES.get(kind, "kmain") not in names:
-        return "call trace should reach %s: %r" % (REACHES.get(kind, "kmain"), names)
+    reach = REACHES.get(kind, "kmain")
+    if reach not in names:
+        return "call trace should reach %s: %r" % (reach, names)
     return None
 
 
