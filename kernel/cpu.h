@@ -21,6 +21,7 @@ struct cpu {
 	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
 				 * this_cpu_read reads it in one load) */
 	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
+	unsigned long nokprobe_depth;	/* nokprobe_begin() nesting (nokprobe.h) */
 };
 
 /* Read a pointer-sized field of this CPU's struct cpu. On x86_64 this is

@@ -15,6 +15,7 @@
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/ramfs.h"
+#include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/shell.h"
 #include "lib/errno.h"
@@ -60,6 +61,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 
 	mount_rootfs(&boot_info);
 	sched_init();
+	rcu_init();
 	kprobes_init();
 	arch_interrupts_init();
 	crash_test_from_cmdline(boot_info.cmdline);

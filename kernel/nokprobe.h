@@ -11,6 +11,7 @@
 #ifndef KERNEL_NOKPROBE_H
 #define KERNEL_NOKPROBE_H
 
+#include "kernel/cpu.h"
 #include "lib/types.h"
 
 #define NOKPROBE_SYMBOL(fn)                                                    \
@@ -19,5 +20,30 @@
 
 /* True if addr lies in code that must never be probed. */
 bool within_nokprobe_text(uintptr_t addr);
+
+/*
+ * Code that may be probed in general but must not be *now*, on this CPU:
+ * between nokprobe_begin() and nokprobe_end() (they nest), every probe
+ * hit on this CPU is a missed hit - counted in the probe's nmissed, no
+ * handler run. The console uses it while it prints what probe handlers
+ * printed, so that a printing probe on the console's own path cannot
+ * feed itself. Call both with interrupts off, on the same CPU.
+ */
+static inline void nokprobe_begin(void)
+{
+	this_cpu()->nokprobe_depth++;
+}
+
+static inline void nokprobe_end(void)
+{
+	this_cpu()->nokprobe_depth--;
+}
+
+/* True inside nokprobe_begin() on this CPU (the probes layer asks on
+ * every hit). */
+static inline bool nokprobe_active(void)
+{
+	return this_cpu_read(nokprobe_depth) != 0;
+}
 
 #endif

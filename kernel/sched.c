@@ -18,6 +18,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
+#include "kernel/rcu.h"
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
 #include "kernel/spinlock.h"
@@ -184,6 +185,9 @@ void sched_timer_tick(void)
 	if (cpu->current->slice_left == 0 && !list_empty(&run_queue))
 		cpu->need_resched = true;
 	spin_unlock(&sched_lock);
+	/* The tick interrupted a thread, not another interrupt, that had
+	 * preemption on: it was in no read-side section. */
+	rcu_timer_tick(cpu->irq_depth == 1 && cpu->current->preempt_count == 0);
 }
 
 void sched_preempt_point(struct pt_regs *regs)
@@ -281,7 +285,5 @@ NOKPROBE_SYMBOL(schedule_locked);
 NOKPROBE_SYMBOL(sched_finish_switch);
 NOKPROBE_SYMBOL(sched_timer_tick);
 NOKPROBE_SYMBOL(sched_preempt_point);
-/* Called by the probes layer with its lock held. */
-NOKPROBE_SYMBOL(sched_thread_stopped_in);
 NOKPROBE_SYMBOL(wait_queue_wake_all);
 NOKPROBE_SYMBOL(make_ready);

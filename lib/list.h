@@ -71,4 +71,41 @@ static inline void list_del(struct list_node *node)
 	     &pos->member != (head);                                          \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
+/*
+ * The same lists shared with lock-free readers (kernel/rcu.h). Writers
+ * still exclude each other with a lock; a reader walking the list with
+ * list_for_each_entry_rcu sees each node either linked or not, never half
+ * linked: a node is filled in before the release store that publishes it,
+ * and a removed node keeps its next pointer, so a reader standing on it
+ * walks on. A removed node may be reused only after a grace period.
+ */
+static inline void list_insert_between_rcu(struct list_node *node,
+					   struct list_node *prev,
+					   struct list_node *next)
+{
+	node->prev = prev;
+	node->next = next;
+	__atomic_store_n(&prev->next, node, __ATOMIC_RELEASE);
+	next->prev = node;
+}
+
+static inline void list_add_tail_rcu(struct list_node *node, struct list_node *head)
+{
+	list_insert_between_rcu(node, head->prev, head);
+}
+
+/* Unlink node, leaving its own pointers as they were for readers on it. */
+static inline void list_del_rcu(struct list_node *node)
+{
+	__atomic_store_n(&node->prev->next, node->next, __ATOMIC_RELAXED);
+	node->next->prev = node->prev;
+}
+
+#define list_for_each_entry_rcu(pos, head, member)                            \
+	for (pos = list_entry(__atomic_load_n(&(head)->next, __ATOMIC_RELAXED),  \
+			      __typeof__(*pos), member);                      \
+	     &pos->member != (head);                                          \
+	     pos = list_entry(__atomic_load_n(&pos->member.next, __ATOMIC_RELAXED), \
+			      __typeof__(*pos), member))
+
 #endif

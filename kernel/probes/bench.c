@@ -15,6 +15,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/heap.h"
+#include "kernel/rcu.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
@@ -182,6 +183,7 @@ static void bench_register(void)
 	}
 	kprintf("bench: %-22s %lu cycles\n", "register+unregister",
 		(unsigned long)((arch_cycles() - t0) / REGISTER_PAIRS));
+	rcu_barrier();	/* the unregistered points' deferred frees */
 	heap_get_stats(&before);
 	kp.addr = NULL;
 	register_kprobe(&kp);

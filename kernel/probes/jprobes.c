@@ -55,7 +55,7 @@ int register_jprobe(struct jprobe *jp)
 
 void unregister_jprobe(struct jprobe *jp)
 {
-	unregister_kprobe(&jp->kp);
+	unregister_jprobes(&jp, 1);
 }
 
 int register_jprobes(struct jprobe **jps, int num)
@@ -71,10 +71,14 @@ int register_jprobes(struct jprobe **jps, int num)
 	return 0;
 }
 
+/* As unregister_kprobes: unlink all, then one grace period. */
 void unregister_jprobes(struct jprobe **jps, int num)
 {
+	mutex_lock(&kprobe_mutex);
 	for (int i = 0; i < num; i++)
-		unregister_jprobe(jps[i]);
+		unregister_kprobe_locked(&jps[i]->kp);
+	mutex_unlock(&kprobe_mutex);
+	synchronize_rcu();
 }
 
 int disable_jprobe(struct jprobe *jp)

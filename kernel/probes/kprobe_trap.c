@@ -13,9 +13,16 @@
  * status, and the flags the back end saved. A hit while that state is in
  * use - a probe inside a handler - is a reentry: its nmissed is counted,
  * no handler runs, and the instruction still runs (with one saved level
- * of state when it must be single-stepped).
+ * of state when it must be single-stepped). So is a hit inside a
+ * nokprobe_begin() section (kernel/nokprobe.h).
+ *
+ * No lock is taken on any of these paths: a hit may interrupt code that
+ * holds any lock at all, and waiting for it would wait for ever. Points
+ * are found as RCU readers (kprobes.c), and the per-CPU state is only
+ * this CPU's, touched with interrupts off.
  */
 #include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
@@ -33,7 +40,7 @@ static __noinline void count_missed(struct probe_point *pp)
 {
 	struct kprobe *p;
 
-	list_for_each_entry(p, &pp->probes, point_node)
+	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p))
 			__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
 }
@@ -85,7 +92,7 @@ static __noinline void run_listed_post_handlers(struct kprobe_ctlblk *kcb, struc
 {
 	struct kprobe *p;
 
-	list_for_each_entry(p, &pp->probes, point_node)
+	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p))
 			run_post_handler(kcb, p, regs);
 }
@@ -95,7 +102,7 @@ static __attribute__((always_inline)) inline void
 run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct probe_point *pp = kcb->point;
-	struct kprobe *p = pp->sole;
+	struct kprobe *p = rcu_dereference(pp->sole);
 
 	kcb->status = KPROBE_HIT_SSDONE;
 	if (likely(p))
@@ -168,7 +175,7 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
 {
 	struct kprobe *p;
 
-	list_for_each_entry(p, &pp->probes, point_node)
+	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p) && run_pre_handler(kcb, p, regs))
 			return true;
 	return false;
@@ -181,7 +188,7 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
 static __attribute__((always_inline)) inline bool
 run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	struct kprobe *p = pp->sole;
+	struct kprobe *p = rcu_dereference(pp->sole);
 
 	if (likely(p))
 		return run_pre_handler(kcb, p, regs);
@@ -211,8 +218,7 @@ static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt
 	start_probed_insn(pp, how, regs, &kcb->arch);
 }
 
-/* Back to the hit the reentry interrupted. The saved level is emptied:
- * unregistering waits while any CPU's prev names its probe or point. */
+/* Back to the hit the reentry interrupted. */
 static void restore_prev(struct kprobe_ctlblk *kcb)
 {
 	kcb->point = kcb->prev.point;
@@ -234,38 +240,38 @@ static __noinline bool no_point_hit(struct pt_regs *regs, uintptr_t addr)
 	return true;
 }
 
-/* A breakpoint while this CPU is already handling a probe: a probe hit
- * inside a handler (or a jprobe's entry function). */
+/* A breakpoint while this CPU is already handling a probe (a probe hit
+ * inside a handler, or a jprobe's entry function), or inside a
+ * nokprobe_begin() section: a missed hit. */
 static __noinline bool busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
 {
-	struct probe_point *pp;
+	struct probe_point *pp = point_lookup(addr);
 
-	spin_lock(&kprobe_lock);
-	pp = point_lookup_locked(addr);
-	if (pp)
-		reenter(kcb, pp, regs);
-	spin_unlock(&kprobe_lock);
-	return pp ? true : no_point_hit(regs, addr);
+	if (!pp)
+		return no_point_hit(regs, addr);
+	reenter(kcb, pp, regs);
+	return true;
 }
 
+/*
+ * The point is looked up without a lock: this runs with interrupts off,
+ * a read-side section, so a point found here is not freed before the
+ * hit is over (unregistering waits a grace period), and nothing the
+ * interrupted code holds is needed.
+ */
 static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	uintptr_t addr = arch_breakpoint_addr(regs);
 	struct probe_point *pp;
 
-	if (unlikely(kcb->status != KPROBE_IDLE))
+	if (unlikely(kcb->status != KPROBE_IDLE || nokprobe_active()))
 		return busy_hit(kcb, regs, addr);
-
-	/* The point is looked up, and published in kcb, under the lock:
-	 * unregistering waits until no CPU's kcb names it before freeing. */
-	spin_lock(&kprobe_lock);
-	pp = point_lookup_locked(addr);
-	kcb->point = pp;
-	spin_unlock(&kprobe_lock);
+	pp = point_lookup(addr);
 	if (unlikely(!pp))
 		return no_point_hit(regs, addr);
 
+	kcb->point = pp;
 	kcb->status = KPROBE_HIT_ACTIVE;
 	if (run_pre_handlers(kcb, pp, regs)) {
 		/* A handler moved the instruction pointer: the original
@@ -337,7 +343,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
-	if (kcb->status != KPROBE_IDLE) {
+	if (kcb->status != KPROBE_IDLE || nokprobe_active()) {
 		count_missed(pp);
 		return;
 	}
@@ -351,34 +357,6 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk(kcb);
-}
-
-void kprobes_wait_handler_done(struct kprobe *p)
-{
-	for (;;) {
-		bool busy = false;
-
-		for (unsigned int i = 0; i < MAX_CPUS; i++)
-			busy |= ctlblks[i].running == p || ctlblks[i].prev.running == p;
-		if (!busy)
-			return;
-		thread_sleep(1);
-	}
-}
-
-void kprobes_wait_point_unused(struct probe_point *pp)
-{
-	for (;;) {
-		bool busy = false;
-
-		for (unsigned int i = 0; i < MAX_CPUS; i++)
-			busy |= ctlblks[i].point == pp || ctlblks[i].prev.point == pp;
-		if (pp->slot)
-			busy |= sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE);
-		if (!busy)
-			return;
-		thread_sleep(1);
-	}
 }
 
 bool kprobes_busy_here(void)

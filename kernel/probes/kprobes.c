@@ -7,12 +7,13 @@
  * its probes is enabled; point_update() recomputes that after every
  * change, so the rule lives in one place.
  *
- * kprobe_lock guards the hash table, the list of all probes, every
- * point's probe list and every probe's flags. It is a spinlock taken with
- * interrupts off, and nothing probe-able runs while it is held (only the
- * back end's arm/disarm and text_poke, which are blacklisted), so the trap
- * handler may take it too without ever deadlocking against itself. Memory
- * is allocated and instructions are decoded before taking it.
+ * Locking. Everything here runs under kprobe_mutex, a sleeping lock, so
+ * registration may allocate, decode and patch text while holding it. A
+ * probe hit takes no lock at all: it reads the hash table and a point's
+ * probe list as RCU readers (kernel/rcu.h), which is why both are
+ * changed with release stores, and why nothing unlinked is freed or
+ * reused before a grace period has passed. A hit therefore never waits
+ * for code it interrupted, whatever that code holds.
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
@@ -20,41 +21,47 @@
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nokprobe.h"
+#include "kernel/printk.h"
+#include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 
-
-struct spinlock kprobe_lock = SPINLOCK_INIT("kprobes");
+struct mutex kprobe_mutex = MUTEX_INIT(kprobe_mutex, "kprobes");
 struct probe_point *point_hash[POINT_HASH_SIZE];
 LIST_HEAD(all_kprobes);
+LIST_HEAD(all_points);
 static bool globally_armed = true;
 
-static void hash_insert_locked(struct probe_point *pp)
+/* Make pp visible to hits: filled in first, then published. */
+static void point_publish_locked(struct probe_point *pp)
 {
 	struct probe_point **bucket = point_hash_bucket((uintptr_t)pp->addr);
 
 	pp->hash_next = *bucket;
-	*bucket = pp;
+	rcu_assign_pointer(*bucket, pp);
+	list_add_tail(&pp->all_node, &all_points);
 }
 
-static void hash_remove_locked(struct probe_point *pp)
+/* Hide pp from new hits. Its hash_next stays as it was, so a hit that is
+ * on pp right now walks on to the rest of the chain. */
+static void point_unpublish_locked(struct probe_point *pp)
 {
 	struct probe_point **link = point_hash_bucket((uintptr_t)pp->addr);
 
 	while (*link != pp)
 		link = &(*link)->hash_next;
-	*link = pp->hash_next;
+	rcu_assign_pointer(*link, pp->hash_next);
+	list_del(&pp->all_node);
 }
 
 void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
 {
-	for (size_t b = 0; b < POINT_HASH_SIZE; b++)
-		for (struct probe_point *pp = point_hash[b], *next; pp; pp = next) {
-			next = pp->hash_next;
-			fn(pp, ctx);
-		}
+	struct probe_point *pp, *next;
+
+	list_for_each_entry_safe(pp, next, &all_points, all_node)
+		fn(pp, ctx);
 }
 
 struct range {
@@ -93,12 +100,12 @@ static void unpatch_copy(struct probe_point *pp, void *ctx)
 
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	struct text_copy copy = { buf, addr, len };
 
+	if (!mutex_is_held(&kprobe_mutex))
+		panic("kprobes_read_text called without kprobe_mutex");
 	text_read(buf, (const void *)addr, len);
 	for_each_point_locked(unpatch_copy, &copy);
-	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
 /* Arm or disarm pp to match the rule above, refresh has_post_handler and
@@ -118,7 +125,7 @@ static void point_update_locked(struct probe_point *pp)
 		sole = p;
 		pp->has_post_handler |= p->post_handler != NULL;
 	}
-	pp->sole = enabled == 1 ? sole : NULL;
+	rcu_assign_pointer(pp->sole, enabled == 1 ? sole : NULL);
 	want = enabled && globally_armed;
 	if (want && !pp->armed) {
 		arch_arm_kprobe(pp);
@@ -195,7 +202,33 @@ static void point_destroy(struct probe_point *pp)
 {
 	if (pp->slot)
 		insn_slot_free(&kprobe_slots, pp->slot);
+	if (pp->detour)
+		optimizer_free_detour(pp->detour);
 	kfree(pp);
+}
+
+/* May a thread stopped (preempted) inside pp's out-of-line code - its
+ * slot or its detour buffer, which jump back into the text - resume
+ * there? */
+static bool point_code_in_use(const struct probe_point *pp)
+{
+	return (pp->slot && sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE)) ||
+	       (pp->detour && sched_thread_stopped_in((uintptr_t)pp->detour, ARCH_DETOUR_SIZE));
+}
+
+/* The deferred free of an unregistered point, after a grace period: no
+ * hit can be using it any more. A thread preempted inside its slot or
+ * detour buffer is another matter: it is in no read-side section there,
+ * so it can stay across any number of grace periods, and the free waits
+ * one more while such a thread exists (Linux's RCU-tasks idea). */
+static void point_free_rcu(struct rcu_head *head)
+{
+	struct probe_point *pp = container_of(head, struct probe_point, rcu);
+
+	if (point_code_in_use(pp))
+		call_rcu(head, point_free_rcu);
+	else
+		point_destroy(pp);
 }
 
 static int point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
@@ -220,7 +253,6 @@ static int point_create(uintptr_t addr, const struct symbol *func, struct probe_
 	return 0;
 }
 
-
 static struct kprobe *point_jprobe_locked(struct probe_point *pp)
 {
 	struct kprobe *q;
@@ -231,19 +263,26 @@ static struct kprobe *point_jprobe_locked(struct probe_point *pp)
 	return NULL;
 }
 
-/* A jprobe goes last on its point, so the kprobes sharing the point run
- * their pre-handlers before the jprobe diverts execution to its entry. */
-static int point_add_locked(struct probe_point *pp, struct kprobe *p)
+/* Add p to pp, as a probe of the given kind. A jprobe goes last on its
+ * point, so the kprobes sharing the point run their pre-handlers before
+ * the jprobe diverts execution to its entry. p is filled in before the
+ * store that links it, as a hit may walk the list meanwhile. */
+static int point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind)
 {
 	struct kprobe *jp = point_jprobe_locked(pp);
 
-	if (jp && p->kind == KPROBE_KIND_J)
+	if (jp && kind == KPROBE_KIND_J)
 		return -EBUSY;
-	if (jp)
-		list_insert_between(&p->point_node, jp->point_node.prev, &jp->point_node);
-	else
-		list_add_tail(&p->point_node, &pp->probes);
+	p->kind = kind;
+	p->addr = pp->addr;
+	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
+	p->nmissed = 0;
+	p->nhit = 0;
 	p->point = pp;
+	if (jp)
+		list_insert_between_rcu(&p->point_node, jp->point_node.prev, &jp->point_node);
+	else
+		list_add_tail_rcu(&p->point_node, &pp->probes);
 	list_add_tail(&p->all_node, &all_kprobes);
 	/* First take out any jump whose bytes cover this address (a probe
 	 * inside it would be overwritten), then arm this one. */
@@ -252,57 +291,39 @@ static int point_add_locked(struct probe_point *pp, struct kprobe *p)
 	return 0;
 }
 
+/* Register p at addr, in func, creating the point if it is the first. */
+static int register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t addr,
+			      const struct symbol *func)
+{
+	struct probe_point *pp = point_lookup(addr);
+	int err;
+
+	if (!pp) {
+		err = point_create(addr, func, &pp);
+		if (err)
+			return err;
+		point_publish_locked(pp);
+	}
+	return point_add_locked(pp, p, kind);
+}
+
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
-	struct probe_point *pp, *fresh = NULL;
-	uint8_t *asked_addr = p->addr;
 	struct symbol func;
-	unsigned long flags;
 	uintptr_t addr;
 	int err;
 
-	if (p->point)
-		return -EEXIST;
-	err = resolve_address(p, &addr);
-	if (!err)
-		err = check_address(addr, kind, &func);
-	if (err)
-		return err;
-
-	p->kind = kind;
-	p->addr = (uint8_t *)addr;
-	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
-	p->nmissed = 0;
-	p->nhit = 0;
-	list_init(&p->point_node);
-	list_init(&p->all_node);
-
-	/* A new point is created outside the lock (it allocates and decodes),
-	 * then the address is looked up again: another thread may have added
-	 * a point there meanwhile (ours is dropped), or removed the one we saw
-	 * (we create one after all). */
-	flags = spin_lock_irqsave(&kprobe_lock);
-	while (!(pp = point_lookup_locked(addr)) && !fresh) {
-		spin_unlock_irqrestore(&kprobe_lock, flags);
-		err = point_create(addr, &func, &fresh);
-		if (err)
-			goto out;
-		flags = spin_lock_irqsave(&kprobe_lock);
+	mutex_lock(&kprobe_mutex);
+	if (p->point) {
+		err = -EEXIST;
+	} else {
+		err = resolve_address(p, &addr);
+		if (!err)
+			err = check_address(addr, kind, &func);
+		if (!err)
+			err = register_at_locked(p, kind, addr, &func);
 	}
-	if (!pp) {
-		pp = fresh;
-		fresh = NULL;
-		hash_insert_locked(pp);
-	}
-	err = point_add_locked(pp, p);
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	if (fresh)
-		point_destroy(fresh);
-out:
-	if (err) {
-		p->point = NULL;
-		p->addr = asked_addr;	/* as the caller left it */
-	}
+	mutex_unlock(&kprobe_mutex);
 	return err;
 }
 
@@ -311,38 +332,32 @@ int register_kprobe(struct kprobe *p)
 	return register_kprobe_kind(p, KPROBE_KIND_K);
 }
 
-void unregister_kprobe(struct kprobe *p)
+void unregister_kprobe_locked(struct kprobe *p)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	struct probe_point *pp = p->point;
-	bool last;
 
 	if (!pp) {
 		/* Not registered: as the Kprobes guide says, forget the address. */
-		spin_unlock_irqrestore(&kprobe_lock, flags);
 		p->addr = NULL;
 		return;
 	}
-	list_del(&p->point_node);
+	/* p's own links stay as they are: a hit on p walks on. */
+	list_del_rcu(&p->point_node);
 	list_del(&p->all_node);
 	p->point = NULL;
-	last = list_empty(&pp->probes);
 	point_update_locked(pp);
-	if (last) {
-		hash_remove_locked(pp);
+	if (list_empty(&pp->probes)) {
+		point_unpublish_locked(pp);
 		optimizer_forget_locked(pp);
 		/* Points whose jump it blocked may be optimized again. */
 		optimizer_update_around_locked((uintptr_t)pp->addr);
+		call_rcu(&pp->rcu, point_free_rcu);
 	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+}
 
-	if (last) {
-		/* The optimizer thread, another CPU, or a preempted thread may
-		 * still be using this point's code: wait before freeing. */
-		optimizer_release(pp);
-		kprobes_wait_point_unused(pp);
-		point_destroy(pp);
-	}
+void unregister_kprobe(struct kprobe *p)
+{
+	unregister_kprobes(&p, 1);
 }
 
 int register_kprobes(struct kprobe **kps, int num)
@@ -358,17 +373,21 @@ int register_kprobes(struct kprobe **kps, int num)
 	return 0;
 }
 
+/* All of them unlinked first, then one grace period for the lot. */
 void unregister_kprobes(struct kprobe **kps, int num)
 {
+	mutex_lock(&kprobe_mutex);
 	for (int i = 0; i < num; i++)
-		unregister_kprobe(kps[i]);
+		unregister_kprobe_locked(kps[i]);
+	mutex_unlock(&kprobe_mutex);
+	synchronize_rcu();
 }
 
 static int set_disabled(struct kprobe *p, bool disabled)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	int err = 0;
 
+	mutex_lock(&kprobe_mutex);
 	if (!p->point)
 		err = -EINVAL;
 	else {
@@ -378,7 +397,7 @@ static int set_disabled(struct kprobe *p, bool disabled)
 			p->flags &= ~KPROBE_FLAG_DISABLED;
 		point_update_locked(p->point);
 	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_unlock(&kprobe_mutex);
 	return err;
 }
 
@@ -394,10 +413,10 @@ int enable_kprobe(struct kprobe *p)
 
 int kprobes_snapshot(struct kprobe_info *out, int max)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	struct kprobe *p;
 	int n = 0;
 
+	mutex_lock(&kprobe_mutex);
 	list_for_each_entry(p, &all_kprobes, all_node) {
 		if (n < max) {
 			struct kprobe_info *info = &out[n];
@@ -413,21 +432,21 @@ int kprobes_snapshot(struct kprobe_info *out, int max)
 		}
 		n++;
 	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_unlock(&kprobe_mutex);
 	return n;
 }
 
 static void set_global(bool armed)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	struct kprobe *p;
 
+	mutex_lock(&kprobe_mutex);
 	globally_armed = armed;
 	/* Each point is visited once per probe on it; point_update is
 	 * idempotent, so that is harmless. */
 	list_for_each_entry(p, &all_kprobes, all_node)
 		point_update_locked(p->point);
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_unlock(&kprobe_mutex);
 }
 
 void kprobes_global_disarm(void)

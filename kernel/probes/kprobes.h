@@ -12,8 +12,10 @@
  *              returns (with the return value in the registers).
  *
  * Errors are negative errno values (see register_kprobe). Handlers run with
- * interrupts disabled; a probe hit inside a handler is not reported: its
- * nmissed is incremented instead.
+ * interrupts disabled (or, for a probe reached through the jump optimizer
+ * on aarch64, with preemption disabled), must not sleep, and may print;
+ * a probe hit inside a handler is not reported: its nmissed is
+ * incremented instead.
  */
 #ifndef KERNEL_PROBES_KPROBES_H
 #define KERNEL_PROBES_KPROBES_H
@@ -72,14 +74,16 @@ struct kprobe {
  *   -EEXIST  this kprobe is already registered;
  *   -ENOMEM  no memory or instruction slot. */
 int register_kprobe(struct kprobe *p);
-/* Remove a probe; an unregistered one just gets its addr cleared. May
- * sleep (it waits until no CPU or preempted thread is still using the
- * probe's code), so never call it from a handler. The same is true of
- * every unregister_* call. */
+/* Remove a probe; an unregistered one just gets its addr cleared. When
+ * it returns, no CPU runs the probe's handlers any more, so p may be
+ * freed. It sleeps for that (a grace period, see kernel/rcu.h), so never
+ * call it from a handler. The same is true of every unregister_* call
+ * and of registration, which may sleep on the probes layer's mutex. */
 void unregister_kprobe(struct kprobe *p);
 /* Register num probes; on the first failure, unregister those already
  * registered by this call and return that error. */
 int register_kprobes(struct kprobe **kps, int num);
+/* Remove num probes, waiting one grace period for all of them. */
 void unregister_kprobes(struct kprobe **kps, int num);
 /* Disarm or re-arm one probe without unregistering it. -EINVAL if it is
  * not registered. */
@@ -135,12 +139,13 @@ __noreturn void jprobe_return(void);
 struct kretprobe;
 struct thread;
 
+struct kretprobe_pool;
+
 struct kretprobe_instance {
-	/* Next in rp's stack of free instances, or in the thread's stack of
-	 * pending calls: singly linked, as both are only pushed and popped. */
+	/* Next in the thread's stack of pending calls (newest first). */
 	struct kretprobe_instance *next;
-	struct list_node rp_node;	/* in rp's list of all its instances */
-	bool in_use;			/* tracking a call */
+	struct kretprobe_pool *pool;	/* the block it was allocated in */
+	uint32_t in_use;		/* tracking a call; claimed atomically */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */
 	uint8_t *ret_addr;		/* the real return address */
 	uintptr_t stack_slot;		/* where the return address was stored */
@@ -158,10 +163,16 @@ struct kretprobe {
 	size_t data_size;
 	unsigned long nmissed;	/* calls missed for lack of an instance */
 
-	/* Private. */
-	struct kretprobe_instance *free_instances;	/* by next */
-	struct list_node instances;	/* all of them, by rp_node */
+	/* Private: its maxactive instances, or NULL when not registered. */
+	struct kretprobe_pool *pool;
 };
+
+/* The kretprobe an instance belongs to, or NULL once it is unregistered
+ * (a call in flight then returns without running a handler). */
+static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
+{
+	return __atomic_load_n(&ri->rp, __ATOMIC_RELAXED);
+}
 
 /* The maxactive given to a kretprobe registered with maxactive <= 0: as
  * the guide says for a preemptive kernel, max(10, 2 * number of CPUs). */
@@ -173,7 +184,7 @@ int register_kretprobes(struct kretprobe **rps, int num);
 void unregister_kretprobes(struct kretprobe **rps, int num);
 int disable_kretprobe(struct kretprobe *rp);
 int enable_kretprobe(struct kretprobe *rp);
-/* Instances of rp currently tracking a call. */
+/* Instances of rp currently tracking a call (0 if rp is not registered). */
 int kretprobe_instances_in_use(struct kretprobe *rp);
 /* Claim the breakpoint, single-step and fault trap hooks (at boot). */
 void kprobes_init(void);

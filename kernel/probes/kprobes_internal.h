@@ -4,38 +4,51 @@
 #define KERNEL_PROBES_KPROBES_INTERNAL_H
 
 #include "kernel/probes/probe_point.h"
-#include "kernel/spinlock.h"
+#include "kernel/mutex.h"
+#include "kernel/rcu.h"
 
-extern struct spinlock kprobe_lock;
+/* Serializes registration, enabling, disabling, the optimizer and
+ * everything that reads or changes the lists below. A probe hit never
+ * takes it: hits find their point through the hash table without a lock. */
+extern struct mutex kprobe_mutex;
 /* Every registered probe, in registration order (by all_node). */
 extern struct list_node all_kprobes;
+/* Every probe point (by all_node), for the walks registration does. */
+extern struct list_node all_points;
 
-/* The probe points, hashed by address and chained by hash_next. */
-#define POINT_HASH_BITS 6
+/*
+ * The probe points, hashed by address and chained by hash_next: read by
+ * every hit without a lock (kernel/rcu.h), changed under kprobe_mutex. A
+ * fixed 8192 buckets keep the chains short up to the 10,000 points the
+ * layer is sized for, so the table never has to grow under its readers.
+ */
+#define POINT_HASH_BITS 13
 #define POINT_HASH_SIZE (1 << POINT_HASH_BITS)
 extern struct probe_point *point_hash[POINT_HASH_SIZE];
 
+/* Multiplicative hashing of the address's low 32 bits, which are the
+ * bits that differ within the kernel's text; the product's top bits mix
+ * all of them. */
 static inline struct probe_point **point_hash_bucket(uintptr_t addr)
 {
-	/* Mix in higher bits: probes often sit at function entries, which
-	 * share their low bits through alignment. */
-	return &point_hash[(addr ^ (addr >> POINT_HASH_BITS) ^ (addr >> 12)) &
-			   (POINT_HASH_SIZE - 1)];
+	return &point_hash[((uint32_t)addr * 0x9e3779b9u) >> (32 - POINT_HASH_BITS)];
 }
 
-/* The point at addr, or NULL. Call with kprobe_lock held. Inline: every
+/* The point at addr, or NULL. Lock-free: call in a read-side section
+ * (every probe hit is one) or with kprobe_mutex held. Inline: every
  * breakpoint hit looks its point up. */
-static inline struct probe_point *point_lookup_locked(uintptr_t addr)
+static inline struct probe_point *point_lookup(uintptr_t addr)
 {
-	struct probe_point *pp = *point_hash_bucket(addr);
+	struct probe_point *pp = rcu_dereference(*point_hash_bucket(addr));
 
 	while (pp && (uintptr_t)pp->addr != addr)
-		pp = pp->hash_next;
+		pp = rcu_dereference(pp->hash_next);
 	return pp;
 }
-/* Call fn(pp, ctx) for every probe point. Call with kprobe_lock held. */
+/* Call fn(pp, ctx) for every probe point. Call with kprobe_mutex held;
+ * fn may unlink pp. */
 void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
-/* True if a probe point lies strictly inside (start, end). Lock held. */
+/* True if a probe point lies strictly inside (start, end). Mutex held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
 /* Neither disabled nor gone. */
 static inline bool kprobe_is_enabled(const struct kprobe *p)
@@ -48,9 +61,12 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 const char *probe_exec_name(enum probe_exec how);
 /* The way pp's instruction runs after a hit that ran the handlers. */
 enum probe_exec kprobe_exec_path(const struct probe_point *pp);
-/* Wait until no CPU runs one of p's handlers. */
-void kprobes_wait_handler_done(struct kprobe *p);
-/* Wait until no CPU is handling pp and no thread is stopped in its slot. */
-void kprobes_wait_point_unused(struct probe_point *pp);
+/* Unregistration in two halves, so that a batch shares one grace
+ * period. The first, with kprobe_mutex held, disarms p and unlinks it
+ * (and its point, if p was the last probe there, whose memory is then
+ * freed once no CPU and no stopped thread can be using it); after it,
+ * no new hit reaches p. The caller then waits with synchronize_rcu()
+ * before p's memory may be reused. */
+void unregister_kprobe_locked(struct kprobe *p);
 
 #endif

@@ -11,16 +11,25 @@
  * newest instance of this thread belongs to this return, its handler runs,
  * and the trampoline jumps to the real return address.
  *
- * Instances are allocated at registration (maxactive of them); when all
- * are in use a call is missed and counted in rp->nmissed.
+ * Instances are allocated at registration, maxactive of them in one block
+ * (a pool); when all are in use a call is missed and counted in
+ * rp->nmissed.
  *
- * Locking: a kretprobe's free list, and which kretprobe an instance
- * belongs to, are shared between CPUs (instance_lock). A thread's list of
- * pending instances is not: only that thread adds to it (at a probed
- * entry), removes from it (at the return, or when it exits) or reads it
- * (its own backtraces), so it needs no lock. Each of those runs with
- * interrupts off, or (an optimized entry on aarch64, which leaves them
- * on) with this CPU busy handling a probe, when an interrupt misses
+ * No lock. Taking an instance claims its in_use flag with a
+ * compare-and-swap, and giving it back clears the flag, so CPUs never
+ * wait for each other, and a hit never waits for code it interrupted.
+ * The pool outlives the kretprobe while calls are in flight (a thread may
+ * sleep inside the probed function for a long time): it counts its users,
+ * one for the registration and one per instance in use, and whoever drops
+ * the last frees it - after a grace period, through call_rcu, because
+ * the last may be a return, which must not call into the heap (its lock
+ * may be held by the very code the return interrupted).
+ *
+ * A thread's list of pending instances needs no lock: only that thread
+ * adds to it (at a probed entry), removes from it (at the return, or
+ * when it exits) or reads it (its own backtraces). Each of those runs
+ * with interrupts off, or (an optimized entry on aarch64, which leaves
+ * them on) with this CPU busy handling a probe, when an interrupt misses
  * every probe it hits and so neither adds nor removes an instance.
  */
 #include "kernel/arch.h"
@@ -31,37 +40,55 @@
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
-/* Guards every kretprobe's free list and instances' ri->rp. */
-static struct spinlock instance_lock = SPINLOCK_INIT("kretprobe instances");
+struct kretprobe_pool {
+	unsigned long users;	/* the registration + instances in use */
+	int count;		/* instances */
+	size_t stride;		/* bytes from one instance to the next */
+	struct rcu_head rcu;
+	char instances[] __attribute__((aligned(16)));
+};
+
+static struct kretprobe_instance *pool_instance(struct kretprobe_pool *pool, int i)
+{
+	return (struct kretprobe_instance *)(pool->instances + (size_t)i * pool->stride);
+}
+
+static void pool_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct kretprobe_pool, rcu));
+}
+
+/* Drop one user of the pool; the last one frees it. */
+static void pool_put(struct kretprobe_pool *pool)
+{
+	if (__atomic_sub_fetch(&pool->users, 1, __ATOMIC_ACQ_REL) == 0)
+		call_rcu(&pool->rcu, pool_free_rcu);
+}
 
 static struct kretprobe_instance *take_instance(struct kretprobe *rp)
 {
-	struct kretprobe_instance *ri;
+	struct kretprobe_pool *pool = rp->pool;
 
-	spin_lock(&instance_lock);
-	ri = rp->free_instances;
-	if (ri) {
-		rp->free_instances = ri->next;
-		ri->in_use = true;
+	for (int i = 0; i < pool->count; i++) {
+		struct kretprobe_instance *ri = pool_instance(pool, i);
+		uint32_t free = 0;
+
+		if (!__atomic_load_n(&ri->in_use, __ATOMIC_RELAXED) &&
+		    __atomic_compare_exchange_n(&ri->in_use, &free, 1, false, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&pool->users, 1, __ATOMIC_RELAXED);
+			return ri;
+		}
 	}
-	spin_unlock(&instance_lock);
-	return ri;
+	return NULL;
 }
 
 static inline void put_instance(struct kretprobe_instance *ri)
 {
-	struct kretprobe *rp;
+	struct kretprobe_pool *pool = ri->pool;
 
-	spin_lock(&instance_lock);
-	ri->in_use = false;
-	rp = ri->rp;
-	if (rp) {
-		ri->next = rp->free_instances;
-		rp->free_instances = ri;
-	}
-	spin_unlock(&instance_lock);
-	if (!rp)
-		kfree(ri);	/* its kretprobe was unregistered meanwhile */
+	__atomic_store_n(&ri->in_use, 0, __ATOMIC_RELEASE);
+	pool_put(pool);
 }
 
 static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
@@ -114,14 +141,12 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	 * count as missed. Nothing else is being handled here: a return only
 	 * reaches the trampoline from the probed function's own code, never
 	 * from inside a handler (a probed call made by a handler is missed at
-	 * its entry and has no instance). rp is read, and published as
-	 * running, under the lock: unregister_kretprobe orphans instances
-	 * under it, then waits until no CPU runs rp's handler. */
+	 * its entry and has no instance). This runs with interrupts off, a
+	 * read-side section: unregister_kretprobe clears ri->rp, then waits a
+	 * grace period, so an rp read here stays valid to the end. */
 	kcb->status = KPROBE_HIT_ACTIVE;
-	spin_lock(&instance_lock);
-	rp = ri->rp;
+	rp = get_kretprobe(ri);
 	kcb->running = rp ? &rp->kp : NULL;
-	spin_unlock(&instance_lock);
 	if (rp && rp->handler) {
 		/* It sees the real return address. */
 		instruction_pointer_set(regs, (uintptr_t)ri->ret_addr);
@@ -135,10 +160,8 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 
 void kretprobe_thread_exit(struct thread *t)
 {
-	/* Interrupts stay off until every instance is back: put_instance
-	 * takes instance_lock without disabling them (its other callers run
-	 * with them off), and an interrupt handler hitting a kretprobe while
-	 * this thread held the lock would spin on it forever. */
+	/* Interrupts stay off while the list is emptied: an interrupt hitting
+	 * a kretprobe would push onto this thread's list meanwhile. */
 	unsigned long flags = arch_irq_save();
 	struct kretprobe_instance *ri = t->kretprobe_instances;
 
@@ -172,27 +195,35 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 	return real;
 }
 
-/* Free the instances not in use; those tracking a call in flight no
- * longer name rp and are freed when the call returns (put_instance). */
-static void release_instances(struct kretprobe *rp)
+/* Make the pool's instances belong to no kretprobe: calls in flight
+ * return without a handler. */
+static void detach_instances(struct kretprobe_pool *pool)
 {
-	unsigned long flags = spin_lock_irqsave(&instance_lock);
-	struct kretprobe_instance *ri, *tmp;
-
-	rp->free_instances = NULL;
-	list_for_each_entry_safe(ri, tmp, &rp->instances, rp_node) {
-		list_del(&ri->rp_node);
-		if (ri->in_use)
-			ri->rp = NULL;
-		else
-			kfree(ri);
-	}
-	spin_unlock_irqrestore(&instance_lock, flags);
+	for (int i = 0; i < pool->count; i++)
+		__atomic_store_n(&pool_instance(pool, i)->rp, NULL, __ATOMIC_RELAXED);
 }
 
 int kretprobe_default_maxactive(void)
 {
 	return MAX(10, 2 * (int)cpu_count());
+}
+
+/* maxactive instances of data_size bytes of data each, all free. */
+static struct kretprobe_pool *pool_create(struct kretprobe *rp)
+{
+	size_t stride = ALIGN_UP(sizeof(struct kretprobe_instance) + rp->data_size, 16);
+	struct kretprobe_pool *pool = kzalloc(sizeof(*pool) + rp->maxactive * stride);
+
+	if (!pool)
+		return NULL;
+	pool->users = 1;
+	pool->count = rp->maxactive;
+	pool->stride = stride;
+	for (int i = 0; i < pool->count; i++) {
+		pool_instance(pool, i)->pool = pool;
+		pool_instance(pool, i)->rp = rp;
+	}
+	return pool;
 }
 
 int register_kretprobe(struct kretprobe *rp)
@@ -205,38 +236,23 @@ int register_kretprobe(struct kretprobe *rp)
 		return -EEXIST;
 	if (rp->maxactive <= 0)
 		rp->maxactive = kretprobe_default_maxactive();
-	rp->free_instances = NULL;
-	list_init(&rp->instances);
 	rp->nmissed = 0;
-	for (int i = 0; i < rp->maxactive; i++) {
-		struct kretprobe_instance *ri = kzalloc(sizeof(*ri) + rp->data_size);
-
-		if (!ri) {
-			release_instances(rp);
-			return -ENOMEM;
-		}
-		ri->rp = rp;
-		ri->next = rp->free_instances;
-		rp->free_instances = ri;
-		list_add(&ri->rp_node, &rp->instances);
-	}
+	rp->pool = pool_create(rp);
+	if (!rp->pool)
+		return -ENOMEM;
 	rp->kp.pre_handler = pre_handler_kretprobe;
 	rp->kp.post_handler = NULL;
 	err = register_kprobe_kind(&rp->kp, KPROBE_KIND_R);
-	if (err)
-		release_instances(rp);
+	if (err) {
+		kfree(rp->pool);	/* never reachable by a hit */
+		rp->pool = NULL;
+	}
 	return err;
 }
 
 void unregister_kretprobe(struct kretprobe *rp)
 {
-	bool registered = rp->kp.point != NULL;
-
-	unregister_kprobe(&rp->kp);
-	if (registered) {
-		release_instances(rp);
-		kprobes_wait_handler_done(&rp->kp);
-	}
+	unregister_kretprobes(&rp, 1);
 }
 
 int register_kretprobes(struct kretprobe **rps, int num)
@@ -252,10 +268,26 @@ int register_kretprobes(struct kretprobe **rps, int num)
 	return 0;
 }
 
+/* As unregister_kprobes: unlink all, then one grace period, after which
+ * no hit can be taking an instance; then let go of the pools (each freed
+ * now, or by the return of its last call in flight). */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	for (int i = 0; i < num; i++)
-		unregister_kretprobe(rps[i]);
+	mutex_lock(&kprobe_mutex);
+	for (int i = 0; i < num; i++) {
+		if (rps[i]->pool)
+			detach_instances(rps[i]->pool);
+		unregister_kprobe_locked(&rps[i]->kp);
+	}
+	mutex_unlock(&kprobe_mutex);
+	synchronize_rcu();
+	for (int i = 0; i < num; i++) {
+		struct kretprobe_pool *pool = rps[i]->pool;
+
+		rps[i]->pool = NULL;
+		if (pool)
+			pool_put(pool);
+	}
 }
 
 int disable_kretprobe(struct kretprobe *rp)
@@ -270,12 +302,10 @@ int enable_kretprobe(struct kretprobe *rp)
 
 int kretprobe_instances_in_use(struct kretprobe *rp)
 {
-	unsigned long flags = spin_lock_irqsave(&instance_lock);
-	struct kretprobe_instance *ri;
+	struct kretprobe_pool *pool = rp->pool;
 	int n = 0;
 
-	list_for_each_entry(ri, &rp->instances, rp_node)
-		n += ri->in_use;
-	spin_unlock_irqrestore(&instance_lock, flags);
+	for (int i = 0; pool && i < pool->count; i++)
+		n += __atomic_load_n(&pool_instance(pool, i)->in_use, __ATOMIC_RELAXED);
 	return n;
 }

@@ -22,11 +22,13 @@
  * synchronize_sched() of the Kprobes guide. Hits that arrive while a point
  * waits already go through the detour buffer's copy instead of a step.
  *
- * Locking: the state of every point is guarded by kprobe_lock. The thread
- * marks the point it works on opt_busy, so that unregistering waits for it
- * instead of freeing the point under its feet; nothing that allocates or
- * sleeps runs with kprobe_lock held.
+ * Locking: the state of every point is guarded by kprobe_mutex, which the
+ * thread holds for a whole batch - checks, allocation, waiting for
+ * threads to leave a region, patching - so no point changes or goes away
+ * under its feet. It is a sleeping lock: registering waits meanwhile, and
+ * hits, which never take it, go on.
  */
+#include "kernel/arch.h"
 #include "kernel/insn_slot.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
@@ -42,8 +44,21 @@
 static struct insn_slot_cache detour_buffers =
 	INSN_SLOT_CACHE_INIT(detour_buffers, "detour buffers", ARCH_DETOUR_SIZE);
 static LIST_HEAD(opt_queue);
-static struct wait_queue optimizer_wq = WAIT_QUEUE_INIT(optimizer_wq);
 static bool optimization_on = true;
+/* The thread sleeps on optimizer_wq until work_queued is set; wake_lock
+ * makes the check and the sleep one step, so a wake-up is never lost. */
+static struct wait_queue optimizer_wq = WAIT_QUEUE_INIT(optimizer_wq);
+static struct spinlock wake_lock = SPINLOCK_INIT("optimizer wake-up");
+static bool work_queued;
+
+static void wake_optimizer(void)
+{
+	unsigned long flags = spin_lock_irqsave(&wake_lock);
+
+	work_queued = true;
+	spin_unlock_irqrestore(&wake_lock, flags);
+	wait_queue_wake_all(&optimizer_wq);
+}
 
 static void set_optimized_flags_locked(struct probe_point *pp)
 {
@@ -93,7 +108,7 @@ void optimizer_update_locked(struct probe_point *pp)
 		if (ok) {
 			pp->opt_state = OPT_QUEUED;
 			list_add_tail(&pp->opt_node, &opt_queue);
-			wait_queue_wake_all(&optimizer_wq);
+			wake_optimizer();
 		}
 		break;
 	case OPT_QUEUED:
@@ -102,16 +117,13 @@ void optimizer_update_locked(struct probe_point *pp)
 			pp->opt_state = OPT_NONE;
 		}
 		break;
-	case OPT_READY:
-		if (!ok)
-			pp->opt_state = OPT_NONE;	/* the thread will let go */
-		break;
 	case OPT_OPTIMIZED:
 		if (!ok) {
 			arch_unoptimize(pp);
 			pp->opt_state = OPT_NONE;
 		}
 		break;
+	case OPT_READY:		/* only inside optimize_one_locked */
 	case OPT_REFUSED:
 		break;
 	}
@@ -134,28 +146,8 @@ void optimizer_update_around_locked(uintptr_t addr)
 
 void optimizer_forget_locked(struct probe_point *pp)
 {
-	list_del(&pp->opt_node);	/* whatever the state says: see record_check */
+	list_del(&pp->opt_node);	/* harmless if not queued: it points to itself */
 	pp->opt_state = OPT_NONE;
-}
-
-void optimizer_release(struct probe_point *pp)
-{
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-
-	while (pp->opt_busy) {
-		spin_unlock_irqrestore(&kprobe_lock, flags);
-		thread_sleep(1);
-		flags = spin_lock_irqsave(&kprobe_lock);
-	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	if (!pp->detour)
-		return;
-	/* A thread preempted inside the detour buffer must leave it first. */
-	while (sched_thread_stopped_in((uintptr_t)pp->detour, ARCH_DETOUR_SIZE))
-		thread_sleep(1);
-	optimizer_free_detour(pp->detour);
-	pp->detour = NULL;
-	pp->detour_copy = NULL;
 }
 
 uint8_t *optimizer_alloc_detour(void)
@@ -173,27 +165,21 @@ unsigned long optimizer_detours_in_use(void)
 	return detour_buffers.slots_in_use;
 }
 
-/* Record under the lock what a check found: the region's length (other
- * threads read it, to see which probes lie inside) and, if why is set,
- * the refusal. The point may have been queued again while the check ran
- * (disabled, then enabled): a refused point leaves the queue. */
+/* Record what a check found: the region's length (registration reads
+ * it, to see which probes lie inside) and, if why is set, the refusal. */
 static void record_check(struct probe_point *pp, size_t len, const char *why, uintptr_t where)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-
 	if (len)
 		pp->opt_len = len;
 	if (why) {
-		list_del(&pp->opt_node);
 		pp->opt_state = OPT_REFUSED;
 		pp->opt_refusal = why;
 		pp->opt_refusal_addr = where;
 	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
 }
 
-/* The checks and the detour buffer, without the lock: they read the whole
- * function and allocate. Returns false if pp was refused. */
+/* The checks and the detour buffer: they read the whole function and
+ * allocate. Returns false if pp was refused. */
 static bool prepare(struct probe_point *pp)
 {
 	const char *why = NULL;
@@ -237,71 +223,60 @@ static bool thread_may_resume_in_region(const struct probe_point *pp)
 }
 
 /* Write the jump once no thread can resume inside the region after its
- * first byte. Called and returns with kprobe_lock held (flags in *flags). */
-static void patch_when_clear_locked(struct probe_point *pp, unsigned long *flags)
+ * first byte. The check and the patch run with interrupts off, so no
+ * thread can be preempted inside the region between the two; kprobe_mutex
+ * keeps pp a candidate while we sleep between tries. */
+static void patch_when_clear_locked(struct probe_point *pp)
 {
-	while (pp->opt_state == OPT_READY && candidate_locked(pp)) {
-		if (!thread_may_resume_in_region(pp)) {
+	for (;;) {
+		unsigned long flags = arch_irq_save();
+		bool clear = !thread_may_resume_in_region(pp);
+
+		if (clear)
 			arch_optimize(pp);
-			pp->opt_state = OPT_OPTIMIZED;
-			set_optimized_flags_locked(pp);
-			return;
-		}
-		spin_unlock_irqrestore(&kprobe_lock, *flags);
+		arch_irq_restore(flags);
+		if (clear)
+			break;
 		thread_sleep(1);
-		*flags = spin_lock_irqsave(&kprobe_lock);
 	}
-	if (pp->opt_state == OPT_READY)
-		pp->opt_state = OPT_NONE;	/* no longer a candidate */
+	pp->opt_state = OPT_OPTIMIZED;
+	set_optimized_flags_locked(pp);
 }
 
-static void optimize_one(struct probe_point *pp)
+/* Take pp off the queue and optimize it, unless a check refuses it. The
+ * checks may have found the region longer than was known when pp was
+ * queued, with another probe inside: then it waits until that probe goes
+ * (optimizer_update_around_locked queues it again). */
+static void optimize_one_locked(struct probe_point *pp)
 {
-	bool prepared = prepare(pp);
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-
-	if (prepared && pp->opt_state == OPT_QUEUED) {
-		list_del(&pp->opt_node);	/* if queued again meanwhile */
-		pp->opt_state = OPT_READY;
-		patch_when_clear_locked(pp, &flags);
+	list_del(&pp->opt_node);
+	if (!prepare(pp))
+		return;
+	if (!candidate_locked(pp)) {
+		pp->opt_state = OPT_NONE;
+		return;
 	}
-	pp->opt_busy = false;
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	pp->opt_state = OPT_READY;
+	patch_when_clear_locked(pp);
 }
 
-/* Take the next queued point, marking it busy; NULL when the queue is empty. */
-static struct probe_point *take_queued(void)
-{
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-	struct probe_point *pp = NULL;
-
-	if (!list_empty(&opt_queue)) {
-		pp = list_first_entry(&opt_queue, struct probe_point, opt_node);
-		list_del(&pp->opt_node);
-		pp->opt_busy = true;
-	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	return pp;
-}
-
-/*
- * The optimizer thread. A taken point leaves the queue but keeps the state
- * OPT_QUEUED until optimize_one decides, so a change meanwhile (state set
- * back to OPT_NONE by optimizer_update_locked) is noticed.
- */
+/* The optimizer thread: after a wake-up, a short delay to let a burst of
+ * registrations arrive, then the whole queue in one batch. */
 static void optimizer_main(void *unused)
 {
 	(void)unused;
 	for (;;) {
-		unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-		struct probe_point *pp;
+		unsigned long flags = spin_lock_irqsave(&wake_lock);
 
-		while (list_empty(&opt_queue))
-			wait_queue_wait(&optimizer_wq, &kprobe_lock);
-		spin_unlock_irqrestore(&kprobe_lock, flags);
+		while (!work_queued)
+			wait_queue_wait(&optimizer_wq, &wake_lock);
+		work_queued = false;
+		spin_unlock_irqrestore(&wake_lock, flags);
 		thread_sleep(OPTIMIZE_DELAY_TICKS);
-		while ((pp = take_queued()) != NULL)
-			optimize_one(pp);
+		mutex_lock(&kprobe_mutex);
+		while (!list_empty(&opt_queue))
+			optimize_one_locked(list_first_entry(&opt_queue, struct probe_point, opt_node));
+		mutex_unlock(&kprobe_mutex);
 	}
 }
 
@@ -319,39 +294,30 @@ static void update_point(struct probe_point *pp, void *unused)
 
 void kprobes_set_optimization(bool on)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-
+	mutex_lock(&kprobe_mutex);
 	optimization_on = on;
 	for_each_point_locked(update_point, NULL);
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_unlock(&kprobe_mutex);
 }
 
-void optimizer_describe(struct probe_point *pp, char *buf, size_t size)
+void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-	/* Copied under the lock, formatted after: formatting calls library
-	 * code that may be probed, which must not run with the lock held. */
 	const char *why = not_candidate_locked(pp), *refusal = pp->opt_refusal;
-	enum opt_state state = pp->opt_state;
 	uintptr_t detour = (uintptr_t)pp->detour, where = pp->opt_refusal_addr;
-	unsigned long hits = pp->opt_hits;
 	char at[80];
 
-	spin_unlock_irqrestore(&kprobe_lock, flags);
-	switch (state) {
+	switch (pp->opt_state) {
 	case OPT_OPTIMIZED:
 		snprintf(buf, size, "optimized: jump to detour buffer 0x%016lx, %lu hits through it",
-			 (unsigned long)detour, hits);
+			 (unsigned long)detour, pp->opt_hits);
 		break;
 	case OPT_REFUSED:
 		sym_format_offset(where, at, sizeof(at));
 		snprintf(buf, size, "not optimized: %s %s", refusal, at);
 		break;
 	case OPT_QUEUED:
+	case OPT_READY:		/* only inside optimize_one_locked */
 		snprintf(buf, size, "not optimized yet: queued for the optimizer");
-		break;
-	case OPT_READY:
-		snprintf(buf, size, "not optimized yet: waiting for threads to leave the region");
 		break;
 	case OPT_NONE:
 		snprintf(buf, size, "not optimized: %s", why ? why : "not yet examined");

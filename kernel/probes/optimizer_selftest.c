@@ -296,15 +296,15 @@ static size_t probe_entries(struct kprobe **kps, size_t n, size_t max, uintptr_t
 /* No point left queued or waiting for its patch. */
 static bool settled(struct kprobe **kps, size_t n)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
 	bool done = true;
 
+	mutex_lock(&kprobe_mutex);
 	for (size_t i = 0; i < n; i++) {
 		enum opt_state st = kps[i]->point->opt_state;
 
 		done &= st != OPT_QUEUED && st != OPT_READY;
 	}
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_unlock(&kprobe_mutex);
 	return done;
 }
 

@@ -363,12 +363,17 @@ static void print_bytes(const char *label, const uint8_t *bytes, size_t n)
 
 static void show_one(struct shell_probe *sp)
 {
-	struct probe_point *pp = sp->kp.point;
+	struct probe_point *pp;
 	uint8_t orig[16], live[16];
 	char text[128];
 
-	if (!pp)
+	/* The point and the optimizer's view of it hold still meanwhile. */
+	mutex_lock(&kprobe_mutex);
+	pp = sp->kp.point;
+	if (!pp) {
+		mutex_unlock(&kprobe_mutex);
 		return;
+	}
 	kprintf("probe %d: %c %s at 0x%016lx%s\n", sp->id, kind_letter[sp->kind], sp->name,
 		(unsigned long)sp->kp.addr,
 		sp->kp.flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
@@ -388,7 +393,7 @@ static void show_one(struct shell_probe *sp)
 		" detour copy %lu\n", probe_exec_name(kprobe_exec_path(pp)),
 		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
 		pp->exec_count[PROBE_EXEC_STEP], pp->exec_count[PROBE_EXEC_DETOUR]);
-	optimizer_describe(pp, text, sizeof(text));
+	optimizer_describe_locked(pp, text, sizeof(text));
 	kprintf("  %s\n", text);
 	kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit,
 		sp->kp.nmissed + (sp->kind == KPROBE_KIND_R ? sp->rp.nmissed : 0));
@@ -398,6 +403,7 @@ static void show_one(struct shell_probe *sp)
 		kprintf("  instances %d in use, %d free (maxactive %d)\n", used,
 			sp->rp.maxactive - used, sp->rp.maxactive);
 	}
+	mutex_unlock(&kprobe_mutex);
 }
 
 static void probe_show(const char *target)

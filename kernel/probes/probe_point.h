@@ -18,6 +18,7 @@
 
 #include "kernel/probes/kprobes.h"
 #include "kernel/cpu.h"
+#include "kernel/rcu.h"
 #include <asm/kprobes.h>
 
 /* How the original instruction runs after the pre-handlers. */
@@ -41,7 +42,10 @@ enum opt_state {
 struct probe_point {
 	uint8_t *addr;
 	struct probe_point *hash_next;	/* next in its hash bucket */
-	struct list_node probes;	/* struct kprobe, by point_node */
+	struct list_node all_node;	/* in all_points */
+	/* struct kprobe, by point_node: walked by hits without a lock, so
+	 * changed with the list's _rcu calls. */
+	struct list_node probes;
 	/* The one enabled probe when exactly one is, else NULL (none, or
 	 * several: walk the list). A hit on the common single-probe point
 	 * calls its handler without the walk. */
@@ -64,9 +68,8 @@ struct probe_point {
 	/* How many hits took each path (shown by `probe show`). */
 	unsigned long exec_count[PROBE_EXEC_KINDS];
 
-	/* The jump optimizer's part, guarded by kprobe_lock. */
+	/* The jump optimizer's part, guarded by kprobe_mutex. */
 	enum opt_state opt_state;
-	bool opt_busy;			/* the optimizer thread works on it */
 	struct list_node opt_node;	/* in the optimizer's queue */
 	size_t opt_len;			/* bytes the jump replaces; 0 = unknown */
 	uint8_t *detour;		/* the detour buffer, or NULL */
@@ -76,6 +79,8 @@ struct probe_point {
 	uintptr_t opt_refusal_addr;	/* ...and the address it is about */
 	unsigned long opt_hits;		/* hits that came through the jump */
 	struct arch_opt_insn opt;	/* the back end's part */
+
+	struct rcu_head rcu;		/* its deferred free, once unregistered */
 };
 
 /* Per-CPU state of the probe being handled on this CPU. */

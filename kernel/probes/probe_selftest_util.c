@@ -36,10 +36,11 @@ unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how
 
 enum opt_state probe_test_opt_state(struct kprobe *kp)
 {
-	unsigned long flags = spin_lock_irqsave(&kprobe_lock);
-	enum opt_state st = kp->point->opt_state;
+	enum opt_state st;
 
-	spin_unlock_irqrestore(&kprobe_lock, flags);
+	mutex_lock(&kprobe_mutex);
+	st = kp->point->opt_state;
+	mutex_unlock(&kprobe_mutex);
 	return st;
 }
 

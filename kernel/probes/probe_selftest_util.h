@@ -15,7 +15,7 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
 
-/* The optimizer's state of kp's point, read under kprobe_lock. */
+/* The optimizer's state of kp's point, read under kprobe_mutex. */
 enum opt_state probe_test_opt_state(struct kprobe *kp);
 /* Wait until kp's point is optimized or refused (or the time runs out);
  * returns the state it reached. */

@@ -91,6 +91,7 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 		snap->text = NULL;
 	}
 	thread_sleep(2);	/* let exited threads be reaped */
+	rcu_barrier();		/* and unregistered points be freed */
 	heap_get_stats(&now);
 	EXPECT_EQ(now.bytes_in_use, snap->heap.bytes_in_use);
 	EXPECT_EQ(now.allocations, snap->heap.allocations);
