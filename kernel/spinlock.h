@@ -15,9 +15,10 @@
 #include <asm/irq.h>
 #include <asm/percpu.h>
 
+/* volatile: other CPUs change these fields, so every access must happen. */
 struct spinlock {
 	volatile uint32_t locked;
-	struct cpu *owner;	/* this_cpu() of the holder; NULL when free */
+	struct cpu *volatile owner;	/* this_cpu() of the holder; NULL when free */
 	uintptr_t taken_at;	/* code address where the holder took it */
 	const char *name;
 };
@@ -36,7 +37,7 @@ struct spinlock {
  * the owner, and between clearing the owner and releasing the flag. */
 static inline bool spin_is_held_here(const struct spinlock *lock)
 {
-	return __atomic_load_n(&lock->owner, __ATOMIC_RELAXED) == this_cpu();
+	return lock->owner == this_cpu();
 }
 
 /* Panic: this CPU takes lock a second time (spinlock.c). */
@@ -52,7 +53,7 @@ static inline void spin_lock_at(struct spinlock *lock, uintptr_t where)
 			spin_lock_recursion(lock);
 		arch_cpu_relax();
 	}
-	__atomic_store_n(&lock->owner, this_cpu(), __ATOMIC_RELAXED);
+	lock->owner = this_cpu();
 	lock->taken_at = where;
 }
 
@@ -62,7 +63,7 @@ static inline void spin_lock_at(struct spinlock *lock, uintptr_t where)
 
 static inline void spin_unlock(struct spinlock *lock)
 {
-	__atomic_store_n(&lock->owner, NULL, __ATOMIC_RELAXED);
+	lock->owner = NULL;
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
 }
 
