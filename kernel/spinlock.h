@@ -15,7 +15,8 @@
 #include <asm/irq.h>
 #include <asm/percpu.h>
 
-/* volatile: other CPUs change these fields, so every access must happen. */
+/* locked and owner are volatile: other CPUs change them, so every
+ * access must really happen. */
 struct spinlock {
 	volatile uint32_t locked;
 	struct cpu *volatile owner;	/* this_cpu() of the holder; NULL when free */
@@ -40,7 +41,8 @@ static inline bool spin_is_held_here(const struct spinlock *lock)
 	return lock->owner == this_cpu();
 }
 
-/* Panic: this CPU takes lock a second time (spinlock.c). */
+/* Stop the kernel: this CPU is taking lock, which it already holds. The
+ * message names the lock and where it was first taken (spinlock.c). */
 __noreturn void spin_lock_recursion(const struct spinlock *lock);
 
 /* Take lock, recording this CPU and where as its holder. No lock is
@@ -67,6 +69,7 @@ static inline void spin_unlock(struct spinlock *lock)
 	__atomic_store_n(&lock->locked, 0, __ATOMIC_RELEASE);
 }
 
+/* spin_lock_at with interrupts disabled first (see spin_lock_irqsave). */
 static inline unsigned long spin_lock_irqsave_at(struct spinlock *lock, uintptr_t where)
 {
 	unsigned long flags = arch_irq_save();
