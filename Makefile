@@ -35,7 +35,7 @@ QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
-CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow)
+CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion)
 POWEROFF_STATUS := 33
 GDB := gdb
 else ifeq ($(ARCH),aarch64)

@@ -24,6 +24,8 @@
  *   crash=stack-overflow a thread that recurses past the end of its
  *                        stack, then yields: the scheduler finds the
  *                        stack's end mark overwritten
+ *   crash=lock-recursion a spinlock taken twice on one CPU: the second
+ *                        spin_lock finds this CPU is the holder
  *   (and those the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
@@ -31,6 +33,7 @@
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/sched.h"
+#include "kernel/spinlock.h"
 #include "lib/string.h"
 
 __noinline static void crash_by_trap(void)
@@ -108,6 +111,14 @@ __noinline static void crash_by_stack_overflow(void)
 	thread_yield();
 }
 
+__noinline static void crash_by_lock_recursion(void)
+{
+	static struct spinlock lock = SPINLOCK_INIT("crash test");
+
+	spin_lock_irqsave(&lock);
+	spin_lock(&lock);	/* never returns: this CPU holds it already */
+}
+
 /* The value of crash= in the command line, in buf; false if absent. */
 static bool crash_kind(const char *cmdline, char *buf, size_t size)
 {
@@ -149,6 +160,8 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_kretprobe_bug();
 	else if (strcmp(kind, "stack-overflow") == 0)
 		crash_by_stack_overflow();
+	else if (strcmp(kind, "lock-recursion") == 0)
+		crash_by_lock_recursion();
 	else if (!arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

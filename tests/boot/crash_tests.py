@@ -25,6 +25,9 @@ TIMEOUT = 60
 END = "--- end of panic: the kernel is halted ---"
 
 OVERFLOW = "sched: thread overflow ran past the end of its 16384-byte stack"
+# The lock, and the function that took it first (the same one).
+RECURSION = ("spinlock: CPU 0 takes 'crash test' again; it already holds it "
+             "(taken at crash_by_lock_recursion+0x")
 
 # kind -> (cause in the PANIC line, function the panic names)
 KINDS = {
@@ -37,6 +40,7 @@ KINDS = {
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
         "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
         "stack-overflow": (OVERFLOW, None),
+        "lock-recursion": (RECURSION, None),
     },
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
@@ -45,6 +49,7 @@ KINDS = {
         "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
         "sleep-in-handler": ("sched: thread idle would sleep inside a probe handler", None),
         "stack-overflow": (OVERFLOW, None),
+        "lock-recursion": (RECURSION, None),
     },
 }
 
@@ -55,6 +60,7 @@ PANIC_CALLERS = {
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
     "stack-overflow": "schedule_locked",
+    "lock-recursion": "crash_by_lock_recursion",
 }
 
 # The function every trace must reach: the crash's caller chain from
