@@ -329,6 +329,15 @@ def test_history(m):
     parse_uptime(m.wait_prompt(COMMAND_TIMEOUT), "<Up><Enter> after uptime")
 
 
+@test("tab")
+def test_tab(m):
+    # A TAB separates words, as a space does.
+    m.send(b"ls\t/\r")
+    out = m.wait_prompt(COMMAND_TIMEOUT)
+    check("etc/" in words(out), "`ls<TAB>/`: expected the listing of / with an entry 'etc/',"
+          " got %s" % show(out))
+
+
 # -- probes ---------------------------------------------------------------
 
 PROBE_ADDED = re.compile(r"^probe (\d+): ([kjr]) (\S+) at 0x([0-9a-f]{16})$")
