@@ -27,6 +27,18 @@ static void echo_str(struct line_editor *ed, const char *text)
 	echo(ed, text, strlen(text));
 }
 
+/* Show characters of the line, a TAB as one space: every character then
+ * takes one column on the screen, which is what Backspace ("\b \b")
+ * erases. */
+static void echo_line(struct line_editor *ed, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char shown = text[i] == '\t' ? ' ' : text[i];
+
+		echo(ed, &shown, 1);
+	}
+}
+
 /* Append a typed character. Characters past SHELL_MAX_LINE are shown and
  * counted but not stored: see the comment on struct line_editor. */
 static void insert_char(struct line_editor *ed, char c)
@@ -34,7 +46,7 @@ static void insert_char(struct line_editor *ed, char c)
 	if (ed->len < SHELL_MAX_LINE)
 		ed->buf[ed->len] = c;
 	ed->len++;
-	echo(ed, &c, 1);
+	echo_line(ed, &c, 1);
 }
 
 static void backspace(struct line_editor *ed)
@@ -56,7 +68,7 @@ static void replace_line(struct line_editor *ed, const char *text)
 {
 	erase_line(ed);
 	ed->len = strlcpy(ed->buf, text, sizeof(ed->buf));
-	echo(ed, ed->buf, ed->len);
+	echo_line(ed, ed->buf, ed->len);
 }
 
 /* History entry i, counting from the oldest. */
@@ -214,6 +226,11 @@ enum line_status line_editor_feed(struct line_editor *ed, uint8_t byte)
 		break;
 	case KEY_ESC:
 		ed->escape = ESC_START;
+		break;
+	case '\t':
+		/* No completion: a TAB separates words, as a space does
+		 * (shell_execute splits on both). */
+		insert_char(ed, '\t');
 		break;
 	default:
 		if (byte >= 0x20 && byte < KEY_DEL)

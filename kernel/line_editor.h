@@ -7,6 +7,7 @@
  * the console.
  *
  * Keys understood: printable ASCII (appended at the end of the line),
+ * TAB (appended too, a word separator shown as a space),
  * Backspace (0x7f or 0x08), Ctrl-U (erase the line), Ctrl-C (abandon the
  * line), Enter (CR, LF, or CRLF counted once), and the Up/Down arrows
  * (walk the history). Other escape sequences are swallowed; other control

@@ -191,11 +191,31 @@ static void history_keeps_the_last_16(void)
 	EXPECT(line_editor_history(&ed, LINE_HISTORY_SIZE) == NULL);
 }
 
+static void tab_separates_words(void)
+{
+	setup();
+	/* Kept in the line, shown as a space. */
+	EXPECT_EQ(type("ls\t/\r"), LINE_DONE);
+	EXPECT_STREQ(line_editor_line(&ed), "ls\t/");
+	EXPECT_STREQ(echoed, "ls /\n");
+	/* Backspace erases it like any character. */
+	clear_echo();
+	EXPECT_EQ(type("a\t\x7f" "b\r"), LINE_DONE);
+	EXPECT_STREQ(line_editor_line(&ed), "ab");
+	EXPECT_STREQ(echoed, "a \b \bb\n");
+	/* A line from the history shows it as a space too. */
+	type("x\ty\r");
+	clear_echo();
+	type("\x1b[A");
+	EXPECT_STREQ(line_editor_line(&ed), "x\ty");
+	EXPECT_STREQ(echoed, "x y");
+}
+
 static void ignores_control_and_non_ascii(void)
 {
 	setup();
-	/* Ctrl-A, Tab, Ctrl-Z, and the UTF-8 bytes of an e with acute. */
-	EXPECT_EQ(type("a\x01\t\x1a\x80\xff\xc3\xa9" "b\r"), LINE_DONE);
+	/* Ctrl-A, Ctrl-Z, and the UTF-8 bytes of an e with acute. */
+	EXPECT_EQ(type("a\x01\x1a\x80\xff\xc3\xa9" "b\r"), LINE_DONE);
 	EXPECT_STREQ(line_editor_line(&ed), "ab");
 	EXPECT_STREQ(echoed, "ab\n");
 }
@@ -258,6 +278,7 @@ static const struct selftest_case shell_cases[] = {
 	SELFTEST_CASE(history_walks_up_and_down),
 	SELFTEST_CASE(history_redraws_the_line),
 	SELFTEST_CASE(history_keeps_the_last_16),
+	SELFTEST_CASE(tab_separates_words),
 	SELFTEST_CASE(ignores_control_and_non_ascii),
 	SELFTEST_CASE(ignores_other_escape_sequences),
 	SELFTEST_CASE(overlong_line_is_refused),

@@ -1,38 +1,236 @@
-/* The trace ring buffer and the `trace` shell command (see trace.h). */
+/*
+ * The trace rings and the `trace` shell command (see trace.h).
+ *
+ * Writing. Each CPU records into a ring of its own, with interrupts off
+ * so that nothing else on that CPU records in between. No other CPU ever
+ * writes the ring, so there is no lock, and a probe hit never waits: not
+ * even when `trace` itself is what the probe sits in.
+ *
+ * Reading. `trace` runs on any CPU while the writers go on, so it may
+ * meet a record that is being overwritten. Each slot is a seqlock of one
+ * record: the writer marks the slot busy (sequence number 0), fills it,
+ * then publishes the record's number n as n + 1; the reader reads the
+ * number, copies the record, and reads the number again. Only a copy
+ * with n + 1 both times is kept; any other is counted as lost.
+ *
+ * Why `trace` copies everything before it prints anything. Printing goes
+ * through vformat, memcpy, strlen..., and a probe there records a hit for
+ * every call. Printed straight from the ring, each record printed wrote
+ * dozens of new ones over the records not yet printed, so with probes on
+ * those functions `trace` showed a handful of records and counted the
+ * rest lost. So `trace` first takes a snapshot: every CPU's records up to
+ * the moment it started, copied into a buffer of its own. Then it prints
+ * from the buffer while recording goes on (what printing records is
+ * there for the next `trace`). The copy calls no other function, but a
+ * probe may sit in the copy loop itself, so while it copies recording is
+ * paused on the reading CPU: those few hits are counted as lost, and the
+ * next `trace` reports them. Pausing longer (all of printing) or more
+ * widely (every CPU) would lose every hit meanwhile; the other CPUs need
+ * no pause, as the sequence numbers catch what they overwrite.
+ */
 #include "kernel/probes/trace.h"
+#include "kernel/cpu.h"
+#include "kernel/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/shell.h"
-#include "kernel/spinlock.h"
 #include "kernel/symtab.h"
+#include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/irq.h>
 
-static struct {
-	struct trace_record ring[TRACE_RECORDS];
-	uint64_t written;	/* records ever written; the newest is written-1 */
-	uint64_t cleared;	/* value of written at the last `trace clear` */
-} trace;
-static struct spinlock trace_lock = SPINLOCK_INIT("trace");
+/* Records are copied a word at a time with atomic loads and stores, so
+ * that a copy racing with an overwrite is well defined (and then thrown
+ * away). may_alias: the words are accessed as uint64_t, whereas the
+ * record's fields are ints and chars, which the compiler could otherwise
+ * assume a uint64_t access never touches. */
+typedef uint64_t __attribute__((may_alias)) trace_word;
+#define RECORD_WORDS (sizeof(struct trace_record) / sizeof(trace_word))
+_Static_assert(sizeof(struct trace_record) % sizeof(trace_word) == 0,
+	       "a record is a whole number of words");
+
+struct trace_slot {
+	uint64_t seq;	/* n + 1 when record n is here whole; 0 while being written */
+	struct trace_record record;
+};
+
+struct trace_ring {
+	struct trace_slot slot[TRACE_RECORDS];	/* record n is in slot[n % TRACE_RECORDS] */
+	/* Written only by the CPU that owns the ring. */
+	uint64_t written;	/* records ever written here */
+	uint64_t dropped;	/* hits not recorded while recording was paused */
+	/* Written only by the reader, and only while it runs on the owning
+	 * CPU with interrupts off (copy_snapshot). */
+	bool paused;
+	/* Written and read only by the reader, the shell's `trace`. */
+	uint64_t cleared;	/* written at the last `trace clear` */
+	uint64_t dropped_cleared;	/* dropped at the last `trace clear` */
+};
+
+static struct trace_ring rings[MAX_CPUS];
+
+/* Copy a record word by word. Relaxed: each word moves whole, and the
+ * order around the copy is given by the sequence number (see publish
+ * and copy_record). */
+static void copy_words(void *dst, const void *src)
+{
+	trace_word *to = dst;
+	const trace_word *from = src;
+
+	for (size_t i = 0; i < RECORD_WORDS; i++)
+		__atomic_store_n(&to[i], __atomic_load_n(&from[i], __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+}
+
+/* Append r to ring, this CPU's, with interrupts off. */
+static void publish(struct trace_ring *ring, const struct trace_record *r)
+{
+	/* Relaxed: no other CPU writes written. */
+	uint64_t n = __atomic_load_n(&ring->written, __ATOMIC_RELAXED);
+	struct trace_slot *slot = &ring->slot[n % TRACE_RECORDS];
+
+	/* The busy mark must be seen before any word of the new record:
+	 * the release fence orders it before the stores of copy_words. A
+	 * reader that copied one of those words then sees the mark (or a
+	 * later number) when it reads seq again (its acquire fence pairs
+	 * with this fence). */
+	__atomic_store_n(&slot->seq, 0, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	copy_words(&slot->record, r);
+	/* Release: a reader that reads n + 1 also sees the whole record. */
+	__atomic_store_n(&slot->seq, n + 1, __ATOMIC_RELEASE);
+	/* Release: a reader that reads written == n + 1 finds record n
+	 * published (or already overwritten), not the slot's older number. */
+	__atomic_store_n(&ring->written, n + 1, __ATOMIC_RELEASE);
+}
 
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES])
 {
-	unsigned long flags = spin_lock_irqsave(&trace_lock);
-	struct trace_record *r = &trace.ring[trace.written % TRACE_RECORDS];
-	struct thread *self = current_thread();
+	unsigned long flags = arch_irq_save();
+	struct trace_ring *ring = &rings[this_cpu()->id];
 
-	r->ticks = sched_ticks();
-	r->thread_id = self->id;
-	strlcpy(r->thread, self->name, sizeof(r->thread));
-	r->probe_id = probe_id;
-	r->kind = kind;
-	r->addr = addr;
-	memcpy(r->values, values, sizeof(r->values));
-	trace.written++;
-	spin_unlock_irqrestore(&trace_lock, flags);
+	/* Relaxed: paused is only ever written on this CPU (by a reader
+	 * whose copy loop this handler interrupted), so program order is all
+	 * that matters. dropped has no other writer, hence the plain read. */
+	if (__atomic_load_n(&ring->paused, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&ring->dropped, ring->dropped + 1, __ATOMIC_RELAXED);
+	} else {
+		struct thread *self = current_thread();
+		struct trace_record r = {
+			.ticks = sched_ticks(), .thread_id = self->id,
+			.probe_id = probe_id, .kind = kind, .addr = addr,
+		};
+
+		strlcpy(r.thread, self->name, sizeof(r.thread));
+		memcpy(r.values, values, sizeof(r.values));
+		publish(ring, &r);
+	}
+	arch_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(trace_record);
+NOKPROBE_SYMBOL(publish);
+NOKPROBE_SYMBOL(copy_words);
+
+/* ---- reading: the `trace` command ---- */
+
+/* One CPU's share of a snapshot. */
+struct trace_part {
+	uint64_t from, to;		/* record numbers to copy: [from, to) */
+	struct trace_record *records;	/* the copies, oldest first */
+	size_t count;			/* how many were copied */
+	size_t printed;			/* how many of them were printed */
+};
+
+struct trace_snapshot {
+	struct trace_part part[MAX_CPUS];
+	unsigned int ncpus;
+	uint64_t lost;
+};
+
+/* Copy record n of ring into *out. False if the slot no longer holds it
+ * whole: the slot's number must be n + 1 before and after the copy. */
+static bool copy_record(const struct trace_ring *ring, uint64_t n, struct trace_record *out)
+{
+	const struct trace_slot *slot = &ring->slot[n % TRACE_RECORDS];
+
+	/* Acquire: pairs with publish's release of n + 1, so the copy below
+	 * sees at least record n's words. */
+	if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != n + 1)
+		return false;
+	copy_words(out, &slot->record);
+	/* Acquire fence: the copy's loads come before the second read of
+	 * seq; if one of them saw a later record's word, publish's release
+	 * fence pairs with this one and seq no longer reads n + 1. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&slot->seq, __ATOMIC_RELAXED) == n + 1;
+}
+
+/* Decide what a snapshot takes: on each CPU, the records since the last
+ * `trace clear` that its ring holds now. Records overwritten before now,
+ * and hits dropped while recording was paused, are lost. Returns how many
+ * records to copy. */
+static size_t plan_snapshot(struct trace_snapshot *s)
+{
+	size_t total = 0;
+
+	s->ncpus = cpu_count();
+	s->lost = 0;
+	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct trace_ring *ring = &rings[cpu];
+		struct trace_part *p = &s->part[cpu];
+
+		/* Acquire: pairs with publish's release of written. */
+		p->to = __atomic_load_n(&ring->written, __ATOMIC_ACQUIRE);
+		p->from = MAX(ring->cleared, p->to > TRACE_RECORDS ? p->to - TRACE_RECORDS : 0);
+		/* Relaxed: dropped is only a count. */
+		s->lost += p->from - ring->cleared +
+			   __atomic_load_n(&ring->dropped, __ATOMIC_RELAXED) - ring->dropped_cleared;
+		total += p->to - p->from;
+	}
+	return total;
+}
+
+/* Tell trace_record on this CPU whether to record. It runs in a probe
+ * handler that traps between two of our instructions, on this CPU, so a
+ * relaxed store is enough; the signal fences keep the compiler from
+ * moving the copy's loads across it. */
+static void set_paused(struct trace_ring *ring, bool paused)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&ring->paused, paused, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Copy the planned records into buffer, part after part, with recording
+ * paused on this CPU (see the top of the file). Interrupts are off, so
+ * that this stays the CPU that is paused and so that interrupt handlers
+ * here record after the copy instead of being dropped; the copy is at
+ * most a ring per CPU, a few thousand word moves each. */
+static void copy_snapshot(struct trace_snapshot *s, struct trace_record *buffer)
+{
+	unsigned long flags = arch_irq_save();
+	struct trace_ring *own = &rings[this_cpu()->id];
+
+	set_paused(own, true);
+	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct trace_part *p = &s->part[cpu];
+
+		p->records = buffer;
+		p->count = 0;
+		p->printed = 0;
+		for (uint64_t n = p->from; n < p->to; n++) {
+			if (copy_record(&rings[cpu], n, &p->records[p->count]))
+				p->count++;
+			else
+				s->lost++;	/* overwritten before we copied it */
+		}
+		buffer += p->count;
+	}
+	set_paused(own, false);
+	arch_irq_restore(flags);
+}
 
 static void print_record(const struct trace_record *r)
 {
@@ -53,42 +251,71 @@ static void print_record(const struct trace_record *r)
 			(unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
 }
 
-/* Print oldest first. Records are copied out one at a time under the lock,
- * and printed without it, so probes keep firing while we print. */
-static void trace_print(void)
+/* The part whose next record to print is the oldest, or NULL when all
+ * are printed. Each part is in order already. The tick is the only clock
+ * the CPUs share, so within a tick the lower-numbered CPU goes first. */
+static struct trace_part *oldest_part(struct trace_snapshot *s)
 {
-	unsigned long flags = spin_lock_irqsave(&trace_lock);
-	uint64_t end = trace.written;
-	uint64_t start = MAX(trace.cleared, end > TRACE_RECORDS ? end - TRACE_RECORDS : 0);
-	uint64_t lost = start - trace.cleared, shown = 0;
+	struct trace_part *oldest = NULL;
 
-	spin_unlock_irqrestore(&trace_lock, flags);
-	for (uint64_t i = start; i < end; i++) {
-		struct trace_record r;
+	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {
+		struct trace_part *p = &s->part[cpu];
 
-		flags = spin_lock_irqsave(&trace_lock);
-		if (trace.written - i > TRACE_RECORDS) {
-			lost++;		/* overwritten while we printed */
-			spin_unlock_irqrestore(&trace_lock, flags);
-			continue;
-		}
-		r = trace.ring[i % TRACE_RECORDS];
-		spin_unlock_irqrestore(&trace_lock, flags);
-		print_record(&r);
+		if (p->printed < p->count &&
+		    (!oldest || p->records[p->printed].ticks < oldest->records[oldest->printed].ticks))
+			oldest = p;
+	}
+	return oldest;
+}
+
+/* Print the snapshot, merged oldest first across CPUs. */
+static void print_snapshot(struct trace_snapshot *s)
+{
+	struct trace_part *p;
+	size_t shown = 0;
+
+	while ((p = oldest_part(s)) != NULL) {
+		print_record(&p->records[p->printed++]);
 		shown++;
 	}
-	kprintf("trace: %lu records, %lu lost\n", (unsigned long)shown, (unsigned long)lost);
+	kprintf("trace: %lu records, %lu lost\n", (unsigned long)shown, (unsigned long)s->lost);
+}
+
+/* `trace`: take a snapshot, then print it. Returns 0 or -ENOMEM. */
+static int trace_print(void)
+{
+	struct trace_snapshot s;
+	size_t total = plan_snapshot(&s);
+	struct trace_record *buffer = NULL;
+
+	if (total > 0 && !(buffer = kmalloc(total * sizeof(*buffer))))
+		return -ENOMEM;
+	copy_snapshot(&s, buffer);
+	print_snapshot(&s);
+	kfree(buffer);
+	return 0;
+}
+
+/* `trace clear`: the next `trace` starts after every record written so
+ * far. A hit racing with this lands on either side of the mark. */
+static void trace_clear(void)
+{
+	/* Relaxed: written and dropped are only counts here. */
+	for (unsigned int cpu = 0; cpu < cpu_count(); cpu++) {
+		rings[cpu].cleared = __atomic_load_n(&rings[cpu].written, __ATOMIC_RELAXED);
+		rings[cpu].dropped_cleared = __atomic_load_n(&rings[cpu].dropped, __ATOMIC_RELAXED);
+	}
 }
 
 static void cmd_trace(int argc, char **argv)
 {
 	if (argc == 1) {
-		trace_print();
-	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
-		unsigned long flags = spin_lock_irqsave(&trace_lock);
+		int err = trace_print();
 
-		trace.cleared = trace.written;
-		spin_unlock_irqrestore(&trace_lock, flags);
+		if (err)
+			kprintf("trace: %s\n", strerror(err));
+	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		trace_clear();
 		kprintf("trace: cleared\n");
 	} else {
 		kprintf("trace: usage: trace [clear]\n");

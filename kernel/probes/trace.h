@@ -1,15 +1,17 @@
 /* The trace buffer: what the shell's built-in probe actions record.
  *
- * A fixed-size ring: when full, the oldest record is overwritten and the
- * count of lost records goes up, so recording never fails and never
- * allocates (it runs inside probe handlers). */
+ * One fixed-size ring per CPU, written only by that CPU and without a
+ * lock: when a ring is full its oldest record is overwritten and counted
+ * as lost, so recording never fails, never waits and never allocates (it
+ * runs inside probe handlers). The `trace` command reads every CPU's ring
+ * without stopping the writers; trace.c explains how. */
 #ifndef KERNEL_PROBES_TRACE_H
 #define KERNEL_PROBES_TRACE_H
 
 #include "kernel/probes/kprobes.h"
 #include "lib/types.h"
 
-#define TRACE_RECORDS 256
+#define TRACE_RECORDS 256	/* per CPU */
 #define TRACE_VALUES 6
 
 struct trace_record {
@@ -22,8 +24,9 @@ struct trace_record {
 	uint64_t values[TRACE_VALUES];	/* k, j: arguments; r: return value, cycles */
 };
 
-/* Append a record (values[] as described above), stamped with the time
- * and the current thread. Safe in any context. */
+/* Append a record (values[] as described above) to this CPU's ring,
+ * stamped with the time and the current thread. Safe in any context;
+ * never waits. */
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES]);
 

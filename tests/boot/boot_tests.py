@@ -22,7 +22,9 @@ import argparse
 import os
 import re
 import shlex
+import shutil
 import signal
+import subprocess
 import sys
 import time
 
@@ -327,6 +329,15 @@ def test_history(m):
     parse_uptime(m.wait_prompt(COMMAND_TIMEOUT), "<Up><Enter> after uptime")
 
 
+@test("tab")
+def test_tab(m):
+    # A TAB separates words, as a space does.
+    m.send(b"ls\t/\r")
+    out = m.wait_prompt(COMMAND_TIMEOUT)
+    check("etc/" in words(out), "`ls<TAB>/`: expected the listing of / with an entry 'etc/',"
+          " got %s" % show(out))
+
+
 # -- probes ---------------------------------------------------------------
 
 PROBE_ADDED = re.compile(r"^probe (\d+): ([kjr]) (\S+) at 0x([0-9a-f]{16})$")
@@ -529,6 +540,157 @@ def test_probe_del(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
     out = m.command("cat /etc/motd")
     check(any("ProbeOS" in line for line in out), "cat after removing the probes: %s" % show(out))
+
+
+
+# -- the trace buffer -----------------------------------------------------
+
+TRACE_RECORDS = 256     # per CPU: kernel/probes/trace.h
+TRACE_SUMMARY = re.compile(r"^trace: (\d+) records, (\d+) lost$")
+TRACE_LINE = re.compile(r"^ +\d+\.\d\d  \S+\(\d+\)  #(\d+) [kjr] \S+  (?:args|ret=)")
+
+# The objdump that reads each architecture's kernel: the first installed.
+OBJDUMPS = {
+    "x86_64": ["x86_64-elf-objdump", "objdump"],
+    "aarch64": ["aarch64-none-elf-objdump", "aarch64-linux-gnu-objdump"],
+}
+OBJDUMP_SYMBOL = re.compile(r"^[0-9a-f]+ (.{7}) \S+\s+([0-9a-f]+) (\S+)$")
+OBJDUMP_INSN = re.compile(r"^ *([0-9a-f]+):\s")
+
+
+def objdump(m, *args):
+    """The output of objdump, for this machine's architecture, on a file
+    of the build."""
+    for tool in OBJDUMPS[m.arch]:
+        if shutil.which(tool):
+            return subprocess.run([tool] + list(args), cwd=m.root, check=True,
+                                  stdout=subprocess.PIPE, text=True).stdout
+    raise TestFailure("no objdump for %s (tried %s)" % (m.arch, ", ".join(OBJDUMPS[m.arch])))
+
+
+def elf_functions(m, path):
+    """{name: [size, ...]} of the functions an ELF file defines."""
+    found = {}
+    for line in objdump(m, "-t", path).splitlines():
+        sym = OBJDUMP_SYMBOL.match(line)
+        if sym and "F" in sym.group(1):
+            found.setdefault(sym.group(3), []).append(int(sym.group(2), 16))
+    return found
+
+
+def instruction_offsets(m, elf, name, size):
+    """The offset of every instruction of the function name in the kernel."""
+    listing = objdump(m, "-d", "--no-show-raw-insn", "--disassemble=" + name, elf)
+    addrs = [int(insn.group(1), 16) for insn in map(OBJDUMP_INSN.match, listing.splitlines())
+             if insn]
+    return [a - addrs[0] for a in addrs if a - addrs[0] < size]
+
+
+def trace_reader_probes(m):
+    """Every instruction of kernel/probes/trace.c's functions as
+    `probe add` locations, skipping names the kernel has twice (`probe
+    add` could not tell which is meant)."""
+    elf = "build/%s/probeos.elf" % m.arch
+    ours = elf_functions(m, "build/%s/obj/kernel/probes/trace.c.o" % m.arch)
+    kernel = elf_functions(m, elf)
+    return ["%s+0x%x" % (name, offset)
+            for name in sorted(ours) if len(kernel.get(name, [])) == 1
+            for offset in instruction_offsets(m, elf, name, kernel[name][0])]
+
+
+def remove_probes(m, numbers):
+    for number in numbers:
+        expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number,
+                     "probe del %d" % number)
+
+
+def run_with_probes(m, steps):
+    """steps(numbers) adds probes and appends their numbers; they are
+    removed afterwards, also when a check fails. (Not when the machine is
+    lost: it is thrown away then.)"""
+    numbers = []
+    try:
+        steps(numbers)
+    except TestFailure:
+        remove_probes(m, numbers)
+        raise
+    remove_probes(m, numbers)
+
+
+def trace_output(m, cmd="trace"):
+    """`trace`: (record lines, records, lost), checking that every line
+    before the summary is a record and that the summary counts them."""
+    out = m.command(cmd)
+    summary = TRACE_SUMMARY.match(out[-1]) if out else None
+    check(summary, "`%s`: expected a last line 'trace: N records, M lost', got %s"
+          % (cmd, show(out[-1:])))
+    lines = out[:-1]
+    bad = [line for line in lines if not TRACE_LINE.match(line)]
+    check(not bad and len(lines) == int(summary.group(1)),
+          "`%s`: expected %s record lines, got %d lines (not records: %s)"
+          % (cmd, summary.group(1), len(lines), show(bad)))
+    return lines, int(summary.group(1)), int(summary.group(2))
+
+
+@test("trace_probed_in_trace")
+def test_trace_probed_in_trace(m):
+    """A probe on every instruction of `trace` and `trace clear` (every
+    function of trace.c): each hit records while the command runs, and
+    neither waits for the other. (When the command held a lock that
+    recording takes, this hung at the first hit under the lock.)"""
+    locations = trace_reader_probes(m)
+    check(any(where.startswith("cmd_trace+") for where in locations),
+          "no instruction of cmd_trace found with objdump: %s" % locations[:3])
+
+    def steps(numbers):
+        refused = []
+        for where in locations:
+            out = m.command("probe add " + where)
+            added = PROBE_ADDED.match(out[0]) if len(out) == 1 else None
+            if added:
+                numbers.append(int(added.group(1)))
+            else:
+                refused.append(out)
+        # The recording code itself is blacklisted; a few instructions
+        # may not be probeable.
+        odd = [out for out in refused
+               if len(out) != 1 or not re.search(r"is blacklisted|cannot be probed", out[0])]
+        check(numbers and not odd, "`probe add` of trace.c's instructions: %d added, refused"
+              " for another reason: %s" % (len(numbers), show([o[0] for o in odd if o])))
+        info("%d probes in trace.c, %d refused" % (len(numbers), len(refused)))
+        expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
+        lines, _, _ = trace_output(m)
+        ours = set(numbers)
+        check(any(int(TRACE_LINE.match(line).group(1)) in ours for line in lines),
+              "`trace` with probes in trace.c: expected records of those probes"
+              " (hit by `trace clear`), got %s" % show(lines))
+
+    run_with_probes(m, steps)
+
+
+@test("trace_printing_probed")
+def test_trace_printing_probed(m):
+    """With probes on what printing a record calls, `trace` still prints
+    every record made before it started, and loses none while fewer than
+    a ring's worth were made. (Printed straight from the ring, each
+    record printed recorded dozens over the ones still to print.)"""
+    def steps(numbers):
+        for fn in ("memcpy", "strlen", "vformat"):
+            numbers.append(probe_add(m, fn, "k", fn + "+0x0")[0])
+        expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
+        check("etc/" in words(m.command("ls /")), "`ls /` with probes: no 'etc/'")
+        check(m.command("cat /etc/hostname") == ["probeos"],
+              "`cat /etc/hostname` with probes: expected 'probeos'")
+        lines, records, lost = trace_output(m)
+        check(records >= 20 and (lost == 0 or records + lost > TRACE_RECORDS),
+              "`trace` after `ls /` and `cat` with probes on memcpy, strlen and vformat:"
+              " expected at least 20 records and 0 lost (fewer than %d were made),"
+              " got %d records, %d lost" % (TRACE_RECORDS, records, lost))
+        seen = {int(TRACE_LINE.match(line).group(1)) for line in lines}
+        check(seen == set(numbers), "`trace`: expected records of probes %s, got %s"
+              % (sorted(numbers), sorted(seen)))
+
+    run_with_probes(m, steps)
 
 
 OPTIMIZER_ARCHS = ("x86_64", "aarch64")
