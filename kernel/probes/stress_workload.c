@@ -1,6 +1,7 @@
 /* The shared workload of the probes stress selftests (see the header). */
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/stress_workload.h"
+#include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
