@@ -3,15 +3,16 @@
  * inspect probes with built-in actions that count hits and record them in
  * the trace buffer (kernel/probes/trace.c).
  *
- *   probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET]
+ *   probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET]
  *   probe list
  *   probe off | probe on                 the global knob
  *   probe off TARGET | probe on TARGET   disable / enable
- *   probe del TARGET
+ *   probe del TARGET | probe del all
  *   probe show TARGET
  *
  * TARGET is a probe number (from `probe add`) or SYMBOL[+OFFSET], which
- * means every probe at that address.
+ * means every probe at that address. -p makes the probe print each hit
+ * as well as record it.
  */
 #include "kernel/arch.h"
 #include "kernel/heap.h"
@@ -32,6 +33,7 @@
 struct shell_probe {
 	int id;
 	enum kprobe_kind kind;
+	bool print;			/* -p: print each hit too */
 	union {
 		struct kprobe kp;	/* every kind starts with its kprobe */
 		struct jprobe jp;
@@ -56,13 +58,23 @@ static struct shell_probe *owner(struct kprobe *p)
 
 /* ---- the built-in actions ---- */
 
+/* Record a hit of p in the trace, and print it if the probe asks. */
+static void report(struct kprobe *p, enum kprobe_kind kind, const uint64_t values[TRACE_VALUES])
+{
+	struct shell_probe *sp = owner(p);
+
+	trace_record(sp->id, kind, (uintptr_t)p->addr, values);
+	if (sp->print)
+		trace_print_hit(sp->id, kind, (uintptr_t)p->addr, values);
+}
+
 static int action_kprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	uint64_t args[TRACE_VALUES];
 
 	for (unsigned int i = 0; i < TRACE_VALUES; i++)
 		args[i] = regs_get_argument(regs, i);
-	trace_record(owner(p)->id, KPROBE_KIND_K, (uintptr_t)p->addr, args);
+	report(p, KPROBE_KIND_K, args);
 	return 0;
 }
 
@@ -79,9 +91,8 @@ static int action_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	uint64_t started = *(uint64_t *)ri->data;
 	uint64_t v[TRACE_VALUES] = { regs_return_value(regs), arch_cycles() - started };
-	struct kretprobe *rp = ri->rp;
 
-	trace_record(owner(&rp->kp)->id, KPROBE_KIND_R, (uintptr_t)rp->kp.addr, v);
+	report(&get_kretprobe(ri)->kp, KPROBE_KIND_R, v);
 	return 0;
 }
 
@@ -91,9 +102,8 @@ static int action_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
 static long action_jprobe(long a0, long a1, long a2, long a3, long a4, long a5)
 {
 	uint64_t args[TRACE_VALUES] = { a0, a1, a2, a3, a4, a5 };
-	struct kprobe *p = kprobe_running();
 
-	trace_record(owner(p)->id, KPROBE_KIND_J, (uintptr_t)p->addr, args);
+	report(kprobe_running(), KPROBE_KIND_J, args);
 	jprobe_return();
 }
 NOKPROBE_SYMBOL(owner);
@@ -177,27 +187,45 @@ static void do_unregister(struct shell_probe *sp)
 		unregister_kprobe(&sp->kp);
 }
 
-/* Parse "[-r [maxactive=N]] [-j] SYMBOL[+OFFSET]" into sp; the location
- * word is returned through *where. */
+#define ADD_USAGE "probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET]\n"
+
+/* Parse the flags of "probe add" and the location word into sp, which
+ * the caller zeroed; false after printing why not. */
 static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char **where)
 {
-	int i;
+	bool ret = false, jump = false;
+	int maxactive = 0;
 
-	for (i = 2; i < argc - 1; i++) {
+	for (int i = 2; i < argc - 1; i++) {
 		uint64_t n;
 
 		if (strcmp(argv[i], "-r") == 0)
-			sp->kind = KPROBE_KIND_R;
+			ret = true;
 		else if (strcmp(argv[i], "-j") == 0)
-			sp->kind = KPROBE_KIND_J;
-		else if (sp->kind == KPROBE_KIND_R && strncmp(argv[i], "maxactive=", 10) == 0 &&
+			jump = true;
+		else if (strcmp(argv[i], "-p") == 0)
+			sp->print = true;
+		else if (strncmp(argv[i], "maxactive=", 10) == 0 &&
 			 parse_u64(argv[i] + 10, &n) == 0 && n > 0 && n <= 1024)
-			sp->rp.maxactive = (int)n;
-		else
+			maxactive = (int)n;
+		else {
+			kprintf(ADD_USAGE);
 			return false;
+		}
 	}
+	if (ret && jump) {
+		kprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
+		return false;
+	}
+	if (maxactive && !ret) {
+		kprintf("probe: maxactive= is for kretprobes (-r) only\n");
+		return false;
+	}
+	sp->kind = ret ? KPROBE_KIND_R : jump ? KPROBE_KIND_J : KPROBE_KIND_K;
+	if (ret)
+		sp->rp.maxactive = maxactive;
 	*where = argv[argc - 1];
-	return i == argc - 1;
+	return true;
 }
 
 static void probe_add(int argc, char **argv)
@@ -213,10 +241,8 @@ static void probe_add(int argc, char **argv)
 		kprintf("probe: out of memory\n");
 		return;
 	}
-	if (!parse_add(argc, argv, sp, &where)) {
-		kprintf("probe: usage: probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET]\n");
+	if (!parse_add(argc, argv, sp, &where))
 		goto fail;
-	}
 	if (parse_location(where, name, sizeof(name), &offset) < 0) {
 		kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", where);
 		goto fail;
@@ -311,6 +337,57 @@ static void probe_del(const char *target)
 		kprintf("probe %d: removed\n", found[i]->id);
 		kfree(found[i]);
 	}
+}
+
+/* The probes of one kind on list, as the pointers the batch calls take
+ * (kp, jp or rp: each variant of the union), into out; how many. */
+static int collect_kind(struct list_node *list, enum kprobe_kind kind, void **out)
+{
+	struct shell_probe *sp;
+	int n = 0;
+
+	list_for_each_entry(sp, list, node)
+		if (sp->kind == kind)
+			out[n++] = kind == KPROBE_KIND_R ? (void *)&sp->rp :
+				   kind == KPROBE_KIND_J ? (void *)&sp->jp : (void *)&sp->kp;
+	return n;
+}
+
+/* Remove every probe the shell added, with one batch call per kind, so
+ * that all of them share three grace periods instead of one each. */
+static void probe_del_all(void)
+{
+	LIST_HEAD(doomed);
+	struct shell_probe *sp, *tmp;
+	unsigned long flags;
+	void **batch;
+	int n = 0;
+
+	/* Only the shell thread adds or removes: the count holds. */
+	flags = spin_lock_irqsave(&shell_probes_lock);
+	list_for_each_entry(sp, &shell_probes, node)
+		n++;
+	spin_unlock_irqrestore(&shell_probes_lock, flags);
+	batch = kmalloc(MAX(n, 1) * sizeof(*batch));
+	if (!batch) {
+		kprintf("probe: out of memory\n");
+		return;
+	}
+	flags = spin_lock_irqsave(&shell_probes_lock);
+	list_for_each_entry_safe(sp, tmp, &shell_probes, node) {
+		list_del(&sp->node);
+		list_add_tail(&sp->node, &doomed);
+	}
+	spin_unlock_irqrestore(&shell_probes_lock, flags);
+
+	unregister_kprobes((struct kprobe **)batch, collect_kind(&doomed, KPROBE_KIND_K, batch));
+	unregister_jprobes((struct jprobe **)batch, collect_kind(&doomed, KPROBE_KIND_J, batch));
+	unregister_kretprobes((struct kretprobe **)batch,
+			      collect_kind(&doomed, KPROBE_KIND_R, batch));
+	kfree(batch);
+	list_for_each_entry_safe(sp, tmp, &doomed, node)
+		kfree(sp);
+	kprintf("probe: removed %d probes\n", n);
 }
 
 static void probe_enable(const char *target, bool on)
@@ -440,12 +517,14 @@ static void cmd_probe(int argc, char **argv)
 	else if (strcmp(sub, "optimize") == 0 && argc == 3 &&
 		 (strcmp(argv[2], "on") == 0 || strcmp(argv[2], "off") == 0))
 		probe_optimize(strcmp(argv[2], "on") == 0);
+	else if (strcmp(sub, "del") == 0 && argc == 3 && strcmp(argv[2], "all") == 0)
+		probe_del_all();
 	else if (strcmp(sub, "del") == 0 && argc == 3)
 		probe_del(argv[2]);
 	else if (strcmp(sub, "show") == 0 && argc == 3)
 		probe_show(argv[2]);
 	else
-		kprintf("probe: usage: probe add [-r [maxactive=N]] [-j] SYMBOL[+OFFSET] | list | "
-			"on|off [TARGET] | optimize on|off | del TARGET | show TARGET\n");
+		kprintf("probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET] | list | "
+			"on|off [TARGET] | optimize on|off | del TARGET|all | show TARGET\n");
 }
 SHELL_COMMAND("probe", "add|list|on|off|del|show ...", "kprobes, jprobes and kretprobes", cmd_probe);

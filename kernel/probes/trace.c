@@ -105,6 +105,21 @@ static void publish(struct trace_ring *ring, const struct trace_record *r)
 	__atomic_store_n(&ring->written, n + 1, __ATOMIC_RELEASE);
 }
 
+/* A record of this hit: the values, stamped with the time and thread. */
+static void fill_record(struct trace_record *r, int probe_id, enum kprobe_kind kind,
+			uintptr_t addr, const uint64_t values[TRACE_VALUES])
+{
+	struct thread *self = current_thread();
+
+	r->ticks = sched_ticks();
+	r->thread_id = self->id;
+	strlcpy(r->thread, self->name, sizeof(r->thread));
+	r->probe_id = probe_id;
+	r->kind = kind;
+	r->addr = addr;
+	memcpy(r->values, values, sizeof(r->values));
+}
+
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES])
 {
@@ -117,19 +132,15 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 	if (__atomic_load_n(&ring->paused, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&ring->dropped, ring->dropped + 1, __ATOMIC_RELAXED);
 	} else {
-		struct thread *self = current_thread();
-		struct trace_record r = {
-			.ticks = sched_ticks(), .thread_id = self->id,
-			.probe_id = probe_id, .kind = kind, .addr = addr,
-		};
+		struct trace_record r;
 
-		strlcpy(r.thread, self->name, sizeof(r.thread));
-		memcpy(r.values, values, sizeof(r.values));
+		fill_record(&r, probe_id, kind, addr, values);
 		publish(ring, &r);
 	}
 	arch_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(trace_record);
+NOKPROBE_SYMBOL(fill_record);
 NOKPROBE_SYMBOL(publish);
 NOKPROBE_SYMBOL(copy_words);
 
@@ -249,6 +260,15 @@ static void print_record(const struct trace_record *r)
 		kprintf("args 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
 			(unsigned long)v[0], (unsigned long)v[1], (unsigned long)v[2],
 			(unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
+}
+
+void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
+		     const uint64_t values[TRACE_VALUES])
+{
+	struct trace_record r;
+
+	fill_record(&r, probe_id, kind, addr, values);
+	print_record(&r);
 }
 
 /* The part whose next record to print is the oldest, or NULL when all

@@ -30,4 +30,10 @@ struct trace_record {
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES]);
 
+/* Print the record trace_record would append, as a line of `trace`
+ * prints it (for a probe that prints each hit). Safe in a handler, even
+ * one that interrupted the console on this CPU: see kernel/printk.c. */
+void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
+		     const uint64_t values[TRACE_VALUES]);
+
 #endif
