@@ -1,6 +1,7 @@
 /* Selftests of threads and the scheduler. */
 #include "kernel/heap.h"
 #include <asm/irq.h>
+#include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/spinlock.h"
@@ -26,6 +27,7 @@ static void thread_runs_and_is_reaped(void)
 	static volatile int ran;
 	struct heap_stats before, after;
 
+	rcu_barrier();	/* frees deferred by earlier work are done */
 	heap_get_stats(&before);
 	ran = 0;
 	EXPECT(thread_create("st-once", set_flag, (void *)&ran) >= 0);

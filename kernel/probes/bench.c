@@ -172,7 +172,7 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 static void bench_register(void)
 {
 	struct heap_stats before, during;
-	unsigned long slots = kprobe_slots_in_use();
+	unsigned long slots;
 	struct kprobe kp = { .symbol_name = "vfs_read", .pre_handler = count_pre };
 	uint64_t t0 = arch_cycles();
 
@@ -184,6 +184,7 @@ static void bench_register(void)
 	kprintf("bench: %-22s %lu cycles\n", "register+unregister",
 		(unsigned long)((arch_cycles() - t0) / REGISTER_PAIRS));
 	rcu_barrier();	/* the unregistered points' deferred frees */
+	slots = kprobe_slots_in_use();
 	heap_get_stats(&before);
 	kp.addr = NULL;
 	register_kprobe(&kp);

@@ -23,10 +23,10 @@
  * waits already go through the detour buffer's copy instead of a step.
  *
  * Locking: the state of every point is guarded by kprobe_mutex, which the
- * thread holds for a whole batch - checks, allocation, waiting for
- * threads to leave a region, patching - so no point changes or goes away
- * under its feet. It is a sleeping lock: registering waits meanwhile, and
- * hits, which never take it, go on.
+ * thread holds while it checks, allocates and patches, so no point
+ * changes or goes away under its feet; it lets go only to sleep while a
+ * thread is stopped inside a region. It is a sleeping lock: registering
+ * waits meanwhile, and hits, which never take it, go on.
  */
 #include "kernel/arch.h"
 #include "kernel/insn_slot.h"
@@ -43,7 +43,8 @@
 
 static struct insn_slot_cache detour_buffers =
 	INSN_SLOT_CACHE_INIT(detour_buffers, "detour buffers", ARCH_DETOUR_SIZE);
-static LIST_HEAD(opt_queue);
+static LIST_HEAD(opt_queue);	/* OPT_QUEUED points, by opt_node */
+static LIST_HEAD(opt_ready);	/* OPT_READY points, by opt_node */
 static bool optimization_on = true;
 /* The thread sleeps on optimizer_wq until work_queued is set; wake_lock
  * makes the check and the sleep one step, so a wake-up is never lost. */
@@ -112,6 +113,7 @@ void optimizer_update_locked(struct probe_point *pp)
 		}
 		break;
 	case OPT_QUEUED:
+	case OPT_READY:
 		if (!ok) {
 			list_del(&pp->opt_node);
 			pp->opt_state = OPT_NONE;
@@ -123,7 +125,6 @@ void optimizer_update_locked(struct probe_point *pp)
 			pp->opt_state = OPT_NONE;
 		}
 		break;
-	case OPT_READY:		/* only inside optimize_one_locked */
 	case OPT_REFUSED:
 		break;
 	}
@@ -222,32 +223,31 @@ static bool thread_may_resume_in_region(const struct probe_point *pp)
 	       sched_thread_stopped_in(EXEC_REGION_BASE, EXEC_REGION_SIZE);
 }
 
-/* Write the jump once no thread can resume inside the region after its
- * first byte. The check and the patch run with interrupts off, so no
- * thread can be preempted inside the region between the two; kprobe_mutex
- * keeps pp a candidate while we sleep between tries. */
-static void patch_when_clear_locked(struct probe_point *pp)
+/* Write pp's jump if no thread can resume inside its region after the
+ * first byte; false if one can. The check and the patch run with
+ * interrupts off, so no thread can be preempted inside the region
+ * between the two. */
+static bool try_patch_locked(struct probe_point *pp)
 {
-	for (;;) {
-		unsigned long flags = arch_irq_save();
-		bool clear = !thread_may_resume_in_region(pp);
+	unsigned long flags = arch_irq_save();
+	bool clear = !thread_may_resume_in_region(pp);
 
-		if (clear)
-			arch_optimize(pp);
-		arch_irq_restore(flags);
-		if (clear)
-			break;
-		thread_sleep(1);
-	}
+	if (clear)
+		arch_optimize(pp);
+	arch_irq_restore(flags);
+	if (!clear)
+		return false;
+	list_del(&pp->opt_node);
 	pp->opt_state = OPT_OPTIMIZED;
 	set_optimized_flags_locked(pp);
+	return true;
 }
 
-/* Take pp off the queue and optimize it, unless a check refuses it. The
- * checks may have found the region longer than was known when pp was
- * queued, with another probe inside: then it waits until that probe goes
- * (optimizer_update_around_locked queues it again). */
-static void optimize_one_locked(struct probe_point *pp)
+/* Take pp off the queue and make it READY, unless a check refuses it.
+ * The checks may have found the region longer than was known when pp
+ * was queued, with another probe inside: then it waits until that probe
+ * goes (optimizer_update_around_locked queues it again). */
+static void prepare_one_locked(struct probe_point *pp)
 {
 	list_del(&pp->opt_node);
 	if (!prepare(pp))
@@ -257,11 +257,27 @@ static void optimize_one_locked(struct probe_point *pp)
 		return;
 	}
 	pp->opt_state = OPT_READY;
-	patch_when_clear_locked(pp);
+	list_add_tail(&pp->opt_node, &opt_ready);
+}
+
+/* Patch every READY point whose region is clear; true if some still
+ * wait for a thread to leave theirs. */
+static bool patch_ready_locked(void)
+{
+	struct probe_point *pp, *next;
+
+	list_for_each_entry_safe(pp, next, &opt_ready, opt_node)
+		try_patch_locked(pp);
+	return !list_empty(&opt_ready);
 }
 
 /* The optimizer thread: after a wake-up, a short delay to let a burst of
- * registrations arrive, then the whole queue in one batch. */
+ * registrations arrive, then the whole queue in one batch. While a
+ * thread is stopped inside a READY point's region, the optimizer lets go
+ * of kprobe_mutex between tries: that thread may take any time to run
+ * again, and registration must not wait for it. Whatever changes
+ * meanwhile (a point unregistered, no longer a candidate) takes the
+ * point off opt_ready under the mutex, so the next try never sees it. */
 static void optimizer_main(void *unused)
 {
 	(void)unused;
@@ -274,8 +290,16 @@ static void optimizer_main(void *unused)
 		spin_unlock_irqrestore(&wake_lock, flags);
 		thread_sleep(OPTIMIZE_DELAY_TICKS);
 		mutex_lock(&kprobe_mutex);
-		while (!list_empty(&opt_queue))
-			optimize_one_locked(list_first_entry(&opt_queue, struct probe_point, opt_node));
+		for (;;) {
+			while (!list_empty(&opt_queue))
+				prepare_one_locked(list_first_entry(&opt_queue, struct probe_point,
+								    opt_node));
+			if (!patch_ready_locked())
+				break;
+			mutex_unlock(&kprobe_mutex);
+			thread_sleep(1);
+			mutex_lock(&kprobe_mutex);
+		}
 		mutex_unlock(&kprobe_mutex);
 	}
 }
@@ -316,8 +340,10 @@ void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
 		snprintf(buf, size, "not optimized: %s %s", refusal, at);
 		break;
 	case OPT_QUEUED:
-	case OPT_READY:		/* only inside optimize_one_locked */
 		snprintf(buf, size, "not optimized yet: queued for the optimizer");
+		break;
+	case OPT_READY:
+		snprintf(buf, size, "not optimized yet: waiting for a thread to leave its region");
 		break;
 	case OPT_NONE:
 		snprintf(buf, size, "not optimized: %s", why ? why : "not yet examined");

@@ -44,6 +44,7 @@ static uint64_t sum_bytes(const uint8_t *p, size_t len)
 
 void stress_snapshot_take(struct stress_snapshot *snap)
 {
+	rcu_barrier();	/* points unregistered earlier are freed first */
 	heap_get_stats(&snap->heap);
 	snap->slots = kprobe_slots_in_use() + optimizer_detours_in_use();
 	/* The reference copy of the reader's file, read before any probe is
