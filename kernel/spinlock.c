@@ -8,8 +8,8 @@
 
 /* panic() prints without the console lock (it sets console_panicking
  * first, and takes no other lock), so this works even when the lock taken
- * twice is the console's own. Not probed: a probe here would stop in the
- * probes layer, which takes kprobe_lock, perhaps the very lock at fault. */
+ * twice is the console's own. Not probed: this CPU is already in trouble,
+ * and a handler run here could print, or take the same lock again. */
 void spin_lock_recursion(const struct spinlock *lock)
 {
 	char where[96];

@@ -69,9 +69,9 @@ static void nokprobe_marks_trap_path(void)
 	EXPECT(!within_nokprobe_text((uintptr_t)vfs_read));
 }
 
-/* Every function text_poke runs. Arming a probe pokes the text with
- * kprobe_lock held: a breakpoint in one of these would trap there, and
- * the handler would spin on that lock forever. (Names the compiler
+/* Every function text_poke runs. A breakpoint in one of these would
+ * trap in the middle of a change of the text (text_lock held, the
+ * writable alias mapped), and arming it would patch the patcher. (Names the compiler
  * inlined everywhere have no symbol and nothing to probe.) */
 static void nokprobe_covers_text_poke(void)
 {
