@@ -142,3 +142,14 @@ void sym_format_offset(uintptr_t addr, char *buf, size_t size)
 {
 	format_symbolic(addr, addr, buf, size, false);
 }
+
+int sym_clone_origin(const char *name, struct symbol *orig)
+{
+	const char *dot = strchr(name, '.');
+	char base[64];
+
+	if (!dot || dot == name || (size_t)(dot - name) >= sizeof(base))
+		return -ENOENT;
+	strlcpy(base, name, (size_t)(dot - name) + 1);
+	return sym_by_name(base, orig);
+}

@@ -52,5 +52,9 @@ void sym_format(uintptr_t addr, char *buf, size_t size);
 void sym_format_return(uintptr_t ret, char *buf, size_t size);
 /* The same without the size: "name+0xoff". */
 void sym_format_offset(uintptr_t addr, char *buf, size_t size);
+/* If name is a compiler's clone of a function (GCC names them
+ * fn.part.0, fn.constprop.0, fn.isra.0, fn.cold), look up fn into
+ * *orig and return 0; -ENOENT otherwise. */
+int sym_clone_origin(const char *name, struct symbol *orig);
 
 #endif
