@@ -214,6 +214,7 @@ static void cmd_bench(int argc, char **argv)
 {
 	unsigned long calls = DEFAULT_CALLS;
 	uint64_t n, base;
+	bool was_optimizing;
 	struct file *f;
 	long step_off;
 
@@ -244,6 +245,7 @@ static void cmd_bench(int argc, char **argv)
 	struct probes kr = { .k = k.k, .r = r.r, .has_k = true, .has_r = true };
 	struct probes jr = { .j = j.j, .r = r.r, .has_j = true, .has_r = true };
 
+	was_optimizing = kprobes_optimization_enabled();
 	kprobes_set_optimization(true);
 	row("k-optimized", f, calls, base, &k, &k.k);
 	row("r", f, calls, base, &r, &r.r.kp);
@@ -260,6 +262,7 @@ static void cmd_bench(int argc, char **argv)
 		kprintf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(true);
 	bench_register();
+	kprobes_set_optimization(was_optimizing);	/* as the user left it */
 	vfs_close(f);
 	kprintf("bench: done\n");
 }

@@ -316,6 +316,11 @@ static void update_point(struct probe_point *pp, void *unused)
 	optimizer_update_locked(pp);
 }
 
+bool kprobes_optimization_enabled(void)
+{
+	return __atomic_load_n(&optimization_on, __ATOMIC_RELAXED);
+}
+
 void kprobes_set_optimization(bool on)
 {
 	mutex_lock(&kprobe_mutex);

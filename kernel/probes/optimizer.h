@@ -32,5 +32,7 @@ unsigned long optimizer_detours_in_use(void);
 void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size);
 /* Whether the optimizer runs (`probe optimize on|off`). */
 void kprobes_set_optimization(bool on);
+/* The setting kprobes_set_optimization made last (on at boot). */
+bool kprobes_optimization_enabled(void);
 
 #endif

@@ -758,6 +758,32 @@ def test_probe_optimizer(m):
         m.command("probe del %d" % number)
 
 
+@test("bench_keeps_optimizer_setting", archs=OPTIMIZER_ARCHS)
+def test_bench_keeps_optimizer_setting(m):
+    """`bench` switches the optimizer on and off for its rows; it must
+    leave it as the user had it. (It used to switch it on at the end, so a
+    probe added after `probe optimize off` and `bench` was optimized.)"""
+    expect_exact(m.command("probe optimize off"), "probes: optimization off",
+                 "probe optimize off")
+    try:
+        out = m.command("bench 200", timeout=120)
+        check(out and out[-1] == "bench: done", "`bench 200`: expected a last line"
+              " 'bench: done', got %s" % show(out[-3:]))
+        number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+        try:
+            m.command("cat /etc/motd")
+            time.sleep(1)   # the optimizer's delay is 50 ms
+            flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+            check("[OPTIMIZED]" not in flags and hits == 1,
+                  "after `probe optimize off` and `bench`, a new probe on vfs_read:"
+                  " expected it not optimized and hits=1, got flags %r, hits=%d"
+                  % (flags, hits))
+        finally:
+            m.command("probe del %d" % number)
+    finally:
+        m.command("probe optimize on")
+
+
 # Every selftest suite the kernel must run, per architecture: a suite
 # that went missing (not linked, renamed) fails the test rather than
 # leaving fewer cases to pass.
