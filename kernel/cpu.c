@@ -12,6 +12,7 @@ void cpu_init_this(unsigned int id)
 
 	cpu->self = cpu;
 	cpu->id = id;
+	cpu->nokprobe_depth = &cpu->boot_nokprobe_depth;
 	arch_set_percpu_base(cpu);
 	arch_set_current_thread(NULL);	/* none yet: sched_init adopts one */
 	if (id >= ncpus)

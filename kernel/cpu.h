@@ -21,7 +21,11 @@ struct cpu {
 	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
 				 * this_cpu_read reads it in one load) */
 	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
-	unsigned long nokprobe_depth;	/* nokprobe_begin() nesting (nokprobe.h) */
+	/* Where nokprobe_begin() counts its nesting (nokprobe.h): at
+	 * boot_nokprobe_depth until the probes layer starts, then in the
+	 * probes layer's own block, beside the status every hit tests. */
+	unsigned int *nokprobe_depth;
+	unsigned int boot_nokprobe_depth;
 };
 
 /* Read a pointer-sized field of this CPU's struct cpu. On x86_64 this is

@@ -44,10 +44,15 @@ static inline void rcu_read_unlock(void)
 	preempt_enable();
 }
 
-/* Load a pointer published with rcu_assign_pointer. A relaxed load is
+/* Load a pointer published with rcu_assign_pointer. One plain load is
  * enough: what the reader then loads through the pointer depends on its
- * value, and both architectures keep such dependent loads in order. */
-#define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+ * value, and both architectures keep such dependent loads in order. It
+ * is a volatile access, so the compiler makes exactly that one load (an
+ * aligned word: never half of a store), where __atomic_load_n with
+ * __ATOMIC_RELAXED would mean the same but costs one more instruction on
+ * aarch64, where GCC first moves the address into a register of its own
+ * (every probe hit reads its probe this way; cf. spinlock.h's owner). */
+#define rcu_dereference(p) (*(volatile __typeof__(p) *)&(p))
 
 /* Publish v in p: everything written to *v before is visible to a reader
  * that sees the new pointer. */

@@ -21,8 +21,8 @@
  * are found as RCU readers (kprobes.c), and the per-CPU state is only
  * this CPU's, touched with interrupts off.
  */
+#include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
@@ -265,7 +265,8 @@ static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 	uintptr_t addr = arch_breakpoint_addr(regs);
 	struct probe_point *pp;
 
-	if (unlikely(kcb->status != KPROBE_IDLE || nokprobe_active()))
+	/* Busy with another probe, or inside nokprobe_begin(): one test. */
+	if (unlikely(kcb->busy))
 		return busy_hit(kcb, regs, addr);
 	pp = point_lookup(addr);
 	if (unlikely(!pp))
@@ -343,7 +344,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
-	if (kcb->status != KPROBE_IDLE || nokprobe_active()) {
+	if (kcb->busy) {	/* as in kprobe_breakpoint_handler */
 		count_missed(pp);
 		return;
 	}
@@ -368,7 +369,16 @@ bool kprobes_busy_here(void)
 
 void kprobes_init(void)
 {
-	this_cpu()->kprobes = &ctlblks[this_cpu()->id];
+	struct cpu *cpu = this_cpu();
+	struct kprobe_ctlblk *kcb = &ctlblks[cpu->id];
+	unsigned long flags = arch_irq_save();
+
+	/* From now on nokprobe_begin() counts beside the status (see struct
+	 * kprobe_ctlblk), starting from whatever nesting it had reached. */
+	kcb->nokprobe_depth = *cpu->nokprobe_depth;
+	cpu->nokprobe_depth = &kcb->nokprobe_depth;
+	cpu->kprobes = kcb;
+	arch_irq_restore(flags);
 	optimizer_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
 	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);

@@ -145,7 +145,7 @@ struct kretprobe_instance {
 	/* Next in the thread's stack of pending calls (newest first). */
 	struct kretprobe_instance *next;
 	struct kretprobe_pool *pool;	/* the block it was allocated in */
-	uint32_t in_use;		/* tracking a call; claimed atomically */
+	uint32_t state;			/* free, in use or orphaned (kretprobes.c) */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */
 	uint8_t *ret_addr;		/* the real return address */
 	uintptr_t stack_slot;		/* where the return address was stored */

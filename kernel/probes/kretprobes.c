@@ -15,15 +15,32 @@
  * (a pool); when all are in use a call is missed and counted in
  * rp->nmissed.
  *
- * No lock. Taking an instance claims its in_use flag with a
- * compare-and-swap, and giving it back clears the flag, so CPUs never
- * wait for each other, and a hit never waits for code it interrupted.
- * The pool outlives the kretprobe while calls are in flight (a thread may
- * sleep inside the probed function for a long time): it counts its users,
- * one for the registration and one per instance in use, and whoever drops
- * the last frees it - after a grace period, through call_rcu, because
- * the last may be a return, which must not call into the heap (its lock
- * may be held by the very code the return interrupted).
+ * No lock, and no count of instances in use: a hit and a return each
+ * change one word of the instance they use, and CPUs never wait for each
+ * other, nor a hit for code it interrupted. Each instance has a state:
+ *
+ *   FREE      in the pool;
+ *   IN_USE    tracking a call: a hit claims it from FREE with a
+ *             compare-and-swap, the return stores FREE again;
+ *   ORPHANED  tracking a call whose kretprobe has been unregistered.
+ *
+ * The pool must outlive its kretprobe while calls are in flight (a thread
+ * may sleep inside the probed function for a long time), and be freed
+ * when the last of them returns. Unregistering clears every instance's
+ * rp, and waits a grace period: from then on, every return sees rp NULL,
+ * and none still runs that saw it set (returns run with interrupts off,
+ * a read-side section). It then turns each IN_USE instance into
+ * ORPHANED, counting them in the pool's users (plus one for itself while
+ * it does so). A return that sees rp set gives its instance back with
+ * one release store; one that sees it NULL takes the other way,
+ * which swaps in FREE and, if it took back an orphan, drops a user. The
+ * last user frees the pool - after a grace period, through call_rcu,
+ * because it may be a return, which must not call into the heap (its
+ * lock may be held by the very code the return interrupted).
+ *
+ * So the hit and the return of a registered kretprobe pay for one
+ * compare-and-swap and one store; the counting is done only for calls
+ * that outlive their kretprobe.
  *
  * A thread's list of pending instances needs no lock: only that thread
  * adds to it (at a probed entry), removes from it (at the return, or
@@ -40,8 +57,18 @@
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
+/* An instance's state (struct kretprobe_instance's state field). */
+enum {
+	INSTANCE_FREE,
+	INSTANCE_IN_USE,
+	INSTANCE_ORPHANED,
+};
+
 struct kretprobe_pool {
-	unsigned long users;	/* the registration + instances in use */
+	/* Who still needs the pool once its kretprobe is gone: the orphaned
+	 * instances, and the unregistering thread while it marks them (the
+	 * 1 the pool starts with). Not touched while the kretprobe lives. */
+	unsigned long users;
 	int count;		/* instances */
 	size_t stride;		/* bytes from one instance to the next */
 	struct rcu_head rcu;
@@ -65,30 +92,44 @@ static void pool_put(struct kretprobe_pool *pool)
 		call_rcu(&pool->rcu, pool_free_rcu);
 }
 
+/* The first free instance, now IN_USE, or NULL if all are taken. The
+ * plain load first keeps a busy instance from being claimed for nothing
+ * (an exclusive access on aarch64); the acquire orders this hit's use of
+ * the instance after the previous owner's, which ended with a release. */
 static struct kretprobe_instance *take_instance(struct kretprobe *rp)
 {
 	struct kretprobe_pool *pool = rp->pool;
 
 	for (int i = 0; i < pool->count; i++) {
 		struct kretprobe_instance *ri = pool_instance(pool, i);
-		uint32_t free = 0;
+		uint32_t free = INSTANCE_FREE;
 
-		if (!__atomic_load_n(&ri->in_use, __ATOMIC_RELAXED) &&
-		    __atomic_compare_exchange_n(&ri->in_use, &free, 1, false, __ATOMIC_ACQUIRE,
-						__ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&pool->users, 1, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&ri->state, __ATOMIC_RELAXED) == INSTANCE_FREE &&
+		    __atomic_compare_exchange_n(&ri->state, &free, INSTANCE_IN_USE, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return ri;
-		}
 	}
 	return NULL;
 }
 
-static inline void put_instance(struct kretprobe_instance *ri)
+/* Give back an instance whose kretprobe this CPU has seen registered, in
+ * the same read-side section: unregistering cannot have marked it yet
+ * (it waits for a grace period first), so it is IN_USE, and one store
+ * frees it. The store is the last touch of the instance. */
+static inline void put_live_instance(struct kretprobe_instance *ri)
 {
-	struct kretprobe_pool *pool = ri->pool;
+	__atomic_store_n(&ri->state, INSTANCE_FREE, __ATOMIC_RELEASE);
+}
 
-	__atomic_store_n(&ri->in_use, 0, __ATOMIC_RELEASE);
-	pool_put(pool);
+/* Give back an instance whose kretprobe may be gone (seen unregistered,
+ * or not known): if unregistering had already orphaned it, the pool
+ * loses a user. */
+static __noinline void put_instance(struct kretprobe_instance *ri)
+{
+	struct kretprobe_pool *pool = ri->pool;	/* before the instance is free */
+
+	if (__atomic_exchange_n(&ri->state, INSTANCE_FREE, __ATOMIC_ACQ_REL) == INSTANCE_ORPHANED)
+		pool_put(pool);
 }
 
 static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
@@ -104,7 +145,7 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 	self = current_thread();
 	ri->task = self;
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		put_instance(ri);
+		put_live_instance(ri);	/* this hit found rp registered */
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
@@ -154,7 +195,10 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	}
 	reset_ctlblk(kcb);
 	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
-	put_instance(ri);
+	if (likely(rp))
+		put_live_instance(ri);
+	else
+		put_instance(ri);	/* perhaps an orphan */
 	return ret;
 }
 
@@ -201,6 +245,26 @@ static void detach_instances(struct kretprobe_pool *pool)
 {
 	for (int i = 0; i < pool->count; i++)
 		__atomic_store_n(&pool_instance(pool, i)->rp, NULL, __ATOMIC_RELAXED);
+}
+
+/* After detach_instances and a grace period: orphan the instances still
+ * in use, one user each, then drop this thread's own use. The pool is
+ * freed here if no call is in flight, or else by the return of the
+ * last. A return may give its orphan back while this runs: the user is
+ * added before the instance is marked, and this thread's own use keeps
+ * the count above zero until every instance has been looked at. */
+static void release_pool(struct kretprobe_pool *pool)
+{
+	for (int i = 0; i < pool->count; i++) {
+		struct kretprobe_instance *ri = pool_instance(pool, i);
+		uint32_t in_use = INSTANCE_IN_USE;
+
+		__atomic_fetch_add(&pool->users, 1, __ATOMIC_RELAXED);
+		if (!__atomic_compare_exchange_n(&ri->state, &in_use, INSTANCE_ORPHANED, false,
+						 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			__atomic_fetch_sub(&pool->users, 1, __ATOMIC_RELAXED);	/* free */
+	}
+	pool_put(pool);
 }
 
 int kretprobe_default_maxactive(void)
@@ -269,8 +333,9 @@ int register_kretprobes(struct kretprobe **rps, int num)
 }
 
 /* As unregister_kprobes: unlink all, then one grace period, after which
- * no hit can be taking an instance; then let go of the pools (each freed
- * now, or by the return of its last call in flight). */
+ * no hit can be taking an instance and every return sees its instance
+ * detached; then let go of the pools (each freed now, or by the return
+ * of its last call in flight). */
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
 	mutex_lock(&kprobe_mutex);
@@ -286,7 +351,7 @@ void unregister_kretprobes(struct kretprobe **rps, int num)
 
 		rps[i]->pool = NULL;
 		if (pool)
-			pool_put(pool);
+			release_pool(pool);
 	}
 }
 
@@ -306,6 +371,6 @@ int kretprobe_instances_in_use(struct kretprobe *rp)
 	int n = 0;
 
 	for (int i = 0; pool && i < pool->count; i++)
-		n += __atomic_load_n(&pool_instance(pool, i)->in_use, __ATOMIC_RELAXED);
+		n += __atomic_load_n(&pool_instance(pool, i)->state, __ATOMIC_RELAXED) != INSTANCE_FREE;
 	return n;
 }

@@ -2,7 +2,9 @@
  * maxactive exhaustion, recursion, and backtraces through a probed call. */
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
+#include "kernel/heap.h"
 #include "kernel/probes/kprobes.h"
+#include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
@@ -220,6 +222,61 @@ static void thread_exit_gives_back_instances(void)
 	unregister_kretprobe(&rp);
 }
 
+/* A call that sleeps inside the probed function until told to return,
+ * in a thread that then waits to be told to exit. */
+static volatile int sleeper_inside, sleeper_may_return, sleeper_returned, sleeper_may_exit;
+static volatile long sleeper_result;
+
+__noinline long krt_sleep_inside(long x)
+{
+	sleeper_inside = 1;
+	while (!sleeper_may_return)
+		thread_sleep(1);
+	return x + 1;
+}
+
+static long (*volatile sleep_inside_ptr)(long) = krt_sleep_inside;
+
+static void sleeper(void *unused)
+{
+	(void)unused;
+	sleeper_result = sleep_inside_ptr(41);
+	sleeper_returned = 1;
+	while (!sleeper_may_exit)
+		thread_sleep(1);
+}
+
+/* Unregistering while a call is in flight: the pool must stay until the
+ * call returns (the return still reads and frees its instance), and be
+ * freed then, not leaked. So, counted in heap allocations, the return
+ * frees exactly one: the pool. (Freed early, it would free none.) */
+static void pool_outlives_unregister_until_the_return(void)
+{
+	struct kretprobe rp = { .kp.symbol_name = "krt_sleep_inside", .handler = remember_return,
+				.maxactive = 2 };
+	struct heap_stats in_flight, returned;
+
+	sleeper_inside = sleeper_may_return = sleeper_returned = sleeper_may_exit = 0;
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT(thread_create("st-sleeper", sleeper, NULL) >= 0);
+	while (!sleeper_inside)
+		thread_sleep(1);
+	EXPECT_EQ(kretprobe_instances_in_use(&rp), 1);
+	reset_seen();
+	unregister_kretprobe(&rp);
+	rcu_barrier();		/* the frees the unregistering queued have run */
+	heap_get_stats(&in_flight);
+	sleeper_may_return = 1;
+	while (!sleeper_returned)
+		thread_sleep(1);
+	rcu_barrier();		/* and the one the return queued */
+	heap_get_stats(&returned);
+	EXPECT_EQ(sleeper_result, 42);
+	EXPECT_EQ(nseen, 0);	/* no handler once unregistered */
+	EXPECT_EQ(returned.allocations, in_flight.allocations - 1);
+	sleeper_may_exit = 1;
+}
+
 static void batch_and_enable_disable(void)
 {
 	struct kretprobe a = { .kp.symbol_name = "krt_square", .handler = remember_return };
@@ -250,6 +307,7 @@ static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(registering_twice_is_refused),
 	SELFTEST_CASE(backtrace_shows_real_caller),
 	SELFTEST_CASE(thread_exit_gives_back_instances),
+	SELFTEST_CASE(pool_outlives_unregister_until_the_return),
 	SELFTEST_CASE(batch_and_enable_disable),
 };
 SELFTEST_SUITE("kretprobes", kretprobe_cases);

@@ -97,7 +97,23 @@ enum kprobe_status {
 struct kprobe_ctlblk {
 	struct probe_point *point;	/* being handled */
 	struct kprobe *running;		/* whose handler runs (for faults) */
-	enum kprobe_status status;
+	/*
+	 * The two reasons a hit on this CPU is missed, side by side so that
+	 * a hit reads them as one word, busy, and tests it once: the status
+	 * is not KPROBE_IDLE (a probe is being handled here), or the CPU is
+	 * inside nokprobe_begin() (its this_cpu()->nokprobe_depth points at
+	 * nokprobe_depth here, set by kprobes_init). Each half is only ever
+	 * written on its own, as a 32-bit store, never through busy: a hit
+	 * that lands between the load and the store of nokprobe_begin's
+	 * increment changes the status, and must not undo the count.
+	 */
+	union {
+		struct {
+			enum kprobe_status status;
+			unsigned int nokprobe_depth;
+		};
+		uint64_t busy;
+	};
 	struct arch_kprobe_state arch;	/* saved flags during a step */
 	/* The interrupt nesting an optimized hit began at: its handler may
 	 * run with interrupts on (aarch64), and a fault in an interrupt
@@ -115,6 +131,10 @@ struct kprobe_ctlblk {
 	struct pt_regs *jprobe_regs;
 	struct arch_jprobe_state jprobe_saved;
 };
+
+_Static_assert(sizeof(enum kprobe_status) + sizeof(unsigned int) == sizeof(uint64_t),
+	       "the status and the nokprobe count fill the busy word");
+_Static_assert(KPROBE_IDLE == 0, "an idle CPU outside nokprobe_begin has busy == 0");
 
 /* This CPU's control block (set up for each CPU by kprobes_init). */
 static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
