@@ -542,6 +542,269 @@ def test_probe_del(m):
     check(any("ProbeOS" in line for line in out), "cat after removing the probes: %s" % show(out))
 
 
+@test("probe_contradictory_flags")
+def test_probe_contradictory_flags(m):
+    """`probe add` refuses flags that ask for two kinds of probe, or a
+    kretprobe's maxactive= for another kind, in one line, and adds
+    nothing."""
+    contradict = "probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe"
+    for cmd in ("probe add -j -r vfs_read", "probe add -r -j vfs_read"):
+        expect_exact(m.command(cmd), contradict, cmd)
+    cmd = "probe add -j maxactive=4 vfs_read"
+    expect_exact(m.command(cmd), "probe: maxactive= is for kretprobes (-r) only", cmd)
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+
+
+# -- probes in code that holds a lock -----------------------------------------
+#
+# A hit used to take locks: the probe table's, the kretprobe instances',
+# the trace's, the console's. A probe in code that held one of them, on
+# the same CPU, then spun for ever on it: `probe add` of such a place,
+# or a command that ran through it, never answered. The tests below run
+# such sequences (and a printing probe, whose hits print where the
+# console's lock is held); the kernel must answer every command, with
+# the right output. (objdump, elf_functions and disassembly are with the
+# trace tests below.)
+
+def unique_functions(m):
+    """{name: size} of the kernel's functions, but for names it has twice
+    (`probe add` could not tell which is meant)."""
+    found = elf_functions(m, "build/%s/probeos.elf" % m.arch)
+    return {name: sizes[0] for name, sizes in found.items() if len(sizes) == 1}
+
+
+@test("hang_wait_queue_wait")
+def test_hang_wait_queue_wait(m):
+    """A probe on every instruction of wait_queue_wait, then a probe on
+    vfs_read, which wakes the optimizer thread, and a `cat`. Threads
+    sleep in wait_queue_wait (the shell, the optimizer, the rcu thread)
+    and come back out of it holding the lock they passed it, so the
+    probes after that lock is taken fire with it held. The optimizer
+    thread used to pass the probe table's lock, which every hit took:
+    a probe on the final return hung the kernel at once."""
+    elf = "build/%s/probeos.elf" % m.arch
+    size = unique_functions(m).get("wait_queue_wait")
+    check(size, "wait_queue_wait: not one function of that name in %s" % elf)
+    insns = disassembly(m, elf, "wait_queue_wait", size)
+    returns = [offset for offset, text in insns if text.split()[0] in ("ret", "retq")]
+    check(returns, "wait_queue_wait: no return instruction found with objdump: %s"
+          % show(["+0x%x %s" % insn for insn in insns[-3:]]))
+    final_ret = "wait_queue_wait+0x%x" % returns[-1]
+
+    def steps(numbers):
+        added, refused = {}, []
+        for offset, _ in insns:
+            where = "wait_queue_wait+0x%x" % offset
+            out = m.command("probe add " + where)
+            if len(out) == 1 and PROBE_ADDED.match(out[0]):
+                number, addr = probe_add_result(out, "k", where)
+                numbers.append(number)
+                added[where] = addr
+            else:
+                refused.append(out)
+        # Some instructions may not be probed (on aarch64, those between
+        # a load-exclusive and its store); the final return must be.
+        odd = [out for out in refused
+               if len(out) != 1 or not out[0].endswith(" cannot be probed")]
+        check(final_ret in added and not odd,
+              "`probe add` of wait_queue_wait's instructions: %d added (the final return %s"
+              " %s), refused for another reason: %s"
+              % (len(added), final_ret, "among them" if final_ret in added else "not",
+                 show([o[0] for o in odd if o])))
+        info("%d probes in wait_queue_wait, %d refused" % (len(added), len(refused)))
+        number, read_addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+        numbers.append(number)
+        out = m.command("cat /etc/motd")
+        check(any("ProbeOS" in line for line in out),
+              "`cat /etc/motd` with probes in wait_queue_wait: expected 'ProbeOS', got %s"
+              % show(out))
+        out = m.command("probe list")
+        listed = [line for line in out if " hits=" in line]
+        check(len(listed) == len(numbers), "`probe list`: expected %d probes, got %d lines: %s"
+              % (len(numbers), len(listed), show(out)))
+        _, hits, _ = probe_list_line(m, read_addr, "k", "vfs_read+0x0")
+        check(hits == 1, "vfs_read after one `cat`: expected hits=1, got %d" % hits)
+        _, hits, _ = probe_list_line(m, added[final_ret], "k", final_ret)
+        check(hits > 0, "%s, the final return: expected hits (the shell returns through"
+              " it after each key, the optimizer thread after the probe on vfs_read),"
+              " got 0" % final_ret)
+
+    run_with_probes(m, steps)
+
+
+@test("hang_kretprobe_on_kfree")
+def test_hang_kretprobe_on_kfree(m):
+    """A kretprobe on kfree (then, the same again, on free_insert, which
+    kfree calls with the heap's lock held), one on vfs_read, a `cat`,
+    then both removed, vfs_read's first. Removing a kretprobe used to
+    kfree its instances under the one lock of all kretprobe instances,
+    and the kretprobe on kfree then took an instance under that lock."""
+    kernel = unique_functions(m)
+    for fn in ("kfree", "free_insert"):
+        if fn not in kernel:
+            info("%s: not one function of that name in this kernel; skipped" % fn)
+            continue
+
+        def steps(numbers):
+            free_num, free_addr = probe_add(m, "-r " + fn, "r", fn + "+0x0")
+            numbers.append(free_num)
+            read_num, read_addr = probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+            numbers.append(read_num)
+            out = m.command("cat /etc/motd")
+            check(any("ProbeOS" in line for line in out),
+                  "`cat /etc/motd` with kretprobes on %s and vfs_read: expected 'ProbeOS',"
+                  " got %s" % (fn, show(out)))
+            _, hits, _ = probe_list_line(m, read_addr, "r", "vfs_read+0x0")
+            check(hits == 1, "kretprobe on vfs_read after one `cat`: expected hits=1, got %d"
+                  % hits)
+            _, hits, _ = probe_list_line(m, free_addr, "r", fn + "+0x0")
+            check(hits > 0, "kretprobe on %s after a `cat` (which frees its open file):"
+                  " expected hits, got 0" % fn)
+            # Removed newest first: vfs_read's kretprobe, then fn's.
+            numbers.reverse()
+
+        run_with_probes(m, steps)
+        expect_exact(m.command("probe list"), "no probes", "probe list")
+    out = m.command("cat /etc/motd")
+    check(any("ProbeOS" in line for line in out), "`cat` after removing the kretprobes: %s"
+          % show(out))
+
+
+HEAP_LINE = re.compile(r"^heap: (\d+) bytes in (\d+) allocations,")
+
+
+def heap_usage(m):
+    """(bytes, allocations) in use on the kernel heap, from `mem`."""
+    out = m.command("mem")
+    for line in out:
+        found = HEAP_LINE.match(line)
+        if found:
+            return int(found.group(1)), int(found.group(2))
+    raise TestFailure("`mem`: expected a line 'heap: N bytes in N allocations, ...', got %s"
+                      % show(out))
+
+
+def settled_heap_usage(m, seconds=5.0):
+    """heap_usage once two readings 0.3 s apart agree: memory given back
+    through call_rcu is freed a grace period later, by the rcu thread."""
+    deadline = time.monotonic() + seconds
+    last = heap_usage(m)
+    while True:
+        time.sleep(0.3)
+        now = heap_usage(m)
+        if now == last or time.monotonic() > deadline:
+            return now
+        last = now
+
+
+@test("kretprobe_orphan_given_back")
+def test_kretprobe_orphan_given_back(m):
+    """A kretprobe on wait_queue_wait is removed while the optimizer
+    thread sleeps inside it holding one of its instances. The instances
+    must outlive the probe until that call returns (it returns through
+    the trampoline into them), and then be freed: the heap goes back to
+    what it was before the probe."""
+    before = settled_heap_usage(m)
+
+    def steps(numbers):
+        number, addr = probe_add(m, "-r wait_queue_wait", "r", "wait_queue_wait+0x0")
+        numbers.append(number)
+        # Registering queued the probe for the optimizer, which woke up,
+        # dealt with it, and went back to sleep in wait_queue_wait -
+        # through the probe now.
+        wait_list_flag(m, addr, "r", "wait_queue_wait+0x0", True)
+        out = m.command("probe show %d" % number)
+        used = [re.search(r"instances (\d+) in use", line) for line in out]
+        used = [int(u.group(1)) for u in used if u]
+        check(used and used[0] > 0, "`probe show` of a kretprobe on wait_queue_wait: expected"
+              " instances in use (by the threads asleep in it, the optimizer among them),"
+              " got %s" % show(out, 12))
+
+    run_with_probes(m, steps)
+    orphaned = settled_heap_usage(m)
+    check(orphaned[0] > before[0],
+          "after `probe del` of the kretprobe on wait_queue_wait: expected its instances"
+          " kept while the optimizer thread sleeps in one, but the heap is back to %d bytes"
+          " in %d allocations" % before)
+    # A probe queued for the optimizer wakes it: its wait_queue_wait returns.
+    run_with_probes(m, lambda numbers: numbers.append(
+        probe_add(m, "vfs_read", "k", "vfs_read+0x0")[0]))
+    after = settled_heap_usage(m)
+    check(after == before, "heap before the kretprobe on wait_queue_wait: %d bytes in %d"
+          " allocations; with it removed and the optimizer thread's call returned: %d bytes"
+          " in %d allocations (%d bytes in %d allocations while the call was pending)"
+          % (before + after + orphaned))
+
+
+# One hit as `probe add -p` prints it: the line of a `trace` record
+# (print_record in trace.c), printed with two kprintf calls; when printk
+# has to defer it and its buffer is full, the second may be dropped.
+PRINTED_HIT = re.compile(r"[ \d]{6}\.\d\d  \S+\(\d+\)  #(\d+) [kjr] \S+  "
+                         r"(?:(?:args(?: 0x[0-9a-f]+){6}|ret=0x[0-9a-f]+ \(-?\d+\)"
+                         r" after \d+ cycles)\r?\n)?")
+PRINTK_DROPPED = re.compile(r"printk: \d+ messages from probe handlers dropped\r?\n")
+
+
+def command_with_printed_hits(m, line):
+    """Run one command while printing probes are on the console's path:
+    their hit lines land anywhere, also after the prompt (printing it
+    hits them) and after part of a line (printk prints a deferred hit
+    after the text it interrupted). Returns (output, probe numbers of the
+    hits): the output as the command printed it, with every hit line
+    taken out of the serial text first, so that a lost or garbled
+    character of the command's own output still shows."""
+    start = len(m.raw)
+    m.send(line + "\r")
+    m.wait_for(r"\n" + re.escape(qemu.PROMPT))     # the next prompt, on a line of its own
+    m.wait_quiet()                                  # and the hit lines printed after it
+    text = "".join(m.raw[start:])
+    hits = [int(n) for n in PRINTED_HIT.findall(text)]
+    screen = qemu.Screen()
+    screen.feed(PRINTK_DROPPED.sub("", PRINTED_HIT.sub("", text)))
+    check(screen.lines[:1] == [line] and screen.current() == qemu.PROMPT,
+          "`%s` with printing probes: without the hit lines, expected the echo, the output"
+          " and the prompt, got %s" % (line, show(screen.lines + [screen.current()], 12)))
+    return screen.lines[1:], hits
+
+
+@test("printing_probe_on_console_path")
+def test_printing_probe_on_console_path(m):
+    """Probes that print each hit (`probe add -p`) on every function of
+    lib/format.c, which formats the console's output with the console
+    lock held. A hit there cannot print at once: printk keeps its line
+    and prints it after the text it interrupted. Commands must answer
+    with their output whole, and the hits must be printed."""
+    # The UART's putc, below the formatting, is never probed.
+    expect_exact(m.command("probe add -p arch_console_putc"),
+                 "probe: arch_console_putc is blacklisted", "probe add -p arch_console_putc")
+    want_ls = m.command("ls /")
+    ours = elf_functions(m, "build/%s/obj/lib/format.c.o" % m.arch)
+    names = sorted(set(ours) & set(unique_functions(m)))
+    check("vformat" in names, "vformat is not among lib/format.c's functions: %s" % names)
+    info("printing probes on %s" % " ".join(names))
+
+    def run(line):
+        return command_with_printed_hits(m, line)[0]
+
+    def steps(numbers):
+        for name in names:
+            numbers.append(probe_add_result(run("probe add -p " + name), "k", name + "+0x0")[0])
+        out, hits = command_with_printed_hits(m, "ls /")
+        check(out == want_ls, "`ls /` with printing probes on lib/format.c: expected %s,"
+              " got %s" % (show(want_ls, 12), show(out, 12)))
+        # Each line of `ls /` is a kprintf: vformat runs with the console
+        # lock held, so its hits are the deferred ones.
+        vformat = numbers[names.index("vformat")]
+        check(vformat in hits and set(hits) <= set(numbers),
+              "`ls /` with printing probes: expected hit lines of vformat's probe #%d, and"
+              " only of the probes %s; got hit lines of %s" % (vformat, numbers, sorted(set(hits))))
+        out, _ = command_with_printed_hits(m, "cat /etc/hostname")
+        check(out == ["probeos"], "`cat /etc/hostname` with printing probes: expected"
+              " 'probeos', got %s" % show(out))
+
+    run_with_probes(m, steps, command=run)
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+
 
 # -- the trace buffer -----------------------------------------------------
 
@@ -555,7 +818,7 @@ OBJDUMPS = {
     "aarch64": ["aarch64-none-elf-objdump", "aarch64-linux-gnu-objdump"],
 }
 OBJDUMP_SYMBOL = re.compile(r"^[0-9a-f]+ (.{7}) \S+\s+([0-9a-f]+) (\S+)$")
-OBJDUMP_INSN = re.compile(r"^ *([0-9a-f]+):\s")
+OBJDUMP_INSN = re.compile(r"^ *([0-9a-f]+):\s+(.*)$")
 
 
 def objdump(m, *args):
@@ -578,43 +841,53 @@ def elf_functions(m, path):
     return found
 
 
+def disassembly(m, elf, name, size):
+    """[(offset, instruction text)] of every instruction of the function
+    name in the kernel, e.g. (0x66, "ret")."""
+    listing = objdump(m, "-d", "--no-show-raw-insn", "--disassemble=" + name, elf)
+    insns = [(int(insn.group(1), 16), insn.group(2).strip())
+             for insn in map(OBJDUMP_INSN.match, listing.splitlines()) if insn]
+    return [(addr - insns[0][0], text) for addr, text in insns if addr - insns[0][0] < size]
+
+
 def instruction_offsets(m, elf, name, size):
     """The offset of every instruction of the function name in the kernel."""
-    listing = objdump(m, "-d", "--no-show-raw-insn", "--disassemble=" + name, elf)
-    addrs = [int(insn.group(1), 16) for insn in map(OBJDUMP_INSN.match, listing.splitlines())
-             if insn]
-    return [a - addrs[0] for a in addrs if a - addrs[0] < size]
+    return [offset for offset, _ in disassembly(m, elf, name, size)]
 
 
 def trace_reader_probes(m):
     """Every instruction of kernel/probes/trace.c's functions as
-    `probe add` locations, skipping names the kernel has twice (`probe
-    add` could not tell which is meant)."""
+    `probe add` locations, skipping names the kernel has twice (see
+    unique_functions)."""
     elf = "build/%s/probeos.elf" % m.arch
     ours = elf_functions(m, "build/%s/obj/kernel/probes/trace.c.o" % m.arch)
-    kernel = elf_functions(m, elf)
+    kernel = unique_functions(m)
     return ["%s+0x%x" % (name, offset)
-            for name in sorted(ours) if len(kernel.get(name, [])) == 1
-            for offset in instruction_offsets(m, elf, name, kernel[name][0])]
+            for name in sorted(set(ours) & set(kernel))
+            for offset in instruction_offsets(m, elf, name, kernel[name])]
 
 
-def remove_probes(m, numbers):
+def remove_probes(m, numbers, command=None):
+    """`probe del` each number, in order, typed with command (by default
+    m.command: a function from a line to its output lines)."""
+    command = command or m.command
     for number in numbers:
-        expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number,
+        expect_exact(command("probe del %d" % number), "probe %d: removed" % number,
                      "probe del %d" % number)
 
 
-def run_with_probes(m, steps):
+def run_with_probes(m, steps, command=None):
     """steps(numbers) adds probes and appends their numbers; they are
-    removed afterwards, also when a check fails. (Not when the machine is
+    removed afterwards, also when a check fails, in the order of the list
+    and typed with command (see remove_probes). (Not when the machine is
     lost: it is thrown away then.)"""
     numbers = []
     try:
         steps(numbers)
     except TestFailure:
-        remove_probes(m, numbers)
+        remove_probes(m, numbers, command)
         raise
-    remove_probes(m, numbers)
+    remove_probes(m, numbers, command)
 
 
 def trace_output(m, cmd="trace"):

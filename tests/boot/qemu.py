@@ -241,6 +241,7 @@ class Machine:
         self._cond = threading.Condition()
         self._threads = []
         self.started_at = None
+        self.last_output = None  # time.monotonic() of the last serial output
         self.exit_status = None
         self._log_saved = False
 
@@ -323,6 +324,7 @@ class Machine:
                 # nothing the kernel prints can make decoding fail.
                 text = data.decode("latin-1")
                 self.raw.append(text)
+                self.last_output = time.monotonic()
                 self.screen.feed(text)
                 self._scan_panic(text)
                 self._cond.notify_all()
@@ -408,6 +410,18 @@ class Machine:
     def wait_text(self, text, timeout=20):
         """wait_for() with a literal string."""
         return self.wait_for(re.escape(text), timeout)
+
+    def wait_quiet(self, quiet=0.5, timeout=20):
+        """Wait until the serial port has said nothing for quiet seconds:
+        for output that follows the prompt, which wait_prompt cannot tell
+        from the end of a command. The next exchange starts on the
+        cursor's line."""
+        def ready():
+            return (self.last_output is not None and
+                    time.monotonic() - self.last_output >= quiet)
+
+        self._wait(ready, "%g s without output" % quiet, timeout)
+        self.mark = len(self.screen.lines)
 
     def wait_prompt(self, timeout=20, echo=True):
         """Wait for the shell prompt at the start of a new line.
