@@ -329,6 +329,11 @@ void kprobes_set_optimization(bool on)
 	mutex_unlock(&kprobe_mutex);
 }
 
+bool optimizer_idle_locked(void)
+{
+	return list_empty(&opt_queue) && list_empty(&opt_ready);
+}
+
 void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
 {
 	const char *why = not_candidate_locked(pp), *refusal = pp->opt_refusal;

@@ -221,6 +221,10 @@ unsigned long kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
+/* How many bytes the probed instruction takes: the next instruction
+ * boundary is that far past pp->addr (the bench walks a function's
+ * instructions with it, without trying every byte). */
+size_t arch_probe_insn_length(const struct probe_point *pp);
 
 /* ---- Implemented by the core ---- */
 
