@@ -42,6 +42,7 @@ enum opt_state {
 struct probe_point {
 	uint8_t *addr;
 	struct probe_point *hash_next;	/* next in its hash bucket */
+	struct probe_point *block_next;	/* next in its block's bucket */
 	struct list_node all_node;	/* in all_points */
 	/* struct kprobe, by point_node: walked by hits without a lock, so
 	 * changed with the list's _rcu calls. */
