@@ -14,6 +14,7 @@
 #define EXEC_PAGES (EXEC_REGION_SIZE / PAGE_SIZE)
 
 static uint64_t page_used[EXEC_PAGES / 64];
+static void *page_owner[EXEC_PAGES];	/* see execmem_set_owner */
 static struct spinlock execmem_lock = SPINLOCK_INIT("execmem");
 
 /* Reserve a free page index, or -1. */
@@ -23,6 +24,10 @@ static long reserve_index(void)
 	long found = -1;
 
 	for (size_t i = 0; i < EXEC_PAGES; i++) {
+		if (page_used[i / 64] == ~0ULL) {
+			i |= 63;	/* on past this word: its 64 pages are in use */
+			continue;
+		}
 		if (!(page_used[i / 64] & (1ULL << (i % 64)))) {
 			page_used[i / 64] |= 1ULL << (i % 64);
 			found = (long)i;
@@ -92,6 +97,18 @@ void execmem_free_page(void *page)
 	unmap_page(va);
 	free_frame(pa);
 	release_index((va - EXEC_REGION_BASE) / PAGE_SIZE);
+}
+
+void execmem_set_owner(void *page, void *owner)
+{
+	page_owner[((uintptr_t)page - EXEC_REGION_BASE) / PAGE_SIZE] = owner;
+}
+
+void *execmem_owner(const void *addr)
+{
+	if (!execmem_contains((uintptr_t)addr))
+		return NULL;
+	return page_owner[((uintptr_t)addr - EXEC_REGION_BASE) / PAGE_SIZE];
 }
 
 bool execmem_contains(uintptr_t addr)

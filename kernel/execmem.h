@@ -17,6 +17,13 @@
 void *execmem_alloc_page(void);
 /* Unmap a page from execmem_alloc_page and free its frame. */
 void execmem_free_page(void *page);
+/* Each page of the region carries one pointer for its user (the slot
+ * caches keep their page's bookkeeping there, so that freeing a slot
+ * finds it without a search). set_owner records it for the page that
+ * starts at page; owner returns it for the page holding addr, NULL if
+ * none was set or addr is outside the region. The user serializes. */
+void execmem_set_owner(void *page, void *owner);
+void *execmem_owner(const void *addr);
 /* True if addr is inside the executable region. */
 bool execmem_contains(uintptr_t addr);
 

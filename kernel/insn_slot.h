@@ -1,8 +1,10 @@
 /* Instruction slots: small fixed-size pieces of executable memory where
  * the probes layer places a copy of a probed instruction (and, for the
  * optimizer, whole detour buffers). A cache hands out slots of one size,
- * carving them from pages of kernel/execmem.c; a page that becomes empty
- * is given back. Write into a slot only with text_poke. */
+ * carving them from pages of kernel/execmem.c; of the pages that become
+ * empty, one is kept for the next allocation and the others are given
+ * back. Allocating and freeing take the same time however many pages a
+ * cache has. Write into a slot only with text_poke. */
 #ifndef KERNEL_INSN_SLOT_H
 #define KERNEL_INSN_SLOT_H
 
@@ -15,21 +17,25 @@
 struct insn_slot_cache {
 	const char *name;
 	size_t slot_size;		/* multiple of INSN_SLOT_MIN_SIZE */
-	struct list_node pages;		/* struct slot_page, private */
+	struct list_node pages;		/* pages with a free slot (private) */
+	struct list_node full_pages;	/* pages without one (private) */
+	uint8_t *spare;			/* an emptied page kept mapped, or NULL */
 	struct spinlock lock;
 	size_t slots_in_use;
-	size_t pages_in_use;
+	size_t pages_in_use;		/* pages holding slots (not the spare) */
 };
 
 #define INSN_SLOT_CACHE_INIT(var, cache_name, size)                            \
 	{ .name = cache_name, .slot_size = size,                               \
 	  .pages = LIST_HEAD_INIT((var).pages),                                \
+	  .full_pages = LIST_HEAD_INIT((var).full_pages),                      \
 	  .lock = SPINLOCK_INIT(cache_name) }
 
 /* A free slot of cache->slot_size bytes (filled with trap instructions
  * on a new page), or NULL when executable memory is exhausted. */
 void *insn_slot_alloc(struct insn_slot_cache *cache);
-/* Give a slot back; an emptied page is unmapped. */
+/* Give a slot back. A page it empties becomes the cache's spare, or is
+ * unmapped if the cache has one already. */
 void insn_slot_free(struct insn_slot_cache *cache, void *slot);
 
 #endif

@@ -199,6 +199,44 @@ static void insn_slots_alloc_and_free(void)
 	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
 }
 
+/* An emptied page is kept as the spare, so the next slot comes from it
+ * without a new mapping; a second emptied page is unmapped. A full page
+ * that gets a slot back is used again. */
+static void insn_slots_keep_one_empty_page(void)
+{
+	enum { PER_PAGE = PAGE_SIZE / 32 };
+	static void *slots[PER_PAGE + 1];
+	void *first, *again;
+
+	first = insn_slot_alloc(&test_slots);
+	EXPECT(first != NULL);
+	if (!first)
+		return;
+	insn_slot_free(&test_slots, first);
+	EXPECT_EQ(test_slots.pages_in_use, 0);
+	EXPECT(test_slots.spare != NULL);
+	again = insn_slot_alloc(&test_slots);
+	EXPECT_EQ((uintptr_t)again & ~(uintptr_t)(PAGE_SIZE - 1),
+		  (uintptr_t)first & ~(uintptr_t)(PAGE_SIZE - 1));
+	EXPECT(test_slots.spare == NULL);
+	insn_slot_free(&test_slots, again);
+
+	for (int i = 0; i <= PER_PAGE; i++) {
+		slots[i] = insn_slot_alloc(&test_slots);
+		EXPECT(slots[i] != NULL);
+		if (!slots[i])
+			return;
+	}
+	EXPECT_EQ(test_slots.pages_in_use, 2);
+	insn_slot_free(&test_slots, slots[3]);	/* the full page has room again */
+	EXPECT(insn_slot_alloc(&test_slots) == slots[3]);
+	for (int i = 0; i <= PER_PAGE; i++)
+		insn_slot_free(&test_slots, slots[i]);
+	EXPECT_EQ(test_slots.slots_in_use, 0);
+	EXPECT_EQ(test_slots.pages_in_use, 0);
+	EXPECT(test_slots.spare != NULL);
+}
+
 static void code_runs_in_slot(void)
 {
 	static const uint8_t code[] = ARCH_RETURN_42_CODE;
@@ -222,6 +260,7 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(wx_text_poke_changes_code),
 	SELFTEST_CASE(execmem_is_read_only_executable),
 	SELFTEST_CASE(insn_slots_alloc_and_free),
+	SELFTEST_CASE(insn_slots_keep_one_empty_page),
 	SELFTEST_CASE(code_runs_in_slot),
 };
 SELFTEST_SUITE("memory", mm_cases);

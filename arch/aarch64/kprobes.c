@@ -288,6 +288,12 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 		 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
 }
 
+size_t arch_probe_insn_length(const struct probe_point *pp)
+{
+	(void)pp;
+	return A64_INSN_SIZE;	/* every instruction is one word */
+}
+
 /* ---- kretprobes and jprobes ---- */
 
 /* No exception: the frame jprobe_return_regs() returns is laid out as the

@@ -394,6 +394,11 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 		 emu_names[pp->insn.emulation]);
 }
 
+size_t arch_probe_insn_length(const struct probe_point *pp)
+{
+	return pp->insn.decoded.length;
+}
+
 /* ---- kretprobes and jprobes ---- */
 
 /* No trap: the frame jprobe_return_regs() returns is a trap frame, so

@@ -169,24 +169,220 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 	remove_all(p);
 }
 
-static void bench_register(void)
+/* ---- What registering costs, against how many probes exist ---- */
+
+#define BACKGROUND_MAX 10000
+#define TRIAL_ROUNDS 8
+#define GRACE_PERIODS 10
+
+/* The numbers of other probes registered while a pair is timed. */
+static const size_t background_steps[] = { 0, 100, 1000, BACKGROUND_MAX };
+
+/* The other probes: on instruction boundaries of functions that do not
+ * run while a pair is timed, so that none of them is hit and adds a
+ * handler's cost to what is measured. */
+struct background {
+	struct kprobe **probes;	/* BACKGROUND_MAX of them */
+	size_t count;		/* found (and registered) so far */
+	size_t next_sym;	/* the symbol table entry to look at next */
+	uintptr_t walked_to;	/* the end of the last function walked */
+	uintptr_t skip;		/* the measured function: never a background */
+};
+
+/* Each pair has its own kprobe, as a probe's memory may be reused only
+ * after the grace period that follows its unregistering. */
+static struct kprobe pair_probes[REGISTER_PAIRS];
+
+static int background_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	struct heap_stats before, during;
-	unsigned long slots;
-	struct kprobe kp = { .symbol_name = "vfs_read", .pre_handler = count_pre };
-	uint64_t t0 = arch_cycles();
+	(void)p;
+	(void)regs;
+	return 0;	/* the core counts nhit */
+}
+
+/* Probe one function's instructions from its start, walking from one to
+ * the next by the length the back end decoded, until one is refused
+ * (it cannot be probed) or there are enough. */
+static void probe_function(struct background *bg, uintptr_t at, uintptr_t end)
+{
+	while (at < end && bg->count < BACKGROUND_MAX) {
+		struct kprobe *kp = bg->probes[bg->count];
+
+		memset(kp, 0, sizeof(*kp));
+		kp->addr = (uint8_t *)at;
+		kp->pre_handler = background_pre;
+		if (register_kprobe(kp) < 0)
+			return;
+		at += arch_probe_insn_length(kp->point);
+		bg->count++;
+	}
+}
+
+/* Register background probes until there are BACKGROUND_MAX (or the
+ * kernel's functions run out), function by function in address order. */
+static void background_fill(struct background *bg)
+{
+	while (bg->count < BACKGROUND_MAX && bg->next_sym < kernel_symtab.count) {
+		const struct symtab_entry *e = &kernel_symtab.entries[bg->next_sym++];
+
+		/* Aliases share an address: walk each function once. */
+		if (e->type != SYM_TEXT || e->size == 0 || e->addr < bg->walked_to ||
+		    e->addr == bg->skip)
+			continue;
+		bg->walked_to = e->addr + e->size;
+		probe_function(bg, e->addr, e->addr + e->size);
+	}
+}
+
+/* Hits on the background probes so far. */
+static unsigned long background_hits(const struct background *bg, size_t n)
+{
+	unsigned long hits = 0;
+
+	for (size_t i = 0; i < n; i++)
+		hits += bg->probes[i]->nhit + bg->probes[i]->nmissed;
+	return hits;
+}
+
+/* Unregister the background probes that were hit (their functions run
+ * while a pair is timed), keeping the others first in the array.
+ * Returns how many went. */
+static size_t background_drop_hit(struct background *bg)
+{
+	size_t kept = 0, dropped;
+
+	for (size_t i = 0; i < bg->count; i++) {
+		struct kprobe *kp = bg->probes[i];
+
+		if (kp->nhit || kp->nmissed)
+			continue;
+		bg->probes[i] = bg->probes[kept];
+		bg->probes[kept++] = kp;
+	}
+	dropped = bg->count - kept;
+	unregister_kprobes(bg->probes + kept, (int)dropped);
+	bg->count = kept;
+	return dropped;
+}
+
+/* Sleep until the optimizer thread has no point left to work on (at
+ * most a minute). */
+static void wait_optimizer_idle(void)
+{
+	uint64_t end = sched_ticks() + 60 * TIMER_HZ;
+	bool idle = false;
+
+	while (!idle && sched_ticks() < end) {
+		mutex_lock(&kprobe_mutex);
+		idle = optimizer_idle_locked();
+		mutex_unlock(&kprobe_mutex);
+		if (!idle)
+			thread_sleep(1);
+	}
+}
+
+/*
+ * Cycles for one register + unregister pair at vfs_read, the average of
+ * REGISTER_PAIRS. The unregistering is its first half only
+ * (unregister_kprobe_locked: the probe is disarmed and unlinked, its
+ * point's memory freed later by call_rcu): the pairs' probes then share
+ * one grace period, waited for after the clock stops. What a grace
+ * period costs is timed on its own (time_grace_period).
+ */
+static uint64_t time_pairs(void)
+{
+	uint64_t t0 = arch_cycles(), t;
 
 	for (int i = 0; i < REGISTER_PAIRS; i++) {
-		kp.addr = NULL;
-		register_kprobe(&kp);
-		unregister_kprobe(&kp);
+		struct kprobe *kp = &pair_probes[i];
+
+		*kp = (struct kprobe){ .symbol_name = "vfs_read", .pre_handler = count_pre };
+		register_kprobe(kp);
+		mutex_lock(&kprobe_mutex);
+		unregister_kprobe_locked(kp);
+		mutex_unlock(&kprobe_mutex);
 	}
-	kprintf("bench: %-22s %lu cycles\n", "register+unregister",
-		(unsigned long)((arch_cycles() - t0) / REGISTER_PAIRS));
-	rcu_barrier();	/* the unregistered points' deferred frees */
+	t = arch_cycles() - t0;
+	synchronize_rcu();
+	return t / REGISTER_PAIRS;
+}
+
+/* Cycles one synchronize_rcu takes, the average of GRACE_PERIODS. */
+static uint64_t time_grace_period(void)
+{
+	uint64_t t0 = arch_cycles();
+
+	for (int i = 0; i < GRACE_PERIODS; i++)
+		synchronize_rcu();
+	return (arch_cycles() - t0) / GRACE_PERIODS;
+}
+
+/* Find the background probes: register them, then time pairs and sleep
+ * a few ticks (the timer and the other threads run then too), and drop
+ * every probe that was hit, until a round hits none. */
+static void background_find(struct background *bg)
+{
+	for (int round = 0; round < TRIAL_ROUNDS; round++) {
+		size_t dropped;
+
+		background_fill(bg);
+		wait_optimizer_idle();
+		time_pairs();
+		thread_sleep(3);
+		time_pairs();
+		dropped = background_drop_hit(bg);
+		kprintf("bench: background probes, round %d: %lu found, %lu hit and dropped\n",
+			round + 1, (unsigned long)(bg->count + dropped), (unsigned long)dropped);
+		if (dropped == 0)
+			break;
+	}
+}
+
+/* Unregister all background probes, one batch at a time, and let the
+ * optimizer and the deferred frees finish. */
+static void background_remove(struct background *bg, size_t n)
+{
+	for (size_t i = 0; i < n; i += 256)
+		unregister_kprobes(bg->probes + i, (int)MIN((size_t)256, n - i));
+	wait_optimizer_idle();
+	rcu_barrier();
+}
+
+/* One pair timed with n background probes registered: one line, and
+ * where any background probe was hit meanwhile (the measurement then
+ * counts its handler too, and tools/bench.py says so). */
+static void report_pairs(const struct background *bg, size_t n)
+{
+	unsigned long hits;
+	uint64_t t;
+
+	for (size_t i = 0; i < n; i++)
+		bg->probes[i]->nhit = bg->probes[i]->nmissed = 0;
+	wait_optimizer_idle();
+	t = time_pairs();
+	hits = background_hits(bg, n);
+	kprintf("bench: register+unregister with %lu probes: %lu cycles (background hits %lu)\n",
+		(unsigned long)n, (unsigned long)t, hits);
+	for (size_t i = 0; i < n && hits; i++) {
+		char at[80];
+
+		if (!bg->probes[i]->nhit && !bg->probes[i]->nmissed)
+			continue;
+		sym_format_offset((uintptr_t)bg->probes[i]->addr, at, sizeof(at));
+		kprintf("bench:   background probe hit at %s\n", at);
+	}
+}
+
+/* The memory one registered kprobe takes: heap and slots. */
+static void bench_memory(void)
+{
+	struct kprobe kp = { .symbol_name = "vfs_read", .pre_handler = count_pre };
+	struct heap_stats before, during;
+	unsigned long slots;
+
+	rcu_barrier();	/* earlier points' deferred frees */
 	slots = kprobe_slots_in_use();
 	heap_get_stats(&before);
-	kp.addr = NULL;
 	register_kprobe(&kp);
 	heap_get_stats(&during);
 	kprintf("bench: %-22s %lu bytes (heap %lu, %lu instruction slots)\n", "memory per probe",
@@ -194,6 +390,59 @@ static void bench_register(void)
 		(unsigned long)(during.bytes_in_use - before.bytes_in_use),
 		kprobe_slots_in_use() - slots);
 	unregister_kprobe(&kp);
+}
+
+/*
+ * The registration rows: a pair with 0, 100, 1000 and 10,000 other
+ * probes registered; the 10,000 are registered with one register_kprobes
+ * call, timed, and the optimizer's work on them after it too. Then a
+ * grace period, and the memory one probe takes.
+ */
+static void bench_register(void)
+{
+	struct background bg = { 0 };
+	struct kprobe *store = kmalloc(BACKGROUND_MAX * sizeof(*store));
+	struct symbol vfs_read_sym;
+	uint64_t t0, t_reg, t_opt;
+	size_t have = 0;
+
+	bg.probes = kmalloc(BACKGROUND_MAX * sizeof(*bg.probes));
+	if (!store || !bg.probes || sym_by_name("vfs_read", &vfs_read_sym) < 0) {
+		kprintf("bench: register+unregister no memory for the background probes\n");
+		kfree(store);
+		kfree(bg.probes);
+		return;
+	}
+	for (size_t i = 0; i < BACKGROUND_MAX; i++)
+		bg.probes[i] = &store[i];
+	bg.skip = vfs_read_sym.addr;
+	background_find(&bg);
+	background_remove(&bg, bg.count);
+
+	for (size_t s = 0; s < ARRAY_SIZE(background_steps); s++) {
+		size_t n = MIN(background_steps[s], bg.count);
+
+		if (background_steps[s] == BACKGROUND_MAX) {
+			background_remove(&bg, have);
+			t0 = arch_cycles();
+			register_kprobes(bg.probes, (int)n);
+			t_reg = arch_cycles() - t0;
+			wait_optimizer_idle();
+			t_opt = arch_cycles() - t0 - t_reg;
+			kprintf("bench: register_kprobes of %lu probes: %lu cycles, optimizer after it:"
+				" %lu cycles\n", (unsigned long)n, (unsigned long)t_reg,
+				(unsigned long)t_opt);
+		} else if (n > have) {
+			register_kprobes(bg.probes + have, (int)(n - have));
+		}
+		have = n;
+		report_pairs(&bg, n);
+	}
+	background_remove(&bg, have);
+	kfree(store);
+	kfree(bg.probes);
+	kprintf("bench: grace period %lu cycles\n", (unsigned long)time_grace_period());
+	bench_memory();
 }
 
 /* The cycle counter's rate, against the timer: cycles per tick. */

@@ -30,29 +30,52 @@
 
 struct mutex kprobe_mutex = MUTEX_INIT(kprobe_mutex, "kprobes");
 struct probe_point *point_hash[POINT_HASH_SIZE];
+struct probe_point *point_blocks[POINT_HASH_SIZE];
 LIST_HEAD(all_kprobes);
 LIST_HEAD(all_points);
 static bool globally_armed = true;
 
-/* Make pp visible to hits: filled in first, then published. */
+/* The bucket of point_blocks that holds the points of addr's block. */
+static struct probe_point **point_block_bucket(uintptr_t addr)
+{
+	uint32_t block = (uint32_t)(addr >> POINT_BLOCK_SHIFT);
+
+	return &point_blocks[(block * 0x9e3779b9u) >> (32 - POINT_HASH_BITS)];
+}
+
+/* Make pp visible to hits: filled in first, then published. (The block
+ * buckets and all_points are the mutex holder's own: plain stores.) */
 static void point_publish_locked(struct probe_point *pp)
 {
 	struct probe_point **bucket = point_hash_bucket((uintptr_t)pp->addr);
+	struct probe_point **block = point_block_bucket((uintptr_t)pp->addr);
 
 	pp->hash_next = *bucket;
 	rcu_assign_pointer(*bucket, pp);
+	pp->block_next = *block;
+	*block = pp;
 	list_add_tail(&pp->all_node, &all_points);
+}
+
+/* The link that points to pp in the chain starting at *link, which
+ * holds pp: a hash chain, or (by_block) a block bucket's chain. */
+static struct probe_point **chain_link_to(struct probe_point **link, struct probe_point *pp,
+					  bool by_block)
+{
+	while (*link != pp)
+		link = by_block ? &(*link)->block_next : &(*link)->hash_next;
+	return link;
 }
 
 /* Hide pp from new hits. Its hash_next stays as it was, so a hit that is
  * on pp right now walks on to the rest of the chain. */
 static void point_unpublish_locked(struct probe_point *pp)
 {
-	struct probe_point **link = point_hash_bucket((uintptr_t)pp->addr);
+	struct probe_point **link = chain_link_to(point_hash_bucket((uintptr_t)pp->addr), pp, false);
 
-	while (*link != pp)
-		link = &(*link)->hash_next;
 	rcu_assign_pointer(*link, pp->hash_next);
+	link = chain_link_to(point_block_bucket((uintptr_t)pp->addr), pp, true);
+	*link = pp->block_next;
 	list_del(&pp->all_node);
 }
 
@@ -64,24 +87,39 @@ void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *
 		fn(pp, ctx);
 }
 
-struct range {
-	uintptr_t start, end;
-	bool found;
-};
-
-static void note_inside(struct probe_point *pp, void *ctx)
+void for_each_point_in_locked(uintptr_t start, uintptr_t end,
+			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
 {
-	struct range *r = ctx;
+	if (start >= end)
+		return;
+	for (uintptr_t block = start >> POINT_BLOCK_SHIFT; block <= (end - 1) >> POINT_BLOCK_SHIFT;
+	     block++) {
+		struct probe_point *pp = *point_block_bucket(block << POINT_BLOCK_SHIFT);
 
-	r->found |= (uintptr_t)pp->addr > r->start && (uintptr_t)pp->addr < r->end;
+		/* A bucket also holds the points of other blocks that hash
+		 * to it: each point is taken in its own block only, so a
+		 * range over two such blocks sees it once. */
+		for (; pp; pp = pp->block_next) {
+			uintptr_t a = (uintptr_t)pp->addr;
+
+			if (a >> POINT_BLOCK_SHIFT == block && a >= start && a < end)
+				fn(pp, ctx);
+		}
+	}
+}
+
+static void note_found(struct probe_point *pp, void *found)
+{
+	(void)pp;
+	*(bool *)found = true;
 }
 
 bool point_inside_locked(uintptr_t start, uintptr_t end)
 {
-	struct range r = { start, end, false };
+	bool found = false;
 
-	for_each_point_locked(note_inside, &r);
-	return r.found;
+	for_each_point_in_locked(start + 1, end, note_found, &found);
+	return found;
 }
 
 struct text_copy {
@@ -105,7 +143,9 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 	if (!mutex_is_held(&kprobe_mutex))
 		panic("kprobes_read_text called without kprobe_mutex");
 	text_read(buf, (const void *)addr, len);
-	for_each_point_locked(unpatch_copy, &copy);
+	/* A point patches at most ARCH_MAX_PATCH_LEN bytes from its
+	 * address, so one that far before addr may reach into the copy. */
+	for_each_point_in_locked(addr - ARCH_MAX_PATCH_LEN + 1, addr + len, unpatch_copy, &copy);
 }
 
 /* Arm or disarm pp to match the rule above, refresh has_post_handler and

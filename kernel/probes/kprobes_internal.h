@@ -13,7 +13,8 @@
 extern struct mutex kprobe_mutex;
 /* Every registered probe, in registration order (by all_node). */
 extern struct list_node all_kprobes;
-/* Every probe point (by all_node), for the walks registration does. */
+/* Every probe point (by all_node), for the few changes that concern
+ * them all. */
 extern struct list_node all_points;
 
 /*
@@ -45,9 +46,28 @@ static inline struct probe_point *point_lookup(uintptr_t addr)
 		pp = rcu_dereference(pp->hash_next);
 	return pp;
 }
+
+/*
+ * The same points filed a second time, by the 64-byte block of text
+ * their address is in (chained by block_next, in as many buckets), for
+ * the questions registration asks about a range of text: which points
+ * patch bytes in it, which jump regions hold an address. A range looks
+ * only at the buckets of its own blocks, so the answer costs the same
+ * however many points there are elsewhere. Only ever used with
+ * kprobe_mutex held: hits never read it.
+ */
+#define POINT_BLOCK_SHIFT 6
+extern struct probe_point *point_blocks[POINT_HASH_SIZE];
+
 /* Call fn(pp, ctx) for every probe point. Call with kprobe_mutex held;
- * fn may unlink pp. */
+ * fn may unlink pp. For the rare changes that concern every point (the
+ * optimizer switched on or off): registration never walks them all. */
 void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
+/* Call fn(pp, ctx) for every probe point whose address is in [start,
+ * end), visiting only the blocks of text the range covers. Mutex held;
+ * fn must not unlink pp. */
+void for_each_point_in_locked(uintptr_t start, uintptr_t end,
+			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
 /* True if a probe point lies strictly inside (start, end). Mutex held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
 /* Neither disabled nor gone. */

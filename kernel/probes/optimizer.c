@@ -142,7 +142,9 @@ static void update_if_holds(struct probe_point *pp, void *addr)
 
 void optimizer_update_around_locked(uintptr_t addr)
 {
-	for_each_point_locked(update_if_holds, (void *)addr);
+	/* A region is at most ARCH_MAX_PATCH_LEN bytes: only points that
+	 * close before addr can hold it. */
+	for_each_point_in_locked(addr - ARCH_MAX_PATCH_LEN + 1, addr, update_if_holds, (void *)addr);
 }
 
 void optimizer_forget_locked(struct probe_point *pp)
@@ -327,6 +329,11 @@ void kprobes_set_optimization(bool on)
 	optimization_on = on;
 	for_each_point_locked(update_point, NULL);
 	mutex_unlock(&kprobe_mutex);
+}
+
+bool optimizer_idle_locked(void)
+{
+	return list_empty(&opt_queue) && list_empty(&opt_ready);
 }
 
 void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)

@@ -30,6 +30,9 @@ void optimizer_free_detour(uint8_t *detour);
 unsigned long optimizer_detours_in_use(void);
 /* One line for `probe show`: optimized, or why not. */
 void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size);
+/* True when no point waits for the optimizer thread (none QUEUED or
+ * READY): the thread has done all the work it was given. */
+bool optimizer_idle_locked(void);
 /* Whether the optimizer runs (`probe optimize on|off`). */
 void kprobes_set_optimization(bool on);
 /* The setting kprobes_set_optimization made last (on at boot). */

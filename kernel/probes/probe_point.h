@@ -42,6 +42,7 @@ enum opt_state {
 struct probe_point {
 	uint8_t *addr;
 	struct probe_point *hash_next;	/* next in its hash bucket */
+	struct probe_point *block_next;	/* next in its block's bucket */
 	struct list_node all_node;	/* in all_points */
 	/* struct kprobe, by point_node: walked by hits without a lock, so
 	 * changed with the list's _rcu calls. */
@@ -241,6 +242,10 @@ unsigned long kprobe_slots_in_use(void);
 
 /* Human-readable description of the probed instruction for `probe show`. */
 void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size);
+/* How many bytes the probed instruction takes: the next instruction
+ * boundary is that far past pp->addr (the bench walks a function's
+ * instructions with it, without trying every byte). */
+size_t arch_probe_insn_length(const struct probe_point *pp);
 
 /* ---- Implemented by the core ---- */
 

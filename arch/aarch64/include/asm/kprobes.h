@@ -21,6 +21,10 @@
  * so that each hit can choose how to run it.
  */
 #define ARCH_PROBE_SLOT_SIZE 16
+/* The most bytes of text one probe point patches, from its address on:
+ * its BRK, or the B that replaces it once optimized, both one word. The
+ * core looks this far back for points whose patch reaches an address. */
+#define ARCH_MAX_PATCH_LEN A64_INSN_SIZE
 #define SLOT_STEP_OFFSET 0
 #define SLOT_BOOST_OFFSET 8
 

@@ -38,6 +38,10 @@ struct arch_probe_insn {
 /* The optimizer's part of a point: the bytes the jump replaces. */
 #define JMP_REL32_SIZE 5
 #define OPT_REGION_MAX (JMP_REL32_SIZE - 1 + INSN_MAX_LEN)
+/* The most bytes of text one probe point patches, from its address on:
+ * an optimized jump's region (a breakpoint is one byte). The core looks
+ * this far back for points whose patch reaches an address. */
+#define ARCH_MAX_PATCH_LEN OPT_REGION_MAX
 /* A detour buffer: the template (~110 bytes), the copied region and the
  * jump back. */
 #define ARCH_DETOUR_SIZE 192
