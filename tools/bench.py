@@ -97,6 +97,8 @@ def run(arch, calls, icount):
     with qemu.Machine(arch, qemu_cmd=cmd) as m:	# starts QEMU
         m.wait_prompt(120, echo=False)
         out = m.command("bench %d" % calls, timeout=1200)
+        if icount:      # the registration rows count instructions
+            out += m.command("bench register", timeout=1200)
         m.poweroff()
     result = {"rows": {}, "paths": {}, "hits": {}, "absent": {}, "register": {},
               "background_hits": {}}
