@@ -274,12 +274,13 @@ static bool patch_ready_locked(void)
 }
 
 /* The optimizer thread: after a wake-up, a short delay to let a burst of
- * registrations arrive, then the whole queue in one batch. While a
- * thread is stopped inside a READY point's region, the optimizer lets go
- * of kprobe_mutex between tries: that thread may take any time to run
- * again, and registration must not wait for it. Whatever changes
- * meanwhile (a point unregistered, no longer a candidate) takes the
- * point off opt_ready under the mutex, so the next try never sees it. */
+ * registrations arrive, then the whole queue in one batch. It lets go of
+ * kprobe_mutex between two points, and between tries while a thread is
+ * stopped inside a READY point's region (that thread may take any time
+ * to run again): registration and `probe list` never wait for a whole
+ * batch. Whatever changes meanwhile (a point unregistered, no longer a
+ * candidate) takes the point off opt_queue or opt_ready under the mutex,
+ * so the thread never sees it again. */
 static void optimizer_main(void *unused)
 {
 	(void)unused;
@@ -293,9 +294,16 @@ static void optimizer_main(void *unused)
 		thread_sleep(OPTIMIZE_DELAY_TICKS);
 		mutex_lock(&kprobe_mutex);
 		for (;;) {
-			while (!list_empty(&opt_queue))
+			while (!list_empty(&opt_queue)) {
 				prepare_one_locked(list_first_entry(&opt_queue, struct probe_point,
 								    opt_node));
+				/* A batch of thousands takes a while: let a
+				 * registration or `probe list` that waits for
+				 * the mutex go first, between two points. */
+				mutex_unlock(&kprobe_mutex);
+				thread_yield();
+				mutex_lock(&kprobe_mutex);
+			}
 			if (!patch_ready_locked())
 				break;
 			mutex_unlock(&kprobe_mutex);

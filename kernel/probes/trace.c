@@ -243,23 +243,26 @@ static void copy_snapshot(struct trace_snapshot *s, struct trace_record *buffer)
 	arch_irq_restore(flags);
 }
 
+/* One record, one line, printed by one kprintf: a hit that printk has to
+ * defer (a printing probe on the console's own path) then comes out
+ * between two lines, never inside one, and is kept or dropped whole. */
 static void print_record(const struct trace_record *r)
 {
 	static const char kinds[] = { 'k', 'j', 'r' };
-	char where[80];
+	char where[80], what[128];
 	const uint64_t *v = r->values;
 
 	sym_format(r->addr, where, sizeof(where));
-	kprintf("%6lu.%02lu  %s(%u)  #%d %c %s  ", (unsigned long)(r->ticks / 100),
-		(unsigned long)(r->ticks % 100), r->thread, r->thread_id, r->probe_id,
-		kinds[r->kind], where);
 	if (r->kind == KPROBE_KIND_R)
-		kprintf("ret=0x%lx (%ld) after %lu cycles\n", (unsigned long)v[0],
-			(long)v[0], (unsigned long)v[1]);
+		snprintf(what, sizeof(what), "ret=0x%lx (%ld) after %lu cycles",
+			 (unsigned long)v[0], (long)v[0], (unsigned long)v[1]);
 	else
-		kprintf("args 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx\n",
-			(unsigned long)v[0], (unsigned long)v[1], (unsigned long)v[2],
-			(unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
+		snprintf(what, sizeof(what), "args 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx",
+			 (unsigned long)v[0], (unsigned long)v[1], (unsigned long)v[2],
+			 (unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
+	kprintf("%6lu.%02lu  %s(%u)  #%d %c %s  %s\n", (unsigned long)(r->ticks / 100),
+		(unsigned long)(r->ticks % 100), r->thread, r->thread_id, r->probe_id,
+		kinds[r->kind], where, what);
 }
 
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,

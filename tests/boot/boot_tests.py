@@ -736,35 +736,31 @@ def test_kretprobe_orphan_given_back(m):
           % (before + after + orphaned))
 
 
-# One hit as `probe add -p` prints it: the line of a `trace` record
-# (print_record in trace.c), printed with two kprintf calls; when printk
-# has to defer it and its buffer is full, the second may be dropped.
-PRINTED_HIT = re.compile(r"[ \d]{6}\.\d\d  \S+\(\d+\)  #(\d+) [kjr] \S+  "
-                         r"(?:(?:args(?: 0x[0-9a-f]+){6}|ret=0x[0-9a-f]+ \(-?\d+\)"
-                         r" after \d+ cycles)\r?\n)?")
-PRINTK_DROPPED = re.compile(r"printk: \d+ messages from probe handlers dropped\r?\n")
+# What printing probes (`probe add -p`) add to the console, wherever it
+# falls, even inside the echo of a command or a line of its output: a
+# hit, printed as a line of `trace` prints it (print_record in trace.c;
+# the seconds right-aligned in six columns, so that a space printed just
+# before the hit stays with its own text), and printk's count of handler
+# messages it could not keep. A hit is printed with one kprintf call, so
+# printk keeps or drops it whole. `trace` prints its records in the same
+# form: they are cut out too.
+PRINTED = re.compile(
+    r"(?: {5}\d| {4}\d\d| {3}\d{3}| {2}\d{4}| \d{5}|\d{6,})\.\d\d  \S+\(\d+\)  "
+    r"#(?P<probe>\d+) [kjr] \S+  "
+    r"(?:args(?: 0x[0-9a-f]+){6}|ret=0x[0-9a-f]+ \(-?\d+\) after \d+ cycles)\n"
+    r"|printk: (?P<dropped>\d+) messages from probe handlers dropped\n")
 
 
-def command_with_printed_hits(m, line):
-    """Run one command while printing probes are on the console's path:
-    their hit lines land anywhere, also after the prompt (printing it
-    hits them) and after part of a line (printk prints a deferred hit
-    after the text it interrupted). Returns (output, probe numbers of the
-    hits): the output as the command printed it, with every hit line
-    taken out of the serial text first, so that a lost or garbled
-    character of the command's own output still shows."""
-    start = len(m.raw)
-    m.send(line + "\r")
-    m.wait_for(r"\n" + re.escape(qemu.PROMPT))     # the next prompt, on a line of its own
-    m.wait_quiet()                                  # and the hit lines printed after it
-    text = "".join(m.raw[start:])
-    hits = [int(n) for n in PRINTED_HIT.findall(text)]
-    screen = qemu.Screen()
-    screen.feed(PRINTK_DROPPED.sub("", PRINTED_HIT.sub("", text)))
-    check(screen.lines[:1] == [line] and screen.current() == qemu.PROMPT,
-          "`%s` with printing probes: without the hit lines, expected the echo, the output"
-          " and the prompt, got %s" % (line, show(screen.lines + [screen.current()], 12)))
-    return screen.lines[1:], hits
+def command_with_printed_hits(m, line, timeout=COMMAND_TIMEOUT):
+    """Run one command while printing probes may print anywhere. Returns
+    (output, probe numbers of the hits printed, messages printk said it
+    dropped): the output as the command printed it, the printed hits cut
+    out of the serial text first (Machine.command_amid), so that a lost
+    or garbled character of the command's own output still shows."""
+    out, cut = m.command_amid(line, PRINTED, timeout)
+    hits = [int(c.group("probe")) for c in cut if c.group("probe")]
+    dropped = sum(int(c.group("dropped")) for c in cut if c.group("dropped"))
+    return out, hits, dropped
 
 
 @test("printing_probe_on_console_path")
@@ -789,7 +785,7 @@ def test_printing_probe_on_console_path(m):
     def steps(numbers):
         for name in names:
             numbers.append(probe_add_result(run("probe add -p " + name), "k", name + "+0x0")[0])
-        out, hits = command_with_printed_hits(m, "ls /")
+        out, hits, _ = command_with_printed_hits(m, "ls /")
         check(out == want_ls, "`ls /` with printing probes on lib/format.c: expected %s,"
               " got %s" % (show(want_ls, 12), show(out, 12)))
         # Each line of `ls /` is a kprintf: vformat runs with the console
@@ -798,13 +794,49 @@ def test_printing_probe_on_console_path(m):
         check(vformat in hits and set(hits) <= set(numbers),
               "`ls /` with printing probes: expected hit lines of vformat's probe #%d, and"
               " only of the probes %s; got hit lines of %s" % (vformat, numbers, sorted(set(hits))))
-        out, _ = command_with_printed_hits(m, "cat /etc/hostname")
+        out, _, _ = command_with_printed_hits(m, "cat /etc/hostname")
         check(out == ["probeos"], "`cat /etc/hostname` with printing probes: expected"
               " 'probeos', got %s" % show(out))
 
     run_with_probes(m, steps, command=run)
     expect_exact(m.command("probe list"), "no probes", "probe list")
 
+
+
+@test("printk_counts_dropped_messages")
+def test_printk_counts_dropped_messages(m):
+    """A printing probe on every instruction of vformat: one kprintf, run
+    with the console lock held, then makes far more deferred hit lines
+    than printk's buffer keeps (4 KiB per CPU). Those that do not fit are
+    dropped whole and counted, and the count is printed; the command's
+    own output stays whole. (The probes are added under `probe off`:
+    armed, each would print its hits for every key of the next `probe
+    add`.)"""
+    want_ls = m.command("ls /")
+
+    def run(line):
+        return command_with_printed_hits(m, line)[0]
+
+    def steps(numbers):
+        expect_exact(m.command("probe off"), "probes disarmed", "probe off")
+        add_probes(m, every_instruction(m, ["vformat"]), numbers, "-p ")
+        check(len(numbers) > 20, "`probe add -p` at vformat's instructions: only %d added"
+              % len(numbers))
+        info("%d printing probes in vformat" % len(numbers))
+        expect_exact(run("probe on"), "probes armed", "probe on")
+        out, hits, dropped = command_with_printed_hits(m, "ls /")
+        check(out == want_ls, "`ls /` with printing probes on every instruction of vformat:"
+              " expected %s, got %s" % (show(want_ls, 12), show(out, 12)))
+        check(hits and dropped > 0, "`ls /` with printing probes on every instruction of"
+              " vformat: expected hit lines and a 'printk: N messages from probe handlers"
+              " dropped' line, got %d hit lines and %d dropped" % (len(hits), dropped))
+        expect_exact(run("probe off"), "probes disarmed", "probe off")
+
+    try:
+        run_with_probes(m, steps)
+    finally:
+        m.command("probe on")
+    expect_exact(m.command("probe list"), "no probes", "probe list")
 
 # -- the trace buffer -----------------------------------------------------
 
@@ -855,16 +887,42 @@ def instruction_offsets(m, elf, name, size):
     return [offset for offset, _ in disassembly(m, elf, name, size)]
 
 
-def trace_reader_probes(m):
-    """Every instruction of kernel/probes/trace.c's functions as
-    `probe add` locations, skipping names the kernel has twice (see
-    unique_functions)."""
+def every_instruction(m, names):
+    """Every instruction of the kernel's functions names as `probe add`
+    locations, but for names the kernel has twice (see unique_functions)."""
     elf = "build/%s/probeos.elf" % m.arch
-    ours = elf_functions(m, "build/%s/obj/kernel/probes/trace.c.o" % m.arch)
     kernel = unique_functions(m)
     return ["%s+0x%x" % (name, offset)
-            for name in sorted(set(ours) & set(kernel))
+            for name in sorted(set(names) & set(kernel))
             for offset in instruction_offsets(m, elf, name, kernel[name])]
+
+
+def trace_reader_probes(m):
+    """Every instruction of kernel/probes/trace.c's functions."""
+    return every_instruction(m, elf_functions(m, "build/%s/obj/kernel/probes/trace.c.o" % m.arch))
+
+
+# The answers of `probe add` that refuse a location a test chose well:
+# code that must never be probed, and instructions that cannot be.
+PROBE_REFUSED = re.compile(r"^probe: (\S+ is blacklisted|the instruction at \S+ cannot be probed)$")
+
+
+def add_probes(m, locations, numbers, options=""):
+    """`probe add OPTIONS WHERE` for each location, appending the numbers
+    of the probes added to numbers; returns how many were refused. Any
+    answer but an added probe or one of PROBE_REFUSED fails the test."""
+    refused = 0
+    for where in locations:
+        out = m.command("probe add %s%s" % (options, where))
+        added = PROBE_ADDED.match(out[0]) if len(out) == 1 else None
+        if added and added.group(3) == where:
+            numbers.append(int(added.group(1)))
+        else:
+            check(len(out) == 1 and PROBE_REFUSED.match(out[0]),
+                  "`probe add %s%s`: expected 'probe N: ...' or a refusal as blacklisted or"
+                  " unprobeable, got %s" % (options, where, show(out)))
+            refused += 1
+    return refused
 
 
 def remove_probes(m, numbers, command=None):
@@ -916,21 +974,11 @@ def test_trace_probed_in_trace(m):
           "no instruction of cmd_trace found with objdump: %s" % locations[:3])
 
     def steps(numbers):
-        refused = []
-        for where in locations:
-            out = m.command("probe add " + where)
-            added = PROBE_ADDED.match(out[0]) if len(out) == 1 else None
-            if added:
-                numbers.append(int(added.group(1)))
-            else:
-                refused.append(out)
         # The recording code itself is blacklisted; a few instructions
         # may not be probeable.
-        odd = [out for out in refused
-               if len(out) != 1 or not re.search(r"is blacklisted|cannot be probed", out[0])]
-        check(numbers and not odd, "`probe add` of trace.c's instructions: %d added, refused"
-              " for another reason: %s" % (len(numbers), show([o[0] for o in odd if o])))
-        info("%d probes in trace.c, %d refused" % (len(numbers), len(refused)))
+        refused = add_probes(m, locations, numbers)
+        check(numbers, "`probe add` of trace.c's instructions: none added")
+        info("%d probes in trace.c, %d refused" % (len(numbers), refused))
         expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
         lines, _, _ = trace_output(m)
         ours = set(numbers)
@@ -964,6 +1012,154 @@ def test_trace_printing_probed(m):
               % (sorted(numbers), sorted(seen)))
 
     run_with_probes(m, steps)
+
+
+# -- a printing probe on every instruction that takes a lock -------------
+
+# What spin_lock (kernel/spinlock.h) compiles to, as `objdump -d` shows
+# it: an atomic exchange of 1 into the lock's 32-bit flag. On x86_64 an
+# xchg of a 32-bit register with memory. On aarch64 (no LSE atomics:
+# -mno-outline-atomics on a cortex-a72) a load-acquire exclusive of a
+# 32-bit word followed at once by a store exclusive to the same address;
+# a compare-and-swap would compare in between. spin_unlock is a release
+# store of 0 to the flag: on aarch64 an stlr of wzr (also how the
+# kretprobe layer frees an instance; that code is blacklisted), on x86_64
+# a plain mov like any other store, so there only the functions that take
+# a lock can be found.
+SPINLOCK_CODE = {
+    "x86_64": [re.compile(r"\txchg +%(?:e[a-z]{2}|r\d+d),\S*\(")],
+    "aarch64": [re.compile(r"\tldaxr\tw\d+, \[(x\d+)\]\n *[0-9a-f]+:\tstxr\tw\d+, w\d+, \[\1\]"),
+                re.compile(r"\tstlr\twzr, \[x\d+\]")],
+}
+# Functions that surely take a lock: the heap's, the console input's, a
+# wait queue's, the scheduler's and the ramfs'. If the search finds
+# fewer, it is the search that is wrong.
+KNOWN_SPINLOCK_USERS = ("kmalloc", "kfree", "console_getc", "wait_queue_wait", "thread_yield",
+                        "ramfs_read")
+OBJDUMP_FUNCTION = re.compile(r"^[0-9a-f]+ <(\S+)>:$", re.M)
+
+PROBED_TIMEOUT = 120    # a command whose every lock prints dozens of hits
+MAX_LISTED = 128        # lines of `probe list`: kernel/probes/probe_cmd.c
+PROBE_LIST_LINE = re.compile(r"^[0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d+ missed=\d+$")
+
+
+def functions_matching(m, elf, patterns):
+    """The names of the functions in elf whose disassembly one of the
+    regexes matches."""
+    parts = OBJDUMP_FUNCTION.split(objdump(m, "-d", "--no-show-raw-insn", elf))
+    return {name for name, code in zip(parts[1::2], parts[2::2])
+            if any(p.search(code) for p in patterns)}
+
+
+def exact(out):
+    return out
+
+
+def counts_aside(out):
+    """Every number replaced: bytes and frames in use, thread numbers and
+    reads differ from one run to the next."""
+    return [re.sub(r"\d+", "N", line) for line in out]
+
+
+def threads_of(out):
+    """`ps`: the header, and each thread's ID and NAME (states and ticks
+    change all the time)."""
+    return out[:1] + [" ".join(line.split()[:1] + line.split()[-1:]) for line in out[1:]]
+
+
+# Commands that take locks all over the kernel, and what of their output
+# must not change when every such lock prints hits.
+WORKLOADS = [("ls /", exact), ("cat /etc/motd", exact), ("cat /etc/hostname", exact),
+             ("mem", counts_aside), ("ps", threads_of), ("worker start", counts_aside),
+             ("worker", counts_aside), ("worker stop", counts_aside)]
+
+
+def run_workloads(run):
+    """[(command, what of its output must not change)], running each
+    command with run(command) -> output lines."""
+    return [(cmd, shape(run(cmd))) for cmd, shape in WORKLOADS]
+
+
+def compare_workloads(got, want, when):
+    for (cmd, out), (_, ref) in zip(got, want):
+        check(out == ref, "%s: `%s` printed %s, expected (as without probes) %s"
+              % (when, cmd, show(out), show(ref)))
+
+
+@test("probe_every_spinlock_user")
+def test_probe_every_spinlock_user(m):
+    """A printing probe (`probe add -p`: it records each hit and prints
+    it) on every instruction of every function that takes or releases a
+    spinlock, found in the object code (SPINLOCK_CODE), not in a list
+    (on x86_64 only the takers can be found: a release is a plain store).
+    With them armed, the workloads, `trace`, `probe list` and `probe del
+    all` must answer, and every command must print what it printed
+    without probes, once the hits are cut out of its output. (A hit
+    under a lock that the hit path, or the print of the hit, takes again
+    waits for ever: the kernel hangs.)
+
+    The probes are added while `probe off` keeps them disarmed, and armed
+    together by `probe on`: armed, each added probe would print its hits
+    for every key typed in each of the thousands of `probe add` lines
+    that follow. Then every command's output, echo included, is mixed
+    with hits, so the shell is talked to through command_with_printed_hits."""
+    users = functions_matching(m, "build/%s/probeos.elf" % m.arch, SPINLOCK_CODE[m.arch])
+    missing = [name for name in KNOWN_SPINLOCK_USERS if name not in users]
+    check(not missing, "objdump: no spinlock found in %s, though they take one; found in %s"
+          % (", ".join(missing), show(sorted(users), 50)))
+    locations = every_instruction(m, users)
+    reference = run_workloads(m.command)
+    hits = []
+
+    def probed(cmd, timeout=PROBED_TIMEOUT):
+        """cmd's output lines, the printed hits cut out; counts the hits."""
+        out, printed, _ = command_with_printed_hits(m, cmd, timeout)
+        hits.append(len(printed))
+        return out
+
+    numbers = []
+    expect_exact(m.command("probe off"), "probes disarmed", "probe off")
+    try:
+        refused = add_probes(m, locations, numbers, "-p ")
+        info("%d probes on %d spinlock users, %d refused"
+             % (len(numbers), len(users), refused))
+        check(numbers, "`probe add -p` at the spinlock users' instructions: none added")
+        expect_exact(probed("probe on"), "probes armed", "probe on")
+        compare_workloads(run_workloads(probed), reference, "with the probes")
+        check(sum(hits) > 0, "the workloads printed no hits")
+
+        # trace's records have the form of printed hits, so they are cut
+        # out with them: what is left is its last line, and at least as
+        # many lines as it counts records were cut.
+        out = probed("trace")
+        summary = TRACE_SUMMARY.match(out[-1]) if len(out) == 1 else None
+        check(summary and 0 < int(summary.group(1)) <= hits[-1],
+              "`trace` with the probes: expected records, then 'trace: N records, M lost'"
+              " (N > 0), and %d lines of records and hits were cut out; left %s"
+              % (hits[-1], show(out[-3:])))
+
+        out = probed("probe list")
+        listed = [PROBE_LIST_LINE.match(line) for line in out[:MAX_LISTED]]
+        more = len(numbers) - MAX_LISTED
+        check(len(out) == min(len(numbers), MAX_LISTED) + (more > 0) and all(listed) and
+              {line.group(1) for line in listed} <= set(locations) and
+              (more <= 0 or out[-1] == "(%d more not shown)" % more),
+              "`probe list`: expected a line for each of the first %d of %d probes,"
+              " then '(%d more not shown)', got %s"
+              % (MAX_LISTED, len(numbers), more, show(out)))
+
+        expect_exact(probed("probe del all"), "probe: removed %d probes" % len(numbers),
+                     "probe del all")
+    except TestFailure:
+        # Leave no probe, and no worker, behind for the tests that follow.
+        probed("probe del all")
+        m.command("probe on")
+        m.command("worker stop")
+        raise
+    expect_exact(m.command("probe list"), "no probes", "probe list after `probe del all`")
+    # Compared through m.command, which cuts nothing: a hit still printed
+    # would show.
+    compare_workloads(run_workloads(m.command), reference, "after `probe del all`")
 
 
 OPTIMIZER_ARCHS = ("x86_64", "aarch64")

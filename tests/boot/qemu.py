@@ -241,7 +241,6 @@ class Machine:
         self._cond = threading.Condition()
         self._threads = []
         self.started_at = None
-        self.last_output = None  # time.monotonic() of the last serial output
         self.exit_status = None
         self._log_saved = False
 
@@ -324,7 +323,6 @@ class Machine:
                 # nothing the kernel prints can make decoding fail.
                 text = data.decode("latin-1")
                 self.raw.append(text)
-                self.last_output = time.monotonic()
                 self.screen.feed(text)
                 self._scan_panic(text)
                 self._cond.notify_all()
@@ -411,18 +409,6 @@ class Machine:
         """wait_for() with a literal string."""
         return self.wait_for(re.escape(text), timeout)
 
-    def wait_quiet(self, quiet=0.5, timeout=20):
-        """Wait until the serial port has said nothing for quiet seconds:
-        for output that follows the prompt, which wait_prompt cannot tell
-        from the end of a command. The next exchange starts on the
-        cursor's line."""
-        def ready():
-            return (self.last_output is not None and
-                    time.monotonic() - self.last_output >= quiet)
-
-        self._wait(ready, "%g s without output" % quiet, timeout)
-        self.mark = len(self.screen.lines)
-
     def wait_prompt(self, timeout=20, echo=True):
         """Wait for the shell prompt at the start of a new line.
 
@@ -465,6 +451,55 @@ class Machine:
         without the echoed command line and the next prompt."""
         self.send(line + "\r")
         return self.wait_prompt(timeout)
+
+    def command_amid(self, line, noise, timeout=20):
+        """command() on a console where other text may appear at any
+        moment, even in the middle of the echo or of a line of output
+        (probes that print each hit do that). Every match of the regex
+        noise, which must match such text whole, newline included, is cut
+        out of the raw serial output (carriage returns dropped) before it
+        is split into lines; the Screen is not used. Returns the output
+        lines and the pieces of noise cut (their re.Match objects)."""
+        with self._cond:
+            start = self._last_line_start()
+            # The prompt this command ends with comes after the old one,
+            # which is on the line the text starts with.
+            skip = len(self._raw_from(start))
+        self.send(line + "\r")
+        found = []
+
+        def ready():
+            text = self._raw_from(start)
+            # Cutting the noise costs more than looking for the prompt,
+            # and a command under a flood of noise receives many chunks.
+            if text.find(PROMPT, skip) < 0:
+                return False
+            text = text.replace("\r", "")
+            kept = noise.sub("", text)
+            end = kept.find("\n" + PROMPT)
+            if end < 0:
+                return False
+            # The first line is the old prompt and the echo of line.
+            found.append((kept[:end + 1].split("\n")[1:-1], list(noise.finditer(text))))
+            return True
+
+        self._wait(ready, "prompt %r after %r (noise cut out)" % (PROMPT, line), timeout)
+        self.mark = len(self.screen.lines)
+        return found[0]
+
+    def _last_line_start(self):
+        """Where the last line of the serial output so far starts, as
+        (chunk, offset) in self.raw. Noise (see command_amid) may be half
+        printed; its start is at the start of a line or after the prompt."""
+        for chunk in range(len(self.raw) - 1, -1, -1):
+            at = self.raw[chunk].rfind("\n")
+            if at >= 0:
+                return chunk, at + 1
+        return 0, 0
+
+    def _raw_from(self, start):
+        chunk, offset = start
+        return "".join(self.raw[chunk:])[offset:]
 
     def poweroff(self, timeout=10):
         """Type `poweroff` and wait for QEMU to exit; return its status."""
