@@ -37,6 +37,7 @@
 #include "kernel/shell.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
+#include "lib/format.h"
 #include "lib/string.h"
 #include <asm/irq.h>
 
