@@ -297,12 +297,20 @@ static void thread_in_a_neighbours_slot_delays_the_patch(void)
 	EXPECT(!scan_done);
 	EXPECT_EQ(probe_test_path_count(&inner, PROBE_EXEC_BOOST), 1);
 	EXPECT(sched_thread_stopped_in((uintptr_t)inner.point->slot, ARCH_PROBE_SLOT_SIZE));
-	/* This waits until the thread has left the slot; the optimizer
-	 * works on the outer point meanwhile. */
+	/* Unregistering returns at once; the slot is freed once the thread
+	 * has left it. Until then the outer jump must not be written: the
+	 * state is read before scan_done, which the thread sets after it
+	 * has left both the slot and the region. */
 	unregister_kprobe(&inner);
-	EXPECT_EQ(probe_test_settle(&outer), OPT_OPTIMIZED);
-	wait_scan_thread();
+	for (uint64_t end = sched_ticks() + 3000; !scan_done && sched_ticks() < end;) {
+		enum opt_state st = probe_test_opt_state(&outer);
+
+		EXPECT(st != OPT_OPTIMIZED || scan_done);
+		thread_sleep(1);
+	}
 	EXPECT(scan_done);
+	wait_scan_thread();
+	EXPECT_EQ(probe_test_settle(&outer), OPT_OPTIMIZED);
 	unregister_kprobe(&outer);
 }
 
