@@ -400,13 +400,13 @@ void unregister_kprobe(struct kprobe *p)
 	unregister_kprobes(&p, 1);
 }
 
-int register_kprobes(struct kprobe **kps, int num)
+int register_probes(void *array, int num, const struct probe_type *type)
 {
 	for (int i = 0; i < num; i++) {
-		int err = register_kprobe(kps[i]);
+		int err = type->register_one(type->nth(array, i));
 
 		if (err) {
-			unregister_kprobes(kps, i);
+			unregister_probes(array, i, type);
 			return err;
 		}
 	}
@@ -414,13 +414,38 @@ int register_kprobes(struct kprobe **kps, int num)
 }
 
 /* All of them unlinked first, then one grace period for the lot. */
-void unregister_kprobes(struct kprobe **kps, int num)
+void unregister_probes(void *array, int num, const struct probe_type *type)
 {
 	mutex_lock(&kprobe_mutex);
-	for (int i = 0; i < num; i++)
-		unregister_kprobe_locked(kps[i]);
+	for (int i = 0; i < num; i++) {
+		if (type->before_unlink_locked)
+			type->before_unlink_locked(type->nth(array, i));
+		unregister_kprobe_locked(type->nth(array, i));
+	}
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
+	for (int i = 0; type->after_grace_period && i < num; i++)
+		type->after_grace_period(type->nth(array, i));
+}
+
+static struct kprobe *nth_kprobe(void *array, int i)
+{
+	return ((struct kprobe **)array)[i];
+}
+
+static const struct probe_type kprobe_type = {
+	.nth = nth_kprobe,
+	.register_one = register_kprobe,
+};
+
+int register_kprobes(struct kprobe **kps, int num)
+{
+	return register_probes(kps, num, &kprobe_type);
+}
+
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	unregister_probes(kps, num, &kprobe_type);
 }
 
 static int set_disabled(struct kprobe *p, bool disabled)
