@@ -347,6 +347,15 @@ static int register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t
 	return point_add_locked(pp, p, kind);
 }
 
+/* Where p asks to go, checked: its address and the function it is in. */
+static int locate_probe(struct kprobe *p, enum kprobe_kind kind, uintptr_t *addr,
+			struct symbol *func)
+{
+	int err = resolve_address(p, addr);
+
+	return err ? err : check_address(*addr, kind, func);
+}
+
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
 	struct symbol func;
@@ -354,15 +363,9 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	int err;
 
 	mutex_lock(&kprobe_mutex);
-	if (p->point) {
-		err = -EEXIST;
-	} else {
-		err = resolve_address(p, &addr);
-		if (!err)
-			err = check_address(addr, kind, &func);
-		if (!err)
-			err = register_at_locked(p, kind, addr, &func);
-	}
+	err = p->point ? -EEXIST : locate_probe(p, kind, &addr, &func);
+	if (!err)
+		err = register_at_locked(p, kind, addr, &func);
 	mutex_unlock(&kprobe_mutex);
 	return err;
 }
