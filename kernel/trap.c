@@ -1,4 +1,4 @@
-/* Trap hooks and exception fix-ups (see trap.h). */
+/* Trap hooks, exception fix-ups and the words for W^X faults (see trap.h). */
 #include "kernel/trap.h"
 #include "kernel/nokprobe.h"
 
@@ -37,4 +37,25 @@ bool extable_fixup(struct pt_regs *regs)
 	return true;
 }
 NOKPROBE_SYMBOL(extable_search);
+
+extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
+
+static bool in_section(uintptr_t addr, const char *start, const char *end)
+{
+	return addr >= (uintptr_t)start && addr < (uintptr_t)end;
+}
+
+/* Written once for both architectures: the students who meet these
+ * faults are the ones who poke at text directly instead of through
+ * text_poke(), and the sentence should tell them so. */
+const char *trap_wx_fault_reason(uintptr_t addr, bool write, bool nx_fetch)
+{
+	if (write && in_section(addr, __text_start, __text_end))
+		return "write to read-only kernel text (W^X): code may only be changed through text_poke()";
+	if (write && in_section(addr, __rodata_start, __rodata_end))
+		return "write to read-only kernel data";
+	if (nx_fetch)
+		return "execution of a no-execute page (W^X)";
+	return NULL;
+}
 NOKPROBE_SYMBOL(extable_fixup);

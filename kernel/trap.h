@@ -49,6 +49,12 @@ bool extable_fixup(struct pt_regs *regs);
 /* The fix-up address for a faulting instruction address, or 0. */
 uintptr_t extable_search(uintptr_t insn_addr);
 
+/* Explain a fault at addr that W^X caused, for the panic message: a
+ * write to the kernel's text or read-only data, or (nx_fetch) an
+ * instruction fetch from a mapped page that may not run. NULL when it is
+ * none of these, and the architecture explains the fault itself. */
+const char *trap_wx_fault_reason(uintptr_t addr, bool write, bool nx_fetch);
+
 /* Panic on an unhandled trap: name it, dump registers and a backtrace. */
 __noreturn void trap_panic(const char *what, struct pt_regs *regs);
 

@@ -114,40 +114,47 @@ int vfs_open(const char *path, int flags, struct file **out)
 	return 0;
 }
 
-/* vfs_read and vfs_write check in the order Linux does: a file not open
- * for this direction is a bad descriptor (-EBADF), a file whose
- * filesystem lacks the operation is -EINVAL, then the arguments. */
+/* The checks vfs_read and vfs_write share, in the order Linux makes
+ * them: a file not open for this direction is a bad descriptor
+ * (-EBADF), a file whose filesystem lacks the operation is -EINVAL,
+ * then the arguments. 0 when the call may go ahead. */
+static int check_read_write(const struct file *file, bool writing, const void *buf,
+			    size_t count, const loff_t *pos)
+{
+	const struct file_operations *fops;
+
+	if (!file || !file->inode || file->flags == (writing ? O_RDONLY : O_WRONLY))
+		return -EBADF;
+	fops = file->inode->fops;
+	if (!fops || (writing ? !fops->write : !fops->read))
+		return -EINVAL;
+	if (!pos || *pos < 0)
+		return -EINVAL;
+	if (!buf && count)
+		return -EFAULT;
+	return 0;
+}
 
 /* __noinline: probes are placed on this symbol, so it must stay a real
  * call with its own entry point, whatever the optimiser would prefer. */
 __noinline ssize_t vfs_read(struct file *file, char *buf, size_t count,
 			    loff_t *pos)
 {
-	if (!file || !file->inode || file->flags == O_WRONLY)
-		return -EBADF;
-	if (!file->inode->fops || !file->inode->fops->read)
-		return -EINVAL;
-	if (!pos || *pos < 0)
-		return -EINVAL;
-	if (!buf && count)
-		return -EFAULT;
-	count = MIN(count, VFS_RW_MAX);
-	return file->inode->fops->read(file, buf, count, pos);
+	int err = check_read_write(file, false, buf, count, pos);
+
+	if (err)
+		return err;
+	return file->inode->fops->read(file, buf, MIN(count, VFS_RW_MAX), pos);
 }
 
 __noinline ssize_t vfs_write(struct file *file, const char *buf, size_t count,
 			     loff_t *pos)
 {
-	if (!file || !file->inode || file->flags == O_RDONLY)
-		return -EBADF;
-	if (!file->inode->fops || !file->inode->fops->write)
-		return -EINVAL;
-	if (!pos || *pos < 0)
-		return -EINVAL;
-	if (!buf && count)
-		return -EFAULT;
-	count = MIN(count, VFS_RW_MAX);
-	return file->inode->fops->write(file, buf, count, pos);
+	int err = check_read_write(file, true, buf, count, pos);
+
+	if (err)
+		return err;
+	return file->inode->fops->write(file, buf, MIN(count, VFS_RW_MAX), pos);
 }
 
 void vfs_close(struct file *file)

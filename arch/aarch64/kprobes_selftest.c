@@ -3,12 +3,12 @@
  * class, boosted and stepped instructions, the interrupt mask around a
  * step, the instructions that are refused, and kretprobes where aarch64
  * differs. The fault handler during a stepped load is tested in
- * kernel/probes/kprobes_selftest.c, on kpt_load and the other targets this
+ * kernel/probes/kprobes_selftest.c, on probed_load and the other targets this
  * file provides (kernel/probes/probe_selftest_arch.h).
  *
  * The probed code is written in assembly so the tests know exactly which
  * instruction sits at each probed address; .L labels keep those addresses
- * out of the symbol table, and kpt_points[] and kpa_points[] hand them to
+ * out of the symbol table, and probed_points[] and a64_probed_points[] hand them to
  * C. Each test runs the code with and without probes and compares: a
  * simulated instruction must do exactly what the real one does.
  */
@@ -21,9 +21,9 @@
 
 __asm__(
 	".text\n"
-	/* long kpt_branchy(long x): 1 if x == 0, else 2 (cbz, b, ret) */
-	".globl kpt_branchy\n.type kpt_branchy, %function\n"
-	"kpt_branchy:\n"
+	/* long probed_branchy(long x): 1 if x == 0, else 2 (cbz, b, ret) */
+	".globl probed_branchy\n.type probed_branchy, %function\n"
+	"probed_branchy:\n"
 	".Lstp:	stp x29, x30, [sp, #-16]!\n"
 	".Lmovfp:	mov x29, sp\n"
 	".Lcbz:	cbz x0, 1f\n"
@@ -32,19 +32,19 @@ __asm__(
 	"1:	mov x0, #1\n"
 	"2:	ldp x29, x30, [sp], #16\n"
 	".Lret:	ret\n"
-	".size kpt_branchy, .-kpt_branchy\n"
-	/* long kpa_cbnz(long x): 20 if x != 0, else 10 */
-	".globl kpa_cbnz\n.type kpa_cbnz, %function\n"
-	"kpa_cbnz:\n"
+	".size probed_branchy, .-probed_branchy\n"
+	/* long a64_probed_cbnz(long x): 20 if x != 0, else 10 */
+	".globl a64_probed_cbnz\n.type a64_probed_cbnz, %function\n"
+	"a64_probed_cbnz:\n"
 	".Lcbnz:	cbnz w0, 1f\n"
 	"	mov x0, #10\n"
 	"	ret\n"
 	"1:	mov x0, #20\n"
 	"	ret\n"
-	".size kpa_cbnz, .-kpa_cbnz\n"
-	/* long kpa_bits(long x): (bit 3 of x ? 8 : 0) + (bit 40 of x ? 1 : 0) */
-	".globl kpa_bits\n.type kpa_bits, %function\n"
-	"kpa_bits:\n"
+	".size a64_probed_cbnz, .-a64_probed_cbnz\n"
+	/* long a64_probed_bits(long x): (bit 3 of x ? 8 : 0) + (bit 40 of x ? 1 : 0) */
+	".globl a64_probed_bits\n.type a64_probed_bits, %function\n"
+	"a64_probed_bits:\n"
 	".Ltbz:	tbz x0, #3, 1f\n"
 	"	mov x1, #8\n"
 	"	b 2f\n"
@@ -55,54 +55,54 @@ __asm__(
 	"	ret\n"
 	"3:	add x0, x1, #1\n"
 	"	ret\n"
-	".size kpa_bits, .-kpa_bits\n"
-	/* long kpa_less(long a, long b): a < b (b.lt) */
-	".globl kpa_less\n.type kpa_less, %function\n"
-	"kpa_less:\n"
+	".size a64_probed_bits, .-a64_probed_bits\n"
+	/* long a64_probed_less(long a, long b): a < b (b.lt) */
+	".globl a64_probed_less\n.type a64_probed_less, %function\n"
+	"a64_probed_less:\n"
 	"	cmp x0, x1\n"
 	".Lbcond:	b.lt 1f\n"
 	"	mov x0, #0\n"
 	"	ret\n"
 	"1:	mov x0, #1\n"
 	"	ret\n"
-	".size kpa_less, .-kpa_less\n"
-	/* uintptr_t kpa_adr(void): the address of .Ladr_target */
-	".globl kpa_adr\n.type kpa_adr, %function\n"
-	"kpa_adr:\n"
+	".size a64_probed_less, .-a64_probed_less\n"
+	/* uintptr_t a64_probed_adr(void): the address of .Ladr_target */
+	".globl a64_probed_adr\n.type a64_probed_adr, %function\n"
+	"a64_probed_adr:\n"
 	".Ladr:	adr x0, .Ladr_target\n"
 	"	ret\n"
 	".Ladr_target:	ret\n"
-	".size kpa_adr, .-kpa_adr\n"
-	/* long *kpa_adrp(void): &kpa_value, through adrp + add */
-	".globl kpa_adrp\n.type kpa_adrp, %function\n"
-	"kpa_adrp:\n"
-	".Ladrp:	adrp x0, kpa_value\n"
-	"	add x0, x0, :lo12:kpa_value\n"
+	".size a64_probed_adr, .-a64_probed_adr\n"
+	/* long *a64_probed_adrp(void): &a64_probed_value, through adrp + add */
+	".globl a64_probed_adrp\n.type a64_probed_adrp, %function\n"
+	"a64_probed_adrp:\n"
+	".Ladrp:	adrp x0, a64_probed_value\n"
+	"	add x0, x0, :lo12:a64_probed_value\n"
 	"	ret\n"
-	".size kpa_adrp, .-kpa_adrp\n"
+	".size a64_probed_adrp, .-a64_probed_adrp\n"
 	/* Literal loads: 64-bit, 32-bit zero-extended, 32-bit sign-extended. */
-	".globl kpa_ldr_x\n.type kpa_ldr_x, %function\n"
-	"kpa_ldr_x:\n"
+	".globl a64_probed_ldr_x\n.type a64_probed_ldr_x, %function\n"
+	"a64_probed_ldr_x:\n"
 	".Lldrx:	ldr x0, .Llit64\n"
 	"	ret\n"
-	".size kpa_ldr_x, .-kpa_ldr_x\n"
-	".globl kpa_ldr_w\n.type kpa_ldr_w, %function\n"
-	"kpa_ldr_w:\n"
+	".size a64_probed_ldr_x, .-a64_probed_ldr_x\n"
+	".globl a64_probed_ldr_w\n.type a64_probed_ldr_w, %function\n"
+	"a64_probed_ldr_w:\n"
 	"	mov x0, #-1\n"
 	".Lldrw:	ldr w0, .Llit32\n"
 	"	ret\n"
-	".size kpa_ldr_w, .-kpa_ldr_w\n"
-	".globl kpa_ldrsw\n.type kpa_ldrsw, %function\n"
-	"kpa_ldrsw:\n"
+	".size a64_probed_ldr_w, .-a64_probed_ldr_w\n"
+	".globl a64_probed_ldrsw\n.type a64_probed_ldrsw, %function\n"
+	"a64_probed_ldrsw:\n"
 	".Lldrsw:	ldrsw x0, .Llit32\n"
 	"	ret\n"
-	".size kpa_ldrsw, .-kpa_ldrsw\n"
+	".size a64_probed_ldrsw, .-a64_probed_ldrsw\n"
 	"	.balign 8\n"
 	".Llit64:	.quad 0x0000123400005678\n"
 	".Llit32:	.word 0x80000010\n"
-	/* long kpa_calls(long (*fn)(long), long x): fn(x) + kpt_branchy(0) */
-	".globl kpa_calls\n.type kpa_calls, %function\n"
-	"kpa_calls:\n"
+	/* long a64_probed_calls(long (*fn)(long), long x): fn(x) + probed_branchy(0) */
+	".globl a64_probed_calls\n.type a64_probed_calls, %function\n"
+	"a64_probed_calls:\n"
 	"	stp x29, x30, [sp, #-32]!\n"
 	"	mov x29, sp\n"
 	"	str x19, [sp, #16]\n"
@@ -111,51 +111,51 @@ __asm__(
 	".Lblr:	blr x2\n"
 	"	mov x19, x0\n"
 	"	mov x0, #0\n"
-	".Lbl:	bl kpt_branchy\n"
+	".Lbl:	bl probed_branchy\n"
 	"	add x0, x0, x19\n"
 	"	ldr x19, [sp, #16]\n"
 	"	ldp x29, x30, [sp], #32\n"
 	"	ret\n"
-	".size kpa_calls, .-kpa_calls\n"
-	/* long kpa_br(long x): x + 5, through br */
-	".globl kpa_br\n.type kpa_br, %function\n"
-	"kpa_br:\n"
+	".size a64_probed_calls, .-a64_probed_calls\n"
+	/* long a64_probed_br(long x): x + 5, through br */
+	".globl a64_probed_br\n.type a64_probed_br, %function\n"
+	"a64_probed_br:\n"
 	"	adr x1, 1f\n"
 	".Lbr:	br x1\n"
 	"	mov x0, #0\n"
 	"1:	add x0, x0, #5\n"
 	"	ret\n"
-	".size kpa_br, .-kpa_br\n"
-	/* long kpa_nop(void): 7 */
-	".globl kpa_nop\n.type kpa_nop, %function\n"
-	"kpa_nop:\n"
+	".size a64_probed_br, .-a64_probed_br\n"
+	/* long a64_probed_nop(void): 7 */
+	".globl a64_probed_nop\n.type a64_probed_nop, %function\n"
+	"a64_probed_nop:\n"
 	".Lnop:	nop\n"
 	"	mov x0, #7\n"
 	"	ret\n"
-	".size kpa_nop, .-kpa_nop\n"
-	/* unsigned long kpa_daif(void): DAIF, read by the probed mrs */
-	".globl kpa_daif\n.type kpa_daif, %function\n"
-	"kpa_daif:\n"
+	".size a64_probed_nop, .-a64_probed_nop\n"
+	/* unsigned long a64_probed_daif(void): DAIF, read by the probed mrs */
+	".globl a64_probed_daif\n.type a64_probed_daif, %function\n"
+	"a64_probed_daif:\n"
 	".Lmrs:	mrs x0, daif\n"
 	"	ret\n"
-	".size kpa_daif, .-kpa_daif\n"
-	/* unsigned long kpa_daif_after(void): DAIF just after a probed add */
-	".globl kpa_daif_after\n.type kpa_daif_after, %function\n"
-	"kpa_daif_after:\n"
+	".size a64_probed_daif, .-a64_probed_daif\n"
+	/* unsigned long a64_probed_daif_after(void): DAIF just after a probed add */
+	".globl a64_probed_daif_after\n.type a64_probed_daif_after, %function\n"
+	"a64_probed_daif_after:\n"
 	".Ladd:	add x1, x1, #1\n"
 	"	mrs x0, daif\n"
 	"	ret\n"
-	".size kpa_daif_after, .-kpa_daif_after\n"
-	/* long kpa_set_z(void): 3, returning with the Z flag set */
-	".globl kpa_set_z\n.type kpa_set_z, %function\n"
-	"kpa_set_z:\n"
+	".size a64_probed_daif_after, .-a64_probed_daif_after\n"
+	/* long a64_probed_set_z(void): 3, returning with the Z flag set */
+	".globl a64_probed_set_z\n.type a64_probed_set_z, %function\n"
+	"a64_probed_set_z:\n"
 	"	cmp xzr, xzr\n"
 	"	mov x0, #3\n"
 	"	ret\n"
-	".size kpa_set_z, .-kpa_set_z\n"
-	/* long kpa_z_after(long (*fn)(void)): 1 if Z is set when fn returns */
-	".globl kpa_z_after\n.type kpa_z_after, %function\n"
-	"kpa_z_after:\n"
+	".size a64_probed_set_z, .-a64_probed_set_z\n"
+	/* long a64_probed_z_after(long (*fn)(void)): 1 if Z is set when fn returns */
+	".globl a64_probed_z_after\n.type a64_probed_z_after, %function\n"
+	"a64_probed_z_after:\n"
 	"	stp x29, x30, [sp, #-16]!\n"
 	"	mov x29, sp\n"
 	"	cmp x0, #1\n"		/* clears Z: x0 is a function's address */
@@ -163,28 +163,28 @@ __asm__(
 	"	cset x0, eq\n"
 	"	ldp x29, x30, [sp], #16\n"
 	"	ret\n"
-	".size kpa_z_after, .-kpa_z_after\n"
-	/* long kpt_load(const char *p): *p, or -EFAULT through a fix-up */
-	".globl kpt_load\n.type kpt_load, %function\n"
-	"kpt_load:\n"
+	".size a64_probed_z_after, .-a64_probed_z_after\n"
+	/* long probed_load(const char *p): *p, or -EFAULT through a fix-up */
+	".globl probed_load\n.type probed_load, %function\n"
+	"probed_load:\n"
 	"	mov x1, x0\n"
 	"	mov x0, #-14\n"
 	".Lload:	ldrb w0, [x1]\n"
 	".Lload_end:	ret\n"
-	".size kpt_load, .-kpt_load\n"
+	".size probed_load, .-probed_load\n"
 	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lload, .Lload_end\n.popsection\n"
 	/* Never called: an atomic increment's exclusive loop. */
-	".globl kpa_exclusive\n.type kpa_exclusive, %function\n"
-	"kpa_exclusive:\n"
+	".globl a64_probed_exclusive\n.type a64_probed_exclusive, %function\n"
+	"a64_probed_exclusive:\n"
 	"1:	ldxr w1, [x0]\n"
 	".Linside:	add w1, w1, #1\n"
 	"	stxr w2, w1, [x0]\n"
 	".Lafter:	cbnz w2, 1b\n"
 	"	ret\n"
-	".size kpa_exclusive, .-kpa_exclusive\n"
+	".size a64_probed_exclusive, .-a64_probed_exclusive\n"
 	/* Never called: instructions that must not be probed. */
-	".globl kpa_refused\n.type kpa_refused, %function\n"
-	"kpa_refused:\n"
+	".globl a64_probed_refused\n.type a64_probed_refused, %function\n"
+	"a64_probed_refused:\n"
 	".Lldxr:	ldxr x0, [x1]\n"
 	".Lstxr:	stxr w2, x0, [x1]\n"
 	".Lldaxr:	ldaxr w0, [x1]\n"
@@ -205,21 +205,21 @@ __asm__(
 	".Lmrselr:	mrs x0, elr_el1\n"
 	".Lretaa:	.inst 0xd65f0bff\n"	/* retaa */
 	".Ludf:	udf #0\n"
-	".size kpa_refused, .-kpa_refused\n"
+	".size a64_probed_refused, .-a64_probed_refused\n"
 	".section .rodata\n.balign 8\n"
-	".globl kpt_points\n.type kpt_points, %object\n"
-	"kpt_points:\n"
+	".globl probed_points\n.type probed_points, %object\n"
+	"probed_points:\n"
 	"	.quad .Lmovimm, .Lload\n"
-	".size kpt_points, .-kpt_points\n"
-	".globl kpa_points\n.type kpa_points, %object\n"
-	"kpa_points:\n"
+	".size probed_points, .-probed_points\n"
+	".globl a64_probed_points\n.type a64_probed_points, %object\n"
+	"a64_probed_points:\n"
 	"	.quad .Lstp, .Lmovfp, .Lcbz, .Lb, .Lret, .Lcbnz, .Ltbz, .Ltbnz\n"
 	"	.quad .Lbcond, .Ladr, .Ladr_target, .Ladrp, .Lldrx, .Lldrw, .Lldrsw\n"
 	"	.quad .Lblr, .Lbl, .Lbr, .Lnop, .Lmrs, .Ladd, .Linside, .Lafter\n"
 	"	.quad .Lldxr, .Lstxr, .Lldaxr, .Lstlxr, .Lldxp, .Lstxp, .Leret, .Lbrk\n"
 	"	.quad .Lhvc, .Lsmc, .Lsvc, .Lhlt, .Lwfi, .Lwfe, .Ldaifset, .Lmsrdaif\n"
 	"	.quad .Lmsrvbar, .Lmrselr, .Lretaa, .Ludf\n"
-	".size kpa_points, .-kpa_points\n"
+	".size a64_probed_points, .-a64_probed_points\n"
 	".text\n");
 
 enum {
@@ -230,40 +230,40 @@ enum {
 	P_NPOINTS = P_FIRST_REFUSED + 20
 };
 
-extern const uintptr_t kpa_points[P_NPOINTS];
-long kpa_cbnz(long x);
-long kpa_bits(long x);
-long kpa_less(long a, long b);
-uintptr_t kpa_adr(void);
-long *kpa_adrp(void);
-uint64_t kpa_ldr_x(void);
-uint64_t kpa_ldr_w(void);
-uint64_t kpa_ldrsw(void);
-long kpa_calls(long (*fn)(long), long x);
-long kpa_br(long x);
-long kpa_nop(void);
-unsigned long kpa_daif(void);
-unsigned long kpa_daif_after(void);
-long kpa_set_z(void);
-long kpa_z_after(long (*fn)(void));
-long kpa_value = 0x1234567890L;
+extern const uintptr_t a64_probed_points[P_NPOINTS];
+long a64_probed_cbnz(long x);
+long a64_probed_bits(long x);
+long a64_probed_less(long a, long b);
+uintptr_t a64_probed_adr(void);
+long *a64_probed_adrp(void);
+uint64_t a64_probed_ldr_x(void);
+uint64_t a64_probed_ldr_w(void);
+uint64_t a64_probed_ldrsw(void);
+long a64_probed_calls(long (*fn)(long), long x);
+long a64_probed_br(long x);
+long a64_probed_nop(void);
+unsigned long a64_probed_daif(void);
+unsigned long a64_probed_daif_after(void);
+long a64_probed_set_z(void);
+long a64_probed_z_after(long (*fn)(void));
+long a64_probed_value = 0x1234567890L;
 
 /* Call through volatile pointers so the calls really happen. */
-static long (*volatile branchy)(long) = kpt_branchy;
-static long (*volatile cbnz_fn)(long) = kpa_cbnz;
-static long (*volatile bits_fn)(long) = kpa_bits;
-static long (*volatile less)(long, long) = kpa_less;
-static uintptr_t (*volatile adr_fn)(void) = kpa_adr;
-static long *(*volatile adrp_fn)(void) = kpa_adrp;
-static uint64_t (*volatile ldr_x)(void) = kpa_ldr_x;
-static uint64_t (*volatile ldr_w)(void) = kpa_ldr_w;
-static uint64_t (*volatile ldrsw)(void) = kpa_ldrsw;
-static long (*volatile calls)(long (*)(long), long) = kpa_calls;
-static long (*volatile br_fn)(long) = kpa_br;
-static long (*volatile nop_fn)(void) = kpa_nop;
-static unsigned long (*volatile daif_fn)(void) = kpa_daif;
-static unsigned long (*volatile daif_after)(void) = kpa_daif_after;
-static long (*volatile z_after)(long (*)(void)) = kpa_z_after;
+static long (*volatile branchy)(long) = probed_branchy;
+static long (*volatile cbnz_fn)(long) = a64_probed_cbnz;
+static long (*volatile bits_fn)(long) = a64_probed_bits;
+static long (*volatile less)(long, long) = a64_probed_less;
+static uintptr_t (*volatile adr_fn)(void) = a64_probed_adr;
+static long *(*volatile adrp_fn)(void) = a64_probed_adrp;
+static uint64_t (*volatile ldr_x)(void) = a64_probed_ldr_x;
+static uint64_t (*volatile ldr_w)(void) = a64_probed_ldr_w;
+static uint64_t (*volatile ldrsw)(void) = a64_probed_ldrsw;
+static long (*volatile calls)(long (*)(long), long) = a64_probed_calls;
+static long (*volatile br_fn)(long) = a64_probed_br;
+static long (*volatile nop_fn)(void) = a64_probed_nop;
+static unsigned long (*volatile daif_fn)(void) = a64_probed_daif;
+static unsigned long (*volatile daif_after)(void) = a64_probed_daif_after;
+static long (*volatile z_after)(long (*)(void)) = a64_probed_z_after;
 
 bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
 {
@@ -273,7 +273,7 @@ bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
 
 bool probe_test_irqs_enabled(void)
 {
-	return !(kpa_daif() & PSR_I);
+	return !(a64_probed_daif() & PSR_I);
 }
 
 static void function_entry(void)
@@ -282,8 +282,8 @@ static void function_entry(void)
 
 	/* stp x29, x30, [sp, #-16]! stores below sp: boosted, never
 	 * simulated; mov x29, sp is simulated even with a post-handler. */
-	EXPECT(probe_test_at(&stp, kpa_points[P_STP], false));
-	EXPECT(probe_test_at(&mov, kpa_points[P_MOVFP], true));
+	EXPECT(probe_test_at(&stp, a64_probed_points[P_STP], false));
+	EXPECT(probe_test_at(&mov, a64_probed_points[P_MOVFP], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
 	EXPECT_EQ(stp.nhit, 2);
@@ -291,7 +291,7 @@ static void function_entry(void)
 	EXPECT_EQ(probe_test_path_count(&mov, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&stp);
 	/* With a post-handler the stp is stepped. */
-	EXPECT(probe_test_at(&stp, kpa_points[P_STP], true));
+	EXPECT(probe_test_at(&stp, a64_probed_points[P_STP], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_STEP), 1);
 	unregister_kprobe(&stp);
@@ -302,11 +302,11 @@ static void conditional_branches_are_simulated(void)
 {
 	struct kprobe cbz, cbnz, tbz, tbnz, bcond;
 
-	EXPECT(probe_test_at(&cbz, kpa_points[P_CBZ], true));
-	EXPECT(probe_test_at(&cbnz, kpa_points[P_CBNZ], false));
-	EXPECT(probe_test_at(&tbz, kpa_points[P_TBZ], false));
-	EXPECT(probe_test_at(&tbnz, kpa_points[P_TBNZ], false));
-	EXPECT(probe_test_at(&bcond, kpa_points[P_BCOND], false));
+	EXPECT(probe_test_at(&cbz, a64_probed_points[P_CBZ], true));
+	EXPECT(probe_test_at(&cbnz, a64_probed_points[P_CBNZ], false));
+	EXPECT(probe_test_at(&tbz, a64_probed_points[P_TBZ], false));
+	EXPECT(probe_test_at(&tbnz, a64_probed_points[P_TBNZ], false));
+	EXPECT(probe_test_at(&bcond, a64_probed_points[P_BCOND], false));
 	EXPECT_EQ(branchy(0), 1);	/* cbz taken */
 	EXPECT_EQ(branchy(7), 2);	/* not taken */
 	EXPECT_EQ(cbnz_fn(3), 20);
@@ -336,17 +336,17 @@ static void branches_and_calls_are_simulated(void)
 {
 	struct kprobe b, ret, bl, blr, br;
 
-	EXPECT(probe_test_at(&b, kpa_points[P_B], false));
-	EXPECT(probe_test_at(&ret, kpa_points[P_RET], true));
-	EXPECT(probe_test_at(&bl, kpa_points[P_BL], false));
-	EXPECT(probe_test_at(&blr, kpa_points[P_BLR], true));
-	EXPECT(probe_test_at(&br, kpa_points[P_BR], false));
+	EXPECT(probe_test_at(&b, a64_probed_points[P_B], false));
+	EXPECT(probe_test_at(&ret, a64_probed_points[P_RET], true));
+	EXPECT(probe_test_at(&bl, a64_probed_points[P_BL], false));
+	EXPECT(probe_test_at(&blr, a64_probed_points[P_BLR], true));
+	EXPECT(probe_test_at(&br, a64_probed_points[P_BR], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(b.nhit, 1);
-	/* blr to kpa_cbnz, then bl to kpt_branchy: both return through the
+	/* blr to a64_probed_cbnz, then bl to probed_branchy: both return through the
 	 * link register the simulation wrote. */
-	EXPECT_EQ(calls(kpa_cbnz, 4), 20 + 1);
-	EXPECT_EQ(calls(kpt_branchy, 0), 1 + 1);
+	EXPECT_EQ(calls(a64_probed_cbnz, 4), 20 + 1);
+	EXPECT_EQ(calls(probed_branchy, 0), 1 + 1);
 	EXPECT_EQ(bl.nhit, 2);
 	EXPECT_EQ(blr.nhit, 2);
 	EXPECT_EQ(ret.nhit, 1 + 2 + 1);
@@ -369,13 +369,13 @@ static void pc_relative_loads_are_simulated(void)
 	EXPECT_EQ(want_x, 0x0000123400005678ULL);
 	EXPECT_EQ(want_w, 0x80000010ULL);
 	EXPECT_EQ(want_sw, 0xffffffff80000010ULL);
-	EXPECT(probe_test_at(&adr, kpa_points[P_ADR], false));
-	EXPECT(probe_test_at(&adrp, kpa_points[P_ADRP], false));
-	EXPECT(probe_test_at(&x, kpa_points[P_LDRX], false));
-	EXPECT(probe_test_at(&w, kpa_points[P_LDRW], false));
-	EXPECT(probe_test_at(&sw, kpa_points[P_LDRSW], true));
-	EXPECT_EQ(adr_fn(), kpa_points[P_ADR_TARGET]);
-	EXPECT(adrp_fn() == &kpa_value);
+	EXPECT(probe_test_at(&adr, a64_probed_points[P_ADR], false));
+	EXPECT(probe_test_at(&adrp, a64_probed_points[P_ADRP], false));
+	EXPECT(probe_test_at(&x, a64_probed_points[P_LDRX], false));
+	EXPECT(probe_test_at(&w, a64_probed_points[P_LDRW], false));
+	EXPECT(probe_test_at(&sw, a64_probed_points[P_LDRSW], true));
+	EXPECT_EQ(adr_fn(), a64_probed_points[P_ADR_TARGET]);
+	EXPECT(adrp_fn() == &a64_probed_value);
 	EXPECT_EQ(ldr_x(), want_x);
 	EXPECT_EQ(ldr_w(), want_w);
 	EXPECT_EQ(ldrsw(), want_sw);
@@ -393,7 +393,7 @@ static void nop_is_simulated(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_test_at(&kp, kpa_points[P_NOP], true));
+	EXPECT(probe_test_at(&kp, a64_probed_points[P_NOP], true));
 	EXPECT_EQ(nop_fn(), 7);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&kp);
@@ -403,7 +403,7 @@ static void boosted_without_post_handler(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_test_at(&kp, kpt_points[KPT_MOVIMM], false));
+	EXPECT(probe_test_at(&kp, probed_points[PROBED_MOVIMM], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(branchy(3), 2);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 2);
@@ -415,7 +415,7 @@ static void stepped_with_post_handler(void)
 {
 	struct kprobe kp;
 
-	EXPECT(probe_test_at(&kp, kpt_points[KPT_MOVIMM], true));
+	EXPECT(probe_test_at(&kp, probed_points[PROBED_MOVIMM], true));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 0);
@@ -436,8 +436,8 @@ static void interrupt_mask_survives(void)
 	EXPECT_EQ(irqs_on & PSR_I, 0);
 	EXPECT_EQ(irqs_off & PSR_I, PSR_I);
 
-	EXPECT(probe_test_at(&step, kpa_points[P_ADD], true));
-	EXPECT(probe_test_at(&mrs, kpa_points[P_MRS], true));
+	EXPECT(probe_test_at(&step, a64_probed_points[P_ADD], true));
+	EXPECT(probe_test_at(&mrs, a64_probed_points[P_MRS], true));
 	EXPECT_EQ(daif_after(), irqs_on);
 	EXPECT_EQ(daif_fn(), irqs_on);
 	flags = arch_irq_save();
@@ -455,17 +455,17 @@ static void unsafe_instructions_are_refused(void)
 	struct kprobe kp;
 
 	for (int i = P_FIRST_REFUSED; i < P_NPOINTS; i++) {
-		kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[i] };
+		kp = (struct kprobe){ .addr = (uint8_t *)a64_probed_points[i] };
 		EXPECT_EQ(register_kprobe(&kp), -EINVAL);
 	}
 	/* Between a load-exclusive and its store-exclusive: refused; after
 	 * the store: fine. */
-	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_INSIDE] };
+	kp = (struct kprobe){ .addr = (uint8_t *)a64_probed_points[P_INSIDE] };
 	EXPECT_EQ(register_kprobe(&kp), -EINVAL);
-	EXPECT(probe_test_at(&kp, kpa_points[P_AFTER], false));
+	EXPECT(probe_test_at(&kp, a64_probed_points[P_AFTER], false));
 	unregister_kprobe(&kp);
 	/* Not a multiple of 4 from the function's start. */
-	kp = (struct kprobe){ .addr = (uint8_t *)kpa_points[P_MOVFP] + 2 };
+	kp = (struct kprobe){ .addr = (uint8_t *)a64_probed_points[P_MOVFP] + 2 };
 	EXPECT_EQ(register_kprobe(&kp), -EILSEQ);
 }
 
@@ -484,7 +484,7 @@ static int note_return(struct kretprobe_instance *ri, struct pt_regs *regs)
  * the link register is replaced all the same. */
 static void kretprobe_on_a_leaf(void)
 {
-	struct kretprobe rp = { .kp.addr = (uint8_t *)kpa_nop, .handler = note_return };
+	struct kretprobe rp = { .kp.addr = (uint8_t *)a64_probed_nop, .handler = note_return };
 
 	ret_seen = 0;
 	EXPECT_EQ(register_kretprobe(&rp), 0);
@@ -498,12 +498,12 @@ static void kretprobe_on_a_leaf(void)
  * function returned with, whatever the handler (C code) did to them. */
 static void kretprobe_trampoline_keeps_flags(void)
 {
-	struct kretprobe rp = { .kp.addr = (uint8_t *)kpa_set_z, .handler = note_return };
+	struct kretprobe rp = { .kp.addr = (uint8_t *)a64_probed_set_z, .handler = note_return };
 
-	EXPECT_EQ(z_after(kpa_set_z), 1);
+	EXPECT_EQ(z_after(a64_probed_set_z), 1);
 	ret_seen = 0;
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(z_after(kpa_set_z), 1);
+	EXPECT_EQ(z_after(a64_probed_set_z), 1);
 	EXPECT_EQ(ret_seen, 1);
 	EXPECT_EQ(ret_value, 3);
 	EXPECT_EQ(daif_fn() & PSR_I, 0);

@@ -8,7 +8,7 @@
  * unoptimized text is identical to the original. What unoptimizes a point
  * on every architecture (post-handlers, jprobes, disable/enable and the
  * knobs) and that a handler's change to pc is ignored are tested in
- * kernel/probes/optimizer_selftest.c, on kpo_sum and the B decoding this
+ * kernel/probes/optimizer_selftest.c, on opt_probed_sum and the B decoding this
  * file provides (kernel/probes/probe_selftest_arch.h).
  *
  * Not here, unlike x86 (arch/x86_64/optprobe_selftest.c):
@@ -35,217 +35,217 @@
 
 __asm__(
 	".text\n"
-	/* long kpo_sum(long a, long b): a + b + 1 */
-	".globl kpo_sum\n.type kpo_sum, %function\n"
-	"kpo_sum:\n"
+	/* long opt_probed_sum(long a, long b): a + b + 1 */
+	".globl opt_probed_sum\n.type opt_probed_sum, %function\n"
+	"opt_probed_sum:\n"
 	"	add x0, x0, x1\n"
 	"	add x0, x0, #1\n"
-	".Lkpo_sum_ret:\n"
+	".Lopt_sum_ret:\n"
 	"	ret\n"
-	".size kpo_sum, .-kpo_sum\n"
-	/* long kpo_call_sum(long a, long b, uint64_t out[2]): kpo_sum(a, b),
-	 * with out[0] = sp and out[1] = the return address at kpo_sum's entry. */
-	".globl kpo_call_sum\n.type kpo_call_sum, %function\n"
-	"kpo_call_sum:\n"
+	".size opt_probed_sum, .-opt_probed_sum\n"
+	/* long opt_probed_call_sum(long a, long b, uint64_t out[2]): opt_probed_sum(a, b),
+	 * with out[0] = sp and out[1] = the return address at opt_probed_sum's entry. */
+	".globl opt_probed_call_sum\n.type opt_probed_call_sum, %function\n"
+	"opt_probed_call_sum:\n"
 	"	stp x29, x30, [sp, #-16]!\n"
 	"	mov x29, sp\n"
 	"	mov x9, sp\n"
 	"	adr x10, 1f\n"
 	"	stp x9, x10, [x2]\n"
-	"	bl kpo_sum\n"
+	"	bl opt_probed_sum\n"
 	"1:	ldp x29, x30, [sp], #16\n"
 	"	ret\n"
-	".size kpo_call_sum, .-kpo_call_sum\n"
-	/* long kpo_sp(void): sp, read by the probed mov */
-	".globl kpo_sp\n.type kpo_sp, %function\n"
-	"kpo_sp:\n"
+	".size opt_probed_call_sum, .-opt_probed_call_sum\n"
+	/* long opt_probed_sp(void): sp, read by the probed mov */
+	".globl opt_probed_sp\n.type opt_probed_sp, %function\n"
+	"opt_probed_sp:\n"
 	"	mov x0, sp\n"
 	"	ret\n"
-	".size kpo_sp, .-kpo_sp\n"
-	/* long kpo_adr(void): the address of a label */
-	".globl kpo_adr\n.type kpo_adr, %function\n"
-	"kpo_adr:\n"
+	".size opt_probed_sp, .-opt_probed_sp\n"
+	/* long opt_probed_adr(void): the address of a label */
+	".globl opt_probed_adr\n.type opt_probed_adr, %function\n"
+	"opt_probed_adr:\n"
 	"	adr x0, 1f\n"
 	"	ret\n"
 	"1:	ret\n"
-	".size kpo_adr, .-kpo_adr\n"
-	/* long kpo_adrp(void): &kpo_value, through adrp + add */
-	".globl kpo_adrp\n.type kpo_adrp, %function\n"
-	"kpo_adrp:\n"
-	"	adrp x0, kpo_value\n"
-	"	add x0, x0, :lo12:kpo_value\n"
+	".size opt_probed_adr, .-opt_probed_adr\n"
+	/* long opt_probed_adrp(void): &opt_probed_value, through adrp + add */
+	".globl opt_probed_adrp\n.type opt_probed_adrp, %function\n"
+	"opt_probed_adrp:\n"
+	"	adrp x0, opt_probed_value\n"
+	"	add x0, x0, :lo12:opt_probed_value\n"
 	"	ret\n"
-	".size kpo_adrp, .-kpo_adrp\n"
+	".size opt_probed_adrp, .-opt_probed_adrp\n"
 	/* Literal loads: 64-bit, 32-bit zero-extended, 32-bit sign-extended. */
-	".globl kpo_ldr_x\n.type kpo_ldr_x, %function\n"
-	"kpo_ldr_x:\n"
-	"	ldr x0, .Lkpo_lit64\n"
+	".globl opt_probed_ldr_x\n.type opt_probed_ldr_x, %function\n"
+	"opt_probed_ldr_x:\n"
+	"	ldr x0, .Lopt_lit64\n"
 	"	ret\n"
-	".size kpo_ldr_x, .-kpo_ldr_x\n"
-	".globl kpo_ldr_w\n.type kpo_ldr_w, %function\n"
-	"kpo_ldr_w:\n"
-	"	ldr w0, .Lkpo_lit32\n"
+	".size opt_probed_ldr_x, .-opt_probed_ldr_x\n"
+	".globl opt_probed_ldr_w\n.type opt_probed_ldr_w, %function\n"
+	"opt_probed_ldr_w:\n"
+	"	ldr w0, .Lopt_lit32\n"
 	"	ret\n"
-	".size kpo_ldr_w, .-kpo_ldr_w\n"
-	".globl kpo_ldrsw\n.type kpo_ldrsw, %function\n"
-	"kpo_ldrsw:\n"
-	"	ldrsw x0, .Lkpo_lit32\n"
+	".size opt_probed_ldr_w, .-opt_probed_ldr_w\n"
+	".globl opt_probed_ldrsw\n.type opt_probed_ldrsw, %function\n"
+	"opt_probed_ldrsw:\n"
+	"	ldrsw x0, .Lopt_lit32\n"
 	"	ret\n"
-	".size kpo_ldrsw, .-kpo_ldrsw\n"
+	".size opt_probed_ldrsw, .-opt_probed_ldrsw\n"
 	"	.balign 8\n"
-	".Lkpo_lit64:	.quad 0x0123456789abcdef\n"
-	".Lkpo_lit32:	.word 0x80000010\n"
-	/* long kpo_b(long x): x + 5, after a b over a mov */
-	".globl kpo_b\n.type kpo_b, %function\n"
-	"kpo_b:\n"
+	".Lopt_lit64:	.quad 0x0123456789abcdef\n"
+	".Lopt_lit32:	.word 0x80000010\n"
+	/* long opt_probed_b(long x): x + 5, after a b over a mov */
+	".globl opt_probed_b\n.type opt_probed_b, %function\n"
+	"opt_probed_b:\n"
 	"	b 1f\n"
 	"	mov x0, #0\n"
 	"1:	add x0, x0, #5\n"
 	"	ret\n"
-	".size kpo_b, .-kpo_b\n"
-	/* long kpo_bl(long x): kpo_sum(x, 2) + 100, the bl probed */
-	".globl kpo_bl\n.type kpo_bl, %function\n"
-	"kpo_bl:\n"
+	".size opt_probed_b, .-opt_probed_b\n"
+	/* long opt_probed_bl(long x): opt_probed_sum(x, 2) + 100, the bl probed */
+	".globl opt_probed_bl\n.type opt_probed_bl, %function\n"
+	"opt_probed_bl:\n"
 	"	stp x29, x30, [sp, #-16]!\n"
 	"	mov x29, sp\n"
 	"	mov x1, #2\n"
-	".Lkpo_bl:\n"
-	"	bl kpo_sum\n"
+	".Lopt_bl:\n"
+	"	bl opt_probed_sum\n"
 	"	add x0, x0, #100\n"
 	"	ldp x29, x30, [sp], #16\n"
 	"	ret\n"
-	".size kpo_bl, .-kpo_bl\n"
-	/* long kpo_less(long a, long b): a < b, the b.lt probed */
-	".globl kpo_less\n.type kpo_less, %function\n"
-	"kpo_less:\n"
+	".size opt_probed_bl, .-opt_probed_bl\n"
+	/* long opt_probed_less(long a, long b): a < b, the b.lt probed */
+	".globl opt_probed_less\n.type opt_probed_less, %function\n"
+	"opt_probed_less:\n"
 	"	cmp x0, x1\n"
-	".Lkpo_bcond:\n"
+	".Lopt_bcond:\n"
 	"	b.lt 1f\n"
 	"	mov x0, #0\n"
 	"	ret\n"
 	"1:	mov x0, #1\n"
 	"	ret\n"
-	".size kpo_less, .-kpo_less\n"
-	/* long kpo_cbz(long x): 1 if x == 0, else 2 */
-	".globl kpo_cbz\n.type kpo_cbz, %function\n"
-	"kpo_cbz:\n"
+	".size opt_probed_less, .-opt_probed_less\n"
+	/* long opt_probed_cbz(long x): 1 if x == 0, else 2 */
+	".globl opt_probed_cbz\n.type opt_probed_cbz, %function\n"
+	"opt_probed_cbz:\n"
 	"	cbz x0, 1f\n"
 	"	mov x0, #2\n"
 	"	ret\n"
 	"1:	mov x0, #1\n"
 	"	ret\n"
-	".size kpo_cbz, .-kpo_cbz\n"
-	/* long kpo_cbnz(long x): 20 if (int)x != 0, else 10 */
-	".globl kpo_cbnz\n.type kpo_cbnz, %function\n"
-	"kpo_cbnz:\n"
+	".size opt_probed_cbz, .-opt_probed_cbz\n"
+	/* long opt_probed_cbnz(long x): 20 if (int)x != 0, else 10 */
+	".globl opt_probed_cbnz\n.type opt_probed_cbnz, %function\n"
+	"opt_probed_cbnz:\n"
 	"	cbnz w0, 1f\n"
 	"	mov x0, #10\n"
 	"	ret\n"
 	"1:	mov x0, #20\n"
 	"	ret\n"
-	".size kpo_cbnz, .-kpo_cbnz\n"
-	/* long kpo_tbz(long x): 0 if bit 3 of x is clear, else 8 */
-	".globl kpo_tbz\n.type kpo_tbz, %function\n"
-	"kpo_tbz:\n"
+	".size opt_probed_cbnz, .-opt_probed_cbnz\n"
+	/* long opt_probed_tbz(long x): 0 if bit 3 of x is clear, else 8 */
+	".globl opt_probed_tbz\n.type opt_probed_tbz, %function\n"
+	"opt_probed_tbz:\n"
 	"	tbz x0, #3, 1f\n"
 	"	mov x0, #8\n"
 	"	ret\n"
 	"1:	mov x0, #0\n"
 	"	ret\n"
-	".size kpo_tbz, .-kpo_tbz\n"
-	/* long kpo_tbnz(long x): 1 if bit 40 of x is set, else 0 */
-	".globl kpo_tbnz\n.type kpo_tbnz, %function\n"
-	"kpo_tbnz:\n"
+	".size opt_probed_tbz, .-opt_probed_tbz\n"
+	/* long opt_probed_tbnz(long x): 1 if bit 40 of x is set, else 0 */
+	".globl opt_probed_tbnz\n.type opt_probed_tbnz, %function\n"
+	"opt_probed_tbnz:\n"
 	"	tbnz x0, #40, 1f\n"
 	"	mov x0, #0\n"
 	"	ret\n"
 	"1:	mov x0, #1\n"
 	"	ret\n"
-	".size kpo_tbnz, .-kpo_tbnz\n"
-	/* long kpo_br(long x): x + 5, through br */
-	".globl kpo_br\n.type kpo_br, %function\n"
-	"kpo_br:\n"
+	".size opt_probed_tbnz, .-opt_probed_tbnz\n"
+	/* long opt_probed_br(long x): x + 5, through br */
+	".globl opt_probed_br\n.type opt_probed_br, %function\n"
+	"opt_probed_br:\n"
 	"	adr x1, 1f\n"
-	".Lkpo_br:\n"
+	".Lopt_br:\n"
 	"	br x1\n"
 	"	mov x0, #0\n"
 	"1:	add x0, x0, #5\n"
 	"	ret\n"
-	".size kpo_br, .-kpo_br\n"
-	/* long kpo_nop(void): 7 */
-	".globl kpo_nop\n.type kpo_nop, %function\n"
-	"kpo_nop:\n"
+	".size opt_probed_br, .-opt_probed_br\n"
+	/* long opt_probed_nop(void): 7 */
+	".globl opt_probed_nop\n.type opt_probed_nop, %function\n"
+	"opt_probed_nop:\n"
 	"	nop\n"
 	"	mov x0, #7\n"
 	"	ret\n"
-	".size kpo_nop, .-kpo_nop\n"
-	/* long kpo_flags(long a, long b): a < b, with a probed add between
+	".size opt_probed_nop, .-opt_probed_nop\n"
+	/* long opt_probed_flags(long a, long b): a < b, with a probed add between
 	 * the cmp and the cset that reads its flags */
-	".globl kpo_flags\n.type kpo_flags, %function\n"
-	"kpo_flags:\n"
+	".globl opt_probed_flags\n.type opt_probed_flags, %function\n"
+	"opt_probed_flags:\n"
 	"	cmp x0, x1\n"
-	".Lkpo_flags:\n"
+	".Lopt_flags:\n"
 	"	add x2, x2, #1\n"
 	"	cset x0, lt\n"
 	"	ret\n"
-	".size kpo_flags, .-kpo_flags\n"
-	/* unsigned long kpo_daif(void): DAIF, read by the probed mrs */
-	".globl kpo_daif\n.type kpo_daif, %function\n"
-	"kpo_daif:\n"
+	".size opt_probed_flags, .-opt_probed_flags\n"
+	/* unsigned long opt_probed_daif(void): DAIF, read by the probed mrs */
+	".globl opt_probed_daif\n.type opt_probed_daif, %function\n"
+	"opt_probed_daif:\n"
 	"	mrs x0, daif\n"
 	"	ret\n"
-	".size kpo_daif, .-kpo_daif\n"
+	".size opt_probed_daif, .-opt_probed_daif\n"
 	/* Never called: a call through a register at the entry (its return
-	 * address would be the detour buffer's), as `kpo_indirect` for the
+	 * address would be the detour buffer's), as `opt_probed_indirect` for the
 	 * boot test probe_optimizer. */
-	".globl kpo_indirect\n.type kpo_indirect, %function\n"
-	"kpo_indirect:\n"
+	".globl opt_probed_indirect\n.type opt_probed_indirect, %function\n"
+	"opt_probed_indirect:\n"
 	"	blr x2\n"
 	"	ret\n"
-	".size kpo_indirect, .-kpo_indirect\n"
-	/* long kpo_load(const char *p): *p, or -EFAULT through a fix-up */
-	".globl kpo_load\n.type kpo_load, %function\n"
-	"kpo_load:\n"
+	".size opt_probed_indirect, .-opt_probed_indirect\n"
+	/* long opt_probed_load(const char *p): *p, or -EFAULT through a fix-up */
+	".globl opt_probed_load\n.type opt_probed_load, %function\n"
+	"opt_probed_load:\n"
 	"	mov x1, x0\n"
 	"	mov x0, #-14\n"
-	".Lkpo_load:\n"
+	".Lopt_load:\n"
 	"	ldrb w0, [x1]\n"
-	".Lkpo_load_end:\n"
+	".Lopt_load_end:\n"
 	"	ret\n"
-	".size kpo_load, .-kpo_load\n"
-	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lkpo_load, .Lkpo_load_end\n.popsection\n"
+	".size opt_probed_load, .-opt_probed_load\n"
+	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lopt_load, .Lopt_load_end\n.popsection\n"
 	".section .rodata\n.balign 8\n"
-	".globl kpo_points\n.type kpo_points, %object\n"
-	"kpo_points:\n"
-	"	.quad .Lkpo_sum_ret, .Lkpo_bl, .Lkpo_bcond, .Lkpo_br, .Lkpo_flags, .Lkpo_load\n"
-	".size kpo_points, .-kpo_points\n"
+	".globl opt_probed_points\n.type opt_probed_points, %object\n"
+	"opt_probed_points:\n"
+	"	.quad .Lopt_sum_ret, .Lopt_bl, .Lopt_bcond, .Lopt_br, .Lopt_flags, .Lopt_load\n"
+	".size opt_probed_points, .-opt_probed_points\n"
 	".text\n");
 
 enum { P_SUM_RET, P_BL, P_BCOND, P_BR, P_FLAGS, P_LOAD };
-extern const uintptr_t kpo_points[6];
-long kpo_value = 42;
+extern const uintptr_t opt_probed_points[6];
+long opt_probed_value = 42;
 
-long kpo_call_sum(long a, long b, uint64_t out[2]);
-long kpo_sp(long, long);
-long kpo_adr(long, long);
-long kpo_adrp(long, long);
-long kpo_ldr_x(long, long);
-long kpo_ldr_w(long, long);
-long kpo_ldrsw(long, long);
-long kpo_b(long, long);
-long kpo_bl(long, long);
-long kpo_less(long, long);
-long kpo_cbz(long, long);
-long kpo_cbnz(long, long);
-long kpo_tbz(long, long);
-long kpo_tbnz(long, long);
-long kpo_br(long, long);
-long kpo_nop(long, long);
-long kpo_flags(long, long);
-unsigned long kpo_daif(void);
-void kpo_indirect(void);
+long opt_probed_call_sum(long a, long b, uint64_t out[2]);
+long opt_probed_sp(long, long);
+long opt_probed_adr(long, long);
+long opt_probed_adrp(long, long);
+long opt_probed_ldr_x(long, long);
+long opt_probed_ldr_w(long, long);
+long opt_probed_ldrsw(long, long);
+long opt_probed_b(long, long);
+long opt_probed_bl(long, long);
+long opt_probed_less(long, long);
+long opt_probed_cbz(long, long);
+long opt_probed_cbnz(long, long);
+long opt_probed_tbz(long, long);
+long opt_probed_tbnz(long, long);
+long opt_probed_br(long, long);
+long opt_probed_nop(long, long);
+long opt_probed_flags(long, long);
+unsigned long opt_probed_daif(void);
+void opt_probed_indirect(void);
 
-static long (*volatile sum)(long, long) = kpo_sum;
+static long (*volatile sum)(long, long) = opt_probed_sum;
 
 #define B_MASK 0xfc000000
 #define B_OPCODE 0x14000000
@@ -284,8 +284,8 @@ static int record_regs(struct kprobe *p, struct pt_regs *regs)
 
 static void safe_point_is_optimized_and_fires(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
-	uint32_t before = word_at((uintptr_t)kpo_sum);
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_regs };
+	uint32_t before = word_at((uintptr_t)opt_probed_sum);
 	uint64_t at_entry[2];
 	unsigned long flags;
 	long masked_sum;
@@ -295,11 +295,11 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	EXPECT(kp.flags & KPROBE_FLAG_OPTIMIZED);
 	EXPECT(probe_test_jumps_to_detour(&kp));
-	EXPECT_EQ(kpo_call_sum(30, 12, at_entry), 43);
+	EXPECT_EQ(opt_probed_call_sum(30, 12, at_entry), 43);
 	EXPECT_EQ(seen_hits, 1);
 	EXPECT_EQ(seen.regs[0], 30);
 	EXPECT_EQ(seen.regs[1], 12);
-	EXPECT_EQ(seen.pc, (uintptr_t)kpo_sum);		/* at the probe, as for a BRK */
+	EXPECT_EQ(seen.pc, (uintptr_t)opt_probed_sum);		/* at the probe, as for a BRK */
 	EXPECT_EQ(seen.sp, at_entry[0]);
 	EXPECT_EQ(seen.regs[30], at_entry[1]);		/* the return address */
 	EXPECT_EQ(seen.pstate & 0xf, PSR_MODE_EL1H);
@@ -312,14 +312,14 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(current_thread()->preempt_count, 0);
 	EXPECT_EQ(kp.point->opt_hits, 1);
 	flags = arch_irq_save();
-	masked_sum = kpo_call_sum(1, 2, at_entry);
+	masked_sum = opt_probed_call_sum(1, 2, at_entry);
 	arch_irq_restore(flags);
 	EXPECT_EQ(masked_sum, 4);
 	EXPECT(seen_daif & PSR_I);
 	EXPECT(seen.pstate & PSR_I);
 	EXPECT_EQ(seen_hits, 2);
 	unregister_kprobe(&kp);
-	EXPECT_EQ(word_at((uintptr_t)kpo_sum), before);
+	EXPECT_EQ(word_at((uintptr_t)opt_probed_sum), before);
 	EXPECT_EQ(sum(1, 1), 3);
 }
 
@@ -332,7 +332,7 @@ struct relocation_case {
 	long a, b;
 };
 
-/* The same call site for both runs, so kpo_sp sees the same sp. */
+/* The same call site for both runs, so opt_probed_sp sees the same sp. */
 static __attribute__((noinline)) long call_case(const struct relocation_case *c)
 {
 	return c->fn(c->a, c->b);
@@ -369,35 +369,37 @@ static void run_relocation_case(const struct relocation_case *c)
 static void each_relocation_runs_like_the_original(void)
 {
 	const struct relocation_case cases[] = {
-		{ "add (copied)", kpo_sum, 0, 30, 12 },
-		{ "mov x0, sp (copied)", kpo_sp, 0, 0, 0 },
-		{ "adr", kpo_adr, 0, 0, 0 },
-		{ "adrp", kpo_adrp, 0, 0, 0 },
-		{ "ldr x (literal)", kpo_ldr_x, 0, 0, 0 },
-		{ "ldr w (literal)", kpo_ldr_w, 0, 0, 0 },
-		{ "ldrsw (literal)", kpo_ldrsw, 0, 0, 0 },
-		{ "b", kpo_b, 0, 10, 0 },
-		{ "bl", kpo_bl, kpo_points[P_BL], 10, 0 },
-		{ "b.lt taken", kpo_less, kpo_points[P_BCOND], 1, 2 },
-		{ "b.lt not taken", kpo_less, kpo_points[P_BCOND], 2, 1 },
-		{ "cbz taken", kpo_cbz, 0, 0, 0 },
-		{ "cbz not taken", kpo_cbz, 0, 5, 0 },
-		{ "cbnz taken", kpo_cbnz, 0, 3, 0 },
-		{ "cbnz not taken", kpo_cbnz, 0, 1L << 32, 0 },
-		{ "tbz taken", kpo_tbz, 0, 7, 0 },
-		{ "tbz not taken", kpo_tbz, 0, 8, 0 },
-		{ "tbnz taken", kpo_tbnz, 0, 1L << 40, 0 },
-		{ "tbnz not taken", kpo_tbnz, 0, 1L << 39, 0 },
-		{ "br (copied)", kpo_br, kpo_points[P_BR], 10, 0 },
-		{ "ret (copied)", kpo_sum, kpo_points[P_SUM_RET], 1, 2 },
-		{ "nop (dropped)", kpo_nop, 0, 0, 0 },
-		{ "flags kept: cmp; <add>; cset lt", kpo_flags, kpo_points[P_FLAGS], 1, 2 },
-		{ "flags kept, the other way", kpo_flags, kpo_points[P_FLAGS], 2, 1 },
+		{ "add (copied)", opt_probed_sum, 0, 30, 12 },
+		{ "mov x0, sp (copied)", opt_probed_sp, 0, 0, 0 },
+		{ "adr", opt_probed_adr, 0, 0, 0 },
+		{ "adrp", opt_probed_adrp, 0, 0, 0 },
+		{ "ldr x (literal)", opt_probed_ldr_x, 0, 0, 0 },
+		{ "ldr w (literal)", opt_probed_ldr_w, 0, 0, 0 },
+		{ "ldrsw (literal)", opt_probed_ldrsw, 0, 0, 0 },
+		{ "b", opt_probed_b, 0, 10, 0 },
+		{ "bl", opt_probed_bl, opt_probed_points[P_BL], 10, 0 },
+		{ "b.lt taken", opt_probed_less, opt_probed_points[P_BCOND], 1, 2 },
+		{ "b.lt not taken", opt_probed_less, opt_probed_points[P_BCOND], 2, 1 },
+		{ "cbz taken", opt_probed_cbz, 0, 0, 0 },
+		{ "cbz not taken", opt_probed_cbz, 0, 5, 0 },
+		{ "cbnz taken", opt_probed_cbnz, 0, 3, 0 },
+		{ "cbnz not taken", opt_probed_cbnz, 0, 1L << 32, 0 },
+		{ "tbz taken", opt_probed_tbz, 0, 7, 0 },
+		{ "tbz not taken", opt_probed_tbz, 0, 8, 0 },
+		{ "tbnz taken", opt_probed_tbnz, 0, 1L << 40, 0 },
+		{ "tbnz not taken", opt_probed_tbnz, 0, 1L << 39, 0 },
+		{ "br (copied)", opt_probed_br, opt_probed_points[P_BR], 10, 0 },
+		{ "ret (copied)", opt_probed_sum, opt_probed_points[P_SUM_RET], 1, 2 },
+		{ "nop (dropped)", opt_probed_nop, 0, 0, 0 },
+		{ "flags kept: cmp; <add>; cset lt", opt_probed_flags, opt_probed_points[P_FLAGS],
+		  1, 2 },
+		{ "flags kept, the other way", opt_probed_flags, opt_probed_points[P_FLAGS],
+		  2, 1 },
 	};
 
-	EXPECT_EQ(kpo_adrp(0, 0), (long)&kpo_value);
-	EXPECT_EQ(kpo_ldr_w(0, 0), 0x80000010L);
-	EXPECT_EQ(kpo_ldrsw(0, 0), (long)(int32_t)0x80000010);
+	EXPECT_EQ(opt_probed_adrp(0, 0), (long)&opt_probed_value);
+	EXPECT_EQ(opt_probed_ldr_w(0, 0), 0x80000010L);
+	EXPECT_EQ(opt_probed_ldrsw(0, 0), (long)(int32_t)0x80000010);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_relocation_case(&cases[i]);
 }
@@ -405,19 +407,19 @@ static void each_relocation_runs_like_the_original(void)
 /* The copied mrs reads the caller's mask, not the detour's. */
 static void interrupt_mask_survives(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_daif, .pre_handler = record_regs };
-	unsigned long on = kpo_daif(), off, flags;
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_daif, .pre_handler = record_regs };
+	unsigned long on = opt_probed_daif(), off, flags;
 
 	flags = arch_irq_save();
-	off = kpo_daif();
+	off = opt_probed_daif();
 	arch_irq_restore(flags);
 	EXPECT(!(on & PSR_I));
 	EXPECT(off & PSR_I);
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
-	EXPECT_EQ(kpo_daif(), on);
+	EXPECT_EQ(opt_probed_daif(), on);
 	flags = arch_irq_save();
-	EXPECT_EQ(kpo_daif(), off);
+	EXPECT_EQ(opt_probed_daif(), off);
 	arch_irq_restore(flags);
 	EXPECT_EQ(kp.point->opt_hits, 2);
 	unregister_kprobe(&kp);
@@ -425,9 +427,11 @@ static void interrupt_mask_survives(void)
 
 static void each_check_refuses(void)
 {
-	probe_test_expect_refused((uintptr_t)kpo_indirect, "call through a register in region at",
-				  (uintptr_t)kpo_indirect);
-	probe_test_expect_refused(kpo_points[P_LOAD], "exception fix-up at", kpo_points[P_LOAD]);
+	probe_test_expect_refused((uintptr_t)opt_probed_indirect,
+				  "call through a register in region at",
+				  (uintptr_t)opt_probed_indirect);
+	probe_test_expect_refused(opt_probed_points[P_LOAD], "exception fix-up at",
+				  opt_probed_points[P_LOAD]);
 }
 
 /*
@@ -435,12 +439,12 @@ static void each_check_refuses(void)
  * buffer's copy (choose_exec, PROBE_EXEC_DETOUR): pc moves to
  * pp->detour_copy. On aarch64 no hit can meet that state (see the top of
  * this file), so test its two halves: a hit would take that path, and
- * the copy - called here like kpo_sum itself - runs the probed add and
- * branches back into kpo_sum, without the handler.
+ * the copy - called here like opt_probed_sum itself - runs the probed add and
+ * branches back into opt_probed_sum, without the handler.
  */
 static void detour_copy_runs_the_instruction(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_regs };
 	long (*copy)(long, long);
 
 	EXPECT_EQ(register_kprobe(&kp), 0);

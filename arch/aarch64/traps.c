@@ -66,13 +66,6 @@ static const char *exception_class_name(unsigned int ec)
 	}
 }
 
-extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
-
-static bool in_range(uint64_t a, const char *start, const char *end)
-{
-	return a >= (uint64_t)start && a < (uint64_t)end;
-}
-
 /* Turn an instruction or data abort into a sentence a student can act on. */
 static __noreturn void abort_panic(struct pt_regs *regs)
 {
@@ -80,20 +73,17 @@ static __noreturn void abort_panic(struct pt_regs *regs)
 	bool write = !fetch && (regs->esr & ESR_WNR);
 	unsigned int fsc = ESR_FSC(regs->esr);
 	uint64_t addr = regs->far;
-	const char *what = fetch ? "instruction abort" : "data abort";
+	const char *what = NULL;
 
 	if (FSC_TYPE(fsc) == FSC_PERMISSION) {
-		if (write && in_range(addr, __text_start, __text_end))
-			what = "write to read-only kernel text (W^X): code may only be changed through text_poke()";
-		else if (write && in_range(addr, __rodata_start, __rodata_end))
-			what = "write to read-only kernel data";
-		else if (fetch)
-			what = "execution of a no-execute page (W^X)";
-		else if (write)
+		what = trap_wx_fault_reason(addr, write, fetch);
+		if (!what && write)
 			what = "write to a read-only page";
 	} else if (FSC_TYPE(fsc) == FSC_TRANSLATION || FSC_TYPE(fsc) == FSC_ADDR_SIZE) {
 		what = "access to an unmapped address";
 	}
+	if (!what)
+		what = fetch ? "instruction abort" : "data abort";
 	kprintf("%s: %s at 0x%lx (ESR 0x%lx)\n", fetch ? "instruction abort" : "data abort",
 		write ? "write" : fetch ? "instruction fetch" : "read", addr, regs->esr);
 	trap_panic(what, regs);

@@ -2,12 +2,12 @@
  * Selftests of the x86_64 probe back end: each way of running the probed
  * instruction (emulated, boosted, single-stepped) on the instruction kinds
  * that need care, and the instructions that are refused. The fault
- * handler is tested in kernel/probes/kprobes_selftest.c, on kpt_load and
+ * handler is tested in kernel/probes/kprobes_selftest.c, on probed_load and
  * the other targets this file provides (kernel/probes/probe_selftest_arch.h).
  *
  * The probed code is written in assembly so the tests know exactly which
  * instruction sits at each probed address; .L labels keep those addresses
- * out of the symbol table, and kpt_points[] and kpx_points[] hand them
+ * out of the symbol table, and probed_points[] and x86_probed_points[] hand them
  * to C.
  */
 #include "kernel/probes/kprobes_internal.h"
@@ -19,9 +19,9 @@
 
 __asm__(
 	".text\n"
-	/* long kpt_branchy(long x): 1 if x == 0, else 2 (jcc, jmp, ret) */
-	".globl kpt_branchy\n.type kpt_branchy, @function\n"
-	"kpt_branchy:\n"
+	/* long probed_branchy(long x): 1 if x == 0, else 2 (jcc, jmp, ret) */
+	".globl probed_branchy\n.type probed_branchy, @function\n"
+	"probed_branchy:\n"
 	".Lpush:	pushq %rbp\n"
 	".Lmov:	movq %rsp, %rbp\n"
 	"	testq %rdi, %rdi\n"
@@ -31,60 +31,60 @@ __asm__(
 	"1:	movq $1, %rax\n"
 	"2:	popq %rbp\n"
 	".Lret:	ret\n"
-	".size kpt_branchy, .-kpt_branchy\n"
-	/* long kpx_loop(long n): counts n iterations of `loop` */
-	".globl kpx_loop\n.type kpx_loop, @function\n"
-	"kpx_loop:\n"
+	".size probed_branchy, .-probed_branchy\n"
+	/* long x86_probed_loop(long n): counts n iterations of `loop` */
+	".globl x86_probed_loop\n.type x86_probed_loop, @function\n"
+	"x86_probed_loop:\n"
 	"	movq %rdi, %rcx\n"
 	"	xorl %eax, %eax\n"
 	"1:	incl %eax\n"
 	".Lloop:	loop 1b\n"
 	"	ret\n"
-	".size kpx_loop, .-kpx_loop\n"
-	/* long kpx_calls(long (*fn)(long), long x): fn(x) + kpt_branchy(0) */
-	".globl kpx_calls\n.type kpx_calls, @function\n"
-	"kpx_calls:\n"
+	".size x86_probed_loop, .-x86_probed_loop\n"
+	/* long x86_probed_calls(long (*fn)(long), long x): fn(x) + probed_branchy(0) */
+	".globl x86_probed_calls\n.type x86_probed_calls, @function\n"
+	"x86_probed_calls:\n"
 	"	pushq %rbx\n"
 	"	movq %rdi, %rax\n"
 	"	movq %rsi, %rdi\n"
 	".Lcallind:	call *%rax\n"
 	"	movq %rax, %rbx\n"
 	"	xorl %edi, %edi\n"
-	".Lcallrel:	call kpt_branchy\n"
+	".Lcallrel:	call probed_branchy\n"
 	"	addq %rbx, %rax\n"
 	"	popq %rbx\n"
 	"	ret\n"
-	".size kpx_calls, .-kpx_calls\n"
-	/* long kpx_riprel(void): loads kpx_value through %rip */
-	".globl kpx_riprel\n.type kpx_riprel, @function\n"
-	"kpx_riprel:\n"
-	".Lriprel:	movq kpx_value(%rip), %rax\n"
+	".size x86_probed_calls, .-x86_probed_calls\n"
+	/* long x86_probed_riprel(void): loads x86_probed_value through %rip */
+	".globl x86_probed_riprel\n.type x86_probed_riprel, @function\n"
+	"x86_probed_riprel:\n"
+	".Lriprel:	movq x86_probed_value(%rip), %rax\n"
 	"	ret\n"
-	".size kpx_riprel, .-kpx_riprel\n"
-	/* unsigned long kpx_flags(void): the flags, as pushf sees them */
-	".globl kpx_flags\n.type kpx_flags, @function\n"
-	"kpx_flags:\n"
+	".size x86_probed_riprel, .-x86_probed_riprel\n"
+	/* unsigned long x86_probed_flags(void): the flags, as pushf sees them */
+	".globl x86_probed_flags\n.type x86_probed_flags, @function\n"
+	"x86_probed_flags:\n"
 	".Lpushf:	pushfq\n"
 	"	popq %rax\n"
 	"	ret\n"
-	".size kpx_flags, .-kpx_flags\n"
-	/* void kpx_set_carry(void): returns with the carry flag set */
-	".globl kpx_set_carry\n.type kpx_set_carry, @function\n"
-	"kpx_set_carry:\n"
+	".size x86_probed_flags, .-x86_probed_flags\n"
+	/* void x86_probed_set_carry(void): returns with the carry flag set */
+	".globl x86_probed_set_carry\n.type x86_probed_set_carry, @function\n"
+	"x86_probed_set_carry:\n"
 	"	stc\n"
 	"	ret\n"
-	".size kpx_set_carry, .-kpx_set_carry\n"
-	/* long kpt_load(const char *p): *p, or -EFAULT through a fix-up */
-	".globl kpt_load\n.type kpt_load, @function\n"
-	"kpt_load:\n"
+	".size x86_probed_set_carry, .-x86_probed_set_carry\n"
+	/* long probed_load(const char *p): *p, or -EFAULT through a fix-up */
+	".globl probed_load\n.type probed_load, @function\n"
+	"probed_load:\n"
 	"	movq $-14, %rax\n"
 	".Lload:	movzbq (%rdi), %rax\n"
 	".Lload_end:	ret\n"
-	".size kpt_load, .-kpt_load\n"
+	".size probed_load, .-probed_load\n"
 	".pushsection .ex_table, \"a\"\n.balign 8\n.quad .Lload, .Lload_end\n.popsection\n"
 	/* Never called: instructions that must not be probed. */
-	".globl kpx_refused\n.type kpx_refused, @function\n"
-	"kpx_refused:\n"
+	".globl x86_probed_refused\n.type x86_probed_refused, @function\n"
+	"x86_probed_refused:\n"
 	".Lhlt:	hlt\n"
 	".Lint3:	int3\n"
 	".Lcli:	cli\n"
@@ -95,25 +95,25 @@ __asm__(
 	".Lud2:	ud2\n"
 	".Lxbegin:	xbegin 1f\n"
 	"1:\n"
-	".size kpx_refused, .-kpx_refused\n"
+	".size x86_probed_refused, .-x86_probed_refused\n"
 	/* Never called: VEX-encoded instructions whose last opcode byte is
 	 * that of a push (57: push %rdi) and of a nop (90). */
-	".globl kpx_vex\n.type kpx_vex, @function\n"
-	"kpx_vex:\n"
+	".globl x86_probed_vex\n.type x86_probed_vex, @function\n"
+	"x86_probed_vex:\n"
 	".Lvxorps:	vxorps %xmm0, %xmm0, %xmm0\n"
 	".Lkmovw:	kmovw %k1, %k0\n"
-	".size kpx_vex, .-kpx_vex\n"
+	".size x86_probed_vex, .-x86_probed_vex\n"
 	".section .rodata\n.balign 8\n"
-	".globl kpt_points\n.type kpt_points, @object\n"
-	"kpt_points:\n"
+	".globl probed_points\n.type probed_points, @object\n"
+	"probed_points:\n"
 	"	.quad .Lmovimm, .Lload\n"
-	".size kpt_points, .-kpt_points\n"
-	".globl kpx_points\n.type kpx_points, @object\n"
-	"kpx_points:\n"
+	".size probed_points, .-probed_points\n"
+	".globl x86_probed_points\n.type x86_probed_points, @object\n"
+	"x86_probed_points:\n"
 	"	.quad .Lpush, .Lmov, .Ljcc, .Ljmp, .Lret, .Lloop\n"
 	"	.quad .Lcallind, .Lcallrel, .Lriprel, .Lpushf, .Lvxorps, .Lkmovw\n"
 	"	.quad .Lhlt, .Lint3, .Lcli, .Lsti, .Liret, .Lcr3, .Lsysret, .Lud2, .Lxbegin\n"
-	".size kpx_points, .-kpx_points\n"
+	".size x86_probed_points, .-x86_probed_points\n"
 	".text\n");
 
 enum {
@@ -122,21 +122,21 @@ enum {
 	P_NPOINTS = P_FIRST_REFUSED + 9
 };
 
-extern const uintptr_t kpx_points[P_NPOINTS];
-long kpx_loop(long n);
-long kpx_calls(long (*fn)(long), long x);
-long kpx_riprel(void);
-unsigned long kpx_flags(void);
-void kpx_set_carry(void);
-long kpx_value = 0x1234567890L;
+extern const uintptr_t x86_probed_points[P_NPOINTS];
+long x86_probed_loop(long n);
+long x86_probed_calls(long (*fn)(long), long x);
+long x86_probed_riprel(void);
+unsigned long x86_probed_flags(void);
+void x86_probed_set_carry(void);
+long x86_probed_value = 0x1234567890L;
 
 /* Call through volatile pointers so the calls really happen. */
-static long (*volatile branchy)(long) = kpt_branchy;
-static long (*volatile loop_fn)(long) = kpx_loop;
-static long (*volatile calls)(long (*)(long), long) = kpx_calls;
-static long (*volatile riprel)(void) = kpx_riprel;
-static unsigned long (*volatile flags_fn)(void) = kpx_flags;
-static void (*volatile set_carry)(void) = kpx_set_carry;
+static long (*volatile branchy)(long) = probed_branchy;
+static long (*volatile loop_fn)(long) = x86_probed_loop;
+static long (*volatile calls)(long (*)(long), long) = x86_probed_calls;
+static long (*volatile riprel)(void) = x86_probed_riprel;
+static unsigned long (*volatile flags_fn)(void) = x86_probed_flags;
+static void (*volatile set_carry)(void) = x86_probed_set_carry;
 
 bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
 {
@@ -146,15 +146,16 @@ bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
 
 bool probe_test_irqs_enabled(void)
 {
-	return kpx_flags() & X86_RFLAGS_IF;
+	return x86_probed_flags() & X86_RFLAGS_IF;
 }
 
 static void function_entry_is_emulated(void)
 {
 	struct kprobe a, b;
 
-	EXPECT(probe_test_at(&a, kpx_points[P_PUSH], false));
-	EXPECT(probe_test_at(&b, kpx_points[P_MOV], true));	/* emulated even with a post-handler */
+	EXPECT(probe_test_at(&a, x86_probed_points[P_PUSH], false));
+	/* emulated even with a post-handler */
+	EXPECT(probe_test_at(&b, x86_probed_points[P_MOV], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
 	EXPECT_EQ(a.nhit, 2);
@@ -168,11 +169,11 @@ static void branches_are_emulated(void)
 {
 	struct kprobe jcc, jmp, ret, loop, callrel;
 
-	EXPECT(probe_test_at(&jcc, kpx_points[P_JCC], false));
-	EXPECT(probe_test_at(&jmp, kpx_points[P_JMP], false));
-	EXPECT(probe_test_at(&ret, kpx_points[P_RET], false));
-	EXPECT(probe_test_at(&loop, kpx_points[P_LOOP], false));
-	EXPECT(probe_test_at(&callrel, kpx_points[P_CALLREL], false));
+	EXPECT(probe_test_at(&jcc, x86_probed_points[P_JCC], false));
+	EXPECT(probe_test_at(&jmp, x86_probed_points[P_JMP], false));
+	EXPECT(probe_test_at(&ret, x86_probed_points[P_RET], false));
+	EXPECT(probe_test_at(&loop, x86_probed_points[P_LOOP], false));
+	EXPECT(probe_test_at(&callrel, x86_probed_points[P_CALLREL], false));
 	EXPECT_EQ(branchy(0), 1);	/* jcc taken */
 	EXPECT_EQ(branchy(7), 2);	/* jcc not taken, then jmp */
 	EXPECT_EQ(jcc.nhit, 2);
@@ -181,7 +182,7 @@ static void branches_are_emulated(void)
 	EXPECT_EQ(ret.nhit, 2);
 	EXPECT_EQ(loop_fn(5), 5);
 	EXPECT_EQ(loop.nhit, 5);
-	EXPECT_EQ(calls(kpt_branchy, 3), 2 + 1);
+	EXPECT_EQ(calls(probed_branchy, 3), 2 + 1);
 	EXPECT_EQ(callrel.nhit, 1);
 	EXPECT_EQ(probe_test_path_count(&callrel, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&jcc);
@@ -195,8 +196,8 @@ static void boosted_without_post_handler(void)
 {
 	struct kprobe kp, rip;
 
-	EXPECT(probe_test_at(&kp, kpt_points[KPT_MOVIMM], false));
-	EXPECT(probe_test_at(&rip, kpx_points[P_RIPREL], false));
+	EXPECT(probe_test_at(&kp, probed_points[PROBED_MOVIMM], false));
+	EXPECT(probe_test_at(&rip, x86_probed_points[P_RIPREL], false));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(riprel(), 0x1234567890L);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 1);
@@ -209,12 +210,12 @@ static void stepped_with_post_handler(void)
 {
 	struct kprobe kp, rip, ind;
 
-	EXPECT(probe_test_at(&kp, kpt_points[KPT_MOVIMM], true));
-	EXPECT(probe_test_at(&rip, kpx_points[P_RIPREL], true));
-	EXPECT(probe_test_at(&ind, kpx_points[P_CALLIND], true));
+	EXPECT(probe_test_at(&kp, probed_points[PROBED_MOVIMM], true));
+	EXPECT(probe_test_at(&rip, x86_probed_points[P_RIPREL], true));
+	EXPECT(probe_test_at(&ind, x86_probed_points[P_CALLIND], true));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(riprel(), 0x1234567890L);
-	EXPECT_EQ(calls(kpx_loop, 4), 4 + 1);	/* the return address was fixed */
+	EXPECT_EQ(calls(x86_probed_loop, 4), 4 + 1);	/* the return address was fixed */
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(probe_test_path_count(&rip, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(probe_test_path_count(&ind, PROBE_EXEC_STEP), 1);
@@ -228,7 +229,7 @@ static void pushf_does_not_leak_the_trap_flag(void)
 	struct kprobe kp;
 	unsigned long before = flags_fn(), after;
 
-	EXPECT(probe_test_at(&kp, kpx_points[P_PUSHF], true));
+	EXPECT(probe_test_at(&kp, x86_probed_points[P_PUSHF], true));
 	after = flags_fn();
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 1);
 	EXPECT_EQ(after & (1UL << 8), 0);			/* TF */
@@ -239,7 +240,7 @@ static void pushf_does_not_leak_the_trap_flag(void)
 static void unsafe_instructions_are_refused(void)
 {
 	for (int i = P_FIRST_REFUSED; i < P_NPOINTS; i++) {
-		struct kprobe kp = { .addr = (uint8_t *)kpx_points[i] };
+		struct kprobe kp = { .addr = (uint8_t *)x86_probed_points[i] };
 
 		EXPECT_EQ(register_kprobe(&kp), -EINVAL);
 	}
@@ -260,7 +261,8 @@ static int note_return_flags(struct kretprobe_instance *ri, struct pt_regs *regs
  * instruction of its own changes them. */
 static void kretprobe_sees_the_returned_flags(void)
 {
-	struct kretprobe rp = { .kp.addr = (uint8_t *)kpx_set_carry, .handler = note_return_flags };
+	struct kretprobe rp = { .kp.addr = (uint8_t *)x86_probed_set_carry,
+				.handler = note_return_flags };
 
 	seen_return_flags = 0;
 	EXPECT_EQ(register_kretprobe(&rp), 0);
@@ -278,7 +280,7 @@ static void vex_instructions_are_not_emulated(void)
 	for (size_t i = 0; i < ARRAY_SIZE(points); i++) {
 		struct kprobe kp;
 
-		EXPECT(probe_test_at(&kp, kpx_points[points[i]], false));
+		EXPECT(probe_test_at(&kp, x86_probed_points[points[i]], false));
 		EXPECT(kprobe_exec_path(kp.point) != PROBE_EXEC_EMULATE);
 		unregister_kprobe(&kp);
 	}

@@ -5,7 +5,7 @@
  * thread stopped inside the region, or in a slot that jumps back into it,
  * delays the patch; and unoptimized text
  * is byte-identical to the original. What unoptimizes a point on every
- * architecture is tested in kernel/probes/optimizer_selftest.c, on kpo_sum
+ * architecture is tested in kernel/probes/optimizer_selftest.c, on opt_probed_sum
  * and the jump decoding this file provides
  * (kernel/probes/probe_selftest_arch.h).
  */
@@ -19,112 +19,112 @@
 
 __asm__(
 	".text\n"
-	/* long kpo_sum(long a, long b): a + b + 1. Its first three
+	/* long opt_probed_sum(long a, long b): a + b + 1. Its first three
 	 * instructions (8 bytes) make a safe region. */
-	".globl kpo_sum\n.type kpo_sum, @function\n"
-	"kpo_sum:\n"
+	".globl opt_probed_sum\n.type opt_probed_sum, @function\n"
+	"opt_probed_sum:\n"
 	"	pushq %rbp\n"
 	"	movq %rsp, %rbp\n"
 	"	leaq (%rdi,%rsi), %rax\n"
 	"	addq $1, %rax\n"
 	"	popq %rbp\n"
 	"	ret\n"
-	".size kpo_sum, .-kpo_sum\n"
+	".size opt_probed_sum, .-opt_probed_sum\n"
 	/* An indirect jump anywhere in the function forbids optimizing. */
-	".globl kpo_indirect\n.type kpo_indirect, @function\n"
-	"kpo_indirect:\n"
+	".globl opt_probed_indirect\n.type opt_probed_indirect, @function\n"
+	"opt_probed_indirect:\n"
 	"	pushq %rbp\n"
 	"	movq %rsp, %rbp\n"
 	"	leaq (%rdi,%rsi), %rax\n"
 	"	popq %rbp\n"
 	"	ret\n"
-	".Lkpo_indirect_jmp:\n"
+	".Lopt_indirect_jmp:\n"
 	"	jmp *%rax\n"
-	".size kpo_indirect, .-kpo_indirect\n"
+	".size opt_probed_indirect, .-opt_probed_indirect\n"
 	/* A branch back into the middle of the entry region. */
-	".globl kpo_jump_into\n.type kpo_jump_into, @function\n"
-	"kpo_jump_into:\n"
+	".globl opt_probed_jump_into\n.type opt_probed_jump_into, @function\n"
+	"opt_probed_jump_into:\n"
 	"	pushq %rbp\n"
 	"	movq %rsp, %rbp\n"
-	".Lkpo_ji_target:\n"
+	".Lopt_ji_target:\n"
 	"	decq %rdi\n"
-	".Lkpo_ji_jne:\n"
-	"	jne .Lkpo_ji_target\n"
+	".Lopt_ji_jne:\n"
+	"	jne .Lopt_ji_target\n"
 	"	popq %rbp\n"
 	"	ret\n"
-	".size kpo_jump_into, .-kpo_jump_into\n"
+	".size opt_probed_jump_into, .-opt_probed_jump_into\n"
 	/* A call within the first five bytes. */
-	".globl kpo_call\n.type kpo_call, @function\n"
-	"kpo_call:\n"
+	".globl opt_probed_call\n.type opt_probed_call, @function\n"
+	"opt_probed_call:\n"
 	"	pushq %rbp\n"
-	".Lkpo_call_insn:\n"
-	"	call kpo_sum\n"
+	".Lopt_call_insn:\n"
+	"	call opt_probed_sum\n"
 	"	popq %rbp\n"
 	"	ret\n"
-	".size kpo_call, .-kpo_call\n"
+	".size opt_probed_call, .-opt_probed_call\n"
 	/* Too short for a jump: three bytes that fall through into the next
 	 * function (assembly may do that; C never does). Never called. */
-	".globl kpo_short\n.type kpo_short, @function\n"
-	"kpo_short:\n"
+	".globl opt_probed_short\n.type opt_probed_short, @function\n"
+	"opt_probed_short:\n"
 	"	nop\n"
 	"	nop\n"
 	"	nop\n"
-	".size kpo_short, .-kpo_short\n"
-	/* void kpo_scan(const void *from, unsigned long n, int *done):
+	".size opt_probed_short, .-opt_probed_short\n"
+	/* void opt_probed_scan(const void *from, unsigned long n, int *done):
 	 * compares n bytes with themselves in one repe cmpsb, which sits
 	 * inside the region of a probe on the mov before it, then sets
 	 * *done just after the region. A thread preempted during the scan is
 	 * stopped inside the region. (A mov, not a nop, is probed: a nop
 	 * would be emulated, and the test wants the detour copy's path.) */
-	".globl kpo_scan\n.type kpo_scan, @function\n"
-	"kpo_scan:\n"
+	".globl opt_probed_scan\n.type opt_probed_scan, @function\n"
+	"opt_probed_scan:\n"
 	"	movq %rsi, %rcx\n"
 	"	movq %rdi, %rsi\n"
-	".Lkpo_scan_probe:\n"
+	".Lopt_scan_probe:\n"
 	"	movq %rsi, %rsi\n"
 	"	repe cmpsb\n"
 	"	movl $1, (%rdx)\n"
 	"	ret\n"
-	".size kpo_scan, .-kpo_scan\n"
+	".size opt_probed_scan, .-opt_probed_scan\n"
 	/* The same scan behind a nop, and a xor after it. A probe on the nop
 	 * has a region of the nop, the repe cmpsb and the xor (5 bytes). A
 	 * probe on the repe cmpsb is never optimized (the jmp below goes into
 	 * its region, which ends with the movl), so it is boosted: its slot
 	 * jumps back to the xor, inside the nop's region. */
-	".globl kpo_scan_nop\n.type kpo_scan_nop, @function\n"
-	"kpo_scan_nop:\n"
+	".globl opt_probed_scan_nop\n.type opt_probed_scan_nop, @function\n"
+	"opt_probed_scan_nop:\n"
 	"	movq %rsi, %rcx\n"
 	"	movq %rdi, %rsi\n"
-	".Lkpo_scan_nop:\n"
+	".Lopt_scan_nop:\n"
 	"	nop\n"
-	".Lkpo_scan_cmps:\n"
+	".Lopt_scan_cmps:\n"
 	"	repe cmpsb\n"
 	"	xorl %eax, %eax\n"
-	".Lkpo_scan_set:\n"
+	".Lopt_scan_set:\n"
 	"	movl $1, (%rdx)\n"
 	"	ret\n"
-	"	jmp .Lkpo_scan_set\n"
-	".size kpo_scan_nop, .-kpo_scan_nop\n"
+	"	jmp .Lopt_scan_set\n"
+	".size opt_probed_scan_nop, .-opt_probed_scan_nop\n"
 	".section .rodata\n.balign 8\n"
-	".globl kpo_points\n.type kpo_points, @object\n"
-	"kpo_points:\n"
-	"	.quad .Lkpo_indirect_jmp, .Lkpo_ji_jne, .Lkpo_call_insn, .Lkpo_scan_probe\n"
-	"	.quad .Lkpo_scan_nop, .Lkpo_scan_cmps\n"
-	".size kpo_points, .-kpo_points\n"
+	".globl opt_probed_points\n.type opt_probed_points, @object\n"
+	"opt_probed_points:\n"
+	"	.quad .Lopt_indirect_jmp, .Lopt_ji_jne, .Lopt_call_insn, .Lopt_scan_probe\n"
+	"	.quad .Lopt_scan_nop, .Lopt_scan_cmps\n"
+	".size opt_probed_points, .-opt_probed_points\n"
 	".text\n");
 
 enum { P_INDIRECT_JMP, P_JUMP_INTO_JNE, P_CALL_INSN, P_SCAN_PROBE, P_SCAN_NOP, P_SCAN_CMPS,
        P_COUNT };
-extern const uintptr_t kpo_points[P_COUNT];
-long kpo_indirect(long a, long b);
-long kpo_jump_into(long n);
-long kpo_call(long a, long b);
-void kpo_short(void);
-void kpo_scan(const void *from, unsigned long n, volatile int *done);
-void kpo_scan_nop(const void *from, unsigned long n, volatile int *done);
+extern const uintptr_t opt_probed_points[P_COUNT];
+long opt_probed_indirect(long a, long b);
+long opt_probed_jump_into(long n);
+long opt_probed_call(long a, long b);
+void opt_probed_short(void);
+void opt_probed_scan(const void *from, unsigned long n, volatile int *done);
+void opt_probed_scan_nop(const void *from, unsigned long n, volatile int *done);
 
-static long (*volatile sum)(long, long) = kpo_sum;
-static void (*volatile scan)(const void *, unsigned long, volatile int *) = kpo_scan;
+static long (*volatile sum)(long, long) = opt_probed_sum;
+static void (*volatile scan)(const void *, unsigned long, volatile int *) = opt_probed_scan;
 
 #define JMP_REL32 0xe9
 #define JMP_REL32_SIZE 5
@@ -156,10 +156,10 @@ static int record_regs(struct kprobe *p, struct pt_regs *regs)
 
 static void safe_point_is_optimized_and_fires(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_regs };
 	uint8_t before[16];
 
-	memcpy(before, (void *)kpo_sum, sizeof(before));
+	memcpy(before, (void *)opt_probed_sum, sizeof(before));
 	seen_hits = 0;
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
@@ -169,39 +169,40 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(seen_hits, 1);
 	EXPECT_EQ(seen_rdi, 30);
 	EXPECT_EQ(seen_rsi, 12);
-	EXPECT_EQ(seen_rip, (uintptr_t)kpo_sum + 1);	/* as after int3 */
+	EXPECT_EQ(seen_rip, (uintptr_t)opt_probed_sum + 1);	/* as after int3 */
 	EXPECT(seen_ret != 0);
 	EXPECT_EQ(kp.point->opt_hits, 1);
 	unregister_kprobe(&kp);
-	EXPECT(memcmp(before, (void *)kpo_sum, sizeof(before)) == 0);
+	EXPECT(memcmp(before, (void *)opt_probed_sum, sizeof(before)) == 0);
 	EXPECT_EQ(sum(1, 1), 3);
 }
 
 static void each_safety_check_refuses(void)
 {
-	probe_test_expect_refused((uintptr_t)kpo_indirect, "indirect jump at",
-				  kpo_points[P_INDIRECT_JMP]);
-	probe_test_expect_refused((uintptr_t)kpo_jump_into, "jump into region from",
-				  kpo_points[P_JUMP_INTO_JNE]);
-	probe_test_expect_refused((uintptr_t)kpo_call, "call in region at",
-				  kpo_points[P_CALL_INSN]);
-	probe_test_expect_refused((uintptr_t)kpo_short,
+	probe_test_expect_refused((uintptr_t)opt_probed_indirect, "indirect jump at",
+				  opt_probed_points[P_INDIRECT_JMP]);
+	probe_test_expect_refused((uintptr_t)opt_probed_jump_into, "jump into region from",
+				  opt_probed_points[P_JUMP_INTO_JNE]);
+	probe_test_expect_refused((uintptr_t)opt_probed_call, "call in region at",
+				  opt_probed_points[P_CALL_INSN]);
+	probe_test_expect_refused((uintptr_t)opt_probed_short,
 				  "region crosses the end of the function at",
-				  (uintptr_t)kpo_short + 3);
+				  (uintptr_t)opt_probed_short + 3);
 }
 
 static void probe_inside_region_unoptimizes(void)
 {
-	struct kprobe outer = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_regs };
-	struct kprobe inner = { .addr = (uint8_t *)kpo_sum + 1, .pre_handler = record_regs };
+	struct kprobe outer = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_regs };
+	struct kprobe inner = { .addr = (uint8_t *)opt_probed_sum + 1,
+				.pre_handler = record_regs };
 
 	EXPECT_EQ(register_kprobe(&outer), 0);
 	EXPECT_EQ(probe_test_settle(&outer), OPT_OPTIMIZED);
 	EXPECT_EQ(register_kprobe(&inner), 0);
 	/* At once: the inner breakpoint must not sit under a jump. */
 	EXPECT(!(outer.flags & KPROBE_FLAG_OPTIMIZED));
-	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[0], 0xcc);
-	EXPECT_EQ(((volatile uint8_t *)kpo_sum)[1], 0xcc);
+	EXPECT_EQ(((volatile uint8_t *)opt_probed_sum)[0], 0xcc);
+	EXPECT_EQ(((volatile uint8_t *)opt_probed_sum)[1], 0xcc);
 	seen_hits = 0;
 	EXPECT_EQ(sum(2, 3), 6);
 	EXPECT_EQ(seen_hits, 2);
@@ -242,12 +243,13 @@ static void wait_scan_thread(void)
 
 static void stopped_thread_delays_the_patch(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_points[P_SCAN_PROBE], .pre_handler = record_regs };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_points[P_SCAN_PROBE],
+			     .pre_handler = record_regs };
 	volatile int quick_done = 0;
 	bool waited = false;
 	uint64_t end;
 
-	start_scan(kpo_scan);
+	start_scan(opt_probed_scan);
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	/* Until the scan leaves the region the jump must not be written. */
 	end = sched_ticks() + 3000;
@@ -257,7 +259,7 @@ static void stopped_thread_delays_the_patch(void)
 		if (st == OPT_READY && !waited) {
 			waited = true;
 			/* A hit meanwhile runs the detour buffer's copy. */
-			scan((const void *)kpo_points, 0, &quick_done);
+			scan((const void *)opt_probed_points, 0, &quick_done);
 			EXPECT(quick_done);
 			EXPECT_EQ(kp.point->exec_count[PROBE_EXEC_DETOUR], 1);
 		}
@@ -278,9 +280,9 @@ static void stopped_thread_delays_the_patch(void)
  * in the middle of the jump instruction. */
 static void thread_in_a_neighbours_slot_delays_the_patch(void)
 {
-	struct kprobe outer = { .addr = (uint8_t *)kpo_points[P_SCAN_NOP],
+	struct kprobe outer = { .addr = (uint8_t *)opt_probed_points[P_SCAN_NOP],
 				.pre_handler = probe_test_count_pre };
-	struct kprobe inner = { .addr = (uint8_t *)kpo_points[P_SCAN_CMPS],
+	struct kprobe inner = { .addr = (uint8_t *)opt_probed_points[P_SCAN_CMPS],
 				.pre_handler = probe_test_count_pre };
 
 	EXPECT_EQ(register_kprobe(&inner), 0);
@@ -293,7 +295,7 @@ static void thread_in_a_neighbours_slot_delays_the_patch(void)
 	     probe_test_opt_state(&outer) != OPT_NONE && sched_ticks() < end;)
 		thread_sleep(1);
 	EXPECT_EQ(probe_test_opt_state(&outer), OPT_NONE);
-	start_scan(kpo_scan_nop);
+	start_scan(opt_probed_scan_nop);
 	EXPECT(!scan_done);
 	EXPECT_EQ(probe_test_path_count(&inner, PROBE_EXEC_BOOST), 1);
 	EXPECT(sched_thread_stopped_in((uintptr_t)inner.point->slot, ARCH_PROBE_SLOT_SIZE));

@@ -47,28 +47,17 @@ static uint64_t read_cr2(void)
 	return v;
 }
 
-extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
-
-static bool in_range(uint64_t a, const char *start, const char *end)
-{
-	return a >= (uint64_t)start && a < (uint64_t)end;
-}
-
 /* Turn a page fault into a sentence a student can act on. */
 static __noreturn void page_fault_panic(struct pt_regs *regs)
 {
 	uint64_t addr = read_cr2();
 	uint64_t err = regs->error_code;
-	const char *what = "page fault";
+	/* A fetch from a present page faults only for its no-execute bit. */
+	const char *what = trap_wx_fault_reason(addr, err & PF_WRITE,
+						(err & PF_FETCH) && (err & PF_PRESENT));
 
-	if ((err & PF_WRITE) && in_range(addr, __text_start, __text_end))
-		what = "write to read-only kernel text (W^X): code may only be changed through text_poke()";
-	else if ((err & PF_WRITE) && in_range(addr, __rodata_start, __rodata_end))
-		what = "write to read-only kernel data";
-	else if ((err & PF_FETCH) && (err & PF_PRESENT))
-		what = "execution of a no-execute page (W^X)";
-	else if (!(err & PF_PRESENT))
-		what = "access to an unmapped address";
+	if (!what)
+		what = err & PF_PRESENT ? "page fault" : "access to an unmapped address";
 	kprintf("page fault: %s at 0x%lx (error code 0x%lx)\n",
 		err & PF_WRITE ? "write" : err & PF_FETCH ? "instruction fetch" : "read",
 		addr, err);

@@ -58,27 +58,29 @@ void unregister_jprobe(struct jprobe *jp)
 	unregister_jprobes(&jp, 1);
 }
 
-int register_jprobes(struct jprobe **jps, int num)
+static struct kprobe *nth_jprobe(void *array, int i)
 {
-	for (int i = 0; i < num; i++) {
-		int err = register_jprobe(jps[i]);
-
-		if (err) {
-			unregister_jprobes(jps, i);
-			return err;
-		}
-	}
-	return 0;
+	return &((struct jprobe **)array)[i]->kp;
 }
 
-/* As unregister_kprobes: unlink all, then one grace period. */
+static int register_jprobe_of(struct kprobe *p)
+{
+	return register_jprobe(container_of(p, struct jprobe, kp));
+}
+
+static const struct probe_type jprobe_type = {
+	.nth = nth_jprobe,
+	.register_one = register_jprobe_of,
+};
+
+int register_jprobes(struct jprobe **jps, int num)
+{
+	return register_probes(jps, num, &jprobe_type);
+}
+
 void unregister_jprobes(struct jprobe **jps, int num)
 {
-	mutex_lock(&kprobe_mutex);
-	for (int i = 0; i < num; i++)
-		unregister_kprobe_locked(&jps[i]->kp);
-	mutex_unlock(&kprobe_mutex);
-	synchronize_rcu();
+	unregister_probes(jps, num, &jprobe_type);
 }
 
 int disable_jprobe(struct jprobe *jp)

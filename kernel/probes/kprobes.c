@@ -347,6 +347,15 @@ static int register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t
 	return point_add_locked(pp, p, kind);
 }
 
+/* Where p asks to go, checked: its address and the function it is in. */
+static int locate_probe(struct kprobe *p, enum kprobe_kind kind, uintptr_t *addr,
+			struct symbol *func)
+{
+	int err = resolve_address(p, addr);
+
+	return err ? err : check_address(*addr, kind, func);
+}
+
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
 	struct symbol func;
@@ -354,15 +363,9 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	int err;
 
 	mutex_lock(&kprobe_mutex);
-	if (p->point) {
-		err = -EEXIST;
-	} else {
-		err = resolve_address(p, &addr);
-		if (!err)
-			err = check_address(addr, kind, &func);
-		if (!err)
-			err = register_at_locked(p, kind, addr, &func);
-	}
+	err = p->point ? -EEXIST : locate_probe(p, kind, &addr, &func);
+	if (!err)
+		err = register_at_locked(p, kind, addr, &func);
 	mutex_unlock(&kprobe_mutex);
 	return err;
 }
@@ -400,13 +403,13 @@ void unregister_kprobe(struct kprobe *p)
 	unregister_kprobes(&p, 1);
 }
 
-int register_kprobes(struct kprobe **kps, int num)
+int register_probes(void *array, int num, const struct probe_type *type)
 {
 	for (int i = 0; i < num; i++) {
-		int err = register_kprobe(kps[i]);
+		int err = type->register_one(type->nth(array, i));
 
 		if (err) {
-			unregister_kprobes(kps, i);
+			unregister_probes(array, i, type);
 			return err;
 		}
 	}
@@ -414,13 +417,38 @@ int register_kprobes(struct kprobe **kps, int num)
 }
 
 /* All of them unlinked first, then one grace period for the lot. */
-void unregister_kprobes(struct kprobe **kps, int num)
+void unregister_probes(void *array, int num, const struct probe_type *type)
 {
 	mutex_lock(&kprobe_mutex);
-	for (int i = 0; i < num; i++)
-		unregister_kprobe_locked(kps[i]);
+	for (int i = 0; i < num; i++) {
+		if (type->before_unlink_locked)
+			type->before_unlink_locked(type->nth(array, i));
+		unregister_kprobe_locked(type->nth(array, i));
+	}
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
+	for (int i = 0; type->after_grace_period && i < num; i++)
+		type->after_grace_period(type->nth(array, i));
+}
+
+static struct kprobe *nth_kprobe(void *array, int i)
+{
+	return ((struct kprobe **)array)[i];
+}
+
+static const struct probe_type kprobe_type = {
+	.nth = nth_kprobe,
+	.register_one = register_kprobe,
+};
+
+int register_kprobes(struct kprobe **kps, int num)
+{
+	return register_probes(kps, num, &kprobe_type);
+}
+
+void unregister_kprobes(struct kprobe **kps, int num)
+{
+	unregister_probes(kps, num, &kprobe_type);
 }
 
 static int set_disabled(struct kprobe *p, bool disabled)

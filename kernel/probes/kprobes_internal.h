@@ -81,6 +81,28 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 const char *probe_exec_name(enum probe_exec how);
 /* The way pp's instruction runs after a hit that ran the handlers. */
 enum probe_exec kprobe_exec_path(const struct probe_point *pp);
+/*
+ * What the batch calls (register_kprobes, register_jprobes, ...) need to
+ * know about one type of probe, so that the three types share one
+ * register loop and one unregister loop.
+ */
+struct probe_type {
+	/* The kprobe of the i-th probe of an array of pointers to the type. */
+	struct kprobe *(*nth)(void *array, int i);
+	/* Register one probe, given its kprobe. */
+	int (*register_one)(struct kprobe *p);
+	/* For a type that holds more than its kprobe (a kretprobe's
+	 * instances), or NULL: called with kprobe_mutex held just before
+	 * the kprobe is unlinked, and once the grace period has passed. */
+	void (*before_unlink_locked)(struct kprobe *p);
+	void (*after_grace_period)(struct kprobe *p);
+};
+/* Register the num probes of array, in order; if one fails, unregister
+ * those already registered and return its error, as the Kprobes guide
+ * asks of the batch calls. */
+int register_probes(void *array, int num, const struct probe_type *type);
+/* Unregister the num probes of array, sharing one grace period. */
+void unregister_probes(void *array, int num, const struct probe_type *type);
 /* Unregistration in two halves, so that a batch shares one grace
  * period. The first, with kprobe_mutex held, disarms p and unlinks it
  * (and its point, if p was the last probe there, whose memory is then

@@ -19,28 +19,28 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-__noinline int kpt_add(int a, int b)
+__noinline int probed_add(int a, int b)
 {
 	return a + b;
 }
 
-__noinline int kpt_returns_zero(void)
+__noinline int probed_returns_zero(void)
 {
 	return 0;
 }
 
-static int (*volatile kpt_add_ptr)(int, int) = kpt_add;
+static int (*volatile probed_add_ptr)(int, int) = probed_add;
 
 /* Ten arguments: the last ones are passed on the stack (from the seventh
  * on x86_64, the ninth on aarch64). Weighted, so that a swap shows. */
-__noinline long kpt_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
+__noinline long probed_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
 			long a7, long a8, long a9)
 {
 	return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + 100 * a8 + 1000 * a9;
 }
 
-static long (*volatile kpt_ten_ptr)(long, long, long, long, long, long, long, long, long,
-				    long) = kpt_ten;
+static long (*volatile probed_ten_ptr)(long, long, long, long, long, long, long, long, long,
+				    long) = probed_ten;
 
 /* The first byte of a function's code, read afresh every time (the
  * compiler would otherwise assume code never changes). */
@@ -52,7 +52,7 @@ static uint8_t text_byte(void *fn)
 /* Call through a volatile pointer: the call cannot be optimised away. */
 static int call_add(int a, int b)
 {
-	return kpt_add_ptr(a, b);
+	return probed_add_ptr(a, b);
 }
 
 static int seq;
@@ -84,12 +84,12 @@ static void reset_records(void)
 
 static void handlers_run_in_order_with_registers(void)
 {
-	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = record_pre,
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = record_pre,
 			     .post_handler = record_post };
 
 	reset_records();
 	EXPECT_EQ(register_kprobe(&kp), 0);
-	EXPECT_EQ((uintptr_t)kp.addr, (uintptr_t)kpt_add);
+	EXPECT_EQ((uintptr_t)kp.addr, (uintptr_t)probed_add);
 	EXPECT_EQ(call_add(3, 4), 7);
 	EXPECT_EQ(pre_seen, 1);
 	EXPECT_EQ(post_seen, 2);
@@ -112,8 +112,8 @@ static int inject_error(struct kprobe *p, struct pt_regs *regs)
 
 static void pre_handler_can_inject_an_error(void)
 {
-	struct kprobe kp = { .symbol_name = "kpt_returns_zero", .pre_handler = inject_error };
-	int (*volatile fn)(void) = kpt_returns_zero;
+	struct kprobe kp = { .symbol_name = "probed_returns_zero", .pre_handler = inject_error };
+	int (*volatile fn)(void) = probed_returns_zero;
 
 	EXPECT_EQ(fn(), 0);
 	EXPECT_EQ(register_kprobe(&kp), 0);
@@ -130,10 +130,10 @@ static int note_c(struct kprobe *p, struct pt_regs *r) { (void)p; (void)r; order
 
 static void several_probes_share_an_address(void)
 {
-	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = note_a };
-	struct kprobe b = { .symbol_name = "kpt_add", .pre_handler = note_b };
-	struct kprobe c = { .symbol_name = "kpt_add", .pre_handler = note_c };
-	uint8_t orig = text_byte(kpt_add);
+	struct kprobe a = { .symbol_name = "probed_add", .pre_handler = note_a };
+	struct kprobe b = { .symbol_name = "probed_add", .pre_handler = note_b };
+	struct kprobe c = { .symbol_name = "probed_add", .pre_handler = note_c };
+	uint8_t orig = text_byte(probed_add);
 
 	norder = 0;
 	EXPECT_EQ(register_kprobe(&a), 0);
@@ -149,7 +149,7 @@ static void several_probes_share_an_address(void)
 	EXPECT(norder == 2 && order[0] == 1 && order[1] == 3);
 	unregister_kprobe(&a);
 	unregister_kprobe(&c);
-	EXPECT_EQ(text_byte(kpt_add), orig);
+	EXPECT_EQ(text_byte(probed_add), orig);
 }
 
 /* A point with one enabled probe calls it without walking its list
@@ -157,8 +157,8 @@ static void several_probes_share_an_address(void)
  * between that and the walk, and keep the order. */
 static void one_of_two_probes_disabled(void)
 {
-	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = note_a };
-	struct kprobe b = { .symbol_name = "kpt_add", .pre_handler = note_b };
+	struct kprobe a = { .symbol_name = "probed_add", .pre_handler = note_a };
+	struct kprobe b = { .symbol_name = "probed_add", .pre_handler = note_b };
 
 	EXPECT_EQ(register_kprobe(&a), 0);
 	EXPECT_EQ(register_kprobe(&b), 0);
@@ -183,17 +183,17 @@ static void one_of_two_probes_disabled(void)
 
 static void disable_enable_and_global_knob(void)
 {
-	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = probe_test_count_pre };
-	struct kprobe off = { .symbol_name = "kpt_returns_zero",
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
+	struct kprobe off = { .symbol_name = "probed_returns_zero",
 			      .pre_handler = probe_test_count_pre, .flags = KPROBE_FLAG_DISABLED };
-	uint8_t orig = text_byte(kpt_add);
+	uint8_t orig = text_byte(probed_add);
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(register_kprobe(&off), 0);
-	EXPECT(text_byte(kpt_add) != orig);		/* armed */
+	EXPECT(text_byte(probed_add) != orig);		/* armed */
 	EXPECT_EQ(disable_kprobe(&kp), 0);
 	EXPECT(kp.flags & KPROBE_FLAG_DISABLED);
-	EXPECT_EQ(text_byte(kpt_add), orig);		/* disarmed */
+	EXPECT_EQ(text_byte(probed_add), orig);		/* disarmed */
 	call_add(1, 1);
 	EXPECT_EQ(kp.nhit, 0);
 	EXPECT_EQ(enable_kprobe(&kp), 0);
@@ -203,14 +203,14 @@ static void disable_enable_and_global_knob(void)
 	kprobes_global_disarm();
 	EXPECT(!kprobes_globally_armed());
 	EXPECT(!(kp.flags & KPROBE_FLAG_DISABLED));	/* own state kept */
-	EXPECT_EQ(text_byte(kpt_add), orig);
+	EXPECT_EQ(text_byte(probed_add), orig);
 	call_add(1, 1);
 	EXPECT_EQ(kp.nhit, 1);
 	kprobes_global_arm();
 	call_add(1, 1);
 	EXPECT_EQ(kp.nhit, 2);
 	EXPECT(off.flags & KPROBE_FLAG_DISABLED);	/* still disabled */
-	kpt_returns_zero();
+	probed_returns_zero();
 	EXPECT_EQ(off.nhit, 0);
 
 	unregister_kprobe(&kp);
@@ -220,17 +220,17 @@ static void disable_enable_and_global_knob(void)
 
 static void batch_registration_rolls_back(void)
 {
-	struct kprobe a = { .symbol_name = "kpt_add", .pre_handler = probe_test_count_pre };
-	struct kprobe b = { .symbol_name = "kpt_returns_zero",
+	struct kprobe a = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
+	struct kprobe b = { .symbol_name = "probed_returns_zero",
 			    .pre_handler = probe_test_count_pre };
 	struct kprobe bad = { .symbol_name = "no_such_function_xyz" };
 	struct kprobe *kps[] = { &a, &b, &bad };
-	uint8_t orig_a = text_byte(kpt_add), orig_b = text_byte(kpt_returns_zero);
+	uint8_t orig_a = text_byte(probed_add), orig_b = text_byte(probed_returns_zero);
 
 	EXPECT_EQ(register_kprobes(kps, 3), -ENOENT);
 	EXPECT(a.point == NULL && b.point == NULL);
-	EXPECT_EQ(text_byte(kpt_add), orig_a);
-	EXPECT_EQ(text_byte(kpt_returns_zero), orig_b);
+	EXPECT_EQ(text_byte(probed_add), orig_a);
+	EXPECT_EQ(text_byte(probed_returns_zero), orig_b);
 
 	a.addr = b.addr = NULL;		/* they were resolved from the names */
 	EXPECT_EQ(register_kprobes(kps, 2), 0);
@@ -251,7 +251,7 @@ static int recursing_pre(struct kprobe *p, struct pt_regs *regs)
 
 static void reentry_is_counted_in_nmissed(void)
 {
-	struct kprobe kp = { .symbol_name = "kpt_add", .pre_handler = recursing_pre,
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = recursing_pre,
 			     .post_handler = record_post };
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
@@ -263,18 +263,18 @@ static void reentry_is_counted_in_nmissed(void)
 
 static void registration_errors(void)
 {
-	struct kprobe both = { .symbol_name = "kpt_add", .addr = (uint8_t *)kpt_add };
+	struct kprobe both = { .symbol_name = "probed_add", .addr = (uint8_t *)probed_add };
 	struct kprobe none = { 0 };
 	struct kprobe unknown = { .symbol_name = "vfs_raed" };
 	/* Every function starts with push %rbp / stp: +2 is inside the
 	 * second instruction on x86_64 and not a multiple of 4 on aarch64. */
-	struct kprobe inside = { .symbol_name = "kpt_add", .offset = 2 };
+	struct kprobe inside = { .symbol_name = "probed_add", .offset = 2 };
 	struct kprobe black = { .symbol_name = "text_poke" };
-	struct kprobe twice = { .symbol_name = "kpt_add" };
+	struct kprobe twice = { .symbol_name = "probed_add" };
 	struct kprobe gone = { .addr = (uint8_t *)0x10 };
-	struct kprobe past = { .symbol_name = "kpt_add" };
+	struct kprobe past = { .symbol_name = "probed_add" };
 	struct symbol add;
-	struct kretprobe not_entry = { .kp = { .symbol_name = "kpt_add", .offset = 1 } };
+	struct kretprobe not_entry = { .kp = { .symbol_name = "probed_add", .offset = 1 } };
 
 	EXPECT_EQ(register_kprobe(&both), -EINVAL);
 	EXPECT_EQ(register_kprobe(&none), -EINVAL);
@@ -284,7 +284,7 @@ static void registration_errors(void)
 	EXPECT(within_nokprobe_text((uintptr_t)register_kprobe));	/* the core itself */
 	EXPECT_EQ(register_kprobe(&gone), -ENOENT);
 	/* An offset at the end of the symbol: the next function's code. */
-	EXPECT_EQ(sym_by_name("kpt_add", &add), 0);
+	EXPECT_EQ(sym_by_name("probed_add", &add), 0);
 	past.offset = (unsigned int)add.size;
 	EXPECT_EQ(register_kprobe(&past), -ERANGE);
 	EXPECT_EQ(register_kretprobe(&not_entry), -EINVAL);
@@ -310,9 +310,9 @@ static int jprobe_entry_add(int a, int b)
 
 static void jprobe_sees_arguments(void)
 {
-	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
-	struct jprobe second = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
-	struct kprobe also = { .symbol_name = "kpt_add", .pre_handler = record_pre };
+	struct jprobe jp = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
+	struct jprobe second = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
+	struct kprobe also = { .symbol_name = "probed_add", .pre_handler = record_pre };
 
 	jp_calls = 0;
 	reset_records();
@@ -338,8 +338,8 @@ static void jprobe_sees_arguments(void)
  * into the step, whose trap then runs the post-handler. */
 static void jprobe_return_into_a_step(void)
 {
-	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
-	struct kprobe post = { .symbol_name = "kpt_add", .post_handler = record_post };
+	struct jprobe jp = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
+	struct kprobe post = { .symbol_name = "probed_add", .post_handler = record_post };
 
 	jp_calls = 0;
 	reset_records();
@@ -374,11 +374,11 @@ static long jprobe_entry_ten(long a0, long a1, long a2, long a3, long a4, long a
  * the probed stack: arguments passed on the stack must arrive there. */
 static void jprobe_sees_stack_arguments(void)
 {
-	struct jprobe jp = { .kp.symbol_name = "kpt_ten", .entry = jprobe_entry_ten };
+	struct jprobe jp = { .kp.symbol_name = "probed_ten", .entry = jprobe_entry_ten };
 
 	jp_calls = 0;
 	EXPECT_EQ(register_jprobe(&jp), 0);
-	EXPECT_EQ(kpt_ten_ptr(1, 1, 1, 1, 1, 1, 1, 1, 7, 9), 8 + 700 + 9000);
+	EXPECT_EQ(probed_ten_ptr(1, 1, 1, 1, 1, 1, 1, 1, 7, 9), 8 + 700 + 9000);
 	EXPECT_EQ(jp_calls, 1);
 	EXPECT_EQ(jp_stack_args[0], 1);
 	EXPECT_EQ(jp_stack_args[1], 7);
@@ -394,12 +394,12 @@ static void jprobe_sees_stack_arguments(void)
  * stack pointer of 0, would make it panic.) */
 static void jprobe_reached_by_a_jump_is_missed(void)
 {
-	struct jprobe jp = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct jprobe jp = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
 	struct pt_regs regs, before;
 	unsigned long flags;
 
 	memset(&regs, 0, sizeof(regs));
-	instruction_pointer_set(&regs, (uintptr_t)kpt_add);
+	instruction_pointer_set(&regs, (uintptr_t)probed_add);
 	before = regs;
 	EXPECT_EQ(register_jprobe(&jp), 0);
 	flags = arch_irq_save();	/* as in a detour buffer: this CPU is busy */
@@ -413,8 +413,8 @@ static void jprobe_reached_by_a_jump_is_missed(void)
 
 static void jprobe_batch_and_enable_disable(void)
 {
-	struct jprobe a = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
-	struct jprobe b = { .kp.symbol_name = "kpt_add", .entry = jprobe_entry_add };
+	struct jprobe a = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
+	struct jprobe b = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
 	struct jprobe *jps[] = { &a, &b };
 
 	jp_calls = 0;
@@ -433,8 +433,8 @@ static void jprobe_batch_and_enable_disable(void)
 
 /* Call the arch's targets through volatile pointers so the calls really
  * happen. */
-static long (*volatile load)(const char *) = kpt_load;
-static long (*volatile branchy)(long) = kpt_branchy;
+static long (*volatile load)(const char *) = probed_load;
+static long (*volatile branchy)(long) = probed_branchy;
 
 static int faults_seen;
 static bool fault_was_data_fault;
@@ -445,13 +445,13 @@ static int note_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 	faults_seen++;
 	fault_was_data_fault = probe_test_is_data_fault(regs, trapnr);
 	/* The step was ended first: the fault is at the original load. */
-	EXPECT_EQ(instruction_pointer(regs), kpt_points[KPT_LOAD]);
+	EXPECT_EQ(instruction_pointer(regs), probed_points[PROBED_LOAD]);
 	return 0;	/* not handled here: let the fix-up table do it */
 }
 
 static void fault_in_step_reaches_fault_handler(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+	struct kprobe kp = { .addr = (uint8_t *)probed_points[PROBED_LOAD],
 			     .pre_handler = probe_test_count_pre, .fault_handler = note_fault };
 	const char good = 'x';
 
@@ -480,7 +480,7 @@ static int fix_up_fault(struct kprobe *p, struct pt_regs *regs, int trapnr)
 
 static void fault_handler_can_handle_the_fault(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+	struct kprobe kp = { .addr = (uint8_t *)probed_points[PROBED_LOAD],
 			     .pre_handler = probe_test_count_pre, .fault_handler = fix_up_fault };
 	struct kprobe after;
 	const char good = 'y';
@@ -493,7 +493,7 @@ static void fault_handler_can_handle_the_fault(void)
 	unregister_kprobe(&kp);
 	/* Nothing of that step is left behind: another step works, with
 	 * interrupts as they were (a step runs with them masked). */
-	EXPECT(probe_test_at(&after, kpt_points[KPT_MOVIMM], true));
+	EXPECT(probe_test_at(&after, probed_points[PROBED_MOVIMM], true));
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(probe_test_path_count(&after, PROBE_EXEC_STEP), 1);
 	EXPECT(probe_test_irqs_enabled());
@@ -514,8 +514,8 @@ static int loading_pre(struct kprobe *p, struct pt_regs *regs)
 
 static void stepped_reentry_leaves_nothing_behind(void)
 {
-	struct kprobe outer = { .symbol_name = "kpt_add", .pre_handler = loading_pre };
-	struct kprobe inner = { .addr = (uint8_t *)kpt_points[KPT_LOAD],
+	struct kprobe outer = { .symbol_name = "probed_add", .pre_handler = loading_pre };
+	struct kprobe inner = { .addr = (uint8_t *)probed_points[PROBED_LOAD],
 				.pre_handler = probe_test_count_pre };
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 

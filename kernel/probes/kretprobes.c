@@ -319,40 +319,53 @@ void unregister_kretprobe(struct kretprobe *rp)
 	unregister_kretprobes(&rp, 1);
 }
 
-int register_kretprobes(struct kretprobe **rps, int num)
+static struct kprobe *nth_kretprobe(void *array, int i)
 {
-	for (int i = 0; i < num; i++) {
-		int err = register_kretprobe(rps[i]);
-
-		if (err) {
-			unregister_kretprobes(rps, i);
-			return err;
-		}
-	}
-	return 0;
+	return &((struct kretprobe **)array)[i]->kp;
 }
 
-/* As unregister_kprobes: unlink all, then one grace period, after which
- * no hit can be taking an instance and every return sees its instance
- * detached; then let go of the pools (each freed now, or by the return
- * of its last call in flight). */
+static int register_kretprobe_of(struct kprobe *p)
+{
+	return register_kretprobe(container_of(p, struct kretprobe, kp));
+}
+
+/* Unregistering, before the kprobe is unlinked: from here on, every
+ * return sees its instance detached. */
+static void detach_pool_locked(struct kprobe *p)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+
+	if (rp->pool)
+		detach_instances(rp->pool);
+}
+
+/* After the grace period no hit can be taking an instance: let go of the
+ * pool (freed now, or by the return of its last call in flight). */
+static void drop_pool(struct kprobe *p)
+{
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+	struct kretprobe_pool *pool = rp->pool;
+
+	rp->pool = NULL;
+	if (pool)
+		release_pool(pool);
+}
+
+static const struct probe_type kretprobe_type = {
+	.nth = nth_kretprobe,
+	.register_one = register_kretprobe_of,
+	.before_unlink_locked = detach_pool_locked,
+	.after_grace_period = drop_pool,
+};
+
+int register_kretprobes(struct kretprobe **rps, int num)
+{
+	return register_probes(rps, num, &kretprobe_type);
+}
+
 void unregister_kretprobes(struct kretprobe **rps, int num)
 {
-	mutex_lock(&kprobe_mutex);
-	for (int i = 0; i < num; i++) {
-		if (rps[i]->pool)
-			detach_instances(rps[i]->pool);
-		unregister_kprobe_locked(&rps[i]->kp);
-	}
-	mutex_unlock(&kprobe_mutex);
-	synchronize_rcu();
-	for (int i = 0; i < num; i++) {
-		struct kretprobe_pool *pool = rps[i]->pool;
-
-		rps[i]->pool = NULL;
-		if (pool)
-			release_pool(pool);
-	}
+	unregister_probes(rps, num, &kretprobe_type);
 }
 
 int disable_kretprobe(struct kretprobe *rp)

@@ -2,7 +2,7 @@
  * Selftests of the jump optimizer on every architecture.
  *
  * The suite "optprobes" checks what unoptimizes a point and what an
- * optimized point ignores, on kpo_sum, which each architecture writes in
+ * optimized point ignores, on opt_probed_sum, which each architecture writes in
  * assembly (probe_selftest_arch.h); what only one architecture has (its
  * jump, its registers, its safety checks) is tested in
  * arch/<arch>/optprobe_selftest.c.
@@ -29,25 +29,26 @@
 #include "lib/string.h"
 
 /* Call through a volatile pointer so the calls really happen. */
-static long (*volatile sum)(long, long) = kpo_sum;
+static long (*volatile sum)(long, long) = opt_probed_sum;
 
-/* How much of kpo_sum's text to compare: more than the jump replaces on
+/* How much of opt_probed_sum's text to compare: more than the jump replaces on
  * either architecture. */
 #define TEXT_BYTES 16
 
-/* True if kpo_sum's text is orig again. */
+/* True if opt_probed_sum's text is orig again. */
 static bool text_is(const uint8_t *orig)
 {
-	return memcmp(orig, (const void *)kpo_sum, TEXT_BYTES) == 0;
+	return memcmp(orig, (const void *)opt_probed_sum, TEXT_BYTES) == 0;
 }
 
 static void disable_enable_and_knobs(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum,
+			     .pre_handler = probe_test_count_pre };
 	uint8_t orig[TEXT_BYTES];
 	unsigned long hits;
 
-	memcpy(orig, (const void *)kpo_sum, sizeof(orig));
+	memcpy(orig, (const void *)opt_probed_sum, sizeof(orig));
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	EXPECT_EQ(disable_kprobe(&kp), 0);
@@ -65,7 +66,7 @@ static void disable_enable_and_knobs(void)
 
 	kprobes_set_optimization(false);
 	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
-	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));	/* a breakpoint probe again */
+	EXPECT(arch_is_breakpoint((uintptr_t)opt_probed_sum));	/* a breakpoint probe again */
 	hits = kp.nhit;
 	EXPECT_EQ(sum(2, 2), 5);
 	EXPECT_EQ(kp.nhit, hits + 1);
@@ -77,14 +78,16 @@ static void disable_enable_and_knobs(void)
 
 static void post_handler_probe_unoptimizes(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
-	struct kprobe post = { .addr = (uint8_t *)kpo_sum, .post_handler = probe_test_nop_post };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum,
+			     .pre_handler = probe_test_count_pre };
+	struct kprobe post = { .addr = (uint8_t *)opt_probed_sum,
+			       .post_handler = probe_test_nop_post };
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	EXPECT_EQ(register_kprobe(&post), 0);
 	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));	/* at once */
-	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));
+	EXPECT(arch_is_breakpoint((uintptr_t)opt_probed_sum));
 	EXPECT_EQ(sum(1, 2), 4);
 	unregister_kprobe(&post);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
@@ -104,15 +107,16 @@ static long jprobe_entry(long a, long b)
 /* A jprobe changes the instruction pointer, which the detour ignores. */
 static void jprobe_unoptimizes(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = probe_test_count_pre };
-	struct jprobe jp = { .kp.addr = (uint8_t *)kpo_sum, .entry = jprobe_entry };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum,
+			     .pre_handler = probe_test_count_pre };
+	struct jprobe jp = { .kp.addr = (uint8_t *)opt_probed_sum, .entry = jprobe_entry };
 
 	jprobe_calls = 0;
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	EXPECT_EQ(register_jprobe(&jp), 0);
 	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
-	EXPECT(arch_is_breakpoint((uintptr_t)kpo_sum));
+	EXPECT(arch_is_breakpoint((uintptr_t)opt_probed_sum));
 	EXPECT_EQ(sum(4, 5), 10);
 	EXPECT_EQ(jprobe_calls, 1);
 	unregister_jprobe(&jp);
@@ -134,7 +138,7 @@ static int divert(struct kprobe *p, struct pt_regs *regs)
 
 static void pc_change_is_ignored_when_optimized(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = divert };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = divert };
 	long got;
 
 	kprobes_set_optimization(false);
@@ -142,7 +146,7 @@ static void pc_change_is_ignored_when_optimized(void)
 	EXPECT_EQ(sum(1, 1), 999);	/* a breakpoint probe may divert */
 	kprobes_set_optimization(true);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
-	/* An optimized one may not: the new pc is ignored, and kpo_sum runs
+	/* An optimized one may not: the new pc is ignored, and opt_probed_sum runs
 	 * on the registers as the handler left them. */
 	got = sum(1, 1);
 	EXPECT_EQ(got, (long)diverted_arg0 + 1 + 1);
@@ -160,46 +164,46 @@ static int record_backtrace(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-__noinline long kpo_sum_caller(long a, long b)
+__noinline long opt_probed_sum_caller(long a, long b)
 {
 	return sum(a, b) + 1;
 }
 
 /* True if the handler's backtrace went on past the trap or the detour
- * buffer: to kpo_sum, where the probe stopped it (at its first
- * instruction), and then to kpo_sum_caller, whose return address no
+ * buffer: to opt_probed_sum, where the probe stopped it (at its first
+ * instruction), and then to opt_probed_sum_caller, whose return address no
  * frame record holds yet at that instruction. */
 static bool backtrace_reached_caller(void)
 {
 	struct symbol s;
 
 	for (int i = 0; i + 1 < seen_nbt; i++) {
-		if (!seen_bt[i].stopped || seen_bt[i].addr != (uintptr_t)kpo_sum)
+		if (!seen_bt[i].stopped || seen_bt[i].addr != (uintptr_t)opt_probed_sum)
 			continue;
 		return !seen_bt[i + 1].stopped && sym_by_addr(seen_bt[i + 1].addr - 1, &s) == 0 &&
-		       strcmp(s.name, "kpo_sum_caller") == 0;
+		       strcmp(s.name, "opt_probed_sum_caller") == 0;
 	}
 	return false;
 }
 
 static void handler_backtrace_names_probed_function_and_caller(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = record_backtrace };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_backtrace };
 
 	kprobes_set_optimization(false);
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	seen_nbt = 0;
-	EXPECT_EQ(kpo_sum_caller(1, 2), 5);
+	EXPECT_EQ(opt_probed_sum_caller(1, 2), 5);
 	EXPECT(backtrace_reached_caller());	/* across the breakpoint's trap */
 	kprobes_set_optimization(true);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	seen_nbt = 0;
-	EXPECT_EQ(kpo_sum_caller(1, 2), 5);
+	EXPECT_EQ(opt_probed_sum_caller(1, 2), 5);
 	EXPECT(backtrace_reached_caller());	/* across the detour buffer */
 	unregister_kprobe(&kp);
 }
 
-static long (*volatile load)(const char *) = kpt_load;
+static long (*volatile load)(const char *) = probed_load;
 static int faults_offered;
 static long load_result;
 static bool as_interrupt;
@@ -231,7 +235,7 @@ static int faulting_pre(struct kprobe *p, struct pt_regs *regs)
 
 static void fault_in_a_nested_interrupt_is_not_the_handlers(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)kpo_sum, .pre_handler = faulting_pre,
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = faulting_pre,
 			     .fault_handler = offer_count };
 
 	EXPECT_EQ(register_kprobe(&kp), 0);

@@ -228,25 +228,19 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 	return true;
 }
 
-static void probe_add(int argc, char **argv)
+/* The location word of "probe add" as a symbol name and an offset;
+ * false after printing why not. */
+static bool parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
 {
-	struct shell_probe *sp = kzalloc(sizeof(*sp));
-	const char *where;
-	uint64_t offset;
-	char name[64];
-	unsigned long flags;
-	int err;
+	if (parse_location(where, name, size, offset) == 0)
+		return true;
+	kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", where);
+	return false;
+}
 
-	if (!sp) {
-		kprintf("probe: out of memory\n");
-		return;
-	}
-	if (!parse_add(argc, argv, sp, &where))
-		goto fail;
-	if (parse_location(where, name, sizeof(name), &offset) < 0) {
-		kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", where);
-		goto fail;
-	}
+/* Give sp the built-in actions of its kind. */
+static void set_actions(struct shell_probe *sp)
+{
 	if (sp->kind == KPROBE_KIND_K)
 		sp->kp.pre_handler = action_kprobe;
 	else if (sp->kind == KPROBE_KIND_J)
@@ -256,6 +250,14 @@ static void probe_add(int argc, char **argv)
 		sp->rp.handler = action_kretprobe;
 		sp->rp.data_size = sizeof(uint64_t);
 	}
+}
+
+/* Register sp at name+offset under the next probe number; the error,
+ * after printing why, if that fails. */
+static int register_shell_probe(struct shell_probe *sp, const char *name, uint64_t offset)
+{
+	int err;
+
 	/* Numbered before registering: the probe may fire at once. Only the
 	 * shell thread adds probes, so the number cannot be taken meanwhile. */
 	sp->id = next_id;
@@ -264,15 +266,41 @@ static void probe_add(int argc, char **argv)
 	sp->kp.offset = (unsigned int)offset;
 	err = do_register(sp);
 	sp->kp.symbol_name = NULL;
-	if (err) {
+	if (err)
 		report_error(err, name, offset, sp->kind);
-		goto fail;
-	}
+	return err;
+}
+
+/* Put a registered sp on the shell's list, its number now taken. */
+static void keep_shell_probe(struct shell_probe *sp, const char *name, uint64_t offset)
+{
+	unsigned long flags;
+
 	snprintf(sp->name, sizeof(sp->name), "%s+0x%lx", name, (unsigned long)offset);
 	flags = spin_lock_irqsave(&shell_probes_lock);
 	next_id++;
 	list_add_tail(&sp->node, &shell_probes);
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
+}
+
+static void probe_add(int argc, char **argv)
+{
+	struct shell_probe *sp = kzalloc(sizeof(*sp));
+	const char *where;
+	uint64_t offset;
+	char name[64];
+
+	if (!sp) {
+		kprintf("probe: out of memory\n");
+		return;
+	}
+	if (!parse_add(argc, argv, sp, &where) ||
+	    !parse_add_location(where, name, sizeof(name), &offset))
+		goto fail;
+	set_actions(sp);
+	if (register_shell_probe(sp, name, offset) < 0)
+		goto fail;
+	keep_shell_probe(sp, name, offset);
 	kprintf("probe %d: %c %s at 0x%016lx\n", sp->id, kind_letter[sp->kind], sp->name,
 		(unsigned long)sp->kp.addr);
 	return;

@@ -1164,7 +1164,7 @@ def test_probe_every_spinlock_user(m):
 
 OPTIMIZER_ARCHS = ("x86_64", "aarch64")
 
-# The selftest function kpo_indirect is built to be refused on each
+# The selftest function opt_probed_indirect is built to be refused on each
 # architecture, for a reason of its own: x86_64's has an indirect jump
 # somewhere (arch/x86_64/optprobe_selftest.c), aarch64's starts with a
 # call through a register (arch/aarch64/optprobe_selftest.c).
@@ -1209,8 +1209,9 @@ def test_probe_optimizer(m):
         check("[OPTIMIZED]" in flags, "after `probe optimize on`: got flags %s" % flags)
         # A refusal is explained: this selftest function cannot be optimized.
         refusal = INDIRECT_REFUSAL[m.arch]
-        want = re.compile(r"^not optimized: %s kpo_indirect\+0x[0-9a-f]+$" % re.escape(refusal))
-        refused, _ = probe_add(m, "kpo_indirect", "k", "kpo_indirect+0x0")
+        want = re.compile(r"^not optimized: %s opt_probed_indirect\+0x[0-9a-f]+$"
+                          % re.escape(refusal))
+        refused, _ = probe_add(m, "opt_probed_indirect", "k", "opt_probed_indirect+0x0")
         deadline = time.monotonic() + 5
         while True:
             out = m.command("probe show %d" % refused)
@@ -1219,8 +1220,8 @@ def test_probe_optimizer(m):
                 break
             time.sleep(0.2)
         check(why and want.match(why[0]),
-              "`probe show` of kpo_indirect: expected 'not optimized: %s"
-              " kpo_indirect+0x..', got %s" % (refusal, show(out, 12)))
+              "`probe show` of opt_probed_indirect: expected 'not optimized: %s"
+              " opt_probed_indirect+0x..', got %s" % (refusal, show(out, 12)))
         expect_exact(m.command("probe del %d" % refused), "probe %d: removed" % refused,
                      "probe del")
     finally:
