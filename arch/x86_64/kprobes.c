@@ -23,7 +23,7 @@
  */
 #include "kernel/heap.h"
 #include "kernel/nofault.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
