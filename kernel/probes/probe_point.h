@@ -46,7 +46,7 @@ struct probe_point {
 	/* Set by arch_prepare_kprobe: which ways the instruction can run.
 	 * Emulation and boosting are used when possible, stepping always
 	 * works. Fields, not hooks, because every hit asks. */
-	bool can_emulate;		/* simulated on the saved registers */
+	bool can_emulate;		/* emulated on the saved registers */
 	uint8_t *boost_copy;		/* boosting: where the copy that jumps
 					   back starts (in the slot); NULL if
 					   the instruction cannot be boosted */
