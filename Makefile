@@ -129,6 +129,16 @@ $(BUILD)/cflags: FORCE
 $(OBJS): $(BUILD)/cflags
 .PHONY: FORCE
 
+# Portable code may use only what the architecture contract (kernel/arch.h)
+# lists: checked before anything is compiled, so a use of an undeclared
+# arch_ name fails the build (order-only: a new check rebuilds no object).
+$(BUILD)/arch-contract.ok: tools/check_arch_contract.py \
+		$(wildcard kernel/*.[ch] kernel/probes/*.[ch] lib/*.[ch] arch/*/include/asm/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CHECK   architecture contract"
+	$(Q)$(PYTHON) tools/check_arch_contract.py && touch $@
+$(OBJS): | $(BUILD)/arch-contract.ok
+
 # The symbol table is built into the kernel by linking three times, as
 # Linux does for kallsyms: link 1 has an empty table; the symbols of link
 # N give the table of link N+1. Links 2 and 3 contain the same symbols, so

@@ -1,6 +1,30 @@
-/* What the portable kernel asks of an architecture. Every function here
- * is implemented once per arch/<name>/ directory; nothing else in kernel/
- * names a register, an instruction or a device. */
+/*
+ * The architecture contract: everything the portable kernel (kernel/,
+ * kernel/probes/, lib/) asks of an architecture, arch/<name>/. Nothing
+ * else in portable code names a register, an instruction or a device.
+ *
+ * The contract is this header and the ones it lists here:
+ *
+ *   kernel/arch.h                        functions, by subsystem, below
+ *   kernel/probes/arch_probes.h          the probe and optimizer back ends
+ *   kernel/probes/probe_selftest_arch.h  the probe selftests' test targets
+ *
+ * plus the asm/ headers, each arch/<name>/include/asm/<header>.h, whose
+ * names portable code uses: the table at the end of this file.
+ * tools/check_arch_contract.py, run by `make all`, fails the build if
+ * portable code uses an arch_ name that the headers above do not declare
+ * and the table does not list, or includes an asm/ header the table does
+ * not list. docs/porting.md says in what order to write all this.
+ *
+ * Two functions an architecture defines have no arch_ prefix, as they
+ * are part of a public interface: jprobe_return (kernel/probes/kprobes.h)
+ * and crash_bad_return (kernel/crash_test.h).
+ *
+ * In the other direction, arch code calls into the core: thread_start
+ * and sched_timer_tick (kernel/sched.h), console_input (kernel/console.h),
+ * trap_call_hook and extable_fixup (kernel/trap.h), and the probe
+ * core's entry points listed in kernel/probes/arch_probes.h.
+ */
 #ifndef KERNEL_ARCH_H
 #define KERNEL_ARCH_H
 
@@ -8,50 +32,67 @@
 #include <asm/context.h>
 #include <asm/ptrace.h>
 
-/* Descriptor tables and trap vectors of CPU number id. */
-void arch_cpu_init(unsigned int id);
 struct cpu;
+
+/* ---- CPU and per-CPU data (arch/<name>/cpu.c) ---- */
+
+/* Set up the descriptor tables and trap vectors of CPU number id. */
+void arch_cpu_init(unsigned int id);
 /* Point this CPU's per-CPU base register at cpu (see this_cpu()). */
 void arch_set_percpu_base(struct cpu *cpu);
-/* Interrupt controller, timer at TIMER_HZ and the console's receive
- * interrupt. Interrupts stay disabled until the scheduler starts. */
-void arch_interrupts_init(void);
-#define TIMER_HZ 100
+/* A monotonically increasing cycle counter (TSC / CNTVCT). */
+uint64_t arch_cycles(void);
 
-/* Set up the console UART (polled output, interrupt-driven input). */
+/* ---- Interrupts and the timer (x86_64: pic.c; aarch64: irq.c, timer.c) ---- */
+
+/* The timer's interrupts per second. */
+#define TIMER_HZ 100
+/* Set up the interrupt controller, the timer at TIMER_HZ and the
+ * console's receive interrupt; interrupts stay disabled until the
+ * scheduler starts. */
+void arch_interrupts_init(void);
+
+/* ---- Console (uart.c) ---- */
+
+/* Set up the console UART: polled output, interrupt-driven input. */
 void arch_console_init(void);
 /* Write one byte to the console UART, waiting while it is busy. */
 void arch_console_putc(char c);
 
-/* Page tables are built and walked by portable code (kernel/paging.h),
- * with each architecture's entry encoding in asm/pgtable.h. Called after
- * the entry for va changed: make the CPU use the new entry and forget any
- * cached translation of va. */
+/* ---- Paging and the TLB (paging.c) ----
+ * Page tables are built and walked by portable code (kernel/paging.c),
+ * with each architecture's entry encoding in asm/pgtable.h. */
+
+/* Make the CPU use the changed entry for va, forgetting any cached
+ * translation of it. */
 void arch_flush_tlb_page(uintptr_t va);
-/* Switch this CPU to the final kernel page tables rooted at root_pa, which
- * map everything the kernel uses so far; called once by paging_init. */
+/* Switch this CPU to the final kernel page tables rooted at root_pa;
+ * called once by paging_init. */
 void arch_paging_switch(uint64_t root_pa);
+
+/* ---- Text patching (machine.c) ---- */
 
 /* Make instructions written at [addr, addr+len) visible to instruction
  * fetch on this CPU. */
 void arch_sync_icache(uintptr_t addr, size_t len);
 
-/* Threads: prepare a new stack so that the first switch to it calls
- * thread_start(); switch from one saved context to another. */
-void arch_context_init(struct arch_context *ctx, void *stack_top);
-void arch_context_switch(struct arch_context *from, struct arch_context *to);
-/* Called by arch code the first time a new thread runs. */
-__noreturn void thread_start(void);
+/* ---- Threads and their context (thread.c, trap_entry.S) ---- */
 
-/* A monotonically increasing cycle counter (TSC / CNTVCT). */
-uint64_t arch_cycles(void);
+/* Prepare a new thread's stack so that the first switch to it calls
+ * thread_start() (kernel/sched.h). */
+void arch_context_init(struct arch_context *ctx, void *stack_top);
+/* Save the running thread's context in from and resume the one in to. */
+void arch_context_switch(struct arch_context *from, struct arch_context *to);
+
+/* ---- Traps and backtraces (traps.c, machine.c) ---- */
+
 /* The frame pointer of the function that calls this, for backtraces
  * (whose first line is then the return address into that function's
  * caller). */
 uintptr_t arch_current_frame(void);
-/* Backtraces across a trap (kernel/backtrace.c). True if ret is the
- * return address of a call the trap entry code makes with the struct
- * pt_regs of the code the trap stopped. */
+/* True if ret is the return address of a call the trap entry code makes
+ * with the struct pt_regs of the code the trap stopped (so that
+ * kernel/backtrace.c can continue across the trap). */
 bool arch_is_trap_call_return(uintptr_t ret);
 /* The address of the struct pt_regs passed by such a call (or by an
  * optimized probe's detour buffer), from the callee's frame pointer and
@@ -68,12 +109,98 @@ uintptr_t arch_trap_address(const struct pt_regs *regs);
 bool arch_entry_return_address(const struct pt_regs *regs, uintptr_t *ret, uintptr_t *slot);
 /* Print the registers of a trap frame. */
 void arch_dump_regs(const struct pt_regs *regs);
-/* Leave QEMU with the given status code (isa-debug-exit / PSCI). */
-__noreturn void arch_poweroff(int status);
+
+/* ---- Crash tests (crash_test.c) ---- */
+
 /* Crash in an architecture-specific way named kind (for the crash tests
  * of kernel/crash_test.c); false if the architecture has no such kind. */
 bool arch_crash_test(const char *kind);
+
+/* ---- Power (machine.c) ---- */
+
+/* Leave QEMU with the given status code (isa-debug-exit / PSCI). */
+__noreturn void arch_poweroff(int status);
 /* Stop this CPU for good. */
 __noreturn void arch_halt(void);
+
+/*
+ * ---- The asm/ headers ----
+ *
+ * Each architecture's include/asm/ directory is on the include path, so
+ * portable code includes <asm/NAME.h> and gets that architecture's
+ * definitions, most of them static inlines or macros because they sit on
+ * hot paths. Below, every asm/ header portable code includes, and every
+ * name in it that portable code uses, one sentence each.
+ *
+ * asm-contract-begin (tools/check_arch_contract.py reads this table)
+ *
+ * <asm/boot.h>
+ *   ARCH_NAME                the architecture's name, as a string
+ *   arch_boot_info           turn kmain's two arguments into a struct boot_info
+ * <asm/context.h>
+ *   arch_context             a thread's saved context while it does not run
+ * <asm/current.h>
+ *   arch_current_thread      the thread running on this CPU, in one read
+ *   arch_set_current_thread  record the thread this CPU now runs
+ * <asm/insn_fill.h>
+ *   ARCH_TRAP_FILL           16 bytes of trapping instructions, for unused executable memory
+ *   ARCH_RETURN_42_CODE      the bytes of a function returning 42, for a selftest
+ * <asm/irq.h>
+ *   arch_irq_save            disable interrupts, returning the previous state
+ *   arch_irq_restore         enable interrupts if the saved state had them on
+ *   arch_irq_enable          enable interrupts on this CPU
+ *   arch_irq_disable         disable interrupts on this CPU
+ *   arch_cpu_relax           tell the CPU it is spinning in a wait loop
+ *   arch_wait_for_interrupt  sleep until an interrupt, enabling interrupts
+ * <asm/kprobes.h>
+ *   ARCH_PROBE_SLOT_SIZE     the bytes of one instruction slot
+ *   ARCH_MAX_PATCH_LEN       the most bytes of text one probe point patches
+ *   ARCH_DETOUR_SIZE         the bytes of one detour buffer
+ *   arch_probe_insn          the back end's part of a probe point
+ *   arch_opt_insn            the optimizer back end's part of a probe point
+ *   arch_kprobe_state        what a single-step saves and puts back
+ *   arch_jprobe_state        what arch_jprobe_enter changes in a trap frame
+ *   arch_breakpoint_addr     the address of the breakpoint that trapped
+ *   arch_prepare_kretprobe   swap a call's return address for the trampoline's
+ *   arch_kretprobe_matches   whether trampoline regs are the return of an instance
+ *   arch_kretprobe_slot_matches  whether a stack slot holds an instance's return
+ *   arch_kretprobe_trampoline_addr  the kretprobe trampoline's address
+ *   arch_jprobe_enter        make a hit's trap frame resume in a jprobe's entry
+ *   arch_jprobe_leave        undo arch_jprobe_enter
+ * <asm/layout.h>
+ *   PAGE_SIZE                the size of a page, in bytes
+ *   KERNEL_VMA               virtual minus physical address of the kernel image
+ *   KERNEL_LOAD_PHYS         the physical address the kernel image is loaded at
+ *   DIRECT_MAP_BASE          where all physical memory is mapped
+ *   HEAP_BASE                where the kernel heap starts
+ *   HEAP_MAX_SIZE            the most address space the heap may take
+ *   EXEC_REGION_BASE         where slots and detour buffers are, in reach of text
+ *   EXEC_REGION_SIZE         the size of that region
+ *   TEXT_POKE_ADDR           the page through which text is written
+ * <asm/nofault.h>
+ *   arch_load_byte_nofault   load a byte, or return -EFAULT if that faults
+ *   arch_store_byte_nofault  store a byte, or return -EFAULT if that faults
+ * <asm/percpu.h>
+ *   this_cpu                 this CPU's struct cpu
+ *   arch_this_cpu_read_word  one word of this CPU's struct cpu, in one read
+ * <asm/pgtable.h>
+ *   pte_is_table             whether an entry above the leaf level points to a table
+ *   pte_addr                 the physical address in an entry
+ *   pte_mk_table             an entry pointing to a next-level table
+ *   pte_mk_page              a leaf entry mapping a 4 KiB page with PROT_* rights
+ *   pte_prot                 the PROT_* rights of a leaf entry
+ *   pte_valid                whether an entry is valid
+ * <asm/ptrace.h>
+ *   pt_regs                  the registers of an interrupted context
+ *   instruction_pointer      the instruction pointer in a pt_regs
+ *   instruction_pointer_set  set the instruction pointer in a pt_regs
+ *   frame_pointer            the frame pointer in a pt_regs
+ *   stack_pointer            the stack pointer in a pt_regs
+ *   regs_return_value        the value a function returns, at its return
+ *   regs_get_argument        argument n of a function, at its entry
+ *   regs_return_from_entry   at a function's entry, make it return a value at once
+ *
+ * asm-contract-end
+ */
 
 #endif

@@ -30,6 +30,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/sched.h"

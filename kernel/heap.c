@@ -12,7 +12,7 @@
 #include "kernel/heap.h"
 #include "kernel/frame.h"
 #include "kernel/paging.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 #include <asm/layout.h>

@@ -13,7 +13,7 @@
 #include "kernel/insn_slot.h"
 #include "kernel/execmem.h"
 #include "kernel/heap.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include <asm/layout.h>
 
 #define MAX_SLOTS_PER_PAGE (PAGE_SIZE / INSN_SLOT_MIN_SIZE)

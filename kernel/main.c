@@ -12,6 +12,7 @@
 #include "kernel/crash_test.h"
 #include "kernel/frame.h"
 #include "kernel/paging.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/ramfs.h"

@@ -1,6 +1,6 @@
 /* Sleeping locks (see mutex.h). */
 #include "kernel/mutex.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 
 void mutex_lock(struct mutex *m)
 {

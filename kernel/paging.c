@@ -24,7 +24,7 @@
 #include "kernel/arch.h"
 #include "kernel/frame.h"
 #include "kernel/nokprobe.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include "lib/string.h"

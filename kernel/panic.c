@@ -2,6 +2,7 @@
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
 #include "kernel/nokprobe.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/symtab.h"
 #include "kernel/trap.h"

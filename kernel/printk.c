@@ -17,6 +17,7 @@
  * message that does not fit is dropped whole and counted, and the count
  * is printed with the next flush.
  */
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"

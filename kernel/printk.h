@@ -10,8 +10,4 @@ int vkprintf(const char *fmt, va_list ap);
 /* Write raw bytes to the console. */
 void console_write(const char *s, size_t len);
 
-/* Stop the machine after printing a message, the registers of the
- * current trap (if any) and a backtrace. */
-__noreturn void panic(const char *fmt, ...) __printf(1, 2);
-
 #endif

@@ -31,7 +31,7 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/spinlock.h"
 
 /* Callbacks queued on one CPU, oldest first; touched only by that CPU,

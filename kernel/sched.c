@@ -16,7 +16,7 @@
 #include "kernel/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/nokprobe.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/rcu.h"
 #include "kernel/sched_asm.h"

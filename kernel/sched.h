@@ -75,6 +75,10 @@ __noreturn void sched_run_idle(void);
 int thread_create(const char *name, void (*fn)(void *), void *arg);
 /* End the calling thread. */
 __noreturn void thread_exit(void);
+/* A new thread's first code: the architecture's context switch
+ * (arch_context_init, kernel/arch.h) calls it the first time the thread
+ * runs. */
+__noreturn void thread_start(void);
 /* The thread running on this CPU: safe to call with preemption on (see
  * asm/current.h). */
 static inline struct thread *current_thread(void)

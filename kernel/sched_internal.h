@@ -3,7 +3,7 @@
 #ifndef KERNEL_SCHED_INTERNAL_H
 #define KERNEL_SCHED_INTERNAL_H
 
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/sched.h"
 
 /* Every thread, alive or dead-not-yet-freed; guarded by sched_lock. */

@@ -2,6 +2,7 @@
  * a lock it already holds. */
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
+#include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"

@@ -36,31 +36,31 @@ static int64_t sign_extend(uint64_t value, unsigned int n)
 	return (int64_t)((value ^ sign) - sign);
 }
 
-static void set(struct a64_insn *out, enum a64_class cls, enum a64_sim sim, const char *what)
+static void set(struct a64_insn *out, enum a64_class cls, enum a64_emu emu, const char *what)
 {
 	out->cls = cls;
-	out->sim = sim;
+	out->emu = emu;
 	out->what = what;
 }
 
 static void unallocated(struct a64_insn *out)
 {
-	set(out, A64_UNALLOCATED, A64_SIM_NONE, "unallocated encoding");
+	set(out, A64_UNALLOCATED, A64_EMU_NONE, "unallocated encoding");
 }
 
 static void out_of_line(struct a64_insn *out, const char *what)
 {
-	set(out, A64_OUT_OF_LINE, A64_SIM_NONE, what);
+	set(out, A64_OUT_OF_LINE, A64_EMU_NONE, what);
 }
 
 static void refused(struct a64_insn *out, const char *what)
 {
-	set(out, A64_REFUSED, A64_SIM_NONE, what);
+	set(out, A64_REFUSED, A64_EMU_NONE, what);
 }
 
-static void simulated(struct a64_insn *out, enum a64_sim sim)
+static void emulated(struct a64_insn *out, enum a64_emu emu)
 {
-	set(out, A64_SIMULATED, sim, a64_sim_name(sim));
+	set(out, A64_EMULATED, emu, a64_emu_name(emu));
 }
 
 /* ---- Data processing, immediate (op0 = 100x) ---- */
@@ -85,12 +85,12 @@ static void decode_dp_imm(uint32_t i, struct a64_insn *out)
 
 	switch (bits(i, 25, 23)) {
 	case 0: case 1:	/* pc-relative addressing */
-		simulated(out, bit(i, 31) ? A64_SIM_ADRP : A64_SIM_ADR);
+		emulated(out, bit(i, 31) ? A64_EMU_ADRP : A64_EMU_ADR);
 		return;
 	case 2:		/* add/sub (immediate) */
 		/* mov xd, sp: add xd, sp, #0 (sf=1, op=0, S=0, sh=0) */
 		if ((i & 0xffffffe0) == 0x910003e0 && a64_rd(i) != 31) {
-			simulated(out, A64_SIM_MOV_FROM_SP);
+			emulated(out, A64_EMU_MOV_FROM_SP);
 			return;
 		}
 		out_of_line(out, "add/sub (immediate)");
@@ -157,7 +157,7 @@ static void decode_hint(uint32_t i, struct a64_insn *out)
 	uint32_t crm_op2 = bits(i, 11, 5);
 
 	if (crm_op2 == 0)
-		simulated(out, A64_SIM_NOP);
+		emulated(out, A64_EMU_NOP);
 	else if (crm_op2 == 2 || crm_op2 == 3)
 		refused(out, "wfe/wfi (waits with interrupts masked)");
 	else
@@ -186,7 +186,7 @@ static void decode_system(uint32_t i, struct a64_insn *out)
 	} else if (!l) {
 		refused(out, "msr (register): writes a system register");
 	} else if (bits(i, 20, 5) == SYSREG_DAIF) {
-		simulated(out, A64_SIM_MRS_DAIF);
+		emulated(out, A64_EMU_MRS_DAIF);
 	} else if (clobbered_by_exception(bits(i, 20, 5))) {
 		refused(out, "mrs of a register the breakpoint exception overwrites");
 	} else {
@@ -222,9 +222,9 @@ static void decode_branch_reg(uint32_t i, struct a64_insn *out)
 		return;
 	}
 	if (opc <= 2 && op3 == 0 && op4 == 0) {
-		static const enum a64_sim kind[] = { A64_SIM_BR, A64_SIM_BLR, A64_SIM_RET };
+		static const enum a64_emu kind[] = { A64_EMU_BR, A64_EMU_BLR, A64_EMU_RET };
 
-		simulated(out, kind[opc]);
+		emulated(out, kind[opc]);
 	} else if (opc <= 2 && (op3 == 2 || op3 == 3)) {
 		refused(out, "pointer-authenticated branch");
 	} else if (opc == 4 || opc == 5) {
@@ -239,14 +239,14 @@ static void decode_branch_reg(uint32_t i, struct a64_insn *out)
 static void decode_branch_sys(uint32_t i, struct a64_insn *out)
 {
 	if ((i & 0x7c000000) == 0x14000000)		/* B, BL: x00101 imm26 */
-		simulated(out, bit(i, 31) ? A64_SIM_BL : A64_SIM_B);
+		emulated(out, bit(i, 31) ? A64_EMU_BL : A64_EMU_B);
 	else if ((i & 0x7e000000) == 0x34000000)	/* CBZ, CBNZ */
-		simulated(out, bit(i, 24) ? A64_SIM_CBNZ : A64_SIM_CBZ);
+		emulated(out, bit(i, 24) ? A64_EMU_CBNZ : A64_EMU_CBZ);
 	else if ((i & 0x7e000000) == 0x36000000)	/* TBZ, TBNZ */
-		simulated(out, bit(i, 24) ? A64_SIM_TBNZ : A64_SIM_TBZ);
+		emulated(out, bit(i, 24) ? A64_EMU_TBNZ : A64_EMU_TBZ);
 	else if ((i & 0xff000000) == 0x54000000)	/* B.cond (o0=0); BC.cond (o0=1,
 							   v8.8) is the same branch */
-		simulated(out, A64_SIM_B_COND);
+		emulated(out, A64_EMU_B_COND);
 	else if ((i & 0xff000000) == 0xd4000000)
 		decode_exception(i, out);
 	else if ((i & 0xffc00000) == 0xd5000000)
@@ -308,12 +308,12 @@ static void decode_load_store(uint32_t i, struct a64_insn *out)
 		return;
 	case 1:
 		if (op2 < 2) {
-			static const enum a64_sim kind[] = {
-				A64_SIM_LDR_LIT_W, A64_SIM_LDR_LIT_X, A64_SIM_LDRSW_LIT,
-				A64_SIM_PRFM_LIT,
+			static const enum a64_emu kind[] = {
+				A64_EMU_LDR_LIT_W, A64_EMU_LDR_LIT_X, A64_EMU_LDRSW_LIT,
+				A64_EMU_PRFM_LIT,
 			};
 
-			simulated(out, kind[bits(i, 31, 30)]);
+			emulated(out, kind[bits(i, 31, 30)]);
 		} else if (!bit(i, 21) && op4 == 0) {
 			out_of_line(out, "load-acquire/store-release (unscaled)");
 		} else {
@@ -450,7 +450,7 @@ void a64_decode(uint32_t raw, struct a64_insn *out)
 	out->raw = raw;
 	switch (bits(raw, 28, 25)) {
 	case 0x0:
-		set(out, A64_UNALLOCATED, A64_SIM_NONE, "udf / reserved");
+		set(out, A64_UNALLOCATED, A64_EMU_NONE, "udf / reserved");
 		break;
 	case 0x2:
 		refused(out, "SVE (not on this CPU, and FP is off)");
@@ -479,21 +479,21 @@ void a64_decode(uint32_t raw, struct a64_insn *out)
 const char *a64_class_name(enum a64_class cls)
 {
 	static const char *const names[] = {
-		"unallocated", "refused", "simulated", "out of line",
+		"unallocated", "refused", "emulated", "out of line",
 	};
 
 	return cls <= A64_OUT_OF_LINE ? names[cls] : "?";
 }
 
-const char *a64_sim_name(enum a64_sim sim)
+const char *a64_emu_name(enum a64_emu emu)
 {
-	static const char *const names[A64_SIM_COUNT] = {
+	static const char *const names[A64_EMU_COUNT] = {
 		"-", "nop", "prfm (literal)", "mov xd, sp", "mrs daif", "adr", "adrp",
 		"b", "bl", "b.cond", "cbz", "cbnz", "tbz", "tbnz", "ldr wt (literal)",
 		"ldr xt (literal)", "ldrsw (literal)", "br", "blr", "ret",
 	};
 
-	return sim < A64_SIM_COUNT ? names[sim] : "?";
+	return emu < A64_EMU_COUNT ? names[emu] : "?";
 }
 
 uint64_t a64_pcrel_target(const struct a64_insn *in, uint64_t pc)
@@ -501,16 +501,16 @@ uint64_t a64_pcrel_target(const struct a64_insn *in, uint64_t pc)
 	uint32_t i = in->raw;
 	int64_t adr = sign_extend((bits(i, 23, 5) << 2) | bits(i, 30, 29), 21);
 
-	switch (in->sim) {
-	case A64_SIM_ADR:
+	switch (in->emu) {
+	case A64_EMU_ADR:
 		return pc + adr;
-	case A64_SIM_ADRP:
+	case A64_EMU_ADRP:
 		return (pc & ~0xfffULL) + (uint64_t)adr * 4096;
-	case A64_SIM_B:
-	case A64_SIM_BL:
+	case A64_EMU_B:
+	case A64_EMU_BL:
 		return pc + sign_extend(bits(i, 25, 0), 26) * 4;
-	case A64_SIM_TBZ:
-	case A64_SIM_TBNZ:
+	case A64_EMU_TBZ:
+	case A64_EMU_TBNZ:
 		return pc + sign_extend(bits(i, 18, 5), 14) * 4;
 	default:	/* b.cond, cbz/cbnz, ldr (literal): imm19 */
 		return pc + sign_extend(bits(i, 23, 5), 19) * 4;
@@ -542,16 +542,16 @@ bool a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_va
 	uint64_t value = bit(i, 31) ? rt_value : (uint32_t)rt_value;	/* sf */
 	unsigned int test_bit = (bit(i, 31) << 5) | bits(i, 23, 19);	/* b5:b40 */
 
-	switch (in->sim) {
-	case A64_SIM_B_COND:
+	switch (in->emu) {
+	case A64_EMU_B_COND:
 		return a64_condition_holds(bits(i, 3, 0), pstate);
-	case A64_SIM_CBZ:
+	case A64_EMU_CBZ:
 		return value == 0;
-	case A64_SIM_CBNZ:
+	case A64_EMU_CBNZ:
 		return value != 0;
-	case A64_SIM_TBZ:
+	case A64_EMU_TBZ:
 		return !(rt_value >> test_bit & 1);
-	case A64_SIM_TBNZ:
+	case A64_EMU_TBNZ:
 		return rt_value >> test_bit & 1;
 	default:
 		return true;

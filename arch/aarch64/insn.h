@@ -13,8 +13,8 @@
  *                exception level or PSTATE, waits, traps on purpose, is
  *                part of an exclusive load/store pair, or reads state the
  *                breakpoint exception itself overwrites;
- *   simulated    it reads the pc (pc-relative addresses and loads, every
- *                branch) or is cheaper to simulate than to run: the probes
+ *   emulated     it reads the pc (pc-relative addresses and loads, every
+ *                branch) or is cheaper to emulate than to run: the probes
  *                layer does what it would do on the saved registers;
  *   out of line  anything else: it behaves the same at any address, so a
  *                copy of it runs in an instruction slot. Such a copy may
@@ -38,39 +38,39 @@
 enum a64_class {
 	A64_UNALLOCATED,
 	A64_REFUSED,
-	A64_SIMULATED,
+	A64_EMULATED,
 	A64_OUT_OF_LINE,
 };
 
-/* What a simulated instruction is. */
-enum a64_sim {
-	A64_SIM_NONE,		/* not simulated */
-	A64_SIM_NOP,		/* nop */
-	A64_SIM_PRFM_LIT,	/* prfm (literal): a hint, simulated as nothing */
-	A64_SIM_MOV_FROM_SP,	/* mov xd, sp (add xd, sp, #0) */
-	A64_SIM_MRS_DAIF,	/* mrs xt, daif: the step changes the mask */
-	A64_SIM_ADR,
-	A64_SIM_ADRP,
-	A64_SIM_B,
-	A64_SIM_BL,
-	A64_SIM_B_COND,
-	A64_SIM_CBZ,
-	A64_SIM_CBNZ,
-	A64_SIM_TBZ,
-	A64_SIM_TBNZ,
-	A64_SIM_LDR_LIT_W,	/* ldr wt, label (zero-extended) */
-	A64_SIM_LDR_LIT_X,	/* ldr xt, label */
-	A64_SIM_LDRSW_LIT,	/* ldrsw xt, label (sign-extended) */
-	A64_SIM_BR,
-	A64_SIM_BLR,
-	A64_SIM_RET,
-	A64_SIM_COUNT
+/* What an emulated instruction is. */
+enum a64_emu {
+	A64_EMU_NONE,		/* not emulated */
+	A64_EMU_NOP,		/* nop */
+	A64_EMU_PRFM_LIT,	/* prfm (literal): a hint, emulated as nothing */
+	A64_EMU_MOV_FROM_SP,	/* mov xd, sp (add xd, sp, #0) */
+	A64_EMU_MRS_DAIF,	/* mrs xt, daif: the step changes the mask */
+	A64_EMU_ADR,
+	A64_EMU_ADRP,
+	A64_EMU_B,
+	A64_EMU_BL,
+	A64_EMU_B_COND,
+	A64_EMU_CBZ,
+	A64_EMU_CBNZ,
+	A64_EMU_TBZ,
+	A64_EMU_TBNZ,
+	A64_EMU_LDR_LIT_W,	/* ldr wt, label (zero-extended) */
+	A64_EMU_LDR_LIT_X,	/* ldr xt, label */
+	A64_EMU_LDRSW_LIT,	/* ldrsw xt, label (sign-extended) */
+	A64_EMU_BR,
+	A64_EMU_BLR,
+	A64_EMU_RET,
+	A64_EMU_COUNT
 };
 
 struct a64_insn {
 	uint32_t raw;
 	enum a64_class cls;
-	enum a64_sim sim;	/* A64_SIM_NONE unless cls is A64_SIMULATED */
+	enum a64_emu emu;	/* A64_EMU_NONE unless cls is A64_EMULATED */
 	const char *what;	/* the instruction's family, for messages */
 };
 
@@ -78,7 +78,7 @@ struct a64_insn {
 void a64_decode(uint32_t raw, struct a64_insn *out);
 
 const char *a64_class_name(enum a64_class cls);
-const char *a64_sim_name(enum a64_sim sim);
+const char *a64_emu_name(enum a64_emu emu);
 
 /* Register fields: Rd/Rt (bits 4:0) and Rn (bits 9:5). Register 31 is the
  * zero register or sp depending on the instruction. */
@@ -92,7 +92,7 @@ static inline unsigned int a64_rn(uint32_t raw)
 	return (raw >> 5) & 31;
 }
 
-/* For pc-relative simulated instructions (adr, adrp, b, bl, b.cond,
+/* For pc-relative emulated instructions (adr, adrp, b, bl, b.cond,
  * cbz/cbnz, tbz/tbnz, ldr literal): the address they compute, branch to
  * or load from, when the instruction is at pc. */
 uint64_t a64_pcrel_target(const struct a64_insn *in, uint64_t pc);

@@ -7,7 +7,7 @@
  * BRK. After the pre-handlers, the original instruction must run as if it
  * had never been replaced. There are three ways, cheapest first:
  *
- *  simulate  every instruction that reads the pc - pc-relative addresses
+ *  emulate   every instruction that reads the pc - pc-relative addresses
  *            and loads, all branches - does what it would have done, on
  *            the saved registers: a copy elsewhere would see the wrong pc.
  *            (Also nop, mov xd, sp and mrs xt, daif.) No slot, no trap.
@@ -25,7 +25,7 @@
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
 #include "kernel/nofault.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -36,7 +36,7 @@
 
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions
- * simulated here. */
+ * emulated here. */
 static uint64_t xreg(const struct pt_regs *regs, unsigned int n)
 {
 	return n == 31 ? 0 : regs->regs[n];
@@ -113,7 +113,7 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 		return -EINVAL;
 	if (in_exclusive_sequence(addr, func_start))
 		return -EINVAL;
-	pp->can_emulate = ai->decoded.cls == A64_SIMULATED;
+	pp->can_emulate = ai->decoded.cls == A64_EMULATED;
 	pp->slot = NULL;
 	ai->boostable = false;
 	if (ai->decoded.cls == A64_OUT_OF_LINE) {
@@ -160,14 +160,14 @@ bool arch_is_breakpoint(uintptr_t addr)
 
 /* ldr (literal): the literal is in the kernel image, next to the code,
  * and 4-byte aligned; a 64-bit one is read as two words. */
-static uint64_t load_literal(enum a64_sim kind, uintptr_t at)
+static uint64_t load_literal(enum a64_emu kind, uintptr_t at)
 {
 	const uint32_t *word = (const uint32_t *)at;
 
 	switch (kind) {
-	case A64_SIM_LDR_LIT_W:
+	case A64_EMU_LDR_LIT_W:
 		return word[0];
-	case A64_SIM_LDRSW_LIT:
+	case A64_EMU_LDRSW_LIT:
 		return (uint64_t)(int64_t)(int32_t)word[0];
 	default:
 		return word[0] | (uint64_t)word[1] << 32;
@@ -177,12 +177,12 @@ static uint64_t load_literal(enum a64_sim kind, uintptr_t at)
 /*
  * Do what the instruction at pp->addr would have done, on the trap's
  * registers. Nothing here writes to memory: the trap's own frame lies
- * just below the interrupted sp, so simulating a store to the stack
+ * just below the interrupted sp, so emulating a store to the stack
  * (stp x29, x30, [sp, #-16]!) would overwrite it. Those are boosted.
  * Not inlined: it needs registers that a boosted or stepped hit, which
  * only sets the pc, would otherwise save and restore for nothing.
  */
-static __noinline void simulate(const struct probe_point *pp, struct pt_regs *regs)
+static __noinline void emulate(const struct probe_point *pp, struct pt_regs *regs)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 	uintptr_t addr = (uintptr_t)pp->addr, next = addr + A64_INSN_SIZE;
@@ -190,43 +190,43 @@ static __noinline void simulate(const struct probe_point *pp, struct pt_regs *re
 	uint64_t target;
 
 	regs->pc = next;
-	switch (in->sim) {
-	case A64_SIM_MOV_FROM_SP:
+	switch (in->emu) {
+	case A64_EMU_MOV_FROM_SP:
 		set_xreg(regs, rd, regs->sp);
 		break;
-	case A64_SIM_MRS_DAIF:
+	case A64_EMU_MRS_DAIF:
 		set_xreg(regs, rd, regs->pstate & DAIF_BITS);
 		break;
-	case A64_SIM_ADR:
-	case A64_SIM_ADRP:
+	case A64_EMU_ADR:
+	case A64_EMU_ADRP:
 		set_xreg(regs, rd, a64_pcrel_target(in, addr));
 		break;
-	case A64_SIM_LDR_LIT_W:
-	case A64_SIM_LDR_LIT_X:
-	case A64_SIM_LDRSW_LIT:
-		set_xreg(regs, rd, load_literal(in->sim, a64_pcrel_target(in, addr)));
+	case A64_EMU_LDR_LIT_W:
+	case A64_EMU_LDR_LIT_X:
+	case A64_EMU_LDRSW_LIT:
+		set_xreg(regs, rd, load_literal(in->emu, a64_pcrel_target(in, addr)));
 		break;
-	case A64_SIM_BL:
+	case A64_EMU_BL:
 		regs->regs[LINK_REGISTER] = next;
 		/* fall through */
-	case A64_SIM_B:
+	case A64_EMU_B:
 		regs->pc = a64_pcrel_target(in, addr);
 		break;
-	case A64_SIM_B_COND:
-	case A64_SIM_CBZ:
-	case A64_SIM_CBNZ:
-	case A64_SIM_TBZ:
-	case A64_SIM_TBNZ:
+	case A64_EMU_B_COND:
+	case A64_EMU_CBZ:
+	case A64_EMU_CBNZ:
+	case A64_EMU_TBZ:
+	case A64_EMU_TBNZ:
 		if (a64_branch_taken(in, regs->pstate, xreg(regs, rd)))
 			regs->pc = a64_pcrel_target(in, addr);
 		break;
-	case A64_SIM_BLR:
+	case A64_EMU_BLR:
 		target = xreg(regs, a64_rn(in->raw));	/* before blr x30 changes it */
 		regs->regs[LINK_REGISTER] = next;
 		regs->pc = target;
 		break;
-	case A64_SIM_BR:
-	case A64_SIM_RET:
+	case A64_EMU_BR:
+	case A64_EMU_RET:
 		regs->pc = xreg(regs, a64_rn(in->raw));
 		break;
 	default:
@@ -239,7 +239,7 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 {
 	switch (how) {
 	case PROBE_EXEC_EMULATE:
-		simulate(pp, regs);
+		emulate(pp, regs);
 		break;
 	case PROBE_EXEC_STEP:
 		/* Run the copy up to the step BRK with interrupts masked. */

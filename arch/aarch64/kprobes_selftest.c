@@ -1,5 +1,5 @@
 /*
- * Selftests of the aarch64 probe back end: every simulated instruction
+ * Selftests of the aarch64 probe back end: every emulated instruction
  * class, boosted and stepped instructions, the interrupt mask around a
  * step, the instructions that are refused, and kretprobes where aarch64
  * differs. The fault handler during a stepped load is tested in
@@ -9,8 +9,8 @@
  * The probed code is written in assembly so the tests know exactly which
  * instruction sits at each probed address; .L labels keep those addresses
  * out of the symbol table, and probed_points[] and a64_probed_points[] hand them to
- * C. Each test runs the code with and without probes and compares: a
- * simulated instruction must do exactly what the real one does.
+ * C. Each test runs the code with and without probes and compares: an
+ * emulated instruction must do exactly what the real one does.
  */
 #include "kernel/probes/probe_selftest_arch.h"
 #include "kernel/probes/probe_selftest_util.h"
@@ -281,7 +281,7 @@ static void function_entry(void)
 	struct kprobe stp, mov;
 
 	/* stp x29, x30, [sp, #-16]! stores below sp: boosted, never
-	 * simulated; mov x29, sp is simulated even with a post-handler. */
+	 * emulated; mov x29, sp is emulated even with a post-handler. */
 	EXPECT(probe_test_at(&stp, a64_probed_points[P_STP], false));
 	EXPECT(probe_test_at(&mov, a64_probed_points[P_MOVFP], true));
 	EXPECT_EQ(branchy(0), 1);
@@ -298,7 +298,7 @@ static void function_entry(void)
 	unregister_kprobe(&mov);
 }
 
-static void conditional_branches_are_simulated(void)
+static void conditional_branches_are_emulated(void)
 {
 	struct kprobe cbz, cbnz, tbz, tbnz, bcond;
 
@@ -332,7 +332,7 @@ static void conditional_branches_are_simulated(void)
 	unregister_kprobe(&bcond);
 }
 
-static void branches_and_calls_are_simulated(void)
+static void branches_and_calls_are_emulated(void)
 {
 	struct kprobe b, ret, bl, blr, br;
 
@@ -344,7 +344,7 @@ static void branches_and_calls_are_simulated(void)
 	EXPECT_EQ(branchy(9), 2);
 	EXPECT_EQ(b.nhit, 1);
 	/* blr to a64_probed_cbnz, then bl to probed_branchy: both return through the
-	 * link register the simulation wrote. */
+	 * link register the emulation wrote. */
 	EXPECT_EQ(calls(a64_probed_cbnz, 4), 20 + 1);
 	EXPECT_EQ(calls(probed_branchy, 0), 1 + 1);
 	EXPECT_EQ(bl.nhit, 2);
@@ -361,7 +361,7 @@ static void branches_and_calls_are_simulated(void)
 	unregister_kprobe(&br);
 }
 
-static void pc_relative_loads_are_simulated(void)
+static void pc_relative_loads_are_emulated(void)
 {
 	struct kprobe adr, adrp, x, w, sw;
 	uint64_t want_x = ldr_x(), want_w = ldr_w(), want_sw = ldrsw();
@@ -389,7 +389,7 @@ static void pc_relative_loads_are_simulated(void)
 	unregister_kprobe(&sw);
 }
 
-static void nop_is_simulated(void)
+static void nop_is_emulated(void)
 {
 	struct kprobe kp;
 
@@ -423,7 +423,7 @@ static void stepped_with_post_handler(void)
 }
 
 /* The step runs with interrupts masked; the code after it must get the
- * interrupted mask back, and a simulated mrs daif must see that mask. */
+ * interrupted mask back, and an emulated mrs daif must see that mask. */
 static void interrupt_mask_survives(void)
 {
 	struct kprobe step, mrs;
@@ -480,7 +480,7 @@ static int note_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-/* A leaf with no frame record, whose first instruction is simulated:
+/* A leaf with no frame record, whose first instruction is emulated:
  * the link register is replaced all the same. */
 static void kretprobe_on_a_leaf(void)
 {
@@ -512,10 +512,10 @@ static void kretprobe_trampoline_keeps_flags(void)
 
 static const struct selftest_case aarch64_probe_cases[] = {
 	SELFTEST_CASE(function_entry),
-	SELFTEST_CASE(conditional_branches_are_simulated),
-	SELFTEST_CASE(branches_and_calls_are_simulated),
-	SELFTEST_CASE(pc_relative_loads_are_simulated),
-	SELFTEST_CASE(nop_is_simulated),
+	SELFTEST_CASE(conditional_branches_are_emulated),
+	SELFTEST_CASE(branches_and_calls_are_emulated),
+	SELFTEST_CASE(pc_relative_loads_are_emulated),
+	SELFTEST_CASE(nop_is_emulated),
 	SELFTEST_CASE(boosted_without_post_handler),
 	SELFTEST_CASE(stepped_with_post_handler),
 	SELFTEST_CASE(interrupt_mask_survives),

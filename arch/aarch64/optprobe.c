@@ -58,11 +58,11 @@ static bool exec_region_reaches(uintptr_t addr)
 	       a64_b_reaches(first, addr) && a64_b_reaches(last, addr);
 }
 
-static bool is_relative_branch(enum a64_sim sim)
+static bool is_relative_branch(enum a64_emu emu)
 {
-	return sim == A64_SIM_B || sim == A64_SIM_BL || sim == A64_SIM_B_COND ||
-	       sim == A64_SIM_CBZ || sim == A64_SIM_CBNZ || sim == A64_SIM_TBZ ||
-	       sim == A64_SIM_TBNZ;
+	return emu == A64_EMU_B || emu == A64_EMU_BL || emu == A64_EMU_B_COND ||
+	       emu == A64_EMU_CBZ || emu == A64_EMU_CBNZ || emu == A64_EMU_TBZ ||
+	       emu == A64_EMU_TBNZ;
 }
 
 int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
@@ -74,11 +74,11 @@ int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, u
 	*where = addr;
 	if (extable_search(addr))
 		*why = "exception fix-up at";
-	else if (in->sim == A64_SIM_BLR)
+	else if (in->emu == A64_EMU_BLR)
 		*why = "call through a register in region at";
 	else if (!exec_region_reaches(addr) || !exec_region_reaches(addr + A64_INSN_SIZE))
 		*why = "detour buffers out of a B's reach at";
-	else if (is_relative_branch(in->sim) && !exec_region_reaches(a64_pcrel_target(in, addr)))
+	else if (is_relative_branch(in->emu) && !exec_region_reaches(a64_pcrel_target(in, addr)))
 		*why = "branch target out of a B's reach at";
 	*len = A64_INSN_SIZE;
 	return *why ? -EINVAL : 0;
@@ -94,10 +94,10 @@ static uint32_t encode_ldr_literal(unsigned int rt, uintptr_t at, uintptr_t lite
 
 /* ldr wt, [xt] / ldr xt, [xt] / ldrsw xt, [xt]: a literal load's own
  * width and sign extension, from the address now in xt. */
-static uint32_t encode_load_through(enum a64_sim kind, unsigned int rt)
+static uint32_t encode_load_through(enum a64_emu kind, unsigned int rt)
 {
-	uint32_t op = kind == A64_SIM_LDR_LIT_W ? 0xb9400000 :
-		      kind == A64_SIM_LDRSW_LIT ? 0xb9800000 : 0xf9400000;
+	uint32_t op = kind == A64_EMU_LDR_LIT_W ? 0xb9400000 :
+		      kind == A64_EMU_LDRSW_LIT ? 0xb9800000 : 0xf9400000;
 
 	return op | rt << 5 | rt;
 }
@@ -106,7 +106,7 @@ static uint32_t encode_load_through(enum a64_sim kind, unsigned int rt)
  * its offset replaced by `words` instructions forward. */
 static uint32_t retarget_conditional(const struct a64_insn *in, uint32_t words)
 {
-	uint32_t mask = (in->sim == A64_SIM_TBZ || in->sim == A64_SIM_TBNZ) ? 0x3fff : 0x7ffff;
+	uint32_t mask = (in->emu == A64_EMU_TBZ || in->emu == A64_EMU_TBNZ) ? 0x3fff : 0x7ffff;
 
 	return (in->raw & ~(mask << 5)) | words << 5;
 }
@@ -138,39 +138,39 @@ static size_t copy_insn(const struct probe_point *pp, uint32_t *w, uintptr_t at,
 	unsigned int rt = a64_rd(in->raw);
 	size_t n = 0;
 
-	switch (in->sim) {
-	case A64_SIM_NOP:
-	case A64_SIM_PRFM_LIT:
+	switch (in->emu) {
+	case A64_EMU_NOP:
+	case A64_EMU_PRFM_LIT:
 		break;
-	case A64_SIM_ADR:
-	case A64_SIM_ADRP:
+	case A64_EMU_ADR:
+	case A64_EMU_ADRP:
 		*value = a64_pcrel_target(in, addr);
 		w[n] = encode_ldr_literal(rt, at, value_at);
 		n++;
 		break;
-	case A64_SIM_LDR_LIT_W:
-	case A64_SIM_LDR_LIT_X:
-	case A64_SIM_LDRSW_LIT:
+	case A64_EMU_LDR_LIT_W:
+	case A64_EMU_LDR_LIT_X:
+	case A64_EMU_LDRSW_LIT:
 		if (rt == ZERO_REGISTER)
 			break;	/* the value is thrown away */
 		*value = a64_pcrel_target(in, addr);
 		w[n] = encode_ldr_literal(rt, at, value_at);
-		w[n + 1] = encode_load_through(in->sim, rt);
+		w[n + 1] = encode_load_through(in->emu, rt);
 		n += 2;
 		break;
-	case A64_SIM_BL:
+	case A64_EMU_BL:
 		*value = next;
 		w[n] = encode_ldr_literal(LINK_REGISTER, at, value_at);
 		n++;
 		/* fall through */
-	case A64_SIM_B:
+	case A64_EMU_B:
 		w[n] = a64_encode_b(at + n * A64_INSN_SIZE, a64_pcrel_target(in, addr));
 		return n + 1;
-	case A64_SIM_B_COND:
-	case A64_SIM_CBZ:
-	case A64_SIM_CBNZ:
-	case A64_SIM_TBZ:
-	case A64_SIM_TBNZ:
+	case A64_EMU_B_COND:
+	case A64_EMU_CBZ:
+	case A64_EMU_CBNZ:
+	case A64_EMU_TBZ:
+	case A64_EMU_TBNZ:
 		w[0] = retarget_conditional(in, 2);
 		w[1] = a64_encode_b(at + A64_INSN_SIZE, next);
 		w[2] = a64_encode_b(at + 2 * A64_INSN_SIZE, a64_pcrel_target(in, addr));

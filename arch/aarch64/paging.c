@@ -13,7 +13,7 @@
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
 #include "kernel/paging.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include <asm/io.h>
 #include <asm/layout.h>
 #include <asm/pgtable.h>

@@ -6,7 +6,7 @@
  * After the pre-handlers, the original instruction must run as if it had
  * never been replaced. There are three ways, cheapest first:
  *
- *  emulate  a few instructions are simulated on the saved registers:
+ *  emulate  a few instructions are emulated on the saved registers:
  *           function-entry code (push %rbp, mov %rsp,%rbp, nop, endbr64)
  *           and all relative jumps, calls and returns. No slot, no trap.
  *  boost    the instruction is copied to a slot followed by a jmp back to
@@ -23,7 +23,7 @@
  */
 #include "kernel/heap.h"
 #include "kernel/nofault.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
 #include "lib/errno.h"
@@ -178,7 +178,7 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	if (ai->decoded.privileged)
 		return -EINVAL;
 	/* xbegin's abort path jumps relative to it: it can neither be
-	 * simulated nor run from a slot without that target moving. */
+	 * emulated nor run from a slot without that target moving. */
 	if (ai->decoded.flow == INSN_FLOW_JCC_REL && ai->decoded.opcode[0] == 0xc7)
 		return -EINVAL;
 	ai->emulation = classify(ai);
@@ -288,7 +288,7 @@ static void push(struct pt_regs *regs, uint64_t value)
 }
 
 /*
- * Simulate the instruction on the trap's registers. Pushing onto the
+ * Emulate the instruction on the trap's registers. Pushing onto the
  * interrupted stack is safe because the #BP entry moved its own frame
  * down, leaving a gap below the interrupted %rsp (arch/x86_64/trap_entry.S).
  */

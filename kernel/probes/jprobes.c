@@ -18,7 +18,7 @@
  * path, which resumes it. Nothing is copied back: the probed function's
  * stack was never written.
  */
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
 
 static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)

@@ -21,7 +21,7 @@
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nokprobe.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "kernel/text_patch.h"

@@ -32,7 +32,7 @@
 #include "kernel/insn_slot.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/printk.h"
+#include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"

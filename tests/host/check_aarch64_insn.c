@@ -9,7 +9,7 @@
  * word and its text. Each word is classified with a64_decode(), and the
  * class must be the one objdump's text implies:
  *
- *   - simulated, of the right kind: adr, adrp, b, bl, b.cond (and bc.cond),
+ *   - emulated, of the right kind: adr, adrp, b, bl, b.cond (and bc.cond),
  *     cbz, cbnz, tbz, tbnz, br, blr, ret, nop, ldr/ldrsw/prfm (literal),
  *     mov xN, sp and mrs xN, daif;
  *   - not probe-able (refused or unallocated): the exclusive loads and
@@ -42,7 +42,7 @@
 #define MAX_REPORTS 40
 
 enum expect {
-	EXPECT_SIMULATED,
+	EXPECT_EMULATED,
 	EXPECT_NOT_PROBEABLE,	/* refused or unallocated */
 	EXPECT_OUT_OF_LINE,
 	EXPECT_SKIP,
@@ -119,39 +119,39 @@ static bool starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* What objdump's text says the class must be; for simulated ones, *sim
+/* What objdump's text says the class must be; for emulated ones, *emu
  * is the kind. */
-static enum expect expected(const char *mn, const char *ops, enum a64_sim *sim)
+static enum expect expected(const char *mn, const char *ops, enum a64_emu *emu)
 {
-	static const struct { const char *mn; enum a64_sim sim; } branches[] = {
-		{ "adr", A64_SIM_ADR }, { "adrp", A64_SIM_ADRP }, { "b", A64_SIM_B },
-		{ "bl", A64_SIM_BL }, { "cbz", A64_SIM_CBZ }, { "cbnz", A64_SIM_CBNZ },
-		{ "tbz", A64_SIM_TBZ }, { "tbnz", A64_SIM_TBNZ }, { "br", A64_SIM_BR },
-		{ "blr", A64_SIM_BLR }, { "ret", A64_SIM_RET }, { "nop", A64_SIM_NOP },
+	static const struct { const char *mn; enum a64_emu emu; } branches[] = {
+		{ "adr", A64_EMU_ADR }, { "adrp", A64_EMU_ADRP }, { "b", A64_EMU_B },
+		{ "bl", A64_EMU_BL }, { "cbz", A64_EMU_CBZ }, { "cbnz", A64_EMU_CBNZ },
+		{ "tbz", A64_EMU_TBZ }, { "tbnz", A64_EMU_TBNZ }, { "br", A64_EMU_BR },
+		{ "blr", A64_EMU_BLR }, { "ret", A64_EMU_RET }, { "nop", A64_EMU_NOP },
 	};
 	const char *second = second_operand(ops);
 	bool literal = *second && *second != '[';
 
-	*sim = A64_SIM_NONE;
+	*emu = A64_EMU_NONE;
 	if (in_list(mn, data_directives))
 		return EXPECT_SKIP;
 	for (size_t i = 0; i < sizeof(branches) / sizeof(branches[0]); i++) {
 		if (strcmp(mn, branches[i].mn) == 0) {
-			*sim = branches[i].sim;
-			return EXPECT_SIMULATED;
+			*emu = branches[i].emu;
+			return EXPECT_EMULATED;
 		}
 	}
 	if (starts_with(mn, "b.") || starts_with(mn, "bc.")) {
-		*sim = A64_SIM_B_COND;
-		return EXPECT_SIMULATED;
+		*emu = A64_EMU_B_COND;
+		return EXPECT_EMULATED;
 	}
 	if (in_list(mn, refused_mnemonics) || in_list(mn, sve_scalar_mnemonics) ||
 	    names_fp_register(ops))
 		return EXPECT_NOT_PROBEABLE;
 	if (strcmp(mn, "mrs") == 0) {
 		if (strcmp(second, "daif") == 0) {
-			*sim = A64_SIM_MRS_DAIF;
-			return EXPECT_SIMULATED;
+			*emu = A64_EMU_MRS_DAIF;
+			return EXPECT_EMULATED;
 		}
 		return in_list(second, clobbered_sysregs) ? EXPECT_NOT_PROBEABLE
 							  : EXPECT_OUT_OF_LINE;
@@ -159,25 +159,25 @@ static enum expect expected(const char *mn, const char *ops, enum a64_sim *sim)
 	if (literal && (strcmp(mn, "ldr") == 0 || strcmp(mn, "ldrsw") == 0 ||
 			strcmp(mn, "prfm") == 0)) {
 		if (strcmp(mn, "prfm") == 0)
-			*sim = A64_SIM_PRFM_LIT;
+			*emu = A64_EMU_PRFM_LIT;
 		else if (strcmp(mn, "ldrsw") == 0)
-			*sim = A64_SIM_LDRSW_LIT;
+			*emu = A64_EMU_LDRSW_LIT;
 		else
-			*sim = ops[0] == 'w' ? A64_SIM_LDR_LIT_W : A64_SIM_LDR_LIT_X;
-		return EXPECT_SIMULATED;
+			*emu = ops[0] == 'w' ? A64_EMU_LDR_LIT_W : A64_EMU_LDR_LIT_X;
+		return EXPECT_EMULATED;
 	}
 	if (strcmp(mn, "mov") == 0 && ops[0] == 'x' && strcmp(second, "sp") == 0) {
-		*sim = A64_SIM_MOV_FROM_SP;
-		return EXPECT_SIMULATED;
+		*emu = A64_EMU_MOV_FROM_SP;
+		return EXPECT_EMULATED;
 	}
 	return EXPECT_OUT_OF_LINE;
 }
 
-static bool matches(enum expect want, enum a64_sim want_sim, const struct a64_insn *in)
+static bool matches(enum expect want, enum a64_emu want_emu, const struct a64_insn *in)
 {
 	switch (want) {
-	case EXPECT_SIMULATED:
-		return in->cls == A64_SIMULATED && in->sim == want_sim;
+	case EXPECT_EMULATED:
+		return in->cls == A64_EMULATED && in->emu == want_emu;
 	case EXPECT_NOT_PROBEABLE:
 		return in->cls == A64_REFUSED || in->cls == A64_UNALLOCATED;
 	default:
@@ -195,12 +195,12 @@ struct stats {
 static void check_line(char *line, struct stats *st)
 {
 	static const char *const want_names[] = {
-		"simulated", "refused or unallocated", "out of line",
+		"emulated", "refused or unallocated", "out of line",
 	};
 	char *colon = strchr(line, ':'), *word_end, *mn, *ops, *cut;
 	unsigned long long addr;
 	struct a64_insn in;
-	enum a64_sim want_sim;
+	enum a64_emu want_emu;
 	enum expect want;
 	uint32_t word;
 
@@ -221,20 +221,20 @@ static void check_line(char *line, struct stats *st)
 		cut--;
 	*cut = '\0';
 
-	want = expected(mn, ops, &want_sim);
+	want = expected(mn, ops, &want_emu);
 	if (want == EXPECT_SKIP)
 		return;
 	a64_decode(word, &in);
 	st->compared++;
 	st->by_class[in.cls]++;
-	if (matches(want, want_sim, &in))
+	if (matches(want, want_emu, &in))
 		return;
 	if (++st->mismatches <= MAX_REPORTS)
 		printf("%llx: %08x %s %s: classed %s (%s%s%s), expected %s%s%s\n", addr, word,
 		       mn, ops, a64_class_name(in.cls), in.what,
-		       in.sim ? ", " : "", in.sim ? a64_sim_name(in.sim) : "",
-		       want_names[want], want == EXPECT_SIMULATED ? " as " : "",
-		       want == EXPECT_SIMULATED ? a64_sim_name(want_sim) : "");
+		       in.emu ? ", " : "", in.emu ? a64_emu_name(in.emu) : "",
+		       want_names[want], want == EXPECT_EMULATED ? " as " : "",
+		       want == EXPECT_EMULATED ? a64_emu_name(want_emu) : "");
 }
 
 static int check_file(const char *elf, struct stats *st)

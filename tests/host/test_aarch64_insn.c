@@ -1,7 +1,7 @@
 /*
  * Host tests for arch/aarch64/insn.c on hand-picked encodings: the class
  * of each kind of instruction the probes layer cares about, and the pure
- * parts of simulating them (branch targets, conditions, encodings).
+ * parts of emulating them (branch targets, conditions, encodings).
  *
  * The encodings were checked with aarch64-linux-gnu-as/objdump; the
  * whole-kernel comparison with objdump is check_aarch64_insn.c.
@@ -21,7 +21,7 @@
 struct sample {
 	uint32_t raw;
 	enum a64_class cls;
-	enum a64_sim sim;
+	enum a64_emu emu;
 	const char *text;	/* what objdump calls it */
 };
 
@@ -31,44 +31,44 @@ static void check_samples(const struct sample *s, size_t n)
 		struct a64_insn in;
 
 		a64_decode(s[i].raw, &in);
-		if (in.cls != s[i].cls || in.sim != s[i].sim)
+		if (in.cls != s[i].cls || in.emu != s[i].emu)
 			fail_msg("%08x (%s): got %s/%s (%s), want %s/%s", s[i].raw, s[i].text,
-				 a64_class_name(in.cls), a64_sim_name(in.sim), in.what,
-				 a64_class_name(s[i].cls), a64_sim_name(s[i].sim));
+				 a64_class_name(in.cls), a64_emu_name(in.emu), in.what,
+				 a64_class_name(s[i].cls), a64_emu_name(s[i].emu));
 		assert_int_equal(in.raw, s[i].raw);
 		assert_non_null(in.what);
 	}
 }
 
-#define SIM(raw, kind, text) { raw, A64_SIMULATED, A64_SIM_##kind, text }
-#define OOL(raw, text) { raw, A64_OUT_OF_LINE, A64_SIM_NONE, text }
-#define REFUSED(raw, text) { raw, A64_REFUSED, A64_SIM_NONE, text }
-#define UNALLOC(raw, text) { raw, A64_UNALLOCATED, A64_SIM_NONE, text }
+#define EMU(raw, kind, text) { raw, A64_EMULATED, A64_EMU_##kind, text }
+#define OOL(raw, text) { raw, A64_OUT_OF_LINE, A64_EMU_NONE, text }
+#define REFUSED(raw, text) { raw, A64_REFUSED, A64_EMU_NONE, text }
+#define UNALLOC(raw, text) { raw, A64_UNALLOCATED, A64_EMU_NONE, text }
 
-static void test_simulated(void **state)
+static void test_emulated(void **state)
 {
 	static const struct sample s[] = {
-		SIM(0xd503201f, NOP, "nop"),
-		SIM(0x910003fd, MOV_FROM_SP, "mov x29, sp"),
-		SIM(0xd53b4220, MRS_DAIF, "mrs x0, daif"),
-		SIM(0x10000040, ADR, "adr x0, .+8"),
-		SIM(0xb0000000, ADRP, "adrp x0, page+1"),
-		SIM(0x14000004, B, "b .+16"),
-		SIM(0x94000040, BL, "bl .+0x100"),
-		SIM(0x54000041, B_COND, "b.ne .+8"),
-		SIM(0x54000010, B_COND, "bc.eq .+0 (v8.8: b.cond with a hint)"),
-		SIM(0xb4000040, CBZ, "cbz x0, .+8"),
-		SIM(0x35000041, CBNZ, "cbnz w1, .+8"),
-		SIM(0x36180040, TBZ, "tbz w0, #3, .+8"),
-		SIM(0xb7400060, TBNZ, "tbnz x0, #40, .+12"),
-		SIM(0x18000040, LDR_LIT_W, "ldr w0, .+8"),
-		SIM(0x58000040, LDR_LIT_X, "ldr x0, .+8"),
-		SIM(0x98000040, LDRSW_LIT, "ldrsw x0, .+8"),
-		SIM(0xd8000040, PRFM_LIT, "prfm pldl1keep, .+8"),
-		SIM(0xd61f0020, BR, "br x1"),
-		SIM(0xd63f0040, BLR, "blr x2"),
-		SIM(0xd65f03c0, RET, "ret"),
-		SIM(0xd65f0020, RET, "ret x1"),
+		EMU(0xd503201f, NOP, "nop"),
+		EMU(0x910003fd, MOV_FROM_SP, "mov x29, sp"),
+		EMU(0xd53b4220, MRS_DAIF, "mrs x0, daif"),
+		EMU(0x10000040, ADR, "adr x0, .+8"),
+		EMU(0xb0000000, ADRP, "adrp x0, page+1"),
+		EMU(0x14000004, B, "b .+16"),
+		EMU(0x94000040, BL, "bl .+0x100"),
+		EMU(0x54000041, B_COND, "b.ne .+8"),
+		EMU(0x54000010, B_COND, "bc.eq .+0 (v8.8: b.cond with a hint)"),
+		EMU(0xb4000040, CBZ, "cbz x0, .+8"),
+		EMU(0x35000041, CBNZ, "cbnz w1, .+8"),
+		EMU(0x36180040, TBZ, "tbz w0, #3, .+8"),
+		EMU(0xb7400060, TBNZ, "tbnz x0, #40, .+12"),
+		EMU(0x18000040, LDR_LIT_W, "ldr w0, .+8"),
+		EMU(0x58000040, LDR_LIT_X, "ldr x0, .+8"),
+		EMU(0x98000040, LDRSW_LIT, "ldrsw x0, .+8"),
+		EMU(0xd8000040, PRFM_LIT, "prfm pldl1keep, .+8"),
+		EMU(0xd61f0020, BR, "br x1"),
+		EMU(0xd63f0040, BLR, "blr x2"),
+		EMU(0xd65f03c0, RET, "ret"),
+		EMU(0xd65f0020, RET, "ret x1"),
 	};
 
 	(void)state;
@@ -185,7 +185,7 @@ static uint64_t target(uint32_t raw, uint64_t pc)
 	struct a64_insn in;
 
 	a64_decode(raw, &in);
-	assert_int_equal(in.cls, A64_SIMULATED);
+	assert_int_equal(in.cls, A64_EMULATED);
 	return a64_pcrel_target(&in, pc);
 }
 
@@ -305,9 +305,9 @@ static void test_exclusives(void **state)
 static void test_names(void **state)
 {
 	(void)state;
-	for (int sim = 0; sim < A64_SIM_COUNT; sim++)
-		assert_non_null(a64_sim_name((enum a64_sim)sim));
-	assert_string_equal(a64_sim_name(A64_SIM_B_COND), "b.cond");
+	for (int emu = 0; emu < A64_EMU_COUNT; emu++)
+		assert_non_null(a64_emu_name((enum a64_emu)emu));
+	assert_string_equal(a64_emu_name(A64_EMU_B_COND), "b.cond");
 	assert_string_equal(a64_class_name(A64_OUT_OF_LINE), "out of line");
 	assert_string_equal(a64_class_name((enum a64_class)99), "?");
 }
@@ -315,7 +315,7 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_simulated),
+		cmocka_unit_test(test_emulated),
 		cmocka_unit_test(test_out_of_line),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_unallocated),

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/mksymtab.py and tools/mkcpio.py (stdlib unittest).
+"""Unit tests for tools/mksymtab.py, tools/mkcpio.py and
+tools/check_arch_contract.py (stdlib unittest).
 
 Run: python3 -m unittest tests/host/test_tools.py   (or run this file)
 """
 
+import contextlib
+import io
 import os
 import shutil
 import struct
@@ -15,6 +18,7 @@ import unittest
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                      "tools")
 sys.path.insert(0, TOOLS)
+import check_arch_contract  # noqa: E402
 import mkcpio  # noqa: E402
 import mksymtab  # noqa: E402
 
@@ -165,6 +169,57 @@ class MkcpioTest(unittest.TestCase):
         os.mkfifo(os.path.join(self.root, "fifo"))
         with self.assertRaises(SystemExit):
             mkcpio.archive(self.root)
+
+
+class ArchContractTest(unittest.TestCase):
+    """The contract check on a copy of this tree's portable code and asm/
+    headers, changed the way a mistake would change them."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        src = os.path.join(TOOLS, "..")
+        for top in ("kernel", "lib"):
+            shutil.copytree(os.path.join(src, top), os.path.join(self.tmp, top))
+        for arch in os.listdir(os.path.join(src, "arch")):
+            asm = os.path.join("arch", arch, "include", "asm")
+            shutil.copytree(os.path.join(src, asm), os.path.join(self.tmp, asm))
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def append(self, path, text):
+        with open(os.path.join(self.tmp, path), "a") as f:
+            f.write(text)
+
+    def check(self):
+        """The check's exit status; what it prints is not wanted here."""
+        with contextlib.redirect_stderr(io.StringIO()):
+            return check_arch_contract.main(["check_arch_contract.py", self.tmp])
+
+    def test_this_tree_passes(self):
+        self.assertEqual(self.check(), 0)
+
+    def test_undeclared_arch_name_fails(self):
+        self.append("kernel/rcu.c", "void f(void) { arch_frobnicate(); }\n")
+        self.assertEqual(self.check(), 1)
+        self.append("kernel/arch.h", "void arch_frobnicate(void);\n")
+        self.assertEqual(self.check(), 0)
+
+    def test_arch_name_in_a_comment_is_no_use(self):
+        self.append("kernel/rcu.c", "/* arch_frobnicate() */\n")
+        self.assertEqual(self.check(), 0)
+
+    def test_unlisted_asm_header_fails(self):
+        self.append("kernel/rcu.c", "#include <asm/frobnicate.h>\n")
+        self.assertEqual(self.check(), 1)
+
+    def test_architecture_missing_a_listed_name_fails(self):
+        path = os.path.join(self.tmp, "arch", "x86_64", "include", "asm", "irq.h")
+        with open(path) as f:
+            text = f.read()
+        with open(path, "w") as f:
+            f.write(text.replace("arch_cpu_relax", "cpu_relax"))
+        self.assertEqual(self.check(), 1)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@
 #define BREAKPOINT_INSN 0xcc		/* int3 */
 #define ARCH_PROBE_SLOT_SIZE 32		/* instruction (<= 15) + jmp rel32 */
 
-/* Instructions simulated on the saved registers instead of being run. */
+/* Instructions emulated on the saved registers instead of being run. */
 enum x86_emulation {
 	EMU_NONE,
 	EMU_NOP,		/* nop, nopl/nopw, endbr64 */
