@@ -555,4 +555,5 @@ static void cmd_probe(int argc, char **argv)
 		kprintf("probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET] | list | "
 			"on|off [TARGET] | optimize on|off | del TARGET|all | show TARGET\n");
 }
-SHELL_COMMAND("probe", "add|list|on|off|del|show ...", "kprobes, jprobes and kretprobes", cmd_probe);
+SHELL_COMMAND("probe", "add|list|on|off|del|show ...",
+	      "kprobes, jprobes, kretprobes; optimize on|off", cmd_probe);

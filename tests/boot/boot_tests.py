@@ -134,7 +134,12 @@ def check_help_output(out, cmd):
 
 @test("help")
 def test_help(m):
-    check_help_output(m.command("help"), "help")
+    out = m.command("help")
+    check_help_output(out, "help")
+    # The optimizer's switch is listed with the probe command.
+    probe = [line for line in out if line.split()[:1] == ["probe"]]
+    check(len(probe) == 1 and "optimize on|off" in probe[0],
+          "`help`: expected one `probe` line naming `optimize on|off`, got %r" % probe)
 
 
 @test("ls")
