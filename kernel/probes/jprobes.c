@@ -18,10 +18,11 @@
  * path, which resumes it. Nothing is copied back: the probed function's
  * stack was never written.
  */
+#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 
-static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
+static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
@@ -46,19 +47,19 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	return 1;
 }
 
-int register_jprobe(struct jprobe *jp)
+int __kprobes register_jprobe(struct jprobe *jp)
 {
 	jp->kp.pre_handler = setjmp_pre_handler;
 	jp->kp.post_handler = NULL;
 	return register_kprobe_kind(&jp->kp, KPROBE_KIND_J);
 }
 
-void unregister_jprobe(struct jprobe *jp)
+void __kprobes unregister_jprobe(struct jprobe *jp)
 {
 	unregister_jprobes(&jp, 1);
 }
 
-int register_jprobes(struct jprobe **jps, int num)
+int __kprobes register_jprobes(struct jprobe **jps, int num)
 {
 	for (int i = 0; i < num; i++) {
 		int err = register_jprobe(jps[i]);
@@ -72,7 +73,7 @@ int register_jprobes(struct jprobe **jps, int num)
 }
 
 /* As unregister_kprobes: unlink all, then one grace period. */
-void unregister_jprobes(struct jprobe **jps, int num)
+void __kprobes unregister_jprobes(struct jprobe **jps, int num)
 {
 	mutex_lock(&kprobe_mutex);
 	for (int i = 0; i < num; i++)
@@ -81,12 +82,12 @@ void unregister_jprobes(struct jprobe **jps, int num)
 	synchronize_rcu();
 }
 
-int disable_jprobe(struct jprobe *jp)
+int __kprobes disable_jprobe(struct jprobe *jp)
 {
 	return disable_kprobe(&jp->kp);
 }
 
-int enable_jprobe(struct jprobe *jp)
+int __kprobes enable_jprobe(struct jprobe *jp)
 {
 	return enable_kprobe(&jp->kp);
 }
