@@ -3,16 +3,32 @@
  * A probe works by trapping; code that runs while a trap is handled (the
  * trap entry, the breakpoint and single-step hooks, text patching, the
  * probes layer itself) would trap again inside its own handling and
- * recurse. NOKPROBE_SYMBOL(fn) records fn's address in the .nokprobe_list
- * section. Whole files are excluded by the linker script, which gathers
- * them between __kprobes_text_start and __kprobes_text_end (the probes
- * core and back end, text patching), and the .entry.text section (trap
- * entry). The symbol table supplies each listed function's size. */
+ * recurse. Such code is marked where it is written, so that moving a
+ * function to another file never makes it probeable:
+ *
+ *   __kprobes            on a definition, puts the function in the
+ *                        .kprobes.text section, which the linker script
+ *                        gathers between __kprobes_text_start and
+ *                        __kprobes_text_end. Every function of the probes
+ *                        core, its arch back end and text patching has it.
+ *   NOKPROBE_SYMBOL(fn)  after fn, records fn's address in the
+ *                        .nokprobe_list section; the symbol table supplies
+ *                        its size. For single functions in files that are
+ *                        otherwise probeable (trap dispatch, printk...).
+ *   .entry.text          the section of the assembly trap entry,
+ *                        trampolines and context switch.
+ *
+ * GCC keeps a function's section for the clones it makes of it
+ * (fn.part.0, fn.constprop.0); nokprobe.c covers the clones of a listed
+ * function by name. tests/host/check_nokprobe.py checks the marks in the
+ * linked kernel. */
 #ifndef KERNEL_NOKPROBE_H
 #define KERNEL_NOKPROBE_H
 
 #include "kernel/cpu.h"
 #include "lib/types.h"
+
+#define __kprobes __section(".kprobes.text")
 
 #define NOKPROBE_SYMBOL(fn)                                                    \
 	static const uintptr_t __nokprobe_##fn __used                          \

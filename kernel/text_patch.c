@@ -12,6 +12,7 @@
  */
 #include "kernel/text_patch.h"
 #include "kernel/arch.h"
+#include "kernel/nokprobe.h"
 #include "kernel/paging.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
@@ -25,7 +26,7 @@ static struct spinlock text_lock = SPINLOCK_INIT("text_poke");
  * aarch64 instruction changes at once, never a byte at a time (see
  * arch_optimize in arch/aarch64/optprobe.c); both architectures are
  * little-endian. */
-static void copy_code_bytes(uint8_t *dst, const uint8_t *src, size_t len)
+static void __kprobes copy_code_bytes(uint8_t *dst, const uint8_t *src, size_t len)
 {
 	if (((uintptr_t)dst & 3) == 0 && (len & 3) == 0) {
 		for (size_t i = 0; i < len; i += 4)
@@ -37,12 +38,12 @@ static void copy_code_bytes(uint8_t *dst, const uint8_t *src, size_t len)
 		((volatile uint8_t *)dst)[i] = src[i];
 }
 
-void text_read(void *dst, const void *src, size_t len)
+void __kprobes text_read(void *dst, const void *src, size_t len)
 {
 	copy_code_bytes(dst, src, len);
 }
 
-static int poke_page(uintptr_t addr, const uint8_t *src, size_t len)
+static int __kprobes poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 {
 	uint64_t pa;
 
@@ -55,7 +56,7 @@ static int poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 	return 0;
 }
 
-int text_poke(void *addr, const void *src, size_t len)
+int __kprobes text_poke(void *addr, const void *src, size_t len)
 {
 	uintptr_t a = (uintptr_t)addr;
 	const uint8_t *s = src;

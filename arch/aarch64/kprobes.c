@@ -34,15 +34,31 @@
 
 #define DAIF_BITS (PSR_D | PSR_A | PSR_I | PSR_F)
 
+/* The instruction classifier (insn.c) is part of this back end: a hit
+ * simulates with it and arming encodes the BRK with it. It includes no
+ * kernel header, so that the host tests can compile it, and so cannot
+ * mark itself __kprobes; its functions are listed here instead. */
+NOKPROBE_SYMBOL(a64_decode);
+NOKPROBE_SYMBOL(a64_class_name);
+NOKPROBE_SYMBOL(a64_sim_name);
+NOKPROBE_SYMBOL(a64_pcrel_target);
+NOKPROBE_SYMBOL(a64_condition_holds);
+NOKPROBE_SYMBOL(a64_branch_taken);
+NOKPROBE_SYMBOL(a64_b_reaches);
+NOKPROBE_SYMBOL(a64_encode_b);
+NOKPROBE_SYMBOL(a64_encode_brk);
+NOKPROBE_SYMBOL(a64_is_brk);
+NOKPROBE_SYMBOL(a64_is_load_exclusive);
+NOKPROBE_SYMBOL(a64_is_store_exclusive);
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions
  * emulated here. */
-static uint64_t xreg(const struct pt_regs *regs, unsigned int n)
+static uint64_t __kprobes xreg(const struct pt_regs *regs, unsigned int n)
 {
 	return n == 31 ? 0 : regs->regs[n];
 }
 
-static void set_xreg(struct pt_regs *regs, unsigned int n, uint64_t value)
+static void __kprobes set_xreg(struct pt_regs *regs, unsigned int n, uint64_t value)
 {
 	if (n != 31)
 		regs->regs[n] = value;	/* a write to xzr is discarded */
@@ -50,7 +66,7 @@ static void set_xreg(struct pt_regs *regs, unsigned int n, uint64_t value)
 
 /* Copy the instruction to its slot: once to be stepped (ending in the
  * step BRK), once to be boosted (ending in a B back) - see asm/kprobes.h. */
-static int fill_slot(struct probe_point *pp)
+static int __kprobes fill_slot(struct probe_point *pp)
 {
 	struct arch_probe_insn *ai = &pp->insn;
 	uint32_t code[ARCH_PROBE_SLOT_SIZE / A64_INSN_SIZE];
@@ -81,7 +97,7 @@ static int fill_slot(struct probe_point *pp)
  */
 #define EXCLUSIVE_LOOKBACK 16
 
-static bool in_exclusive_sequence(uintptr_t addr, uintptr_t func_start)
+static bool __kprobes in_exclusive_sequence(uintptr_t addr, uintptr_t func_start)
 {
 	uint32_t code[EXCLUSIVE_LOOKBACK];
 	size_t n = MIN((size_t)EXCLUSIVE_LOOKBACK, (addr - func_start) / A64_INSN_SIZE);
@@ -96,7 +112,7 @@ static bool in_exclusive_sequence(uintptr_t addr, uintptr_t func_start)
 	return false;
 }
 
-int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
+int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
 {
 	struct arch_probe_insn *ai = &pp->insn;
 	uintptr_t addr = (uintptr_t)pp->addr;
@@ -127,19 +143,19 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 
 /* Text_poke also makes the change visible to instruction fetch (it
  * cleans the data cache and invalidates the instruction cache). */
-void arch_arm_kprobe(struct probe_point *pp)
+void __kprobes arch_arm_kprobe(struct probe_point *pp)
 {
 	const uint32_t brk = a64_encode_brk(BRK_IMM_KPROBE);
 
 	text_poke(pp->addr, &brk, sizeof(brk));
 }
 
-void arch_disarm_kprobe(struct probe_point *pp)
+void __kprobes arch_disarm_kprobe(struct probe_point *pp)
 {
 	text_poke(pp->addr, &pp->insn.orig, sizeof(pp->insn.orig));
 }
 
-void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
+void __kprobes arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			  uintptr_t buf_addr, size_t len)
 {
 	const uint8_t *orig = (const uint8_t *)&pp->insn.orig;
@@ -150,7 +166,7 @@ void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			buf[a + i - buf_addr] = orig[i];
 }
 
-bool arch_is_breakpoint(uintptr_t addr)
+bool __kprobes arch_is_breakpoint(uintptr_t addr)
 {
 	uint32_t insn;
 
@@ -160,7 +176,7 @@ bool arch_is_breakpoint(uintptr_t addr)
 
 /* ldr (literal): the literal is in the kernel image, next to the code,
  * and 4-byte aligned; a 64-bit one is read as two words. */
-static uint64_t load_literal(enum a64_emu kind, uintptr_t at)
+static uint64_t __kprobes load_literal(enum a64_emu kind, uintptr_t at)
 {
 	const uint32_t *word = (const uint32_t *)at;
 
@@ -182,7 +198,7 @@ static uint64_t load_literal(enum a64_emu kind, uintptr_t at)
  * Not inlined: it needs registers that a boosted or stepped hit, which
  * only sets the pc, would otherwise save and restore for nothing.
  */
-static __noinline void emulate(const struct probe_point *pp, struct pt_regs *regs)
+static __noinline void __kprobes emulate(const struct probe_point *pp, struct pt_regs *regs)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 	uintptr_t addr = (uintptr_t)pp->addr, next = addr + A64_INSN_SIZE;
@@ -234,7 +250,7 @@ static __noinline void emulate(const struct probe_point *pp, struct pt_regs *reg
 	}
 }
 
-void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
+void __kprobes arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved)
 {
 	switch (how) {
@@ -253,12 +269,12 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 }
 
 /* Give back the interrupt mask the interrupted code had. */
-static void restore_irq_mask(struct pt_regs *regs, const struct arch_kprobe_state *saved)
+static void __kprobes restore_irq_mask(struct pt_regs *regs, const struct arch_kprobe_state *saved)
 {
 	regs->pstate = (regs->pstate & ~PSR_I) | (saved->pstate & PSR_I);
 }
 
-bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+bool __kprobes arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		      const struct arch_kprobe_state *saved)
 {
 	uintptr_t marker = (uintptr_t)pp->slot + SLOT_STEP_OFFSET + A64_INSN_SIZE;
@@ -273,14 +289,14 @@ bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 	return true;
 }
 
-void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
+void __kprobes arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 		     const struct arch_kprobe_state *saved)
 {
 	regs->pc = (uintptr_t)pp->addr;
 	restore_irq_mask(regs, saved);
 }
 
-void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
+void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 
@@ -288,7 +304,7 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 		 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
 }
 
-size_t arch_probe_insn_length(const struct probe_point *pp)
+size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
 {
 	(void)pp;
 	return A64_INSN_SIZE;	/* every instruction is one word */
@@ -302,7 +318,7 @@ size_t arch_probe_insn_length(const struct probe_point *pp)
  * pstate, and sp comes from regs->sp. Interrupts stay masked until then
  * (the entry function runs with them masked), so nothing else can use
  * this CPU's jprobe state or ELR/SPSR. */
-void jprobe_return(void)
+void __kprobes jprobe_return(void)
 {
 	__asm__ volatile("bl jprobe_return_regs\n\t"
 			 "mov sp, x0\n\t"

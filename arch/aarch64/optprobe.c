@@ -26,6 +26,7 @@
  *   - no exception fix-up may be registered for the instruction: a fault
  *     in the copy would not be found in the fix-up table.
  */
+#include "kernel/nokprobe.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
@@ -41,7 +42,7 @@ extern const uint8_t optprobe_template_pc[], optprobe_template_value[];
 extern const uint8_t optprobe_template_entry[], optprobe_template_end[];
 
 /* Where the optimized B lands: after the literals at the buffer's start. */
-static uintptr_t entry_of(const uint8_t *detour)
+static uintptr_t __kprobes entry_of(const uint8_t *detour)
 {
 	return (uintptr_t)detour + (optprobe_template_entry - optprobe_template);
 }
@@ -49,7 +50,7 @@ static uintptr_t entry_of(const uint8_t *detour)
 
 /* Do addr and every address of the executable region reach each other
  * with a B? The region is one range, so its two ends decide. */
-static bool exec_region_reaches(uintptr_t addr)
+static bool __kprobes exec_region_reaches(uintptr_t addr)
 {
 	uintptr_t first = EXEC_REGION_BASE;
 	uintptr_t last = EXEC_REGION_BASE + EXEC_REGION_SIZE - A64_INSN_SIZE;
@@ -58,14 +59,15 @@ static bool exec_region_reaches(uintptr_t addr)
 	       a64_b_reaches(first, addr) && a64_b_reaches(last, addr);
 }
 
-static bool is_relative_branch(enum a64_emu emu)
+static bool __kprobes is_relative_branch(enum a64_emu emu)
 {
 	return emu == A64_EMU_B || emu == A64_EMU_BL || emu == A64_EMU_B_COND ||
 	       emu == A64_EMU_CBZ || emu == A64_EMU_CBNZ || emu == A64_EMU_TBZ ||
 	       emu == A64_EMU_TBNZ;
 }
 
-int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
+int __kprobes
+arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 	uintptr_t addr = (uintptr_t)pp->addr;
@@ -87,14 +89,14 @@ int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, u
 /* ---- Relocating the probed instruction ---- */
 
 /* ldr xt, label: the 64-bit literal at `literal`, from an instruction at `at`. */
-static uint32_t encode_ldr_literal(unsigned int rt, uintptr_t at, uintptr_t literal)
+static uint32_t __kprobes encode_ldr_literal(unsigned int rt, uintptr_t at, uintptr_t literal)
 {
 	return 0x58000000 | ((uint32_t)((literal - at) >> 2) & 0x7ffff) << 5 | rt;
 }
 
 /* ldr wt, [xt] / ldr xt, [xt] / ldrsw xt, [xt]: a literal load's own
  * width and sign extension, from the address now in xt. */
-static uint32_t encode_load_through(enum a64_emu kind, unsigned int rt)
+static uint32_t __kprobes encode_load_through(enum a64_emu kind, unsigned int rt)
 {
 	uint32_t op = kind == A64_EMU_LDR_LIT_W ? 0xb9400000 :
 		      kind == A64_EMU_LDRSW_LIT ? 0xb9800000 : 0xf9400000;
@@ -104,7 +106,7 @@ static uint32_t encode_load_through(enum a64_emu kind, unsigned int rt)
 
 /* A conditional branch (b.cond, cbz/cbnz: imm19; tbz/tbnz: imm14) with
  * its offset replaced by `words` instructions forward. */
-static uint32_t retarget_conditional(const struct a64_insn *in, uint32_t words)
+static uint32_t __kprobes retarget_conditional(const struct a64_insn *in, uint32_t words)
 {
 	uint32_t mask = (in->emu == A64_EMU_TBZ || in->emu == A64_EMU_TBNZ) ? 0x3fff : 0x7ffff;
 
@@ -130,7 +132,7 @@ static uint32_t retarget_conditional(const struct a64_insn *in, uint32_t words)
  * no condition has to be inverted (b.al/b.nv, which are always taken,
  * work like the others).
  */
-static size_t copy_insn(const struct probe_point *pp, uint32_t *w, uintptr_t at,
+static size_t __kprobes copy_insn(const struct probe_point *pp, uint32_t *w, uintptr_t at,
 			uint64_t *value, uintptr_t value_at)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
@@ -186,12 +188,12 @@ static size_t copy_insn(const struct probe_point *pp, uint32_t *w, uintptr_t at,
 
 /* ---- The buffer ---- */
 
-static void put_literal(uint8_t *buf, const uint8_t *label, uint64_t v)
+static void __kprobes put_literal(uint8_t *buf, const uint8_t *label, uint64_t v)
 {
 	memcpy(buf + (label - optprobe_template), &v, sizeof(v));
 }
 
-int arch_prepare_optprobe(struct probe_point *pp)
+int __kprobes arch_prepare_optprobe(struct probe_point *pp)
 {
 	size_t size = optprobe_template_end - optprobe_template;
 	size_t copy_at = optprobe_template_insn - optprobe_template;
@@ -234,7 +236,7 @@ int arch_prepare_optprobe(struct probe_point *pp)
  * the cache maintenance that makes the new word visible to instruction
  * fetch.
  */
-void arch_optimize(struct probe_point *pp)
+void __kprobes arch_optimize(struct probe_point *pp)
 {
 	const uint32_t b = a64_encode_b((uintptr_t)pp->addr, entry_of(pp->detour));
 
@@ -242,7 +244,7 @@ void arch_optimize(struct probe_point *pp)
 }
 
 /* The reverse, leaving a breakpoint probe: the B becomes the BRK again. */
-void arch_unoptimize(struct probe_point *pp)
+void __kprobes arch_unoptimize(struct probe_point *pp)
 {
 	const uint32_t brk = a64_encode_brk(BRK_IMM_KPROBE);
 

@@ -42,7 +42,7 @@
 
 /* Where the register a push/pop opcode names (3 bits, plus REX.B for
  * r8-r15) is saved in struct pt_regs. */
-static uint8_t gpr_offset(unsigned int n)
+static uint8_t __kprobes gpr_offset(unsigned int n)
 {
 	static const uint8_t offset[16] = {
 		offsetof(struct pt_regs, rax), offsetof(struct pt_regs, rcx),
@@ -58,7 +58,7 @@ static uint8_t gpr_offset(unsigned int n)
 	return offset[n & 15];
 }
 
-static bool is_nop(const struct insn *in, const uint8_t *code)
+static bool __kprobes is_nop(const struct insn *in, const uint8_t *code)
 {
 	static const uint8_t endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 
@@ -71,7 +71,7 @@ static bool is_nop(const struct insn *in, const uint8_t *code)
 	return in->length == sizeof(endbr64) && memcmp(code, endbr64, sizeof(endbr64)) == 0;
 }
 
-static enum x86_emulation classify(struct arch_probe_insn *ai)
+static enum x86_emulation __kprobes classify(struct arch_probe_insn *ai)
 {
 	const struct insn *in = &ai->decoded;
 	bool plain = in->nprefixes == 0;
@@ -105,7 +105,7 @@ static enum x86_emulation classify(struct arch_probe_insn *ai)
 }
 
 /* Copy the instruction to its slot, followed by a jump back. */
-static int fill_slot(struct probe_point *pp)
+static int __kprobes fill_slot(struct probe_point *pp)
 {
 	struct arch_probe_insn *ai = &pp->insn;
 	const struct insn *in = &ai->decoded;
@@ -133,7 +133,7 @@ static int fill_slot(struct probe_point *pp)
 /* Is addr the start of an instruction of the function at func_start?
  * Decode from the start of the function, reading the text as it would be
  * without other probes' breakpoints in it. */
-static int check_boundary(uintptr_t addr, uintptr_t func_start, size_t func_size)
+static int __kprobes check_boundary(uintptr_t addr, uintptr_t func_start, size_t func_size)
 {
 	size_t len = addr - func_start + INSN_MAX_LEN, at = 0;
 	uint8_t *code;
@@ -154,7 +154,7 @@ static int check_boundary(uintptr_t addr, uintptr_t func_start, size_t func_size
 	return func_start + at == addr ? 0 : -EILSEQ;
 }
 
-int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
+int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
 {
 	struct arch_probe_insn *ai = &pp->insn;
 	uintptr_t addr = (uintptr_t)pp->addr;
@@ -199,19 +199,19 @@ int arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t fun
 	return 0;
 }
 
-void arch_arm_kprobe(struct probe_point *pp)
+void __kprobes arch_arm_kprobe(struct probe_point *pp)
 {
 	const uint8_t int3 = BREAKPOINT_INSN;
 
 	text_poke(pp->addr, &int3, 1);
 }
 
-void arch_disarm_kprobe(struct probe_point *pp)
+void __kprobes arch_disarm_kprobe(struct probe_point *pp)
 {
 	text_poke(pp->addr, pp->insn.orig, 1);
 }
 
-void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
+void __kprobes arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			  uintptr_t buf_addr, size_t len)
 {
 	/* A breakpoint covers one byte; an optimizer's jump its region. */
@@ -226,7 +226,7 @@ void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 	}
 }
 
-bool arch_is_breakpoint(uintptr_t addr)
+bool __kprobes arch_is_breakpoint(uintptr_t addr)
 {
 	uint8_t byte;
 
@@ -234,7 +234,7 @@ bool arch_is_breakpoint(uintptr_t addr)
 }
 
 /* The condition of a jcc (low 4 bits of its opcode) on these flags. */
-static bool condition_holds(unsigned int cc, uint64_t f)
+static bool __kprobes condition_holds(unsigned int cc, uint64_t f)
 {
 	bool of = f & RFLAGS_OF, sf = f & RFLAGS_SF, zf = f & RFLAGS_ZF;
 	bool cf = f & RFLAGS_CF, pf = f & RFLAGS_PF;
@@ -254,7 +254,7 @@ static bool condition_holds(unsigned int cc, uint64_t f)
 }
 
 /* loopne/loope/loop/jrcxz (e0-e3): count register then condition. */
-static bool loop_taken(const struct insn *in, struct pt_regs *regs)
+static bool __kprobes loop_taken(const struct insn *in, struct pt_regs *regs)
 {
 	bool addr32 = in->prefixes[INSN_PFX_ADDRSIZE] == 0x67;
 	uint64_t mask = addr32 ? 0xffffffffULL : ~0ULL;
@@ -272,7 +272,7 @@ static bool loop_taken(const struct insn *in, struct pt_regs *regs)
 	return true;
 }
 
-static bool jcc_taken(const struct insn *in, struct pt_regs *regs)
+static bool __kprobes jcc_taken(const struct insn *in, struct pt_regs *regs)
 {
 	uint8_t op = in->opcode[in->opcode_len - 1];
 
@@ -281,7 +281,7 @@ static bool jcc_taken(const struct insn *in, struct pt_regs *regs)
 	return condition_holds(op & 0x0f, regs->rflags);
 }
 
-static void push(struct pt_regs *regs, uint64_t value)
+static void __kprobes push(struct pt_regs *regs, uint64_t value)
 {
 	regs->rsp -= 8;
 	*(uint64_t *)regs->rsp = value;
@@ -292,7 +292,7 @@ static void push(struct pt_regs *regs, uint64_t value)
  * interrupted stack is safe because the #BP entry moved its own frame
  * down, leaving a gap below the interrupted %rsp (arch/x86_64/trap_entry.S).
  */
-static void emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
+static void __kprobes emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
 {
 	const struct insn *in = &ai->decoded;
 
@@ -324,7 +324,7 @@ static void emulate(const struct arch_probe_insn *ai, struct pt_regs *regs)
 	}
 }
 
-void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
+void __kprobes arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 			   struct pt_regs *regs, struct arch_kprobe_state *saved)
 {
 	if (how == PROBE_EXEC_EMULATE) {
@@ -341,12 +341,12 @@ void arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how,
 }
 
 /* Give back the TF and IF the interrupted code had. */
-static uint64_t restore_tf_if(uint64_t now, uint64_t saved)
+static uint64_t __kprobes restore_tf_if(uint64_t now, uint64_t saved)
 {
 	return (now & ~(RFLAGS_TF | X86_RFLAGS_IF)) | (saved & (RFLAGS_TF | X86_RFLAGS_IF));
 }
 
-bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
+bool __kprobes arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 		      const struct arch_kprobe_state *saved)
 {
 	const struct insn *in = &pp->insn.decoded;
@@ -374,14 +374,14 @@ bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 	return true;
 }
 
-void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
+void __kprobes arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 		     const struct arch_kprobe_state *saved)
 {
 	regs->rip = (uintptr_t)pp->addr;
 	regs->rflags = restore_tf_if(regs->rflags, saved->rflags);
 }
 
-void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
+void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 {
 	static const char *const emu_names[] = {
 		"", "nop", "push", "mov %rsp,%rbp", "jmp", "jcc", "call", "ret",
@@ -394,7 +394,7 @@ void arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 		 emu_names[pp->insn.emulation]);
 }
 
-size_t arch_probe_insn_length(const struct probe_point *pp)
+size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
 {
 	return pp->insn.decoded.length;
 }
@@ -406,7 +406,7 @@ size_t arch_probe_insn_length(const struct probe_point *pp)
  * function's %rip, %rflags and %rsp. Interrupts stay off until then (the
  * entry function runs with them off), so nothing else can use this CPU's
  * jprobe state. */
-void jprobe_return(void)
+void __kprobes jprobe_return(void)
 {
 	__asm__ volatile("call jprobe_return_regs\n\t"
 			 "movq %%rax, %%rsp\n\t"

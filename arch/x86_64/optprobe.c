@@ -25,6 +25,7 @@
  * Another probe inside the region is the generic optimizer's check.
  */
 #include "kernel/heap.h"
+#include "kernel/nokprobe.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/text_patch.h"
 #include "kernel/trap.h"
@@ -37,7 +38,8 @@
 extern const uint8_t optprobe_template[], optprobe_template_rip[], optprobe_template_pp[];
 extern const uint8_t optprobe_template_callback[], optprobe_template_end[];
 
-static bool lands_inside(const struct insn *in, uintptr_t at, uintptr_t start, uintptr_t end)
+static bool __kprobes
+lands_inside(const struct insn *in, uintptr_t at, uintptr_t start, uintptr_t end)
 {
 	uintptr_t target;
 
@@ -49,7 +51,7 @@ static bool lands_inside(const struct insn *in, uintptr_t at, uintptr_t start, u
 }
 
 /* Why the region's instruction in cannot run from the detour, or NULL. */
-static const char *region_refusal(const struct insn *in)
+static const char __kprobes *region_refusal(const struct insn *in)
 {
 	if (in->flow == INSN_FLOW_CALL_REL || in->flow == INSN_FLOW_CALL_INDIRECT)
 		return "call in region at";
@@ -62,7 +64,7 @@ static const char *region_refusal(const struct insn *in)
 
 /* Measure the region: whole instructions from the probed one, at least a
  * jump's worth. Returns its length or 0 (*why set). */
-static size_t measure_region(const uint8_t *code, size_t off, size_t size,
+static size_t __kprobes measure_region(const uint8_t *code, size_t off, size_t size,
 			     uintptr_t func, const char **why, uintptr_t *where)
 {
 	size_t len = 0;
@@ -92,7 +94,7 @@ static size_t measure_region(const uint8_t *code, size_t off, size_t size,
 
 /* Decode the whole function; why is set at the first thing that makes a
  * jump into [start, end) possible. */
-static void scan_function(const uint8_t *code, size_t size, uintptr_t func,
+static void __kprobes scan_function(const uint8_t *code, size_t size, uintptr_t func,
 			  uintptr_t start, uintptr_t end, const char **why, uintptr_t *where)
 {
 	for (size_t off = 0; off < size && !*why;) {
@@ -115,7 +117,8 @@ static void scan_function(const uint8_t *code, size_t size, uintptr_t func,
 	}
 }
 
-int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
+int __kprobes
+arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, uintptr_t *where)
 {
 	size_t off = (uintptr_t)pp->addr - pp->func_start;
 	uint8_t *code = kmalloc(pp->func_size);
@@ -139,14 +142,15 @@ int arch_check_optprobe(struct probe_point *pp, size_t *len, const char **why, u
 	return *why ? -EINVAL : 0;
 }
 
-static void put_imm(uint8_t *buf, const uint8_t *label, size_t prefix, const void *v, size_t n)
+static void __kprobes
+put_imm(uint8_t *buf, const uint8_t *label, size_t prefix, const void *v, size_t n)
 {
 	memcpy(buf + (label - optprobe_template) + prefix, v, n);
 }
 
 /* Append the region's instructions, re-aimed where they use %rip, and the
  * jump back. Returns the bytes used, or 0 if an operand is out of reach. */
-static size_t copy_region(struct probe_point *pp, uint8_t *buf, uintptr_t buf_addr)
+static size_t __kprobes copy_region(struct probe_point *pp, uint8_t *buf, uintptr_t buf_addr)
 {
 	uintptr_t from = (uintptr_t)pp->addr;
 	size_t n = 0;
@@ -173,7 +177,7 @@ static size_t copy_region(struct probe_point *pp, uint8_t *buf, uintptr_t buf_ad
 	return n + JMP_REL32_SIZE;
 }
 
-int arch_prepare_optprobe(struct probe_point *pp)
+int __kprobes arch_prepare_optprobe(struct probe_point *pp)
 {
 	size_t tsize = optprobe_template_end - optprobe_template;
 	uint8_t buf[ARCH_DETOUR_SIZE];
@@ -211,7 +215,7 @@ int arch_prepare_optprobe(struct probe_point *pp)
  * into the jmp opcode. Every intermediate state is a valid instruction at
  * the first byte.
  */
-void arch_optimize(struct probe_point *pp)
+void __kprobes arch_optimize(struct probe_point *pp)
 {
 	uint32_t rel = (uint32_t)((uintptr_t)pp->detour - ((uintptr_t)pp->addr + JMP_REL32_SIZE));
 	/* Spelled out rather than memcpy'd: this runs with the probes lock
@@ -225,7 +229,7 @@ void arch_optimize(struct probe_point *pp)
 }
 
 /* The reverse, keeping the breakpoint: int3 first, then the original tail. */
-void arch_unoptimize(struct probe_point *pp)
+void __kprobes arch_unoptimize(struct probe_point *pp)
 {
 	const uint8_t int3 = INT3;
 

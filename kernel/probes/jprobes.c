@@ -21,7 +21,7 @@
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
 
-static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
+static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 {
 	struct jprobe *jp = container_of(p, struct jprobe, kp);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
@@ -46,24 +46,24 @@ static int setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	return 1;
 }
 
-int register_jprobe(struct jprobe *jp)
+int __kprobes register_jprobe(struct jprobe *jp)
 {
 	jp->kp.pre_handler = setjmp_pre_handler;
 	jp->kp.post_handler = NULL;
 	return register_kprobe_kind(&jp->kp, KPROBE_KIND_J);
 }
 
-void unregister_jprobe(struct jprobe *jp)
+void __kprobes unregister_jprobe(struct jprobe *jp)
 {
 	unregister_jprobes(&jp, 1);
 }
 
-static struct kprobe *nth_jprobe(void *array, int i)
+static struct kprobe __kprobes *nth_jprobe(void *array, int i)
 {
 	return &((struct jprobe **)array)[i]->kp;
 }
 
-static int register_jprobe_of(struct kprobe *p)
+static int __kprobes register_jprobe_of(struct kprobe *p)
 {
 	return register_jprobe(container_of(p, struct jprobe, kp));
 }
@@ -73,22 +73,22 @@ static const struct probe_type jprobe_type = {
 	.register_one = register_jprobe_of,
 };
 
-int register_jprobes(struct jprobe **jps, int num)
+int __kprobes register_jprobes(struct jprobe **jps, int num)
 {
 	return register_probes(jps, num, &jprobe_type);
 }
 
-void unregister_jprobes(struct jprobe **jps, int num)
+void __kprobes unregister_jprobes(struct jprobe **jps, int num)
 {
 	unregister_probes(jps, num, &jprobe_type);
 }
 
-int disable_jprobe(struct jprobe *jp)
+int __kprobes disable_jprobe(struct jprobe *jp)
 {
 	return disable_kprobe(&jp->kp);
 }
 
-int enable_jprobe(struct jprobe *jp)
+int __kprobes enable_jprobe(struct jprobe *jp)
 {
 	return enable_kprobe(&jp->kp);
 }

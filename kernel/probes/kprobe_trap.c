@@ -31,12 +31,12 @@
 
 static struct kprobe_ctlblk ctlblks[MAX_CPUS];
 
-struct kprobe *kprobe_running(void)
+struct kprobe __kprobes *kprobe_running(void)
 {
 	return kprobe_ctlblk()->running;
 }
 
-static __noinline void count_missed(struct probe_point *pp)
+static __noinline void __kprobes count_missed(struct probe_point *pp)
 {
 	struct kprobe *p;
 
@@ -48,7 +48,7 @@ static __noinline void count_missed(struct probe_point *pp)
 /* Emulation is cheapest. Boosting needs no post-handler to run, and an
  * instruction that may fault into a fix-up must fault where the fix-up
  * table expects it, so it is stepped. Stepping always works. */
-static inline enum probe_exec choose_exec(const struct probe_point *pp, bool handlers_run)
+static inline enum probe_exec __kprobes choose_exec(const struct probe_point *pp, bool handlers_run)
 {
 	/* A point being (or just) patched: the detour buffer's copy runs the
 	 * whole region and jumps past it, so nothing resumes inside bytes
@@ -63,7 +63,7 @@ static inline enum probe_exec choose_exec(const struct probe_point *pp, bool han
 	return PROBE_EXEC_STEP;
 }
 
-const char *probe_exec_name(enum probe_exec how)
+const char __kprobes *probe_exec_name(enum probe_exec how)
 {
 	static const char *const names[PROBE_EXEC_KINDS] = {
 		[PROBE_EXEC_EMULATE] = "emulated", [PROBE_EXEC_BOOST] = "boosted",
@@ -73,12 +73,12 @@ const char *probe_exec_name(enum probe_exec how)
 	return names[how];
 }
 
-enum probe_exec kprobe_exec_path(const struct probe_point *pp)
+enum probe_exec __kprobes kprobe_exec_path(const struct probe_point *pp)
 {
 	return choose_exec(pp, true);
 }
 
-static inline void run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
+static inline void __kprobes run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
 				    struct pt_regs *regs)
 {
 	if (p->post_handler) {
@@ -87,8 +87,8 @@ static inline void run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
 	}
 }
 
-static __noinline void run_listed_post_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp,
-						struct pt_regs *regs)
+static __noinline void __kprobes
+run_listed_post_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
@@ -98,7 +98,7 @@ static __noinline void run_listed_post_handlers(struct kprobe_ctlblk *kcb, struc
 }
 
 /* As for the pre-handlers: a sole probe is called without the walk. */
-static __attribute__((always_inline)) inline void
+static __attribute__((always_inline)) inline void __kprobes
 run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 {
 	struct probe_point *pp = kcb->point;
@@ -114,7 +114,7 @@ run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 /* Start the original instruction the chosen way. A boosted instruction
  * and the detour's copy only need the instruction pointer moved to code
  * that jumps back by itself; emulating and stepping need the back end. */
-static __attribute__((always_inline)) inline void
+static __attribute__((always_inline)) inline void __kprobes
 start_probed_insn(struct probe_point *pp, enum probe_exec how, struct pt_regs *regs,
 		  struct arch_kprobe_state *saved)
 {
@@ -129,7 +129,7 @@ start_probed_insn(struct probe_point *pp, enum probe_exec how, struct pt_regs *r
 /* Start the original instruction; finish at once unless it is stepped.
  * Inlined into the breakpoint handler (and jprobe_return_regs): it is
  * half of every hit. */
-static __attribute__((always_inline)) inline void
+static __attribute__((always_inline)) inline void __kprobes
 exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	enum probe_exec how = choose_exec(pp, true);
@@ -147,7 +147,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 
 /* The end of a jprobe hit, called by the back end's jprobe_return() once
  * the entry function is done (see jprobes.c). */
-struct pt_regs *jprobe_return_regs(void)
+struct pt_regs __kprobes *jprobe_return_regs(void)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct pt_regs *regs = kcb->jprobe_regs;
@@ -161,7 +161,7 @@ struct pt_regs *jprobe_return_regs(void)
 }
 
 /* Run p's pre-handler; true if it redirected execution. */
-static __attribute__((always_inline)) inline bool
+static __attribute__((always_inline)) inline bool __kprobes
 run_pre_handler(struct kprobe_ctlblk *kcb, struct kprobe *p, struct pt_regs *regs)
 {
 	__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
@@ -170,8 +170,8 @@ run_pre_handler(struct kprobe_ctlblk *kcb, struct kprobe *p, struct pt_regs *reg
 }
 
 /* Several probes (or none enabled) at the point: walk them in order. */
-static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp,
-					       struct pt_regs *regs)
+static __noinline bool __kprobes
+run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe *p;
 
@@ -185,7 +185,7 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
  * KPROBE_HIT_ACTIVE or KPROBE_HIT_OPTIMIZED); true if one redirected
  * execution. Most points have one probe, whose handler is called without
  * walking the list. */
-static __attribute__((always_inline)) inline bool
+static __attribute__((always_inline)) inline bool __kprobes
 run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe *p = rcu_dereference(pp->sole);
@@ -196,7 +196,8 @@ run_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_re
 }
 
 /* A hit while this CPU is already handling a probe. */
-static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
+static void __kprobes
+reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
 	enum probe_exec how = choose_exec(pp, false);
 	struct arch_kprobe_state unused;
@@ -219,7 +220,7 @@ static void reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt
 }
 
 /* Back to the hit the reentry interrupted. */
-static void restore_prev(struct kprobe_ctlblk *kcb)
+static void __kprobes restore_prev(struct kprobe_ctlblk *kcb)
 {
 	kcb->point = kcb->prev.point;
 	kcb->running = kcb->prev.running;
@@ -230,7 +231,7 @@ static void restore_prev(struct kprobe_ctlblk *kcb)
 }
 
 /* A breakpoint with no point at its address. */
-static __noinline bool no_point_hit(struct pt_regs *regs, uintptr_t addr)
+static __noinline bool __kprobes no_point_hit(struct pt_regs *regs, uintptr_t addr)
 {
 	/* Disarmed by another CPU after we trapped: run the real
 	 * instruction. Otherwise the breakpoint is not ours. */
@@ -243,7 +244,8 @@ static __noinline bool no_point_hit(struct pt_regs *regs, uintptr_t addr)
 /* A breakpoint while this CPU is already handling a probe (a probe hit
  * inside a handler, or a jprobe's entry function), or inside a
  * nokprobe_begin() section: a missed hit. */
-static __noinline bool busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
+static __noinline bool __kprobes
+busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
 {
 	struct probe_point *pp = point_lookup(addr);
 
@@ -259,7 +261,7 @@ static __noinline bool busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs,
  * hit is over (unregistering waits a grace period), and nothing the
  * interrupted code holds is needed.
  */
-static bool kprobe_breakpoint_handler(struct pt_regs *regs)
+static bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	uintptr_t addr = arch_breakpoint_addr(regs);
@@ -285,7 +287,7 @@ static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 	return true;
 }
 
-static bool kprobe_singlestep_handler(struct pt_regs *regs)
+static bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
@@ -303,7 +305,7 @@ static bool kprobe_singlestep_handler(struct pt_regs *regs)
 	return true;
 }
 
-static bool kprobe_fault_handler(struct pt_regs *regs)
+static bool __kprobes kprobe_fault_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kprobe *p = kcb->running;
@@ -340,7 +342,7 @@ static bool kprobe_fault_handler(struct pt_regs *regs)
  * they make to it is ignored: the detour goes on to the copied
  * instructions regardless, as the Kprobes guide says of optimized probes.
  */
-void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
+void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
@@ -360,14 +362,14 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	reset_ctlblk(kcb);
 }
 
-bool kprobes_busy_here(void)
+bool __kprobes kprobes_busy_here(void)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
 	return kcb && kcb->status != KPROBE_IDLE;	/* none before kprobes_init */
 }
 
-void kprobes_init(void)
+void __kprobes kprobes_init(void)
 {
 	struct cpu *cpu = this_cpu();
 	struct kprobe_ctlblk *kcb = &ctlblks[cpu->id];

@@ -36,7 +36,7 @@ LIST_HEAD(all_points);
 static bool globally_armed = true;
 
 /* The bucket of point_blocks that holds the points of addr's block. */
-static struct probe_point **point_block_bucket(uintptr_t addr)
+static struct probe_point __kprobes **point_block_bucket(uintptr_t addr)
 {
 	uint32_t block = (uint32_t)(addr >> POINT_BLOCK_SHIFT);
 
@@ -45,7 +45,7 @@ static struct probe_point **point_block_bucket(uintptr_t addr)
 
 /* Make pp visible to hits: filled in first, then published. (The block
  * buckets and all_points are the mutex holder's own: plain stores.) */
-static void point_publish_locked(struct probe_point *pp)
+static void __kprobes point_publish_locked(struct probe_point *pp)
 {
 	struct probe_point **bucket = point_hash_bucket((uintptr_t)pp->addr);
 	struct probe_point **block = point_block_bucket((uintptr_t)pp->addr);
@@ -59,8 +59,8 @@ static void point_publish_locked(struct probe_point *pp)
 
 /* The link that points to pp in the chain starting at *link, which
  * holds pp: a hash chain, or (by_block) a block bucket's chain. */
-static struct probe_point **chain_link_to(struct probe_point **link, struct probe_point *pp,
-					  bool by_block)
+static struct probe_point __kprobes **
+chain_link_to(struct probe_point **link, struct probe_point *pp, bool by_block)
 {
 	while (*link != pp)
 		link = by_block ? &(*link)->block_next : &(*link)->hash_next;
@@ -69,7 +69,7 @@ static struct probe_point **chain_link_to(struct probe_point **link, struct prob
 
 /* Hide pp from new hits. Its hash_next stays as it was, so a hit that is
  * on pp right now walks on to the rest of the chain. */
-static void point_unpublish_locked(struct probe_point *pp)
+static void __kprobes point_unpublish_locked(struct probe_point *pp)
 {
 	struct probe_point **link = chain_link_to(point_hash_bucket((uintptr_t)pp->addr), pp, false);
 
@@ -79,7 +79,7 @@ static void point_unpublish_locked(struct probe_point *pp)
 	list_del(&pp->all_node);
 }
 
-void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
+void __kprobes for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
 {
 	struct probe_point *pp, *next;
 
@@ -87,7 +87,7 @@ void for_each_point_locked(void (*fn)(struct probe_point *pp, void *ctx), void *
 		fn(pp, ctx);
 }
 
-void for_each_point_in_locked(uintptr_t start, uintptr_t end,
+void __kprobes for_each_point_in_locked(uintptr_t start, uintptr_t end,
 			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx)
 {
 	if (start >= end)
@@ -108,13 +108,13 @@ void for_each_point_in_locked(uintptr_t start, uintptr_t end,
 	}
 }
 
-static void note_found(struct probe_point *pp, void *found)
+static void __kprobes note_found(struct probe_point *pp, void *found)
 {
 	(void)pp;
 	*(bool *)found = true;
 }
 
-bool point_inside_locked(uintptr_t start, uintptr_t end)
+bool __kprobes point_inside_locked(uintptr_t start, uintptr_t end)
 {
 	bool found = false;
 
@@ -128,7 +128,7 @@ struct text_copy {
 	size_t len;
 };
 
-static void unpatch_copy(struct probe_point *pp, void *ctx)
+static void __kprobes unpatch_copy(struct probe_point *pp, void *ctx)
 {
 	struct text_copy *c = ctx;
 
@@ -136,7 +136,7 @@ static void unpatch_copy(struct probe_point *pp, void *ctx)
 		arch_unpatched_bytes(pp, c->buf, c->addr, c->len);
 }
 
-void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
+void __kprobes kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 {
 	struct text_copy copy = { buf, addr, len };
 
@@ -151,7 +151,7 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len)
 /* Arm or disarm pp to match the rule above, refresh has_post_handler and
  * sole, and let the optimizer follow. A jump is always taken out before the
  * breakpoint, so the text goes jump -> breakpoint -> original. */
-static void point_update_locked(struct probe_point *pp)
+static void __kprobes point_update_locked(struct probe_point *pp)
 {
 	struct kprobe *p, *sole = NULL;
 	int enabled = 0;
@@ -181,7 +181,7 @@ static void point_update_locked(struct probe_point *pp)
 }
 
 /* Work out the address a probe asks for. */
-static int resolve_address(struct kprobe *p, uintptr_t *addr)
+static int __kprobes resolve_address(struct kprobe *p, uintptr_t *addr)
 {
 	struct symbol sym;
 
@@ -204,7 +204,7 @@ static int resolve_address(struct kprobe *p, uintptr_t *addr)
 
 /* The function the address lies in, and whether probing there is allowed:
  * not in the blacklist, and jprobes and kretprobes only at an entry. */
-static int check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
+static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
 {
 	if (sym_by_addr(addr, func) < 0 || func->type != SYM_TEXT ||
 	    addr >= func->addr + func->size)
@@ -220,25 +220,25 @@ static int check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *f
 static struct insn_slot_cache kprobe_slots =
 	INSN_SLOT_CACHE_INIT(kprobe_slots, "kprobe slots", ARCH_PROBE_SLOT_SIZE);
 
-uint8_t *kprobe_alloc_slot(void)
+uint8_t __kprobes *kprobe_alloc_slot(void)
 {
 	return insn_slot_alloc(&kprobe_slots);
 }
 
-unsigned long kprobe_slots_in_use(void)
+unsigned long __kprobes kprobe_slots_in_use(void)
 {
 	return kprobe_slots.slots_in_use;
 }
 
 /* Instruction slots and detour buffers are the only code in the
  * executable region. */
-bool kprobes_code_address(uintptr_t addr)
+bool __kprobes kprobes_code_address(uintptr_t addr)
 {
 	return execmem_contains(addr);
 }
 NOKPROBE_SYMBOL(kprobes_code_address);
 
-static void point_destroy(struct probe_point *pp)
+static void __kprobes point_destroy(struct probe_point *pp)
 {
 	if (pp->slot)
 		insn_slot_free(&kprobe_slots, pp->slot);
@@ -250,7 +250,7 @@ static void point_destroy(struct probe_point *pp)
 /* May a thread stopped (preempted) inside pp's out-of-line code - its
  * slot or its detour buffer, which jump back into the text - resume
  * there? */
-static bool point_code_in_use(const struct probe_point *pp)
+static bool __kprobes point_code_in_use(const struct probe_point *pp)
 {
 	return (pp->slot && sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE)) ||
 	       (pp->detour && sched_thread_stopped_in((uintptr_t)pp->detour, ARCH_DETOUR_SIZE));
@@ -261,7 +261,7 @@ static bool point_code_in_use(const struct probe_point *pp)
  * detour buffer is another matter: it is in no read-side section there,
  * so it can stay across any number of grace periods, and the free waits
  * one more while such a thread exists (Linux's RCU-tasks idea). */
-static void point_free_rcu(struct rcu_head *head)
+static void __kprobes point_free_rcu(struct rcu_head *head)
 {
 	struct probe_point *pp = container_of(head, struct probe_point, rcu);
 
@@ -271,7 +271,8 @@ static void point_free_rcu(struct rcu_head *head)
 		point_destroy(pp);
 }
 
-static int point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
+static int __kprobes
+point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
 {
 	struct probe_point *pp = kzalloc(sizeof(*pp));
 	int err;
@@ -293,7 +294,7 @@ static int point_create(uintptr_t addr, const struct symbol *func, struct probe_
 	return 0;
 }
 
-static struct kprobe *point_jprobe_locked(struct probe_point *pp)
+static struct kprobe __kprobes *point_jprobe_locked(struct probe_point *pp)
 {
 	struct kprobe *q;
 
@@ -307,7 +308,8 @@ static struct kprobe *point_jprobe_locked(struct probe_point *pp)
  * point, so the kprobes sharing the point run their pre-handlers before
  * the jprobe diverts execution to its entry. p is filled in before the
  * store that links it, as a hit may walk the list meanwhile. */
-static int point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind)
+static int __kprobes
+point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind)
 {
 	struct kprobe *jp = point_jprobe_locked(pp);
 
@@ -332,7 +334,7 @@ static int point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprob
 }
 
 /* Register p at addr, in func, creating the point if it is the first. */
-static int register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t addr,
+static int __kprobes register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t addr,
 			      const struct symbol *func)
 {
 	struct probe_point *pp = point_lookup(addr);
@@ -348,15 +350,15 @@ static int register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t
 }
 
 /* Where p asks to go, checked: its address and the function it is in. */
-static int locate_probe(struct kprobe *p, enum kprobe_kind kind, uintptr_t *addr,
-			struct symbol *func)
+static int __kprobes locate_probe(struct kprobe *p, enum kprobe_kind kind, uintptr_t *addr,
+				  struct symbol *func)
 {
 	int err = resolve_address(p, addr);
 
 	return err ? err : check_address(*addr, kind, func);
 }
 
-int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
+int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
 	struct symbol func;
 	uintptr_t addr;
@@ -370,12 +372,12 @@ int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	return err;
 }
 
-int register_kprobe(struct kprobe *p)
+int __kprobes register_kprobe(struct kprobe *p)
 {
 	return register_kprobe_kind(p, KPROBE_KIND_K);
 }
 
-void unregister_kprobe_locked(struct kprobe *p)
+void __kprobes unregister_kprobe_locked(struct kprobe *p)
 {
 	struct probe_point *pp = p->point;
 
@@ -398,12 +400,12 @@ void unregister_kprobe_locked(struct kprobe *p)
 	}
 }
 
-void unregister_kprobe(struct kprobe *p)
+void __kprobes unregister_kprobe(struct kprobe *p)
 {
 	unregister_kprobes(&p, 1);
 }
 
-int register_probes(void *array, int num, const struct probe_type *type)
+int __kprobes register_probes(void *array, int num, const struct probe_type *type)
 {
 	for (int i = 0; i < num; i++) {
 		int err = type->register_one(type->nth(array, i));
@@ -417,7 +419,7 @@ int register_probes(void *array, int num, const struct probe_type *type)
 }
 
 /* All of them unlinked first, then one grace period for the lot. */
-void unregister_probes(void *array, int num, const struct probe_type *type)
+void __kprobes unregister_probes(void *array, int num, const struct probe_type *type)
 {
 	mutex_lock(&kprobe_mutex);
 	for (int i = 0; i < num; i++) {
@@ -431,7 +433,7 @@ void unregister_probes(void *array, int num, const struct probe_type *type)
 		type->after_grace_period(type->nth(array, i));
 }
 
-static struct kprobe *nth_kprobe(void *array, int i)
+static struct kprobe __kprobes *nth_kprobe(void *array, int i)
 {
 	return ((struct kprobe **)array)[i];
 }
@@ -441,17 +443,17 @@ static const struct probe_type kprobe_type = {
 	.register_one = register_kprobe,
 };
 
-int register_kprobes(struct kprobe **kps, int num)
+int __kprobes register_kprobes(struct kprobe **kps, int num)
 {
 	return register_probes(kps, num, &kprobe_type);
 }
 
-void unregister_kprobes(struct kprobe **kps, int num)
+void __kprobes unregister_kprobes(struct kprobe **kps, int num)
 {
 	unregister_probes(kps, num, &kprobe_type);
 }
 
-static int set_disabled(struct kprobe *p, bool disabled)
+static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 {
 	int err = 0;
 
@@ -469,17 +471,17 @@ static int set_disabled(struct kprobe *p, bool disabled)
 	return err;
 }
 
-int disable_kprobe(struct kprobe *p)
+int __kprobes disable_kprobe(struct kprobe *p)
 {
 	return set_disabled(p, true);
 }
 
-int enable_kprobe(struct kprobe *p)
+int __kprobes enable_kprobe(struct kprobe *p)
 {
 	return set_disabled(p, false);
 }
 
-int kprobes_snapshot(struct kprobe_info *out, int max)
+int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
 {
 	struct kprobe *p;
 	int n = 0;
@@ -504,7 +506,7 @@ int kprobes_snapshot(struct kprobe_info *out, int max)
 	return n;
 }
 
-static void set_global(bool armed)
+static void __kprobes set_global(bool armed)
 {
 	struct kprobe *p;
 
@@ -517,17 +519,17 @@ static void set_global(bool armed)
 	mutex_unlock(&kprobe_mutex);
 }
 
-void kprobes_global_disarm(void)
+void __kprobes kprobes_global_disarm(void)
 {
 	set_global(false);
 }
 
-void kprobes_global_arm(void)
+void __kprobes kprobes_global_arm(void)
 {
 	set_global(true);
 }
 
-bool kprobes_globally_armed(void)
+bool __kprobes kprobes_globally_armed(void)
 {
 	return globally_armed;
 }

@@ -75,18 +75,18 @@ struct kretprobe_pool {
 	char instances[] __attribute__((aligned(16)));
 };
 
-static struct kretprobe_instance *pool_instance(struct kretprobe_pool *pool, int i)
+static struct kretprobe_instance __kprobes *pool_instance(struct kretprobe_pool *pool, int i)
 {
 	return (struct kretprobe_instance *)(pool->instances + (size_t)i * pool->stride);
 }
 
-static void pool_free_rcu(struct rcu_head *head)
+static void __kprobes pool_free_rcu(struct rcu_head *head)
 {
 	kfree(container_of(head, struct kretprobe_pool, rcu));
 }
 
 /* Drop one user of the pool; the last one frees it. */
-static void pool_put(struct kretprobe_pool *pool)
+static void __kprobes pool_put(struct kretprobe_pool *pool)
 {
 	if (__atomic_sub_fetch(&pool->users, 1, __ATOMIC_ACQ_REL) == 0)
 		call_rcu(&pool->rcu, pool_free_rcu);
@@ -96,7 +96,7 @@ static void pool_put(struct kretprobe_pool *pool)
  * plain load first keeps a busy instance from being claimed for nothing
  * (an exclusive access on aarch64); the acquire orders this hit's use of
  * the instance after the previous owner's, which ended with a release. */
-static struct kretprobe_instance *take_instance(struct kretprobe *rp)
+static struct kretprobe_instance __kprobes *take_instance(struct kretprobe *rp)
 {
 	struct kretprobe_pool *pool = rp->pool;
 
@@ -116,7 +116,7 @@ static struct kretprobe_instance *take_instance(struct kretprobe *rp)
  * the same read-side section: unregistering cannot have marked it yet
  * (it waits for a grace period first), so it is IN_USE, and one store
  * frees it. The store is the last touch of the instance. */
-static inline void put_live_instance(struct kretprobe_instance *ri)
+static inline void __kprobes put_live_instance(struct kretprobe_instance *ri)
 {
 	__atomic_store_n(&ri->state, INSTANCE_FREE, __ATOMIC_RELEASE);
 }
@@ -124,7 +124,7 @@ static inline void put_live_instance(struct kretprobe_instance *ri)
 /* Give back an instance whose kretprobe may be gone (seen unregistered,
  * or not known): if unregistering had already orphaned it, the pool
  * loses a user. */
-static __noinline void put_instance(struct kretprobe_instance *ri)
+static __noinline void __kprobes put_instance(struct kretprobe_instance *ri)
 {
 	struct kretprobe_pool *pool = ri->pool;	/* before the instance is free */
 
@@ -132,7 +132,7 @@ static __noinline void put_instance(struct kretprobe_instance *ri)
 		pool_put(pool);
 }
 
-static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
+static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_instance *ri = take_instance(rp);
@@ -156,7 +156,7 @@ static int pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 
 /* The trampoline met a return that is not the newest pending call of this
  * thread: the stack was unwound past a probed call, or corrupted. */
-static __noreturn __noinline void kretprobe_bug(const struct thread *self,
+static __noreturn __noinline void __kprobes kretprobe_bug(const struct thread *self,
 						const struct kretprobe_instance *ri)
 {
 	if (!ri)
@@ -165,7 +165,7 @@ static __noreturn __noinline void kretprobe_bug(const struct thread *self,
 	panic("kretprobe BUG!: Processing kretprobe %p @ %p", (void *)ri->rp, (void *)ri->ret_addr);
 }
 
-uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
+uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	struct thread *self = current_thread();
 	struct kretprobe_instance *ri = self->kretprobe_instances;
@@ -202,7 +202,7 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 	return ret;
 }
 
-void kretprobe_thread_exit(struct thread *t)
+void __kprobes kretprobe_thread_exit(struct thread *t)
 {
 	/* Interrupts stay off while the list is emptied: an interrupt hitting
 	 * a kretprobe would push onto this thread's list meanwhile. */
@@ -220,7 +220,7 @@ void kretprobe_thread_exit(struct thread *t)
 	arch_irq_restore(flags);
 }
 
-uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
+uintptr_t __kprobes kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 {
 	struct kretprobe_instance *ri;
 	uintptr_t real = ret;
@@ -241,7 +241,7 @@ uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 
 /* Make the pool's instances belong to no kretprobe: calls in flight
  * return without a handler. */
-static void detach_instances(struct kretprobe_pool *pool)
+static void __kprobes detach_instances(struct kretprobe_pool *pool)
 {
 	for (int i = 0; i < pool->count; i++)
 		__atomic_store_n(&pool_instance(pool, i)->rp, NULL, __ATOMIC_RELAXED);
@@ -253,7 +253,7 @@ static void detach_instances(struct kretprobe_pool *pool)
  * last. A return may give its orphan back while this runs: the user is
  * added before the instance is marked, and this thread's own use keeps
  * the count above zero until every instance has been looked at. */
-static void release_pool(struct kretprobe_pool *pool)
+static void __kprobes release_pool(struct kretprobe_pool *pool)
 {
 	for (int i = 0; i < pool->count; i++) {
 		struct kretprobe_instance *ri = pool_instance(pool, i);
@@ -267,13 +267,13 @@ static void release_pool(struct kretprobe_pool *pool)
 	pool_put(pool);
 }
 
-int kretprobe_default_maxactive(void)
+int __kprobes kretprobe_default_maxactive(void)
 {
 	return MAX(10, 2 * (int)cpu_count());
 }
 
 /* maxactive instances of data_size bytes of data each, all free. */
-static struct kretprobe_pool *pool_create(struct kretprobe *rp)
+static struct kretprobe_pool __kprobes *pool_create(struct kretprobe *rp)
 {
 	size_t stride = ALIGN_UP(sizeof(struct kretprobe_instance) + rp->data_size, 16);
 	struct kretprobe_pool *pool = kzalloc(sizeof(*pool) + rp->maxactive * stride);
@@ -290,7 +290,7 @@ static struct kretprobe_pool *pool_create(struct kretprobe *rp)
 	return pool;
 }
 
-int register_kretprobe(struct kretprobe *rp)
+int __kprobes register_kretprobe(struct kretprobe *rp)
 {
 	int err;
 
@@ -314,24 +314,24 @@ int register_kretprobe(struct kretprobe *rp)
 	return err;
 }
 
-void unregister_kretprobe(struct kretprobe *rp)
+void __kprobes unregister_kretprobe(struct kretprobe *rp)
 {
 	unregister_kretprobes(&rp, 1);
 }
 
-static struct kprobe *nth_kretprobe(void *array, int i)
+static struct kprobe __kprobes *nth_kretprobe(void *array, int i)
 {
 	return &((struct kretprobe **)array)[i]->kp;
 }
 
-static int register_kretprobe_of(struct kprobe *p)
+static int __kprobes register_kretprobe_of(struct kprobe *p)
 {
 	return register_kretprobe(container_of(p, struct kretprobe, kp));
 }
 
 /* Unregistering, before the kprobe is unlinked: from here on, every
  * return sees its instance detached. */
-static void detach_pool_locked(struct kprobe *p)
+static void __kprobes detach_pool_locked(struct kprobe *p)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 
@@ -341,7 +341,7 @@ static void detach_pool_locked(struct kprobe *p)
 
 /* After the grace period no hit can be taking an instance: let go of the
  * pool (freed now, or by the return of its last call in flight). */
-static void drop_pool(struct kprobe *p)
+static void __kprobes drop_pool(struct kprobe *p)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_pool *pool = rp->pool;
@@ -358,27 +358,27 @@ static const struct probe_type kretprobe_type = {
 	.after_grace_period = drop_pool,
 };
 
-int register_kretprobes(struct kretprobe **rps, int num)
+int __kprobes register_kretprobes(struct kretprobe **rps, int num)
 {
 	return register_probes(rps, num, &kretprobe_type);
 }
 
-void unregister_kretprobes(struct kretprobe **rps, int num)
+void __kprobes unregister_kretprobes(struct kretprobe **rps, int num)
 {
 	unregister_probes(rps, num, &kretprobe_type);
 }
 
-int disable_kretprobe(struct kretprobe *rp)
+int __kprobes disable_kretprobe(struct kretprobe *rp)
 {
 	return disable_kprobe(&rp->kp);
 }
 
-int enable_kretprobe(struct kretprobe *rp)
+int __kprobes enable_kretprobe(struct kretprobe *rp)
 {
 	return enable_kprobe(&rp->kp);
 }
 
-int kretprobe_instances_in_use(struct kretprobe *rp)
+int __kprobes kretprobe_instances_in_use(struct kretprobe *rp)
 {
 	struct kretprobe_pool *pool = rp->pool;
 	int n = 0;

@@ -30,6 +30,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/insn_slot.h"
+#include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/panic.h"
@@ -52,7 +53,7 @@ static struct wait_queue optimizer_wq = WAIT_QUEUE_INIT(optimizer_wq);
 static struct spinlock wake_lock = SPINLOCK_INIT("optimizer wake-up");
 static bool work_queued;
 
-static void wake_optimizer(void)
+static void __kprobes wake_optimizer(void)
 {
 	unsigned long flags = spin_lock_irqsave(&wake_lock);
 
@@ -61,7 +62,7 @@ static void wake_optimizer(void)
 	wait_queue_wake_all(&optimizer_wq);
 }
 
-static void set_optimized_flags_locked(struct probe_point *pp)
+static void __kprobes set_optimized_flags_locked(struct probe_point *pp)
 {
 	struct kprobe *p;
 
@@ -75,7 +76,7 @@ static void set_optimized_flags_locked(struct probe_point *pp)
 
 /* Everything but the back end's checks: why pp may not be optimized
  * now, or NULL if it may. */
-static const char *not_candidate_locked(struct probe_point *pp)
+static const char __kprobes *not_candidate_locked(struct probe_point *pp)
 {
 	struct kprobe *p;
 
@@ -95,12 +96,12 @@ static const char *not_candidate_locked(struct probe_point *pp)
 	return NULL;
 }
 
-static bool candidate_locked(struct probe_point *pp)
+static bool __kprobes candidate_locked(struct probe_point *pp)
 {
 	return !not_candidate_locked(pp);
 }
 
-void optimizer_update_locked(struct probe_point *pp)
+void __kprobes optimizer_update_locked(struct probe_point *pp)
 {
 	bool ok = candidate_locked(pp);
 
@@ -132,7 +133,7 @@ void optimizer_update_locked(struct probe_point *pp)
 }
 
 /* A probe at addr can change the candidacy of points whose region holds it. */
-static void update_if_holds(struct probe_point *pp, void *addr)
+static void __kprobes update_if_holds(struct probe_point *pp, void *addr)
 {
 	uintptr_t a = (uintptr_t)addr, start = (uintptr_t)pp->addr;
 
@@ -140,37 +141,38 @@ static void update_if_holds(struct probe_point *pp, void *addr)
 		optimizer_update_locked(pp);
 }
 
-void optimizer_update_around_locked(uintptr_t addr)
+void __kprobes optimizer_update_around_locked(uintptr_t addr)
 {
 	/* A region is at most ARCH_MAX_PATCH_LEN bytes: only points that
 	 * close before addr can hold it. */
 	for_each_point_in_locked(addr - ARCH_MAX_PATCH_LEN + 1, addr, update_if_holds, (void *)addr);
 }
 
-void optimizer_forget_locked(struct probe_point *pp)
+void __kprobes optimizer_forget_locked(struct probe_point *pp)
 {
 	list_del(&pp->opt_node);	/* harmless if not queued: it points to itself */
 	pp->opt_state = OPT_NONE;
 }
 
-uint8_t *optimizer_alloc_detour(void)
+uint8_t __kprobes *optimizer_alloc_detour(void)
 {
 	return insn_slot_alloc(&detour_buffers);
 }
 
-void optimizer_free_detour(uint8_t *detour)
+void __kprobes optimizer_free_detour(uint8_t *detour)
 {
 	insn_slot_free(&detour_buffers, detour);
 }
 
-unsigned long optimizer_detours_in_use(void)
+unsigned long __kprobes optimizer_detours_in_use(void)
 {
 	return detour_buffers.slots_in_use;
 }
 
 /* Record what a check found: the region's length (registration reads
  * it, to see which probes lie inside) and, if why is set, the refusal. */
-static void record_check(struct probe_point *pp, size_t len, const char *why, uintptr_t where)
+static void __kprobes
+record_check(struct probe_point *pp, size_t len, const char *why, uintptr_t where)
 {
 	if (len)
 		pp->opt_len = len;
@@ -183,7 +185,7 @@ static void record_check(struct probe_point *pp, size_t len, const char *why, ui
 
 /* The checks and the detour buffer: they read the whole function and
  * allocate. Returns false if pp was refused. */
-static bool prepare(struct probe_point *pp)
+static bool __kprobes prepare(struct probe_point *pp)
 {
 	const char *why = NULL;
 	uintptr_t where = 0;
@@ -217,7 +219,7 @@ static bool prepare(struct probe_point *pp)
  * until no thread is stopped in probe code at all: threads never sleep
  * there, so they leave at their next turn on the CPU. (Hits since READY
  * run the detour buffer's copy, which jumps past the region.) */
-static bool thread_may_resume_in_region(const struct probe_point *pp)
+static bool __kprobes thread_may_resume_in_region(const struct probe_point *pp)
 {
 	uintptr_t tail = (uintptr_t)pp->addr + 1;
 
@@ -229,7 +231,7 @@ static bool thread_may_resume_in_region(const struct probe_point *pp)
  * first byte; false if one can. The check and the patch run with
  * interrupts off, so no thread can be preempted inside the region
  * between the two. */
-static bool try_patch_locked(struct probe_point *pp)
+static bool __kprobes try_patch_locked(struct probe_point *pp)
 {
 	unsigned long flags = arch_irq_save();
 	bool clear = !thread_may_resume_in_region(pp);
@@ -249,7 +251,7 @@ static bool try_patch_locked(struct probe_point *pp)
  * The checks may have found the region longer than was known when pp
  * was queued, with another probe inside: then it waits until that probe
  * goes (optimizer_update_around_locked queues it again). */
-static void prepare_one_locked(struct probe_point *pp)
+static void __kprobes prepare_one_locked(struct probe_point *pp)
 {
 	list_del(&pp->opt_node);
 	if (!prepare(pp))
@@ -264,7 +266,7 @@ static void prepare_one_locked(struct probe_point *pp)
 
 /* Patch every READY point whose region is clear; true if some still
  * wait for a thread to leave theirs. */
-static bool patch_ready_locked(void)
+static bool __kprobes patch_ready_locked(void)
 {
 	struct probe_point *pp, *next;
 
@@ -281,7 +283,7 @@ static bool patch_ready_locked(void)
  * batch. Whatever changes meanwhile (a point unregistered, no longer a
  * candidate) takes the point off opt_queue or opt_ready under the mutex,
  * so the thread never sees it again. */
-static void optimizer_main(void *unused)
+static void __kprobes optimizer_main(void *unused)
 {
 	(void)unused;
 	for (;;) {
@@ -314,24 +316,24 @@ static void optimizer_main(void *unused)
 	}
 }
 
-void optimizer_init(void)
+void __kprobes optimizer_init(void)
 {
 	if (thread_create("optimizer", optimizer_main, NULL) < 0)
 		panic("kprobes: cannot start the optimizer thread");
 }
 
-static void update_point(struct probe_point *pp, void *unused)
+static void __kprobes update_point(struct probe_point *pp, void *unused)
 {
 	(void)unused;
 	optimizer_update_locked(pp);
 }
 
-bool kprobes_optimization_enabled(void)
+bool __kprobes kprobes_optimization_enabled(void)
 {
 	return __atomic_load_n(&optimization_on, __ATOMIC_RELAXED);
 }
 
-void kprobes_set_optimization(bool on)
+void __kprobes kprobes_set_optimization(bool on)
 {
 	mutex_lock(&kprobe_mutex);
 	optimization_on = on;
@@ -339,12 +341,12 @@ void kprobes_set_optimization(bool on)
 	mutex_unlock(&kprobe_mutex);
 }
 
-bool optimizer_idle_locked(void)
+bool __kprobes optimizer_idle_locked(void)
 {
 	return list_empty(&opt_queue) && list_empty(&opt_ready);
 }
 
-void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
+void __kprobes optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
 {
 	const char *why = not_candidate_locked(pp), *refusal = pp->opt_refusal;
 	uintptr_t detour = (uintptr_t)pp->detour, where = pp->opt_refusal_addr;

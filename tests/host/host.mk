@@ -60,6 +60,12 @@ HOST_AARCH64_INSN_CHECK := $(HOST_BUILD)/check_aarch64_insn
 HOST_AARCH64_INSN_ELFS  := build/aarch64/probeos.elf \
 			   $(wildcard /usr/aarch64-linux-gnu/lib/libc.so.6)
 
+# That every function of the probes core, text patching, the arch back
+# end and the trap entry is marked never-probe in each kernel, and that no
+# shell command or selftest is (check_nokprobe.py). A kernel not built
+# yet is skipped.
+HOST_NOKPROBE_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
+
 .PHONY: host-tests host-test-bins
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
@@ -70,6 +76,7 @@ host-tests: host-test-bins
 		$(addprefix --check-insn ,$(HOST_INSN_ELFS)) \
 		--aarch64-insn-checker $(HOST_AARCH64_INSN_CHECK) \
 		$(addprefix --check-aarch64-insn ,$(HOST_AARCH64_INSN_ELFS)) \
+		$(addprefix --check-nokprobe ,$(HOST_NOKPROBE_ELFS)) \
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)

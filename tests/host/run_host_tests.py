@@ -4,7 +4,8 @@
 Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          [--run PROGRAM]... [--insn-checker PROGRAM
                          --check-insn ELF...] [--aarch64-insn-checker
-                         PROGRAM --check-aarch64-insn ELF...] TEST_BINARY...
+                         PROGRAM --check-aarch64-insn ELF...]
+                         [--check-nokprobe ELF]... TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
   --python FILE      a Python unittest file; every test case counts
@@ -16,6 +17,9 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
   --check-aarch64-insn ELF
                      the --aarch64-insn-checker program
                      (check_aarch64_insn) on ELF; the same way.
+  --check-nokprobe ELF
+                     check_nokprobe.py on a kernel ELF; every check
+                     counts. A kernel not built yet is skipped, as above.
 
 Prints each program's summary, then `host: N passed, N failed, N skipped`, and
 exits with 1 if anything failed. A program that dies before printing its
@@ -111,6 +115,21 @@ def check_symtab(elf):
     return name, n_passed, n_failed, 0, out
 
 
+def check_nokprobe(elf):
+    name = "check_nokprobe " + os.path.relpath(elf)
+    if not os.path.exists(elf):
+        return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
+    status, out = run([sys.executable, os.path.join(HERE, "check_nokprobe.py"),
+                       elf])
+    m = re.search(r"^check_nokprobe: (\d+) passed, (\d+) failed", out, re.M)
+    if not m:
+        return name, 0, 1, 0, out
+    n_passed, n_failed = int(m.group(1)), int(m.group(2))
+    if status != 0 and n_failed == 0:
+        n_failed = 1
+    return name, n_passed, n_failed, 0, out
+
+
 def check_decoder(label, checker, elf):
     """A decoder checker prints "LABEL: N instructions compared, M
     mismatches" ("insn" for x86_64, "aarch64 insn" for aarch64)."""
@@ -138,6 +157,7 @@ def main():
     parser.add_argument("--check-insn", action="append", default=[])
     parser.add_argument("--aarch64-insn-checker")
     parser.add_argument("--check-aarch64-insn", action="append", default=[])
+    parser.add_argument("--check-nokprobe", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
     if args.check_insn and not args.insn_checker:
@@ -152,7 +172,8 @@ def main():
             + [(lambda elf: check_decoder("insn", args.insn_checker, elf), e)
                for e in args.check_insn]
             + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
-               for e in args.check_aarch64_insn])
+               for e in args.check_aarch64_insn]
+            + [(check_nokprobe, e) for e in args.check_nokprobe])
     total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:
         name, passed, failed, skipped, summary = kind(target)
