@@ -25,6 +25,7 @@
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
 #include "kernel/nofault.h"
+#include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"

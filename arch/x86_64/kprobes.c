@@ -23,6 +23,7 @@
  */
 #include "kernel/heap.h"
 #include "kernel/nofault.h"
+#include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/text_patch.h"
