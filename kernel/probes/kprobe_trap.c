@@ -23,6 +23,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
