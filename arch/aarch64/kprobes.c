@@ -41,7 +41,7 @@
  * mark itself __kprobes; its functions are listed here instead. */
 NOKPROBE_SYMBOL(a64_decode);
 NOKPROBE_SYMBOL(a64_class_name);
-NOKPROBE_SYMBOL(a64_sim_name);
+NOKPROBE_SYMBOL(a64_emu_name);
 NOKPROBE_SYMBOL(a64_pcrel_target);
 NOKPROBE_SYMBOL(a64_condition_holds);
 NOKPROBE_SYMBOL(a64_branch_taken);
