@@ -25,6 +25,9 @@
 #include "kernel/vfs.h"
 #include "lib/string.h"
 
+/* How long the bench waits for the optimizer thread to finish its work. */
+#define OPTIMIZER_WAIT (60 * TIMER_HZ)
+
 #define BENCH_FILE "/etc/motd"
 #define DEFAULT_CALLS 20000
 #define REPEATS 3		/* the fastest of three runs is kept */
@@ -265,22 +268,6 @@ static size_t background_drop_hit(struct background *bg)
 	return dropped;
 }
 
-/* Sleep until the optimizer thread has no point left to work on (at
- * most a minute). */
-static void wait_optimizer_idle(void)
-{
-	uint64_t end = sched_ticks() + 60 * TIMER_HZ;
-	bool idle = false;
-
-	while (!idle && sched_ticks() < end) {
-		mutex_lock(&kprobe_mutex);
-		idle = optimizer_idle_locked();
-		mutex_unlock(&kprobe_mutex);
-		if (!idle)
-			thread_sleep(1);
-	}
-}
-
 /*
  * Cycles for one register + unregister pair at vfs_read, the average of
  * REGISTER_PAIRS. The unregistering is its first half only
@@ -326,7 +313,7 @@ static void background_find(struct background *bg)
 		size_t dropped;
 
 		background_fill(bg);
-		wait_optimizer_idle();
+		optimizer_wait_idle(OPTIMIZER_WAIT);
 		time_pairs();
 		thread_sleep(3);
 		time_pairs();
@@ -344,7 +331,7 @@ static void background_remove(struct background *bg, size_t n)
 {
 	for (size_t i = 0; i < n; i += 256)
 		unregister_kprobes(bg->probes + i, (int)MIN((size_t)256, n - i));
-	wait_optimizer_idle();
+	optimizer_wait_idle(OPTIMIZER_WAIT);
 	rcu_barrier();
 }
 
@@ -358,7 +345,7 @@ static void report_pairs(const struct background *bg, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		bg->probes[i]->nhit = bg->probes[i]->nmissed = 0;
-	wait_optimizer_idle();
+	optimizer_wait_idle(OPTIMIZER_WAIT);
 	t = time_pairs();
 	hits = background_hits(bg, n);
 	kprintf("bench: register+unregister with %lu probes: %lu cycles (background hits %lu)\n",
@@ -427,7 +414,7 @@ static void bench_register(void)
 			t0 = arch_cycles();
 			register_kprobes(bg.probes, (int)n);
 			t_reg = arch_cycles() - t0;
-			wait_optimizer_idle();
+			optimizer_wait_idle(OPTIMIZER_WAIT);
 			t_opt = arch_cycles() - t0 - t_reg;
 			kprintf("bench: register_kprobes of %lu probes: %lu cycles, optimizer after it:"
 				" %lu cycles\n", (unsigned long)n, (unsigned long)t_reg,

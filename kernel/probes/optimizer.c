@@ -346,6 +346,21 @@ bool __kprobes optimizer_idle_locked(void)
 	return list_empty(&opt_queue) && list_empty(&opt_ready);
 }
 
+bool __kprobes optimizer_wait_idle(uint64_t ticks)
+{
+	uint64_t end = sched_ticks() + ticks;
+	bool idle;
+
+	for (;;) {
+		mutex_lock(&kprobe_mutex);
+		idle = optimizer_idle_locked();
+		mutex_unlock(&kprobe_mutex);
+		if (idle || sched_ticks() >= end)
+			return idle;
+		thread_sleep(1);
+	}
+}
+
 void __kprobes optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size)
 {
 	const char *why = not_candidate_locked(pp), *refusal = pp->opt_refusal;

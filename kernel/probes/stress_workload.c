@@ -1,4 +1,5 @@
 /* The shared workload of the probes stress selftests (see the header). */
+#include "kernel/arch.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/stress_workload.h"
 #include "kernel/rcu.h"
@@ -12,6 +13,7 @@
 
 #define READER_FILE "/data/lorem.txt"
 #define ROUNDS 5
+#define SETTLE_TICKS (10 * TIMER_HZ)	/* for the optimizer thread's work */
 
 static char expected_file[4096];
 static ssize_t expected_len;
@@ -45,6 +47,8 @@ static uint64_t sum_bytes(const uint8_t *p, size_t len)
 void stress_snapshot_take(struct stress_snapshot *snap)
 {
 	rcu_barrier();	/* points unregistered earlier are freed first */
+	/* and the text is final: no jump is still to be written */
+	EXPECT(optimizer_wait_idle(SETTLE_TICKS));
 	heap_get_stats(&snap->heap);
 	snap->slots = kprobe_slots_in_use() + optimizer_detours_in_use();
 	/* The reference copy of the reader's file, read before any probe is
@@ -84,6 +88,10 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 {
 	struct heap_stats now;
 
+	/* A probe that was there before the test (a boot test's, say) lost
+	 * its jump while stress probes sat in its region; the optimizer
+	 * thread writes it again once they are gone. Compare after that. */
+	EXPECT(optimizer_wait_idle(SETTLE_TICKS));
 	if (snap->text) {
 		if (sum_bytes(snap->text, snap->text_len) != snap->text_sum)
 			selftest_fail(__FILE__, __LINE__, "the snapshot of the text changed in the"
