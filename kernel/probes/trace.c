@@ -21,12 +21,13 @@
  * rest lost. So `trace` first takes a snapshot: every CPU's records up to
  * the moment it started, copied into a buffer of its own. Then it prints
  * from the buffer while recording goes on (what printing records is
- * there for the next `trace`). The copy calls no other function, but a
- * probe may sit in the copy loop itself, so while it copies recording is
- * paused on the reading CPU: those few hits are counted as lost, and the
- * next `trace` reports them. Pausing longer (all of printing) or more
- * widely (every CPU) would lose every hit meanwhile; the other CPUs need
- * no pause, as the sequence numbers catch what they overwrite.
+ * there for the next `trace`). Allocating the buffer runs the heap's
+ * code, and a probe may sit there or in the copy loop itself, so while
+ * it plans, allocates and copies, recording is paused on the reading CPU:
+ * those few hits are counted as lost, and the next `trace` reports them.
+ * Pausing longer (all of printing) or more widely (every CPU) would lose
+ * every hit meanwhile; the other CPUs need no pause, as the sequence
+ * numbers catch what they overwrite.
  */
 #include "kernel/probes/trace.h"
 #include "kernel/cpu.h"
@@ -62,7 +63,7 @@ struct trace_ring {
 	uint64_t written;	/* records ever written here */
 	uint64_t dropped;	/* hits not recorded while recording was paused */
 	/* Written only by the reader, and only while it runs on the owning
-	 * CPU with interrupts off (copy_snapshot). */
+	 * CPU with interrupts off (take_snapshot). */
 	bool paused;
 	/* Written and read only by the reader, the shell's `trace`. */
 	uint64_t cleared;	/* written at the last `trace clear` */
@@ -215,17 +216,9 @@ static void set_paused(struct trace_ring *ring, bool paused)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Copy the planned records into buffer, part after part, with recording
- * paused on this CPU (see the top of the file). Interrupts are off, so
- * that this stays the CPU that is paused and so that interrupt handlers
- * here record after the copy instead of being dropped; the copy is at
- * most a ring per CPU, a few thousand word moves each. */
+/* Copy the planned records into buffer, part after part. */
 static void copy_snapshot(struct trace_snapshot *s, struct trace_record *buffer)
 {
-	unsigned long flags = arch_irq_save();
-	struct trace_ring *own = &rings[this_cpu()->id];
-
-	set_paused(own, true);
 	for (unsigned int cpu = 0; cpu < s->ncpus; cpu++) {
 		struct trace_part *p = &s->part[cpu];
 
@@ -240,8 +233,32 @@ static void copy_snapshot(struct trace_snapshot *s, struct trace_record *buffer)
 		}
 		buffer += p->count;
 	}
+}
+
+/* Plan the snapshot, allocate its buffer (*buffer, NULL if it is empty)
+ * and copy it, with recording paused on this CPU (see the top of the
+ * file): the heap's code may be probed too, and its hits would otherwise
+ * overwrite the records being copied. Interrupts are off, so that this
+ * stays the CPU that is paused and so that interrupt handlers here
+ * record afterwards instead of being dropped; the copy is at most a ring
+ * per CPU, a few thousand word moves each. Returns 0 or -ENOMEM. */
+static int take_snapshot(struct trace_snapshot *s, struct trace_record **buffer)
+{
+	unsigned long flags = arch_irq_save();
+	struct trace_ring *own = &rings[this_cpu()->id];
+	size_t total;
+	int err = 0;
+
+	set_paused(own, true);
+	total = plan_snapshot(s);
+	*buffer = total > 0 ? kmalloc(total * sizeof(**buffer)) : NULL;
+	if (total > 0 && !*buffer)
+		err = -ENOMEM;
+	else
+		copy_snapshot(s, *buffer);
 	set_paused(own, false);
 	arch_irq_restore(flags);
+	return err;
 }
 
 /* One record, one line, printed by one kprintf: a hit that printk has to
@@ -309,12 +326,11 @@ static void print_snapshot(struct trace_snapshot *s)
 static int trace_print(void)
 {
 	struct trace_snapshot s;
-	size_t total = plan_snapshot(&s);
-	struct trace_record *buffer = NULL;
+	struct trace_record *buffer;
+	int err = take_snapshot(&s, &buffer);
 
-	if (total > 0 && !(buffer = kmalloc(total * sizeof(*buffer))))
-		return -ENOMEM;
-	copy_snapshot(&s, buffer);
+	if (err)
+		return err;
 	print_snapshot(&s);
 	kfree(buffer);
 	return 0;
