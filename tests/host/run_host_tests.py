@@ -102,32 +102,29 @@ def python_unittest(path):
     return name, total - n_failed - n_skipped, n_failed, n_skipped, summary
 
 
-def check_symtab(elf):
-    status, out = run([sys.executable, os.path.join(HERE, "check_symtab.py"),
-                       elf])
-    m = re.search(r"^check_symtab: (\d+) passed, (\d+) failed", out, re.M)
-    name = "check_symtab " + os.path.basename(elf)
+def run_elf_checker(checker, name, elf):
+    """A checker script (check_symtab.py, check_nokprobe.py) prints
+    "CHECKER: N passed, M failed"; exiting non-zero with no failure
+    counted is a failure too."""
+    status, out = run([sys.executable, os.path.join(HERE, checker + ".py"), elf])
+    m = re.search(r"^%s: (\d+) passed, (\d+) failed" % checker, out, re.M)
     if not m:
         return name, 0, 1, 0, out
     n_passed, n_failed = int(m.group(1)), int(m.group(2))
     if status != 0 and n_failed == 0:
         n_failed = 1
     return name, n_passed, n_failed, 0, out
+
+
+def check_symtab(elf):
+    return run_elf_checker("check_symtab", "check_symtab " + os.path.basename(elf), elf)
 
 
 def check_nokprobe(elf):
     name = "check_nokprobe " + os.path.relpath(elf)
     if not os.path.exists(elf):
         return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
-    status, out = run([sys.executable, os.path.join(HERE, "check_nokprobe.py"),
-                       elf])
-    m = re.search(r"^check_nokprobe: (\d+) passed, (\d+) failed", out, re.M)
-    if not m:
-        return name, 0, 1, 0, out
-    n_passed, n_failed = int(m.group(1)), int(m.group(2))
-    if status != 0 and n_failed == 0:
-        n_failed = 1
-    return name, n_passed, n_failed, 0, out
+    return run_elf_checker("check_nokprobe", name, elf)
 
 
 def check_decoder(label, checker, elf):
