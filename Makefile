@@ -98,8 +98,11 @@ ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
 
-SRCS := $(wildcard kernel/*.c kernel/probes/*.c lib/*.c \
-	arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S)
+# Every C file under kernel/ and lib/, in all their subfolders, and this
+# architecture's own. Sorted, so that the link order, and with it the
+# kernel's layout, does not depend on the order the file system lists.
+SRCS := $(sort $(shell find kernel lib -name '*.c')) \
+	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
 .PHONY: all run debug test host-tests deps clean crash-images bench
@@ -133,7 +136,7 @@ $(OBJS): $(BUILD)/cflags
 # lists: checked before anything is compiled, so a use of an undeclared
 # arch_ name fails the build (order-only: a new check rebuilds no object).
 $(BUILD)/arch-contract.ok: tools/check_arch_contract.py \
-		$(wildcard kernel/*.[ch] kernel/probes/*.[ch] lib/*.[ch] arch/*/include/asm/*.h)
+		$(shell find kernel lib -name '*.[ch]') $(wildcard arch/*/include/asm/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CHECK   architecture contract"
 	$(Q)$(PYTHON) tools/check_arch_contract.py && touch $@

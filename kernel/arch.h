@@ -7,7 +7,7 @@
  *
  *   kernel/arch.h                        functions, by subsystem, below
  *   kernel/probes/arch_probes.h          the probe and optimizer back ends
- *   kernel/probes/probe_selftest_arch.h  the probe selftests' test targets
+ *   kernel/probes/tests/probe_selftest_arch.h  the probe selftests' test targets
  *
  * plus the asm/ headers, each arch/<name>/include/asm/<header>.h, whose
  * names portable code uses: the table at the end of this file.
@@ -60,7 +60,7 @@ void arch_console_init(void);
 void arch_console_putc(char c);
 
 /* ---- Paging and the TLB (paging.c) ----
- * Page tables are built and walked by portable code (kernel/paging.c),
+ * Page tables are built and walked by portable code (kernel/mm/paging.c),
  * with each architecture's entry encoding in asm/pgtable.h. */
 
 /* Make the CPU use the changed entry for va, forgetting any cached

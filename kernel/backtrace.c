@@ -1,7 +1,7 @@
 /* Walking and printing the frame-pointer chain (see backtrace.h). */
 #include "kernel/backtrace.h"
 #include "kernel/arch.h"
-#include "kernel/nofault.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"

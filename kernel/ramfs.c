@@ -17,7 +17,7 @@
  * only by the thread building it, so build and destroy take no lock;
  * vfs_mount_root publishes the finished tree to the other CPUs. */
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/ramfs.h"
 #include "kernel/spinlock.h"
 #include "kernel/vfs.h"

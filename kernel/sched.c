@@ -14,7 +14,7 @@
 #include "kernel/sched.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes.h"

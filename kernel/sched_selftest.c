@@ -1,9 +1,9 @@
 /* Selftests of threads and the scheduler. */
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include <asm/irq.h>
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 

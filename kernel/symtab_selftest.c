@@ -1,8 +1,8 @@
 /* Selftests of the kernel's own symbol table and the never-probe list. */
 #include "kernel/nokprobe.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"

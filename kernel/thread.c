@@ -1,6 +1,6 @@
 /* Creating and freeing kernel threads. */
 #include "kernel/arch.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/sched_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"

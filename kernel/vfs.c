@@ -11,7 +11,7 @@
  * valid without reference counts. A struct file belongs to the thread
  * that opened it; it is not shared, so file->pos needs no lock. */
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -7,9 +7,9 @@
  * ramfs_build() on an archive assembled here, so the system's root is
  * never replaced or changed, and free it again with ramfs_destroy(). */
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/ramfs.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/vfs.h"
 #include "lib/cpio.h"
 #include "lib/errno.h"

@@ -9,7 +9,7 @@
  */
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -24,11 +24,11 @@
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
-#include "kernel/nofault.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include <asm/sysreg.h>

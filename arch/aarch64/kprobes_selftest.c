@@ -3,8 +3,8 @@
  * class, boosted and stepped instructions, the interrupt mask around a
  * step, the instructions that are refused, and kretprobes where aarch64
  * differs. The fault handler during a stepped load is tested in
- * kernel/probes/kprobes_selftest.c, on probed_load and the other targets this
- * file provides (kernel/probes/probe_selftest_arch.h).
+ * kernel/probes/tests/kprobes_selftest.c, on probed_load and the other targets this
+ * file provides (kernel/probes/tests/probe_selftest_arch.h).
  *
  * The probed code is written in assembly so the tests know exactly which
  * instruction sits at each probed address; .L labels keep those addresses
@@ -12,9 +12,9 @@
  * C. Each test runs the code with and without probes and compares: an
  * emulated instruction must do exactly what the real one does.
  */
-#include "kernel/probes/probe_selftest_arch.h"
-#include "kernel/probes/probe_selftest_util.h"
-#include "kernel/selftest.h"
+#include "kernel/probes/tests/probe_selftest_arch.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
+#include "kernel/shell/selftest.h"
 #include "lib/errno.h"
 #include <asm/irq.h>
 #include <asm/sysreg.h>

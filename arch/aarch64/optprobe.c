@@ -28,7 +28,7 @@
  */
 #include "kernel/nokprobe.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"

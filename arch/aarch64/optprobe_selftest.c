@@ -8,8 +8,8 @@
  * unoptimized text is identical to the original. What unoptimizes a point
  * on every architecture (post-handlers, jprobes, disable/enable and the
  * knobs) and that a handler's change to pc is ignored are tested in
- * kernel/probes/optimizer_selftest.c, on opt_probed_sum and the B decoding this
- * file provides (kernel/probes/probe_selftest_arch.h).
+ * kernel/probes/tests/optimizer_selftest.c, on opt_probed_sum and the B decoding this
+ * file provides (kernel/probes/tests/probe_selftest_arch.h).
  *
  * Not here, unlike x86 (arch/x86_64/optprobe_selftest.c):
  *   - a probe inside the region: the region is the probed instruction
@@ -27,10 +27,10 @@
  */
 #include "kernel/arch.h"
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/probe_selftest_arch.h"
-#include "kernel/probes/probe_selftest_util.h"
+#include "kernel/probes/tests/probe_selftest_arch.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include <asm/sysreg.h>
 
 __asm__(

@@ -1,5 +1,5 @@
 /*
- * aarch64's part of the kernel page tables, which kernel/paging.c builds
+ * aarch64's part of the kernel page tables, which kernel/mm/paging.c builds
  * (the descriptor encoding is in asm/pgtable.h). The kernel's half of the
  * address space is translated through TTBR1_EL1. Once the final tables
  * are in place:
@@ -12,7 +12,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 #include "kernel/panic.h"
 #include <asm/io.h>
 #include <asm/layout.h>

@@ -21,12 +21,12 @@
  * relative to the slot; its 32-bit displacement is adjusted when copied.
  * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
  */
-#include "kernel/heap.h"
-#include "kernel/nofault.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"

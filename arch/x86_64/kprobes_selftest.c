@@ -2,8 +2,8 @@
  * Selftests of the x86_64 probe back end: each way of running the probed
  * instruction (emulated, boosted, single-stepped) on the instruction kinds
  * that need care, and the instructions that are refused. The fault
- * handler is tested in kernel/probes/kprobes_selftest.c, on probed_load and
- * the other targets this file provides (kernel/probes/probe_selftest_arch.h).
+ * handler is tested in kernel/probes/tests/kprobes_selftest.c, on probed_load and
+ * the other targets this file provides (kernel/probes/tests/probe_selftest_arch.h).
  *
  * The probed code is written in assembly so the tests know exactly which
  * instruction sits at each probed address; .L labels keep those addresses
@@ -11,9 +11,9 @@
  * to C.
  */
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/probe_selftest_arch.h"
-#include "kernel/probes/probe_selftest_util.h"
-#include "kernel/selftest.h"
+#include "kernel/probes/tests/probe_selftest_arch.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
+#include "kernel/shell/selftest.h"
 #include "lib/errno.h"
 #include <asm/irq.h>
 

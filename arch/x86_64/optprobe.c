@@ -24,10 +24,10 @@
  *     re-aimed from the buffer (which lies within 2 GiB of the text).
  * Another probe inside the region is the generic optimizer's check.
  */
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"

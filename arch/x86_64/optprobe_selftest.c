@@ -5,15 +5,15 @@
  * thread stopped inside the region, or in a slot that jumps back into it,
  * delays the patch; and unoptimized text
  * is byte-identical to the original. What unoptimizes a point on every
- * architecture is tested in kernel/probes/optimizer_selftest.c, on opt_probed_sum
+ * architecture is tested in kernel/probes/tests/optimizer_selftest.c, on opt_probed_sum
  * and the jump decoding this file provides
- * (kernel/probes/probe_selftest_arch.h).
+ * (kernel/probes/tests/probe_selftest_arch.h).
  */
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/probe_selftest_arch.h"
-#include "kernel/probes/probe_selftest_util.h"
+#include "kernel/probes/tests/probe_selftest_arch.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "lib/string.h"
 #include <asm/layout.h>
 

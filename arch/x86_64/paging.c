@@ -1,5 +1,5 @@
 /*
- * x86_64's part of the kernel page tables, which kernel/paging.c builds
+ * x86_64's part of the kernel page tables, which kernel/mm/paging.c builds
  * (the entry encoding is in asm/pgtable.h). W^X holds for the kernel
  * itself because entry.S sets CR0.WP, which makes read-only binding in
  * ring 0, and EFER.NXE, which enables the no-execute bit.

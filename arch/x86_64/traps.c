@@ -12,7 +12,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/nofault.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"

@@ -26,7 +26,7 @@
  * lie there; QEMU puts it within the first 256 MiB.
  */
 #include "boot/aarch64/fdt_boot.h"
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/fdt.h"

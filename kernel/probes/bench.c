@@ -14,13 +14,13 @@
  * Output lines start with "bench:" and are read by tools/bench.py.
  */
 #include "kernel/arch.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/rcu.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/sched.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "kernel/vfs.h"
 #include "lib/string.h"

@@ -17,14 +17,14 @@
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/execmem.h"
-#include "kernel/heap.h"
-#include "kernel/insn_slot.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/insn_slot.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 

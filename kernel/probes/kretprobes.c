@@ -51,7 +51,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"

@@ -29,7 +29,7 @@
  * waits meanwhile, and hits, which never take it, go on.
  */
 #include "kernel/arch.h"
-#include "kernel/insn_slot.h"
+#include "kernel/mm/insn_slot.h"
 #include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"

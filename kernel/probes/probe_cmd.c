@@ -15,13 +15,13 @@
  * as well as record it.
  */
 #include "kernel/arch.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/trace.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"

@@ -31,11 +31,11 @@
  */
 #include "kernel/probes/trace.h"
 #include "kernel/cpu.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 #include "lib/format.h"

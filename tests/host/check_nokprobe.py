@@ -46,7 +46,7 @@ HIT_PATH = [
     "kernel/probes/jprobes.c",
     "kernel/probes/kretprobes.c",
     "kernel/probes/optimizer.c",
-    "kernel/text_patch.c",
+    "kernel/mm/text_patch.c",
     "arch/{arch}/kprobes.c",
     "arch/{arch}/optprobe.c",
     "arch/{arch}/trap_entry.S",

@@ -85,7 +85,7 @@ host-test-bins: $(HOST_AARCH64_INSN_CHECK)
 
 # lib/ sources get rename.h forced in; the tests include it themselves,
 # after their system headers.
-$(HOST_BUILD)/obj/%.o: %.c tests/host/rename.h $(wildcard lib/*.h kernel/*.h)
+$(HOST_BUILD)/obj/%.o: %.c tests/host/rename.h $(shell find lib kernel -name '*.h')
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -include tests/host/rename.h -c $< -o $@
 
@@ -99,7 +99,7 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 
 # test_cpio runs tools/mkcpio.py, so it is told where the script is.
 $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h \
-		$(wildcard lib/*.h kernel/*.h kernel/sym_cmd.c)
+		$(shell find lib kernel -name '*.h') kernel/shell/sym_cmd.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) \
 		-DMKCPIO='"$(HOST_PYTHON) $(abspath tools/mkcpio.py)"' \

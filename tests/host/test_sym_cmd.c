@@ -1,4 +1,4 @@
-/* Host tests for the `sym` shell command (kernel/sym_cmd.c).
+/* Host tests for the `sym` shell command (kernel/shell/sym_cmd.c).
  *
  * The command function is static, so the file is included here whole;
  * kprintf is replaced by a version that records the output, and the
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "tests/host/rename.h"
-#include "kernel/sym_cmd.c"
+#include "kernel/shell/sym_cmd.c"
 #include "lib/format.h"
 
 static const char names[] = "vfs_read\0buffer\0entry";

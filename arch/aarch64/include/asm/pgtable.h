@@ -1,8 +1,8 @@
 /* aarch64 translation table descriptors (4 KiB granule), for the portable
- * walker (kernel/paging.c). The bits themselves are in asm/sysreg.h,
+ * walker (kernel/mm/paging.c). The bits themselves are in asm/sysreg.h,
  * which the boot code uses too.
  *
- * ARM calls the levels L0 (the root) to L3; kernel/paging.c numbers them
+ * ARM calls the levels L0 (the root) to L3; kernel/mm/paging.c numbers them
  * 3 to 0. Above L3, bit 1 tells a table descriptor from a block, which
  * maps 1 GiB (L1) or 2 MiB (L2) directly; at L3 the same bit must be set
  * for a page descriptor. Table descriptors carry no restrictions, so the
@@ -10,7 +10,7 @@
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
 
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 #include <asm/sysreg.h>
 
 /* Attributes shared by every kernel mapping of RAM: normal cacheable

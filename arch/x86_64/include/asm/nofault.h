@@ -1,5 +1,5 @@
 /*
- * One-byte accesses that may fault, for kernel/nofault.c.
+ * One-byte accesses that may fault, for kernel/mm/nofault.c.
  *
  * Each is a single mov with an exception-table entry. The result is set
  * to -EFAULT before the mov and cleared after it; the fix-up entry sends a

@@ -1,4 +1,4 @@
-/* x86_64 page-table entries, for the portable walker (kernel/paging.c).
+/* x86_64 page-table entries, for the portable walker (kernel/mm/paging.c).
  *
  * Every level (PML4, PDPT, PD, PT) has entries of the same shape: present,
  * writable, the next table's or the page's address, and NX. A PD entry
@@ -8,7 +8,7 @@
 #ifndef ASM_PGTABLE_H
 #define ASM_PGTABLE_H
 
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 
 #define PTE_PRESENT (1ULL << 0)
 #define PTE_WRITE   (1ULL << 1)

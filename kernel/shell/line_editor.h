@@ -16,7 +16,7 @@
 #define KERNEL_LINE_EDITOR_H
 
 #include "lib/types.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 
 #define LINE_HISTORY_SIZE 16
 

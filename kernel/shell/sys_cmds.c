@@ -1,10 +1,10 @@
 /* Shell commands about the system as a whole: ps, mem, uptime, poweroff. */
 #include "kernel/arch.h"
-#include "kernel/frame.h"
-#include "kernel/heap.h"
+#include "kernel/mm/frame.h"
+#include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "lib/string.h"
 
 #define PS_MAX 64

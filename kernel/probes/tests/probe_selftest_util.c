@@ -1,9 +1,9 @@
 /* Helpers shared by the probe selftests (see the header). */
-#include "kernel/probes/probe_selftest_util.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/probe_selftest_arch.h"
+#include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "lib/string.h"
 
 #define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */

@@ -1,4 +1,4 @@
-/* The kernel's page tables (kernel/paging.c). The tables are built and
+/* The kernel's page tables (kernel/mm/paging.c). The tables are built and
  * walked by portable code; each architecture says how an entry is encoded
  * (asm/pgtable.h), flushes the TLB and switches tables (kernel/arch.h). */
 #ifndef KERNEL_PAGING_H

@@ -11,14 +11,14 @@
  *	    # Subtest: shell
  *	    1..2
  *	    ok 1 typing
- *	    # kernel/shell_selftest.c:42: expected x == 1 (2 != 1)
+ *	    # kernel/shell/shell_selftest.c:42: expected x == 1 (2 != 1)
  *	    not ok 2 history
  *	not ok 1 shell
  *	selftest: 1 passed, 1 failed
  */
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/printk.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

@@ -3,11 +3,11 @@
  * pages are freed when the probes using them go away and their addresses
  * are worth reusing.
  */
-#include "kernel/execmem.h"
-#include "kernel/frame.h"
-#include "kernel/paging.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/mm/frame.h"
+#include "kernel/mm/paging.h"
 #include "kernel/spinlock.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include <asm/insn_fill.h>
 #include <asm/layout.h>
 

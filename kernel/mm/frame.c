@@ -5,7 +5,7 @@
  * allocation scans from the last position found free, so it is cheap on
  * average and hands out low memory first.
  */
-#include "kernel/frame.h"
+#include "kernel/mm/frame.h"
 #include "boot/boot_info.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"

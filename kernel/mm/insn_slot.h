@@ -1,7 +1,7 @@
 /* Instruction slots: small fixed-size pieces of executable memory where
  * the probes layer places a copy of a probed instruction (and, for the
  * optimizer, whole detour buffers). A cache hands out slots of one size,
- * carving them from pages of kernel/execmem.c; of the pages that become
+ * carving them from pages of kernel/mm/execmem.c; of the pages that become
  * empty, one is kept for the next allocation and the others are given
  * back. Allocating and freeing take the same time however many pages a
  * cache has. Write into a slot only with text_poke. */

@@ -1,10 +1,10 @@
 /* The shared workload of the probes stress selftests (see the header). */
 #include "kernel/arch.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/probes/stress_workload.h"
+#include "kernel/probes/tests/stress_workload.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"

@@ -2,8 +2,8 @@
  * command named by the first word. Commands register themselves with
  * SHELL_COMMAND() (see shell.h), so this file knows none of them except
  * `help`. */
-#include "kernel/shell.h"
-#include "kernel/line_editor.h"
+#include "kernel/shell/shell.h"
+#include "kernel/shell/line_editor.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
 

@@ -1,13 +1,13 @@
 /* Selftests of memory: frames, heap, W^X, text patching, executable
  * memory and instruction slots. */
-#include "kernel/execmem.h"
-#include "kernel/frame.h"
-#include "kernel/heap.h"
-#include "kernel/insn_slot.h"
-#include "kernel/nofault.h"
-#include "kernel/paging.h"
-#include "kernel/selftest.h"
-#include "kernel/text_patch.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/mm/frame.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/insn_slot.h"
+#include "kernel/mm/nofault.h"
+#include "kernel/mm/paging.h"
+#include "kernel/shell/selftest.h"
+#include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include <asm/insn_fill.h>

@@ -10,9 +10,9 @@
  * registered and unregistered over and over does not map and unmap a
  * page each time; a second emptied page is unmapped.
  */
-#include "kernel/insn_slot.h"
-#include "kernel/execmem.h"
-#include "kernel/heap.h"
+#include "kernel/mm/insn_slot.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include <asm/layout.h>
 

@@ -2,11 +2,11 @@
  * maxactive exhaustion, recursion, and backtraces through a probed call. */
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/selftest.h"
+#include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 #include "lib/string.h"

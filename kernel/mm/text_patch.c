@@ -10,10 +10,10 @@
  * With SMP, the last step (arch_sync_icache) will also make the other CPUs
  * serialize before they run the new bytes.
  */
-#include "kernel/text_patch.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 #include "kernel/spinlock.h"
 #include "lib/errno.h"
 #include <asm/layout.h>

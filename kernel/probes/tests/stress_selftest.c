@@ -10,12 +10,12 @@
  * refuses those that are not instruction boundaries (-EILSEQ) and those
  * that cannot be probed (-EINVAL), which also tests the refusals.
  */
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/probes/probe_point.h"
-#include "kernel/probes/stress_workload.h"
-#include "kernel/selftest.h"
+#include "kernel/probes/tests/stress_workload.h"
+#include "kernel/shell/selftest.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

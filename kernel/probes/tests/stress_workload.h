@@ -3,7 +3,7 @@
 #ifndef KERNEL_PROBES_STRESS_WORKLOAD_H
 #define KERNEL_PROBES_STRESS_WORKLOAD_H
 
-#include "kernel/heap.h"
+#include "kernel/mm/heap.h"
 #include "lib/types.h"
 
 extern char __lib_text_start[], __lib_text_end[], __vfs_text_start[], __vfs_text_end[];

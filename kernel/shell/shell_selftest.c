@@ -3,9 +3,9 @@
  *
  * The editor is fed from strings and its echo is captured in a buffer,
  * so no console is involved. */
-#include "kernel/selftest.h"
-#include "kernel/line_editor.h"
-#include "kernel/shell.h"
+#include "kernel/shell/selftest.h"
+#include "kernel/shell/line_editor.h"
+#include "kernel/shell/shell.h"
 #include "lib/string.h"
 
 /* Static, not on the stack: an editor holds about 4 KiB of history. */

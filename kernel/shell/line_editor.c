@@ -8,7 +8,7 @@
  * every terminal understands. It cannot climb back over a line the
  * terminal has wrapped, so very long lines erase untidily on screen; the
  * line in the buffer is still right. */
-#include "kernel/line_editor.h"
+#include "kernel/shell/line_editor.h"
 #include "kernel/console.h"
 #include "kernel/printk.h"
 #include "lib/string.h"

@@ -1,6 +1,6 @@
 /* Copies that survive a fault (see nofault.h), a byte at a time through
  * the architecture's fault-tolerant accesses (asm/nofault.h). */
-#include "kernel/nofault.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include <asm/nofault.h>
 

@@ -6,7 +6,7 @@
  *	vfs_read+0x5/0x9a
  */
 #include "kernel/printk.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "lib/string.h"
 

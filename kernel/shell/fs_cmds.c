@@ -5,7 +5,7 @@
  * from strerror(). */
 
 #include "kernel/printk.h"
-#include "kernel/shell.h"
+#include "kernel/shell/shell.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"

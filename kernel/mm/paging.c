@@ -17,12 +17,12 @@
  *     except the frames of the kernel image, which are read-only there too
  *     so the direct map is no back door around W^X (execmem does the same
  *     for its frames with set_direct_map_prot).
- * The only way to change code afterwards is text_poke (kernel/text_patch.c).
+ * The only way to change code afterwards is text_poke (kernel/mm/text_patch.c).
  */
-#include "kernel/paging.h"
+#include "kernel/mm/paging.h"
 #include "boot/boot_info.h"
 #include "kernel/arch.h"
-#include "kernel/frame.h"
+#include "kernel/mm/frame.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/spinlock.h"

@@ -9,9 +9,9 @@
  * merge a block with the free neighbours on either side and the heap does
  * not crumble into unusable fragments.
  */
-#include "kernel/heap.h"
-#include "kernel/frame.h"
-#include "kernel/paging.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mm/frame.h"
+#include "kernel/mm/paging.h"
 #include "kernel/panic.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"

@@ -1,6 +1,6 @@
 /* Changing kernel code at run time.
  *
- * Kernel text and the executable memory of kernel/execmem.c are mapped
+ * Kernel text and the executable memory of kernel/mm/execmem.c are mapped
  * read-only (W^X), so code cannot be changed by an ordinary store. text_poke
  * is the single routine that does it: it maps each affected page a second
  * time, writable, at a private window address, copies the new bytes
