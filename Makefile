@@ -7,10 +7,11 @@
 #   make deps            install missing tools from Debian packages
 #   make clean
 #
-# ARCH selects the architecture (x86_64 is the default). CROSS_COMPILE
-# selects the toolchain prefix; by default a bare-metal x86_64-elf- compiler
-# is used when installed, and otherwise the host GCC, which can build a
-# freestanding kernel with the flags below.
+# ARCH selects the architecture (x86_64 is the default); its settings are
+# in arch/$(ARCH)/arch.mk. CROSS_COMPILE selects the toolchain prefix; by
+# default arch.mk picks a bare-metal compiler when one is installed (for
+# x86_64 x86_64-elf-, and otherwise the host GCC, which can build a
+# freestanding kernel with the flags it sets).
 
 SHELL := /bin/bash
 ARCH ?= x86_64
@@ -18,60 +19,17 @@ BUILD := build/$(ARCH)
 PYTHON ?= python3
 QEMU_ACCEL ?= tcg
 
-ifeq ($(ARCH),x86_64)
-CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-,)
-# -mno-red-zone: interrupts push onto the current stack, which would
-#     overwrite the 128-byte "red zone" leaf functions may use below %rsp.
-# -mcmodel=kernel: the kernel lives in the top 2 GiB of the address space,
-#     so addresses fit in sign-extended 32-bit immediates.
-# -mgeneral-regs-only: no SSE/x87 registers; the trap entry does not save
-#     them, and so the kernel must never touch them.
-# -mpreferred-stack-boundary=3: without SSE nothing needs a 16-byte aligned
-#     stack, so the trap entry, the detour buffers and the kretprobe
-#     trampoline call C with whatever 8-byte alignment they arrive with
-#     (as Linux does on x86_64).
-ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mpreferred-stack-boundary=3
-QEMU := qemu-system-x86_64
-QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
-	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
-IMAGE := $(BUILD)/probeos.iso
-CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion)
-POWEROFF_STATUS := 33
-GDB := gdb
-else ifeq ($(ARCH),aarch64)
-CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
-# -mgeneral-regs-only: no FP/SIMD registers; the exception entry does not
-#     save them, and CPACR_EL1 leaves them trapped.
-# -mcmodel=small: code and data within 4 GiB of each other, addressed
-#     PC-relative (ADRP), which works at any link address, including the
-#     top of the address space where the kernel lives.
-# -mno-omit-leaf-frame-pointer: leaf functions build a frame record too,
-#     so a backtrace from a fault in one still names its caller (the
-#     record is [x29] = caller's x29, [x29 + 8] = return address).
-# -mbranch-protection=none: no pointer authentication or BTI, so return
-#     addresses saved in frame records are plain addresses.
-# -mno-outline-atomics: atomics as inline instructions rather than calls
-#     into libgcc helpers, which a freestanding kernel does not link.
-ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -mno-omit-leaf-frame-pointer \
-	-mbranch-protection=none -mno-outline-atomics
-QEMU := qemu-system-aarch64
-# QEMU boots a raw image with the arm64 Linux header as Linux: the initrd
-# is loaded and the device tree's address is passed in x0. The ELF itself
-# would be booted as a bare-metal program, without the initrd.
-QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
-	-kernel $(BUILD)/probeos.bin -initrd $(BUILD)/rootfs.cpio \
-	-display none -no-reboot
-IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
-GDB := gdb-multiarch
-CRASH_IMAGES :=
-POWEROFF_STATUS := 0
-# The raw image: the ELF's loadable bytes laid out by physical address.
-$(BUILD)/%.bin: $(BUILD)/%.elf
-	@echo "  OBJCOPY $@"
-	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
-else
-$(error ARCH=$(ARCH) is not supported (x86_64 or aarch64))
+# V=1 shows the full commands.
+Q := $(if $(V),,@)
+
+# What differs between the architectures (toolchain, code-generation
+# flags, how QEMU boots the kernel, which images are built) is set in
+# arch/$(ARCH)/arch.mk: CROSS_COMPILE, ARCH_CFLAGS, QEMU, QEMU_FLAGS, IMAGE,
+# CRASH_IMAGES, POWEROFF_STATUS and GDB.
+ifeq ($(wildcard arch/$(ARCH)/arch.mk),)
+$(error ARCH=$(ARCH) is not supported: there is no arch/$(ARCH)/arch.mk (try x86_64 or aarch64))
 endif
+include arch/$(ARCH)/arch.mk
 
 CC := $(CROSS_COMPILE)gcc
 LD := $(CROSS_COMPILE)ld
@@ -108,9 +66,6 @@ OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 .PHONY: all run debug test host-tests deps clean crash-images bench
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
-
-# V=1 shows the full commands.
-Q := $(if $(V),,@)
 
 $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)

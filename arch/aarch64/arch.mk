@@ -1,0 +1,45 @@
+# aarch64 build settings, included by the top Makefile (ARCH=aarch64).
+#
+# What differs between the architectures lives in arch/$(ARCH)/arch.mk:
+# the toolchain, the code-generation flags, how QEMU boots the kernel
+# and which images `make all` and `make crash-images` build. BUILD, Q and
+# QEMU_ACCEL are set by the Makefile before this file is read.
+
+# A bare-metal aarch64-none-elf- compiler when installed, and otherwise
+# Debian's Linux cross compiler, which builds a freestanding kernel as well.
+CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
+
+# -mgeneral-regs-only: no FP/SIMD registers; the exception entry does not
+#     save them, and CPACR_EL1 leaves them trapped.
+# -mcmodel=small: code and data within 4 GiB of each other, addressed
+#     PC-relative (ADRP), which works at any link address, including the
+#     top of the address space where the kernel lives.
+# -mno-omit-leaf-frame-pointer: leaf functions build a frame record too,
+#     so a backtrace from a fault in one still names its caller (the
+#     record is [x29] = caller's x29, [x29 + 8] = return address).
+# -mbranch-protection=none: no pointer authentication or BTI, so return
+#     addresses saved in frame records are plain addresses.
+# -mno-outline-atomics: atomics as inline instructions rather than calls
+#     into libgcc helpers, which a freestanding kernel does not link.
+ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -mno-omit-leaf-frame-pointer \
+	-mbranch-protection=none -mno-outline-atomics
+
+# QEMU boots a raw image with the arm64 Linux header as Linux: the initrd
+# is loaded and the device tree's address is passed in x0. The ELF itself
+# would be booted as a bare-metal program, without the initrd.
+QEMU := qemu-system-aarch64
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
+	-kernel $(BUILD)/probeos.bin -initrd $(BUILD)/rootfs.cpio \
+	-display none -no-reboot
+IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
+
+# No crash images: QEMU's -append passes crash=KIND to the usual image.
+CRASH_IMAGES :=
+# `poweroff` ends QEMU through PSCI, with status 0.
+POWEROFF_STATUS := 0
+GDB := gdb-multiarch
+
+# The raw image: the ELF's loadable bytes laid out by physical address.
+$(BUILD)/%.bin: $(BUILD)/%.elf
+	@echo "  OBJCOPY $@"
+	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@

@@ -1,0 +1,37 @@
+# x86_64 build settings, included by the top Makefile (ARCH=x86_64).
+#
+# What differs between the architectures lives in arch/$(ARCH)/arch.mk:
+# the toolchain, the code-generation flags, how QEMU boots the kernel
+# and which images `make all` and `make crash-images` build. BUILD, Q and
+# QEMU_ACCEL are set by the Makefile before this file is read.
+
+# A bare-metal x86_64-elf- compiler when installed, and otherwise the host
+# GCC, which can build a freestanding kernel with these flags.
+CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-,)
+
+# -mno-red-zone: interrupts push onto the current stack, which would
+#     overwrite the 128-byte "red zone" leaf functions may use below %rsp.
+# -mcmodel=kernel: the kernel lives in the top 2 GiB of the address space,
+#     so addresses fit in sign-extended 32-bit immediates.
+# -mgeneral-regs-only: no SSE/x87 registers; the trap entry does not save
+#     them, and so the kernel must never touch them.
+# -mpreferred-stack-boundary=3: without SSE nothing needs a 16-byte aligned
+#     stack, so the trap entry, the detour buffers and the kretprobe
+#     trampoline call C with whatever 8-byte alignment they arrive with
+#     (as Linux does on x86_64).
+ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mpreferred-stack-boundary=3
+
+# GRUB boots the ISO; the isa-debug-exit device lets `poweroff` end QEMU.
+QEMU := qemu-system-x86_64
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
+	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
+IMAGE := $(BUILD)/probeos.iso
+
+# An ISO per crash kind (kernel/crash_test.c), whose GRUB passes crash=KIND.
+CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint \
+	double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion)
+
+# `poweroff` leaves QEMU through isa-debug-exit, whose exit status is
+# (value << 1) | 1: 33 (a write of 16) is a clean end, not an error.
+POWEROFF_STATUS := 33
+GDB := gdb
