@@ -87,6 +87,14 @@ $(BUILD)/cflags: FORCE
 $(OBJS): $(BUILD)/cflags
 .PHONY: FORCE
 
+# The kernel depends on the list of its objects: a source removed or
+# renamed since the last build changes the list, which relinks the kernel
+# (no object would be newer than the links otherwise, and the old kernel,
+# with the removed code in it, would stay). Rewritten only when it changes.
+$(BUILD)/objs: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(OBJS)' | cmp -s - $@ || echo '$(OBJS)' > $@
+
 # Portable code may use only what the architecture contract (kernel/arch.h)
 # lists: checked before anything is compiled, so a use of an undeclared
 # arch_ name fails the build (order-only: a new check rebuilds no object).
@@ -112,15 +120,15 @@ $(BUILD)/symtab0.S: tools/mksymtab.py
 $(BUILD)/symtab%.o: $(BUILD)/symtab%.S
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
-$(BUILD)/link1.elf: $(OBJS) $(BUILD)/symtab0.o linker/$(ARCH).ld
+$(BUILD)/link1.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab0.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab0.o
 $(BUILD)/symtab1.S: $(BUILD)/link1.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/link2.elf: $(OBJS) $(BUILD)/symtab1.o linker/$(ARCH).ld
+$(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab1.o
 $(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/symtab2.o linker/$(ARCH).ld
+$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o linker/$(ARCH).ld
 	$(KERNEL_LINK) $(BUILD)/symtab2.o
 	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }

@@ -70,6 +70,7 @@ HOST_NOKPROBE_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
 		--python tests/host/test_tools.py \
+		--python tests/host/test_incremental_build.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \
