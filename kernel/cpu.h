@@ -1,6 +1,8 @@
-/* Per-CPU state. Everything that belongs to "the CPU I am running on"
- * lives in struct cpu and is reached through this_cpu(), never through a
- * global, so that a second CPU only needs a second struct cpu. */
+/* Per-CPU state. What belongs to "the CPU I am running on" is reached
+ * through this_cpu(), never through a global, so that a second CPU only
+ * needs a second struct cpu. struct cpu holds what the lowest layers
+ * (the scheduler, the trap entry) need; a subsystem above keeps its own
+ * per-CPU state in per-CPU variables of its own (kernel/percpu.h). */
 #ifndef KERNEL_CPU_H
 #define KERNEL_CPU_H
 
@@ -10,7 +12,6 @@
 #define MAX_CPUS 8
 
 struct thread;
-struct kprobe_ctlblk;
 
 struct cpu {
 	struct cpu *self;	/* first: this_cpu() loads it (asm/percpu.h) */
@@ -20,12 +21,10 @@ struct cpu {
 	bool need_resched;	/* set by the timer; acted on at trap exit */
 	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
 				 * this_cpu_read reads it in one load) */
-	struct kprobe_ctlblk *kprobes;	/* the probes layer's state here */
-	/* Where nokprobe_begin() counts its nesting (nokprobe.h): at
-	 * boot_nokprobe_depth until the probes layer starts, then in the
-	 * probes layer's own block, beside the status every hit tests. */
-	unsigned int *nokprobe_depth;
-	unsigned int boot_nokprobe_depth;
+	/* Where this CPU's copies of the per-CPU variables lie, from the
+	 * linked ones (kernel/percpu.h): 0 on CPU 0. A word, so that
+	 * this_cpu_ptr reads it in one load. */
+	unsigned long percpu_offset;
 };
 
 /* Read a pointer-sized field of this CPU's struct cpu. On x86_64 this is

@@ -17,7 +17,7 @@
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
-#include "kernel/execmem.h"
+#include "kernel/code_range.h"
 #include "kernel/heap.h"
 #include "kernel/insn_slot.h"
 #include "kernel/nokprobe.h"
@@ -230,13 +230,12 @@ unsigned long kprobe_slots_in_use(void)
 	return kprobe_slots.slots_in_use;
 }
 
-/* Instruction slots and detour buffers are the only code in the
- * executable region. */
-bool kprobes_code_address(uintptr_t addr)
+/* For backtraces through a hit that runs in a slot (kernel/code_range.h). */
+static bool in_kprobe_slot(uintptr_t addr)
 {
-	return execmem_contains(addr);
+	return insn_slot_cache_holds(&kprobe_slots, addr);
 }
-NOKPROBE_SYMBOL(kprobes_code_address);
+CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 
 static void point_destroy(struct probe_point *pp)
 {

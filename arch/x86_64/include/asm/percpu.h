@@ -23,4 +23,13 @@ static inline struct cpu *this_cpu(void)
 	word__;									\
 })
 
+/* The same for a word that never changes while the thread stays on its
+ * CPU (the per-CPU offset): not volatile, so the compiler may reuse one
+ * load for every read in a function. */
+#define arch_this_cpu_read_stable_word(off) ({					\
+	unsigned long word__;							\
+	__asm__("movq %%gs:%c1, %0" : "=r"(word__) : "i"(off));		\
+	word__;									\
+})
+
 #endif
