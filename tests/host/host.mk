@@ -64,6 +64,7 @@ HOST_AARCH64_INSN_ELFS  := build/aarch64/probeos.elf \
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
 		--python tests/host/test_tools.py \
+		--python tests/host/test_layers.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \
