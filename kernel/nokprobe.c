@@ -2,8 +2,6 @@
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
 
-DEFINE_PER_CPU(union handler_context, handler_context);
-
 extern const uintptr_t __start_nokprobe_list[], __stop_nokprobe_list[];
 extern const char __entry_text_start[], __entry_text_end[];
 extern const char __kprobes_text_start[], __kprobes_text_end[];

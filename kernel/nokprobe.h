@@ -11,7 +11,7 @@
 #ifndef KERNEL_NOKPROBE_H
 #define KERNEL_NOKPROBE_H
 
-#include "kernel/percpu.h"
+#include "kernel/cpu.h"
 #include "lib/types.h"
 
 #define NOKPROBE_SYMBOL(fn)                                                    \
@@ -29,41 +29,25 @@ bool within_nokprobe_text(uintptr_t addr);
  * printed, so that a printing probe on the console's own path cannot
  * feed itself. Call both with interrupts off, on the same CPU.
  *
- * The nesting count shares a per-CPU word with the state of whatever
- * handles breakpoint traps on this CPU (the probes layer, which keeps its
- * status there: zero when idle). Every hit must know whether this CPU is
- * busy with another hit or inside nokprobe_begin(), and with both halves
- * in one word one load and one test answer both. The scheduler reads the
- * handler half too: a CPU inside a handler must not switch away (sched.c).
- * Each half is only ever written on its own, as a 32-bit store, never
- * through busy: a hit that lands between the load and the store of
- * nokprobe_begin's increment changes the handler half, and must not undo
- * the count.
+ * The nesting count is the nokprobe_depth half of this CPU's
+ * handler_context word (kernel/cpu.h), beside the state of whatever
+ * handles breakpoint traps here, so that a hit tests both at once.
  */
-union handler_context {
-	struct {
-		uint32_t handler_state;		/* 0: no handler runs here */
-		uint32_t nokprobe_depth;	/* nesting of nokprobe_begin() */
-	};
-	uint64_t busy;				/* nonzero if either is */
-};
-DECLARE_PER_CPU(union handler_context, handler_context);
-
 static inline void nokprobe_begin(void)
 {
-	this_cpu_ptr(&handler_context)->nokprobe_depth++;
+	this_cpu_field(handler_context.nokprobe_depth)++;
 }
 
 static inline void nokprobe_end(void)
 {
-	this_cpu_ptr(&handler_context)->nokprobe_depth--;
+	this_cpu_field(handler_context.nokprobe_depth)--;
 }
 
 /* True inside nokprobe_begin() on this CPU. (Probe hits do not call it:
  * they test the count together with their status, as said above.) */
 static inline bool nokprobe_active(void)
 {
-	return this_cpu_ptr(&handler_context)->nokprobe_depth != 0;
+	return this_cpu_field(handler_context.nokprobe_depth) != 0;
 }
 
 #endif

@@ -82,12 +82,12 @@ static void schedule_locked(void)
 	/* Only a thread that gives up the CPU itself gets here with its
 	 * count up (the preemption point checks it), or inside a handler
 	 * that runs at trap time (a probe's: with interrupts off or the
-	 * count up, and its CPU marked in handler_context, nokprobe.h):
+	 * count up, and its CPU marked in handler_context, cpu.h):
 	 * code that must not be switched away from tried to sleep. */
 	if (unlikely(prev->preempt_count))
 		panic("sched: thread %s would switch away with preemption disabled",
 		      prev->name);
-	if (unlikely(this_cpu_ptr(&handler_context)->handler_state))
+	if (unlikely(this_cpu_field(handler_context.handler_state)))
 		panic("sched: thread %s would sleep inside a handler run at trap time",
 		      prev->name);
 	thread_check_stack(prev);

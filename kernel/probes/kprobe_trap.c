@@ -10,9 +10,9 @@
  *
  * The state between the breakpoint and the single-step trap is per CPU
  * (struct kprobe_ctlblk, a per-CPU variable): which point, which probe's
- * handler runs, the status (kept in the lower layer's handler_context
- * word, kernel/nokprobe.h), and the flags the back end saved. A hit while that state is in
- * use - a probe inside a handler - is a reentry: its nmissed is counted,
+ * handler runs, the status (kept in struct cpu's handler_context word,
+ * kernel/cpu.h), and the flags the back end saved. A hit while that state
+ * is in use - a probe inside a handler - is a reentry: its nmissed is counted,
  * no handler runs, and the instruction still runs (with one saved level
  * of state when it must be single-stepped). So is a hit inside a
  * nokprobe_begin() section (kernel/nokprobe.h).
@@ -355,7 +355,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	 * block under us; once the status is set, it misses that probe. */
 	kprobe_set_status(KPROBE_HIT_OPTIMIZED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
-	kcb->irq_depth = this_cpu_read(irq_depth);
+	kcb->irq_depth = this_cpu_field(irq_depth);
 	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);

@@ -18,7 +18,6 @@
 
 #include "kernel/probes/kprobes.h"
 #include "kernel/cpu.h"
-#include "kernel/nokprobe.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
 #include <asm/kprobes.h>
@@ -101,10 +100,11 @@ struct kprobe_ctlblk {
 	struct probe_point *point;	/* being handled */
 	struct kprobe *running;		/* whose handler runs (for faults) */
 	/* The status is not here: it is the handler half of this CPU's
-	 * handler_context word (kernel/nokprobe.h), beside the count of
-	 * nokprobe_begin(), so that a hit tests both with one load, and the
-	 * scheduler sees a handler running here without asking this layer.
-	 * kprobe_status() and kprobe_set_status() reach it. */
+	 * handler_context word in struct cpu (kernel/cpu.h), beside the
+	 * count of nokprobe_begin(), so that a hit tests both with one load
+	 * and needs no per-CPU offset to do it, and the scheduler sees a
+	 * handler running here without asking this layer. kprobe_status()
+	 * and kprobe_set_status() reach it. */
 	struct arch_kprobe_state arch;	/* saved flags during a step */
 	/* The interrupt nesting an optimized hit began at: its handler may
 	 * run with interrupts on (aarch64), and a fault in an interrupt
@@ -127,7 +127,9 @@ _Static_assert(KPROBE_IDLE == 0, "an idle CPU outside nokprobe_begin has busy ==
 
 DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
-/* This CPU's control block. */
+/* This CPU's control block. Finding it costs a load of the per-CPU
+ * offset and an add (more on aarch64): a hit finds it once and hands it
+ * down to what it calls. */
 static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 {
 	return this_cpu_ptr(&kprobe_cpu_block);
@@ -136,19 +138,19 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 /* This CPU's status (see struct kprobe_ctlblk). */
 static inline enum kprobe_status kprobe_status(void)
 {
-	return (enum kprobe_status)this_cpu_ptr(&handler_context)->handler_state;
+	return (enum kprobe_status)this_cpu_field(handler_context.handler_state);
 }
 
 static inline void kprobe_set_status(enum kprobe_status status)
 {
-	this_cpu_ptr(&handler_context)->handler_state = status;
+	this_cpu_field(handler_context.handler_state) = status;
 }
 
 /* True if a hit on this CPU must be missed: a probe is being handled
  * here, or the CPU is inside nokprobe_begin(). One load, one test. */
 static inline bool kprobe_cpu_busy(void)
 {
-	return this_cpu_ptr(&handler_context)->busy != 0;
+	return this_cpu_field(handler_context.busy) != 0;
 }
 
 /* Back to idle: this CPU handles no probe. */

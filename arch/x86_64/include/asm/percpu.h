@@ -23,13 +23,9 @@ static inline struct cpu *this_cpu(void)
 	word__;									\
 })
 
-/* The same for a word that never changes while the thread stays on its
- * CPU (the per-CPU offset): not volatile, so the compiler may reuse one
- * load for every read in a function. */
-#define arch_this_cpu_read_stable_word(off) ({					\
-	unsigned long word__;							\
-	__asm__("movq %%gs:%c1, %0" : "=r"(word__) : "i"(off));		\
-	word__;									\
-})
+/* A pointer to the field of the given type at byte offset off of this
+ * CPU's struct cpu, in GCC's gs address space: reads and writes through
+ * it are gs-relative instructions (used by this_cpu_field). */
+#define arch_this_cpu_field_ptr(type, off) ((type __seg_gs *)(off))
 
 #endif
