@@ -35,7 +35,7 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
 struct kprobe *kprobe_running(void)
 {
-	return kprobe_ctlblk()->running;
+	return kprobe_status() != KPROBE_IDLE ? kprobe_ctlblk()->running : NULL;
 }
 
 static __noinline void count_missed(struct probe_point *pp)
@@ -144,7 +144,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 	}
 	if (how == PROBE_EXEC_EMULATE && pp->has_post_handler)
 		run_post_handlers(kcb, regs);
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 }
 
 /* The end of a jprobe hit, called by the back end's jprobe_return() once
@@ -177,6 +177,7 @@ static __noinline bool run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct
 {
 	struct kprobe *p;
 
+	kcb->running = NULL;	/* none, if none is enabled */
 	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p) && run_pre_handler(kcb, p, regs))
 			return true;
@@ -280,7 +281,7 @@ static bool kprobe_breakpoint_handler(struct pt_regs *regs)
 		/* A handler moved the instruction pointer: the original
 		 * instruction is skipped (a jprobe sets its own status). */
 		if (kprobe_status() != KPROBE_JPROBE)
-			reset_ctlblk(kcb);
+			reset_ctlblk();
 		return true;
 	}
 	exec_original(kcb, pp, regs);
@@ -301,35 +302,36 @@ static bool kprobe_singlestep_handler(struct pt_regs *regs)
 	}
 	if (kcb->point->has_post_handler)
 		run_post_handlers(kcb, regs);
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 	return true;
 }
 
 static bool kprobe_fault_handler(struct pt_regs *regs)
 {
+	enum kprobe_status status = kprobe_status();
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kprobe *p = kcb->running;
 	int trapnr = (int)regs->vector;
 
-	if (kprobe_status() == KPROBE_IDLE)
+	if (status == KPROBE_IDLE)
 		return false;
-	if (kprobe_status() == KPROBE_HIT_SS || kprobe_status() == KPROBE_REENTER) {
+	if (status == KPROBE_HIT_SS || status == KPROBE_REENTER) {
 		/* The copy in the slot faulted. End the step and make the
 		 * fault look as if it came from the original instruction,
 		 * where fix-ups and backtraces expect it; then the probe's
 		 * fault_handler may handle it (a reentered hit has none). */
 		arch_abort_step(kcb->point, regs, &kcb->arch);
-		if (kprobe_status() == KPROBE_REENTER) {
+		if (status == KPROBE_REENTER) {
 			restore_prev(kcb);
 			return false;
 		}
-		reset_ctlblk(kcb);
+		reset_ctlblk();
 		return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 	}
 	/* A fault inside a handler - unless an interrupt arrived during an
 	 * optimized hit's handler (aarch64 leaves them on there) and the
 	 * fault is in that interrupt's code, which the probe does not own. */
-	if (kprobe_status() == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
+	if (status == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
 		return false;
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
@@ -359,7 +361,7 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 }
 
 void kprobes_init(void)

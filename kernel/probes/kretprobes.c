@@ -194,7 +194,7 @@ uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs)
 		instruction_pointer_set(regs, (uintptr_t)ri->ret_addr);
 		rp->handler(ri, regs);
 	}
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
 	if (likely(rp))
 		put_live_instance(ri);

@@ -97,6 +97,7 @@ enum kprobe_status {
 };
 
 struct kprobe_ctlblk {
+	/* Both stale while the status is idle (see reset_ctlblk). */
 	struct probe_point *point;	/* being handled */
 	struct kprobe *running;		/* whose handler runs (for faults) */
 	/* The status is not here: it is the handler half of this CPU's
@@ -153,11 +154,11 @@ static inline bool kprobe_cpu_busy(void)
 	return this_cpu_field(handler_context.busy) != 0;
 }
 
-/* Back to idle: this CPU handles no probe. */
-static inline void reset_ctlblk(struct kprobe_ctlblk *kcb)
+/* Back to idle: this CPU handles no probe. Only the status is written:
+ * point and running mean something only while it is not idle, and every
+ * hit sets them before they are read. */
+static inline void reset_ctlblk(void)
 {
-	kcb->point = NULL;
-	kcb->running = NULL;
 	kprobe_set_status(KPROBE_IDLE);
 }
 
