@@ -183,6 +183,7 @@ __noreturn void arch_halt(void);
  * <asm/percpu.h>
  *   this_cpu                 this CPU's struct cpu
  *   arch_this_cpu_read_word  one word of this CPU's struct cpu, in one read
+ *   arch_this_cpu_field_ptr  a pointer to a field of this CPU's struct cpu, read or written in place
  * <asm/pgtable.h>
  *   pte_is_table             whether an entry above the leaf level points to a table
  *   pte_addr                 the physical address in an entry

@@ -1,12 +1,13 @@
 /* Walking and printing the frame-pointer chain (see backtrace.h). */
 #include "kernel/backtrace.h"
 #include "kernel/arch.h"
+#include "kernel/code_range.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
-#include "kernel/probes/kprobes.h"
+#include "kernel/return_address.h"
 #include "kernel/symtab.h"
-#include "lib/string.h"
+#include "lib/format.h"
 #include <asm/ptrace.h>
 
 struct walk {
@@ -31,7 +32,7 @@ static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs)
 	add(w, at, true);
 	if (sym_by_addr(at, &sym) == 0 && sym.addr == at &&
 	    arch_entry_return_address(regs, &ret, &slot))
-		add(w, kretprobe_real_return(ret, slot), false);
+		add(w, return_address_real(ret, slot), false);
 	return frame_pointer(regs);
 }
 
@@ -46,15 +47,15 @@ static void walk_from(struct walk *w, uintptr_t frame)
 			break;
 		if (!record[1])
 			break;
-		/* A kretprobed call shows the trampoline as its return
-		 * address; name the real caller instead. */
-		record[1] = kretprobe_real_return(record[1], frame + sizeof(uintptr_t));
+		/* A hijacked return (a kretprobed call) shows a trampoline
+		 * as its return address; name the real caller instead. */
+		record[1] = return_address_real(record[1], frame + sizeof(uintptr_t));
 		add(w, record[1], false);
 		next = record[0];
-		/* A call from the trap entry, or from an optimized probe's
-		 * detour buffer (the only code the probes layer writes that
-		 * calls anything), passed the stopped code's registers. */
-		if (arch_is_trap_call_return(record[1]) || kprobes_code_address(record[1])) {
+		/* A call from the trap entry, or from run-time code listed
+		 * as a code range (an optimized probe's detour buffer),
+		 * passed the stopped code's registers. */
+		if (arch_is_trap_call_return(record[1]) || code_range_find(record[1])) {
 			uintptr_t at = arch_call_regs(frame, record[0]);
 
 			if (copy_from_kernel_nofault(&regs, (void *)at, sizeof(regs)))
@@ -81,11 +82,11 @@ static void print_entries(const struct backtrace_entry *e, int n)
 {
 	kprintf("Call trace:\n");
 	for (int i = 0; i < n; i++) {
+		const struct code_range *r = code_range_find(e[i].addr);
 		char name[96];
 
-		if (kprobes_code_address(e[i].addr))
-			strlcpy(name, "(probe code: a detour buffer or an instruction slot)",
-				sizeof(name));
+		if (r)
+			snprintf(name, sizeof(name), "(%s)", r->what);
 		else if (e[i].stopped)
 			sym_format(e[i].addr, name, sizeof(name));
 		else

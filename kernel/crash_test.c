@@ -11,28 +11,19 @@
  *
  *   crash=trap           an undefined instruction (__builtin_trap)
  *   crash=text-write     a store into kernel text, which W^X forbids
- *   crash=jprobe-return  jprobe_return() outside a jprobe's entry
- *                        function: nothing to resume, so the probes
- *                        layer stops the kernel with a message
- *   crash=sleep-in-handler  a kprobe handler that sleeps: the scheduler
- *                        refuses to switch away from a probe hit
- *   crash=kretprobe-bug  a kretprobed function that returns with its
- *                        stack off (crash_bad_return): the trampoline
- *                        finds the newest instance does not match and
- *                        stops the kernel with the guide's "kretprobe
- *                        BUG!" message
  *   crash=stack-overflow a thread that recurses past the end of its
  *                        stack, then yields: the scheduler finds the
  *                        stack's end mark overwritten
  *   crash=lock-recursion a spinlock taken twice on one CPU: the second
  *                        spin_lock finds this CPU is the holder
- *   (and those the architecture adds: see arch_crash_test)
+ *   (and those the architecture adds: see arch_crash_test; and those
+ *   the layers above add with CRASH_KIND: the probes layer's are in
+ *   kernel/probes/crash_kinds.c)
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
-#include "kernel/probes/kprobes.h"
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"
@@ -46,39 +37,6 @@ __noinline static void crash_by_text_write(void)
 {
 	/* volatile: the compiler must really emit the store. */
 	*(volatile uint8_t *)crash_by_trap = 0;
-}
-
-__noinline void crash_probed(void)
-{
-	__asm__ volatile("" : : : "memory");	/* a call that really happens */
-}
-
-static int sleeping_handler(struct kprobe *p, struct pt_regs *regs)
-{
-	(void)p;
-	(void)regs;
-	thread_sleep(1);
-	return 0;
-}
-
-__noinline static void crash_by_sleep_in_handler(void)
-{
-	static struct kprobe kp = { .symbol_name = "crash_probed",
-				    .pre_handler = sleeping_handler };
-
-	if (register_kprobe(&kp) < 0)
-		panic("crash test: cannot probe crash_probed");
-	crash_probed();
-}
-
-__noinline static void crash_by_kretprobe_bug(void)
-{
-	static struct kretprobe rp = { .kp.symbol_name = "crash_bad_return" };
-	void (*volatile fn)(void) = crash_bad_return;
-
-	if (register_kretprobe(&rp) < 0)
-		panic("crash test: cannot probe crash_bad_return");
-	fn();
 }
 
 /* One level of a runaway recursion, its frame written in full. It stops
@@ -142,6 +100,20 @@ static bool crash_kind(const char *cmdline, char *buf, size_t size)
 	return false;
 }
 
+extern const struct crash_kind __start_crash_kinds[], __stop_crash_kinds[];
+
+/* A kind added with CRASH_KIND: crash as it says; false if none is kind. */
+static bool crash_by_added_kind(const char *kind)
+{
+	for (const struct crash_kind *k = __start_crash_kinds; k < __stop_crash_kinds; k++) {
+		if (strcmp(kind, k->name) == 0) {
+			k->crash();
+			return true;
+		}
+	}
+	return false;
+}
+
 void crash_test_from_cmdline(const char *cmdline)
 {
 	char kind[32];
@@ -153,16 +125,10 @@ void crash_test_from_cmdline(const char *cmdline)
 		crash_by_trap();
 	else if (strcmp(kind, "text-write") == 0)
 		crash_by_text_write();
-	else if (strcmp(kind, "jprobe-return") == 0)
-		jprobe_return();
-	else if (strcmp(kind, "sleep-in-handler") == 0)
-		crash_by_sleep_in_handler();
-	else if (strcmp(kind, "kretprobe-bug") == 0)
-		crash_by_kretprobe_bug();
 	else if (strcmp(kind, "stack-overflow") == 0)
 		crash_by_stack_overflow();
 	else if (strcmp(kind, "lock-recursion") == 0)
 		crash_by_lock_recursion();
-	else if (!arch_crash_test(kind))
+	else if (!crash_by_added_kind(kind) && !arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

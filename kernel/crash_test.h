@@ -2,6 +2,23 @@
 #ifndef KERNEL_CRASH_TEST_H
 #define KERNEL_CRASH_TEST_H
 
+#include "lib/types.h"
+
+/* A crash kind that a layer above adds without crash_test.c knowing it
+ * (the probes layer's, in kernel/probes/crash_kinds.c): CRASH_KIND(name,
+ * fn) makes crash=name call fn, which should not return. The linker
+ * gathers them into one table (see linker/). */
+struct crash_kind {
+	const char *name;
+	void (*crash)(void);
+};
+
+#define CRASH_KIND(kind_name, fn)                                              \
+	static const struct crash_kind crash_kind_##fn                        \
+		__used __section(".crash_kinds") __aligned(8) = {             \
+		.name = kind_name, .crash = fn,                               \
+	}
+
 /* Crash as the command line's crash=KIND asks; return if it does not. */
 void crash_test_from_cmdline(const char *cmdline);
 

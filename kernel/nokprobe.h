@@ -45,28 +45,25 @@ bool within_nokprobe_text(uintptr_t addr);
  * printed, so that a printing probe on the console's own path cannot
  * feed itself. Call both with interrupts off, on the same CPU.
  *
- * The nesting count is reached through a pointer in struct cpu because
- * the probes layer keeps it: every hit already loads that layer's status
- * word to see whether the CPU is busy with another probe, and with the
- * count stored right beside it one load and one test answer both
- * questions (kernel/probes/probe_point.h). This header only knows where
- * the count is, not what is next to it.
+ * The nesting count is the nokprobe_depth half of this CPU's
+ * handler_context word (kernel/cpu.h), beside the state of whatever
+ * handles breakpoint traps here, so that a hit tests both at once.
  */
 static inline void nokprobe_begin(void)
 {
-	(*this_cpu()->nokprobe_depth)++;
+	this_cpu_field(handler_context.nokprobe_depth)++;
 }
 
 static inline void nokprobe_end(void)
 {
-	(*this_cpu()->nokprobe_depth)--;
+	this_cpu_field(handler_context.nokprobe_depth)--;
 }
 
 /* True inside nokprobe_begin() on this CPU. (Probe hits do not call it:
  * they test the count together with their status, as said above.) */
 static inline bool nokprobe_active(void)
 {
-	return *this_cpu()->nokprobe_depth != 0;
+	return this_cpu_field(handler_context.nokprobe_depth) != 0;
 }
 
 #endif

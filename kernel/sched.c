@@ -17,7 +17,6 @@
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
-#include "kernel/probes/kprobes.h"
 #include "kernel/rcu.h"
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
@@ -30,6 +29,9 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleep_list);
 static volatile uint64_t ticks;
+
+extern const struct thread_exit_hook __start_thread_exit_hooks[],
+	__stop_thread_exit_hooks[];
 /* The thread a CPU just switched away from, for sched_finish_switch. */
 static struct thread *switched_from[MAX_CPUS];
 
@@ -78,14 +80,16 @@ static void schedule_locked(void)
 	struct thread *next = cpu->idle;
 
 	/* Only a thread that gives up the CPU itself gets here with its
-	 * count up (the preemption point checks it), or in a probe hit
-	 * (handlers run with interrupts off or the count up): code that
-	 * must not be switched away from tried to sleep. */
+	 * count up (the preemption point checks it), or inside a handler
+	 * that runs at trap time (a probe's: with interrupts off or the
+	 * count up, and its CPU marked in handler_context, cpu.h):
+	 * code that must not be switched away from tried to sleep. */
 	if (unlikely(prev->preempt_count))
 		panic("sched: thread %s would switch away with preemption disabled",
 		      prev->name);
-	if (unlikely(kprobes_busy_here()))
-		panic("sched: thread %s would sleep inside a probe handler", prev->name);
+	if (unlikely(this_cpu_field(handler_context.handler_state)))
+		panic("sched: thread %s would sleep inside a handler run at trap time",
+		      prev->name);
 	thread_check_stack(prev);
 	if (prev->state == THREAD_RUNNING) {
 		if (prev == cpu->idle)
@@ -157,7 +161,9 @@ void wait_queue_wake_all(struct wait_queue *wq)
 
 void thread_exit(void)
 {
-	kretprobe_thread_exit(current_thread());
+	for (const struct thread_exit_hook *h = __start_thread_exit_hooks;
+	     h < __stop_thread_exit_hooks; h++)
+		h->run(current_thread());
 	arch_irq_disable();
 	spin_lock(&sched_lock);
 	current_thread()->state = THREAD_DEAD;

@@ -79,6 +79,19 @@ __noreturn void thread_exit(void);
  * (arch_context_init, kernel/arch.h) calls it the first time the thread
  * runs. */
 __noreturn void thread_start(void);
+
+/* Work a subsystem must do when a thread ends - give back what the
+ * thread's unfinished calls hold, say. THREAD_EXIT_HOOK(fn) makes
+ * thread_exit call fn(the ending thread) first, with interrupts on; the
+ * linker gathers the hooks into one table (see linker/), so the
+ * scheduler names none of them. */
+struct thread_exit_hook {
+	void (*run)(struct thread *t);
+};
+
+#define THREAD_EXIT_HOOK(fn)                                                   \
+	static const struct thread_exit_hook thread_exit_hook_##fn            \
+		__used __section(".thread_exit_hooks") __aligned(8) = { .run = fn }
 /* The thread running on this CPU: safe to call with preemption on (see
  * asm/current.h). */
 static inline struct thread *current_thread(void)

@@ -13,6 +13,7 @@
 #include "kernel/mm/insn_slot.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/heap.h"
+#include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include <asm/layout.h>
 
@@ -20,6 +21,7 @@
 
 struct slot_page {
 	struct list_node node;	/* in cache->pages or cache->full_pages */
+	const struct insn_slot_cache *cache;	/* whose page it is */
 	uint8_t *base;
 	size_t used_count;
 	uint64_t used[MAX_SLOTS_PER_PAGE / 64];	/* one bit per slot */
@@ -78,6 +80,7 @@ static struct slot_page *new_page(struct insn_slot_cache *cache)
 		return NULL;
 	}
 	init_bitmap(cache, page);
+	page->cache = cache;
 	execmem_set_owner(page->base, page);
 	return page;
 }
@@ -140,3 +143,14 @@ void insn_slot_free(struct insn_slot_cache *cache, void *slot)
 		execmem_free_page(unmap);
 	kfree(empty);
 }
+
+/* No lock: an address that a backtrace finds on a live stack lies in a
+ * slot in use, whose page is neither freed nor given to another cache
+ * meanwhile. */
+bool insn_slot_cache_holds(const struct insn_slot_cache *cache, uintptr_t addr)
+{
+	const struct slot_page *p = execmem_owner((const void *)addr);
+
+	return p && p->cache == cache;
+}
+NOKPROBE_SYMBOL(insn_slot_cache_holds);

@@ -37,5 +37,9 @@ void *insn_slot_alloc(struct insn_slot_cache *cache);
 /* Give a slot back. A page it empties becomes the cache's spare, or is
  * unmapped if the cache has one already. */
 void insn_slot_free(struct insn_slot_cache *cache, void *slot);
+/* True if addr lies in a page of cache's. Takes no lock, for stack
+ * unwinders (see kernel/code_range.h): only meaningful for an address
+ * in a slot that is in use, such as one found on a stack. */
+bool insn_slot_cache_holds(const struct insn_slot_cache *cache, uintptr_t addr);
 
 #endif

@@ -35,7 +35,7 @@ static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	/* A hit through the optimizer's jump, taken by a thread just before
 	 * this jprobe was registered (a jprobe unoptimizes its point): there
 	 * is no trap frame to aim at the entry function, so the hit is missed. */
-	if (kcb->status == KPROBE_HIT_OPTIMIZED) {
+	if (kprobe_status() == KPROBE_HIT_OPTIMIZED) {
 		__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
@@ -43,7 +43,7 @@ static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 		panic("jprobes: the trap frame at %p is not below the probed stack", regs);
 	kcb->jprobe_regs = regs;
 	arch_jprobe_enter(regs, (uintptr_t)jp->entry, copy, &kcb->jprobe_saved);
-	kcb->status = KPROBE_JPROBE;
+	kprobe_set_status(KPROBE_JPROBE);
 	return 1;
 }
 

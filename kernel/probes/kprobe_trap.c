@@ -9,9 +9,10 @@
  *                  came from the original instruction.
  *
  * The state between the breakpoint and the single-step trap is per CPU
- * (struct kprobe_ctlblk): which point, which probe's handler runs, the
- * status, and the flags the back end saved. A hit while that state is in
- * use - a probe inside a handler - is a reentry: its nmissed is counted,
+ * (struct kprobe_ctlblk, a per-CPU variable): which point, which probe's
+ * handler runs, the status (kept in struct cpu's handler_context word,
+ * kernel/cpu.h), and the flags the back end saved. A hit while that state
+ * is in use - a probe inside a handler - is a reentry: its nmissed is counted,
  * no handler runs, and the instruction still runs (with one saved level
  * of state when it must be single-stepped). So is a hit inside a
  * nokprobe_begin() section (kernel/nokprobe.h).
@@ -25,16 +26,17 @@
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/sched.h"
 #include "kernel/trap.h"
 
-static struct kprobe_ctlblk ctlblks[MAX_CPUS];
+DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
 struct kprobe __kprobes *kprobe_running(void)
 {
-	return kprobe_ctlblk()->running;
+	return kprobe_status() != KPROBE_IDLE ? kprobe_ctlblk()->running : NULL;
 }
 
 static __noinline void __kprobes count_missed(struct probe_point *pp)
@@ -105,7 +107,7 @@ run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
 	struct probe_point *pp = kcb->point;
 	struct kprobe *p = rcu_dereference(pp->sole);
 
-	kcb->status = KPROBE_HIT_SSDONE;
+	kprobe_set_status(KPROBE_HIT_SSDONE);
 	if (likely(p))
 		run_post_handler(kcb, p, regs);
 	else
@@ -138,12 +140,12 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
 	start_probed_insn(pp, how, regs, &kcb->arch);
 	if (how == PROBE_EXEC_STEP) {
-		kcb->status = KPROBE_HIT_SS;
+		kprobe_set_status(KPROBE_HIT_SS);
 		return;
 	}
 	if (how == PROBE_EXEC_EMULATE && pp->has_post_handler)
 		run_post_handlers(kcb, regs);
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 }
 
 /* The end of a jprobe hit, called by the back end's jprobe_return() once
@@ -153,10 +155,10 @@ struct pt_regs __kprobes *jprobe_return_regs(void)
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct pt_regs *regs = kcb->jprobe_regs;
 
-	if (kcb->status != KPROBE_JPROBE)
+	if (kprobe_status() != KPROBE_JPROBE)
 		panic("jprobe_return() called outside a jprobe's entry function");
 	arch_jprobe_leave(regs, &kcb->jprobe_saved);
-	kcb->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	exec_original(kcb, kcb->point, regs);
 	return regs;
 }
@@ -176,6 +178,7 @@ run_listed_pre_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struc
 {
 	struct kprobe *p;
 
+	kcb->running = NULL;	/* none, if none is enabled */
 	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p) && run_pre_handler(kcb, p, regs))
 			return true;
@@ -208,15 +211,15 @@ reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 		start_probed_insn(pp, how, regs, &unused);
 		return;
 	}
-	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER)
+	if (kprobe_status() == KPROBE_HIT_SS || kprobe_status() == KPROBE_REENTER)
 		panic("kprobes: probe at %p hit while single-stepping another", pp->addr);
 	kcb->prev.point = kcb->point;
 	kcb->prev.running = kcb->running;
-	kcb->prev.status = kcb->status;
+	kcb->prev.status = kprobe_status();
 	kcb->prev.arch = kcb->arch;
 	kcb->point = pp;
 	kcb->running = NULL;
-	kcb->status = KPROBE_REENTER;
+	kprobe_set_status(KPROBE_REENTER);
 	start_probed_insn(pp, how, regs, &kcb->arch);
 }
 
@@ -225,7 +228,7 @@ static void __kprobes restore_prev(struct kprobe_ctlblk *kcb)
 {
 	kcb->point = kcb->prev.point;
 	kcb->running = kcb->prev.running;
-	kcb->status = kcb->prev.status;
+	kprobe_set_status(kcb->prev.status);
 	kcb->arch = kcb->prev.arch;
 	kcb->prev.point = NULL;
 	kcb->prev.running = NULL;
@@ -269,19 +272,19 @@ static bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 	struct probe_point *pp;
 
 	/* Busy with another probe, or inside nokprobe_begin(): one test. */
-	if (unlikely(kcb->busy))
+	if (unlikely(kprobe_cpu_busy()))
 		return busy_hit(kcb, regs, addr);
 	pp = point_lookup(addr);
 	if (unlikely(!pp))
 		return no_point_hit(regs, addr);
 
 	kcb->point = pp;
-	kcb->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	if (run_pre_handlers(kcb, pp, regs)) {
 		/* A handler moved the instruction pointer: the original
 		 * instruction is skipped (a jprobe sets its own status). */
-		if (kcb->status != KPROBE_JPROBE)
-			reset_ctlblk(kcb);
+		if (kprobe_status() != KPROBE_JPROBE)
+			reset_ctlblk();
 		return true;
 	}
 	exec_original(kcb, pp, regs);
@@ -292,45 +295,46 @@ static bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
-	if (kcb->status != KPROBE_HIT_SS && kcb->status != KPROBE_REENTER)
+	if (kprobe_status() != KPROBE_HIT_SS && kprobe_status() != KPROBE_REENTER)
 		return false;
 	if (!arch_finish_step(kcb->point, regs, &kcb->arch))
 		return true;	/* step it again */
-	if (kcb->status == KPROBE_REENTER) {
+	if (kprobe_status() == KPROBE_REENTER) {
 		restore_prev(kcb);
 		return true;
 	}
 	if (kcb->point->has_post_handler)
 		run_post_handlers(kcb, regs);
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 	return true;
 }
 
 static bool __kprobes kprobe_fault_handler(struct pt_regs *regs)
 {
+	enum kprobe_status status = kprobe_status();
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kprobe *p = kcb->running;
 	int trapnr = (int)regs->vector;
 
-	if (kcb->status == KPROBE_IDLE)
+	if (status == KPROBE_IDLE)
 		return false;
-	if (kcb->status == KPROBE_HIT_SS || kcb->status == KPROBE_REENTER) {
+	if (status == KPROBE_HIT_SS || status == KPROBE_REENTER) {
 		/* The copy in the slot faulted. End the step and make the
 		 * fault look as if it came from the original instruction,
 		 * where fix-ups and backtraces expect it; then the probe's
 		 * fault_handler may handle it (a reentered hit has none). */
 		arch_abort_step(kcb->point, regs, &kcb->arch);
-		if (kcb->status == KPROBE_REENTER) {
+		if (status == KPROBE_REENTER) {
 			restore_prev(kcb);
 			return false;
 		}
-		reset_ctlblk(kcb);
+		reset_ctlblk();
 		return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 	}
 	/* A fault inside a handler - unless an interrupt arrived during an
 	 * optimized hit's handler (aarch64 leaves them on there) and the
 	 * fault is in that interrupt's code, which the probe does not own. */
-	if (kcb->status == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
+	if (status == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
 		return false;
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
 }
@@ -347,41 +351,25 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
-	if (kcb->busy) {	/* as in kprobe_breakpoint_handler */
+	if (kprobe_cpu_busy()) {	/* as in kprobe_breakpoint_handler */
 		count_missed(pp);
 		return;
 	}
 	/* Busy first, then the point. On aarch64 interrupts stay on here: an
 	 * interrupt hitting a probe between the two would reset the control
 	 * block under us; once the status is set, it misses that probe. */
-	kcb->status = KPROBE_HIT_OPTIMIZED;
+	kprobe_set_status(KPROBE_HIT_OPTIMIZED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
-	kcb->irq_depth = this_cpu_read(irq_depth);
+	kcb->irq_depth = this_cpu_field(irq_depth);
 	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);
-	reset_ctlblk(kcb);
-}
-
-bool __kprobes kprobes_busy_here(void)
-{
-	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
-
-	return kcb && kcb->status != KPROBE_IDLE;	/* none before kprobes_init */
+	reset_ctlblk();
 }
 
 void __kprobes kprobes_init(void)
 {
-	struct cpu *cpu = this_cpu();
-	struct kprobe_ctlblk *kcb = &ctlblks[cpu->id];
-	unsigned long flags = arch_irq_save();
-
-	/* From now on nokprobe_begin() counts beside the status (see struct
-	 * kprobe_ctlblk), starting from whatever nesting it had reached. */
-	kcb->nokprobe_depth = *cpu->nokprobe_depth;
-	cpu->nokprobe_depth = &kcb->nokprobe_depth;
-	cpu->kprobes = kcb;
-	arch_irq_restore(flags);
+	kretprobes_init();
 	optimizer_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
 	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);

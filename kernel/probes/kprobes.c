@@ -17,6 +17,7 @@
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
+#include "kernel/code_range.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/insn_slot.h"
@@ -230,13 +231,12 @@ unsigned long __kprobes kprobe_slots_in_use(void)
 	return kprobe_slots.slots_in_use;
 }
 
-/* Instruction slots and detour buffers are the only code in the
- * executable region. */
-bool __kprobes kprobes_code_address(uintptr_t addr)
+/* For backtraces through a hit that runs in a slot (kernel/code_range.h). */
+static bool __kprobes in_kprobe_slot(uintptr_t addr)
 {
-	return execmem_contains(addr);
+	return insn_slot_cache_holds(&kprobe_slots, addr);
 }
-NOKPROBE_SYMBOL(kprobes_code_address);
+CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 
 static void __kprobes point_destroy(struct probe_point *pp)
 {

@@ -188,19 +188,5 @@ int enable_kretprobe(struct kretprobe *rp);
 int kretprobe_instances_in_use(struct kretprobe *rp);
 /* Claim the breakpoint, single-step and fault trap hooks (at boot). */
 void kprobes_init(void);
-/* A thread is ending: give back the kretprobe instances of calls it will
- * never return from. */
-void kretprobe_thread_exit(struct thread *t);
-/* For stack unwinders: if ret is the kretprobe trampoline, the real return
- * address of the call whose return address was stored at stack_slot, in
- * the current thread; otherwise ret itself. */
-uintptr_t kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot);
-/* For stack unwinders: true if addr lies in an optimized probe's detour
- * buffer (or an instruction slot: code the probes layer wrote). */
-bool kprobes_code_address(uintptr_t addr);
-/* True if this CPU is inside a probe hit: a handler, a jprobe's entry
- * function, a step. For the scheduler, which must never switch away
- * from one (a handler that sleeps). */
-bool kprobes_busy_here(void);
 
 #endif

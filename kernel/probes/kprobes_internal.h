@@ -75,6 +75,9 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 {
 	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
 }
+/* Register the kretprobes' return-address recovery for unwinders (at
+ * boot, from kprobes_init). */
+void kretprobes_init(void);
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 /* One word naming a way to run the probed instruction ("emulated", ...). */

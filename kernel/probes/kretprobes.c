@@ -55,6 +55,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/return_address.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
@@ -186,7 +187,7 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 	 * its entry and has no instance). This runs with interrupts off, a
 	 * read-side section: unregister_kretprobe clears ri->rp, then waits a
 	 * grace period, so an rp read here stays valid to the end. */
-	kcb->status = KPROBE_HIT_ACTIVE;
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	rp = get_kretprobe(ri);
 	kcb->running = rp ? &rp->kp : NULL;
 	if (rp && rp->handler) {
@@ -194,7 +195,7 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 		instruction_pointer_set(regs, (uintptr_t)ri->ret_addr);
 		rp->handler(ri, regs);
 	}
-	reset_ctlblk(kcb);
+	reset_ctlblk();
 	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
 	if (likely(rp))
 		put_live_instance(ri);
@@ -203,7 +204,9 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 	return ret;
 }
 
-void __kprobes kretprobe_thread_exit(struct thread *t)
+/* A thread is ending: give back the instances of calls it will never
+ * return from. */
+static void __kprobes kretprobe_thread_exit(struct thread *t)
 {
 	/* Interrupts stay off while the list is emptied: an interrupt hitting
 	 * a kretprobe would push onto this thread's list meanwhile. */
@@ -220,16 +223,17 @@ void __kprobes kretprobe_thread_exit(struct thread *t)
 	}
 	arch_irq_restore(flags);
 }
+THREAD_EXIT_HOOK(kretprobe_thread_exit);
 
-uintptr_t __kprobes kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
+/* For stack unwinders (kernel/return_address.h): the real return address
+ * of the kretprobed call whose return address, the trampoline's, was
+ * read at stack_slot in the current thread. */
+static uintptr_t __kprobes kretprobe_real_return(uintptr_t stack_slot)
 {
 	struct kretprobe_instance *ri;
-	uintptr_t real = ret;
-	unsigned long flags;
+	uintptr_t real = arch_kretprobe_trampoline_addr();
+	unsigned long flags = arch_irq_save();
 
-	if (ret != arch_kretprobe_trampoline_addr())
-		return ret;
-	flags = arch_irq_save();
 	for (ri = current_thread()->kretprobe_instances; ri; ri = ri->next) {
 		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
 			real = (uintptr_t)ri->ret_addr;
@@ -238,6 +242,15 @@ uintptr_t __kprobes kretprobe_real_return(uintptr_t ret, uintptr_t stack_slot)
 	}
 	arch_irq_restore(flags);
 	return real;
+}
+
+void __kprobes kretprobes_init(void)
+{
+	static struct return_recovery recovery = { .real_return = kretprobe_real_return };
+
+	recovery.trampoline = arch_kretprobe_trampoline_addr();
+	if (return_recovery_register(&recovery) < 0)
+		panic("kretprobes: another layer hijacks return addresses");
 }
 
 /* Make the pool's instances belong to no kretprobe: calls in flight

@@ -29,6 +29,7 @@
  * waits meanwhile, and hits, which never take it, go on.
  */
 #include "kernel/arch.h"
+#include "kernel/code_range.h"
 #include "kernel/mm/insn_slot.h"
 #include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -163,6 +164,14 @@ void __kprobes optimizer_free_detour(uint8_t *detour)
 {
 	insn_slot_free(&detour_buffers, detour);
 }
+
+/* A detour buffer calls optprobe_callback with the registers it saved
+ * below the call: backtraces go on from them (kernel/code_range.h). */
+static bool __kprobes in_detour_buffer(uintptr_t addr)
+{
+	return insn_slot_cache_holds(&detour_buffers, addr);
+}
+CODE_RANGE("probe code: an optimized probe's detour buffer", in_detour_buffer);
 
 unsigned long __kprobes optimizer_detours_in_use(void)
 {

@@ -14,6 +14,7 @@
 #include "kernel/probes/kprobes.h"
 #include "kernel/probes/arch_probes.h"
 #include "kernel/cpu.h"
+#include "kernel/percpu.h"
 #include "kernel/rcu.h"
 #include <asm/kprobes.h>
 
@@ -83,25 +84,15 @@ enum kprobe_status {
 };
 
 struct kprobe_ctlblk {
+	/* Both stale while the status is idle (see reset_ctlblk). */
 	struct probe_point *point;	/* being handled */
 	struct kprobe *running;		/* whose handler runs (for faults) */
-	/*
-	 * The two reasons a hit on this CPU is missed, side by side so that
-	 * a hit reads them as one word, busy, and tests it once: the status
-	 * is not KPROBE_IDLE (a probe is being handled here), or the CPU is
-	 * inside nokprobe_begin() (its this_cpu()->nokprobe_depth points at
-	 * nokprobe_depth here, set by kprobes_init). Each half is only ever
-	 * written on its own, as a 32-bit store, never through busy: a hit
-	 * that lands between the load and the store of nokprobe_begin's
-	 * increment changes the status, and must not undo the count.
-	 */
-	union {
-		struct {
-			enum kprobe_status status;
-			unsigned int nokprobe_depth;
-		};
-		uint64_t busy;
-	};
+	/* The status is not here: it is the handler half of this CPU's
+	 * handler_context word in struct cpu (kernel/cpu.h), beside the
+	 * count of nokprobe_begin(), so that a hit tests both with one load
+	 * and needs no per-CPU offset to do it, and the scheduler sees a
+	 * handler running here without asking this layer. kprobe_status()
+	 * and kprobe_set_status() reach it. */
 	struct arch_kprobe_state arch;	/* saved flags during a step */
 	/* The interrupt nesting an optimized hit began at: its handler may
 	 * run with interrupts on (aarch64), and a fault in an interrupt
@@ -120,22 +111,42 @@ struct kprobe_ctlblk {
 	struct arch_jprobe_state jprobe_saved;
 };
 
-_Static_assert(sizeof(enum kprobe_status) + sizeof(unsigned int) == sizeof(uint64_t),
-	       "the status and the nokprobe count fill the busy word");
 _Static_assert(KPROBE_IDLE == 0, "an idle CPU outside nokprobe_begin has busy == 0");
 
-/* This CPU's control block (set up for each CPU by kprobes_init). */
+DECLARE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
+
+/* This CPU's control block. Finding it costs a load of the per-CPU
+ * offset and an add (more on aarch64): a hit finds it once and hands it
+ * down to what it calls. */
 static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 {
-	return this_cpu_read(kprobes);
+	return this_cpu_ptr(&kprobe_cpu_block);
 }
 
-/* Back to idle: this CPU handles no probe. */
-static inline void reset_ctlblk(struct kprobe_ctlblk *kcb)
+/* This CPU's status (see struct kprobe_ctlblk). */
+static inline enum kprobe_status kprobe_status(void)
 {
-	kcb->point = NULL;
-	kcb->running = NULL;
-	kcb->status = KPROBE_IDLE;
+	return (enum kprobe_status)this_cpu_field(handler_context.handler_state);
+}
+
+static inline void kprobe_set_status(enum kprobe_status status)
+{
+	this_cpu_field(handler_context.handler_state) = status;
+}
+
+/* True if a hit on this CPU must be missed: a probe is being handled
+ * here, or the CPU is inside nokprobe_begin(). One load, one test. */
+static inline bool kprobe_cpu_busy(void)
+{
+	return this_cpu_field(handler_context.busy) != 0;
+}
+
+/* Back to idle: this CPU handles no probe. Only the status is written:
+ * point and running mean something only while it is not idle, and every
+ * hit sets them before they are read. */
+static inline void reset_ctlblk(void)
+{
+	kprobe_set_status(KPROBE_IDLE);
 }
 
 /* An instruction slot of ARCH_PROBE_SLOT_SIZE bytes for pp->slot (the

@@ -71,6 +71,7 @@ host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
 		--python tests/host/test_tools.py \
 		--python tests/host/test_incremental_build.py \
+		--python tests/host/test_layers.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \

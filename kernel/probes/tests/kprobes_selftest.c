@@ -407,7 +407,7 @@ static void jprobe_reached_by_a_jump_is_missed(void)
 	arch_irq_restore(flags);
 	EXPECT_EQ(jp.kp.nmissed, 1);
 	EXPECT(memcmp(&regs, &before, sizeof(regs)) == 0);
-	EXPECT(!kprobes_busy_here());
+	EXPECT(kprobe_status() == KPROBE_IDLE);
 	unregister_jprobe(&jp);
 }
 

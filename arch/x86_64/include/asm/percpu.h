@@ -23,4 +23,9 @@ static inline struct cpu *this_cpu(void)
 	word__;									\
 })
 
+/* A pointer to the field of the given type at byte offset off of this
+ * CPU's struct cpu, in GCC's gs address space: reads and writes through
+ * it are gs-relative instructions (used by this_cpu_field). */
+#define arch_this_cpu_field_ptr(type, off) ((type __seg_gs *)(off))
+
 #endif
