@@ -14,6 +14,7 @@
  * Output lines start with "bench:" and are read by tools/bench.py.
  */
 #include "kernel/arch.h"
+#include "kernel/backtrace.h"
 #include "kernel/mm/heap.h"
 #include "kernel/rcu.h"
 #include "kernel/printk.h"
@@ -23,6 +24,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "kernel/vfs.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 /* How long the bench waits for the optimizer thread to finish its work. */
@@ -189,7 +191,11 @@ struct background {
 	size_t count;		/* found (and registered) so far */
 	size_t next_sym;	/* the symbol table entry to look at next */
 	uintptr_t walked_to;	/* the end of the last function walked */
-	uintptr_t skip;		/* the measured function: never a background */
+	/* Never a background: the measured function, and the functions on
+	 * the call stack of the bench itself, whose code after the current
+	 * call runs later but never while the trial rounds look for hits. */
+	uintptr_t skip[1 + BACKTRACE_MAX];
+	int nskip;
 };
 
 /* Each pair has its own kprobe, as a probe's memory may be reused only
@@ -221,6 +227,32 @@ static void probe_function(struct background *bg, uintptr_t at, uintptr_t end)
 	}
 }
 
+static bool skipped(const struct background *bg, uintptr_t func)
+{
+	for (int i = 0; i < bg->nskip; i++)
+		if (bg->skip[i] == func)
+			return true;
+	return false;
+}
+
+/* Skip the function named name, and those of the callers on this call
+ * stack (not inlined, so that the first of them is its own caller).
+ * Returns 0, or -ENOENT if name is not a function. */
+static __noinline int skip_measured_and_callers(struct background *bg, const char *name)
+{
+	struct backtrace_entry calls[BACKTRACE_MAX];
+	int n = backtrace_collect(arch_current_frame(), calls, BACKTRACE_MAX);
+	struct symbol sym;
+
+	if (sym_by_name(name, &sym) < 0)
+		return -ENOENT;
+	bg->skip[bg->nskip++] = sym.addr;
+	for (int i = 0; i < n; i++)
+		if (sym_by_addr(calls[i].addr, &sym) == 0)
+			bg->skip[bg->nskip++] = sym.addr;
+	return 0;
+}
+
 /* Register background probes until there are BACKGROUND_MAX (or the
  * kernel's functions run out), function by function in address order. */
 static void background_fill(struct background *bg)
@@ -230,7 +262,7 @@ static void background_fill(struct background *bg)
 
 		/* Aliases share an address: walk each function once. */
 		if (e->type != SYM_TEXT || e->size == 0 || e->addr < bg->walked_to ||
-		    e->addr == bg->skip)
+		    skipped(bg, e->addr))
 			continue;
 		bg->walked_to = e->addr + e->size;
 		probe_function(bg, e->addr, e->addr + e->size);
@@ -389,12 +421,11 @@ static void bench_register(void)
 {
 	struct background bg = { 0 };
 	struct kprobe *store = kmalloc(BACKGROUND_MAX * sizeof(*store));
-	struct symbol vfs_read_sym;
 	uint64_t t0, t_reg, t_opt;
 	size_t have = 0;
 
 	bg.probes = kmalloc(BACKGROUND_MAX * sizeof(*bg.probes));
-	if (!store || !bg.probes || sym_by_name("vfs_read", &vfs_read_sym) < 0) {
+	if (!store || !bg.probes || skip_measured_and_callers(&bg, "vfs_read") < 0) {
 		kprintf("bench: register+unregister no memory for the background probes\n");
 		kfree(store);
 		kfree(bg.probes);
@@ -402,7 +433,6 @@ static void bench_register(void)
 	}
 	for (size_t i = 0; i < BACKGROUND_MAX; i++)
 		bg.probes[i] = &store[i];
-	bg.skip = vfs_read_sym.addr;
 	background_find(&bg);
 	background_remove(&bg, bg.count);
 
