@@ -10,6 +10,14 @@
 
 #include "lib/types.h"
 
+/* One hijacked return of a thread. A thread's hijacked returns are a
+ * stack, newest first, at its hijacked_returns (kernel/sched.h); the
+ * hijacking layer embeds the link in its own record of the call and
+ * pushes and pops it. The scheduler and the unwinder never look inside. */
+struct return_hijack {
+	struct return_hijack *next;
+};
+
 /* What a hijacking layer registers: the address its hijacked returns go
  * to, and a function that, given the stack slot where such a return
  * address was found in the current thread, returns the real one (or

@@ -28,7 +28,7 @@ enum thread_state {
 	THREAD_DEAD,		/* exited; freed after the next switch */
 };
 
-struct kretprobe_instance;
+struct return_hijack;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
@@ -49,9 +49,9 @@ struct thread {
 	struct list_node all_node;	/* in the list of all threads */
 	/* While preempted by an interrupt: the registers it was stopped with. */
 	struct pt_regs *preempted_regs;
-	/* kretprobe instances of this thread's pending calls, newest first
-	 * (linked by their next). */
-	struct kretprobe_instance *kretprobe_instances;
+	/* Returns of this thread's pending calls that a layer hijacked
+	 * (kernel/return_address.h), newest first. */
+	struct return_hijack *hijacked_returns;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 };
 

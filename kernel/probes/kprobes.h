@@ -20,6 +20,7 @@
 #ifndef KERNEL_PROBES_KPROBES_H
 #define KERNEL_PROBES_KPROBES_H
 
+#include "kernel/return_address.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/ptrace.h>
@@ -142,8 +143,9 @@ struct thread;
 struct kretprobe_pool;
 
 struct kretprobe_instance {
-	/* Next in the thread's stack of pending calls (newest first). */
-	struct kretprobe_instance *next;
+	/* First, so that the link and the instance share an address: on the
+	 * thread's stack of hijacked returns (kernel/return_address.h). */
+	struct return_hijack hijack;
 	struct kretprobe_pool *pool;	/* the block it was allocated in */
 	uint32_t state;			/* free, in use or orphaned (kretprobes.c) */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */

@@ -94,6 +94,13 @@ static void __kprobes pool_put(struct kretprobe_pool *pool)
 		call_rcu(&pool->rcu, pool_free_rcu);
 }
 
+/* The instance whose link h is, or NULL for none (the link is its first
+ * member, so this costs nothing). */
+static inline struct kretprobe_instance __kprobes *instance_of(struct return_hijack *h)
+{
+	return h ? container_of(h, struct kretprobe_instance, hijack) : NULL;
+}
+
 /* The first free instance, now IN_USE, or NULL if all are taken. The
  * plain load first keeps a busy instance from being claimed for nothing
  * (an exclusive access on aarch64); the acquire orders this hit's use of
@@ -151,8 +158,8 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
-	ri->next = self->kretprobe_instances;
-	self->kretprobe_instances = ri;
+	ri->hijack.next = self->hijacked_returns;
+	self->hijacked_returns = &ri->hijack;
 	return 0;
 }
 
@@ -170,7 +177,7 @@ static __noreturn __noinline void __kprobes kretprobe_bug(const struct thread *s
 uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 {
 	struct thread *self = current_thread();
-	struct kretprobe_instance *ri = self->kretprobe_instances;
+	struct kretprobe_instance *ri = instance_of(self->hijacked_returns);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kretprobe *rp;
 	uintptr_t ret;
@@ -178,7 +185,7 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 	/* Returns come newest first. */
 	if (unlikely(!ri || !arch_kretprobe_matches(ri, regs)))
 		kretprobe_bug(self, ri);
-	self->kretprobe_instances = ri->next;
+	self->hijacked_returns = ri->hijack.next;
 
 	/* The handler runs with this CPU marked busy, so that probes it hits
 	 * count as missed. Nothing else is being handled here: a return only
@@ -211,15 +218,15 @@ static void __kprobes kretprobe_thread_exit(struct thread *t)
 	/* Interrupts stay off while the list is emptied: an interrupt hitting
 	 * a kretprobe would push onto this thread's list meanwhile. */
 	unsigned long flags = arch_irq_save();
-	struct kretprobe_instance *ri = t->kretprobe_instances;
+	struct return_hijack *h = t->hijacked_returns;
 
 	/* Calls that will never return: the thread ends inside them. */
-	t->kretprobe_instances = NULL;
-	while (ri) {
-		struct kretprobe_instance *next = ri->next;
+	t->hijacked_returns = NULL;
+	while (h) {
+		struct return_hijack *next = h->next;
 
-		put_instance(ri);
-		ri = next;
+		put_instance(instance_of(h));
+		h = next;
 	}
 	arch_irq_restore(flags);
 }
@@ -234,7 +241,8 @@ static uintptr_t __kprobes kretprobe_real_return(uintptr_t stack_slot)
 	uintptr_t real = arch_kretprobe_trampoline_addr();
 	unsigned long flags = arch_irq_save();
 
-	for (ri = current_thread()->kretprobe_instances; ri; ri = ri->next) {
+	for (ri = instance_of(current_thread()->hijacked_returns); ri;
+	     ri = instance_of(ri->hijack.next)) {
 		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
 			real = (uintptr_t)ri->ret_addr;
 			break;
