@@ -16,9 +16,9 @@
  *                        stack's end mark overwritten
  *   crash=lock-recursion a spinlock taken twice on one CPU: the second
  *                        spin_lock finds this CPU is the holder
- *   (and those the architecture adds: see arch_crash_test; and those
- *   the layers above add with CRASH_KIND: the probes layer's are in
- *   kernel/probes/crash_kinds.c)
+ *   (each declared with CRASH_KIND, as the layers above declare theirs:
+ *   the probes layer's are in kernel/probes/crash_kinds.c; and those
+ *   the architecture adds: see arch_crash_test)
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
@@ -38,6 +38,8 @@ __noinline static void crash_by_text_write(void)
 	/* volatile: the compiler must really emit the store. */
 	*(volatile uint8_t *)crash_by_trap = 0;
 }
+CRASH_KIND("trap", crash_by_trap);
+CRASH_KIND("text-write", crash_by_text_write);
 
 /* One level of a runaway recursion, its frame written in full. It stops
  * at the first frame that lies below the stack's lowest word, so that
@@ -69,6 +71,7 @@ __noinline static void crash_by_stack_overflow(void)
 		panic("crash test: cannot create a thread");
 	thread_yield();
 }
+CRASH_KIND("stack-overflow", crash_by_stack_overflow);
 
 __noinline static void crash_by_lock_recursion(void)
 {
@@ -77,6 +80,7 @@ __noinline static void crash_by_lock_recursion(void)
 	spin_lock_irqsave(&lock);
 	spin_lock(&lock);	/* never returns: this CPU holds it already */
 }
+CRASH_KIND("lock-recursion", crash_by_lock_recursion);
 
 /* The value of crash= in the command line, in buf; false if absent. */
 static bool crash_kind(const char *cmdline, char *buf, size_t size)
@@ -102,8 +106,9 @@ static bool crash_kind(const char *cmdline, char *buf, size_t size)
 
 extern const struct crash_kind __start_crash_kinds[], __stop_crash_kinds[];
 
-/* A kind added with CRASH_KIND: crash as it says; false if none is kind. */
-static bool crash_by_added_kind(const char *kind)
+/* The kind of that name, this file's or a layer's above: crash as it
+ * says; false if there is none. */
+static bool crash_by_kind(const char *kind)
 {
 	for (const struct crash_kind *k = __start_crash_kinds; k < __stop_crash_kinds; k++) {
 		if (strcmp(kind, k->name) == 0) {
@@ -121,14 +126,6 @@ void crash_test_from_cmdline(const char *cmdline)
 	if (!crash_kind(cmdline, kind, sizeof(kind)))
 		return;
 	kprintf("crash test: %s\n", kind);
-	if (strcmp(kind, "trap") == 0)
-		crash_by_trap();
-	else if (strcmp(kind, "text-write") == 0)
-		crash_by_text_write();
-	else if (strcmp(kind, "stack-overflow") == 0)
-		crash_by_stack_overflow();
-	else if (strcmp(kind, "lock-recursion") == 0)
-		crash_by_lock_recursion();
-	else if (!crash_by_added_kind(kind) && !arch_crash_test(kind))
+	if (!crash_by_kind(kind) && !arch_crash_test(kind))
 		kprintf("crash test: unknown kind '%s', booting normally\n", kind);
 }

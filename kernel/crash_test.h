@@ -4,10 +4,11 @@
 
 #include "lib/types.h"
 
-/* A crash kind that a layer above adds without crash_test.c knowing it
- * (the probes layer's, in kernel/probes/crash_kinds.c): CRASH_KIND(name,
- * fn) makes crash=name call fn, which should not return. The linker
- * gathers them into one table (see linker/). */
+/* A crash kind: CRASH_KIND(name, fn) makes crash=name call fn, which
+ * should not return. The linker gathers them into one table (see
+ * linker/), so crash_test.c names none, not even its own, and a layer
+ * above adds its kinds (the probes layer's, kernel/probes/crash_kinds.c)
+ * without crash_test.c knowing them. */
 struct crash_kind {
 	const char *name;
 	void (*crash)(void);
