@@ -1,0 +1,130 @@
+/* Loadable modules: ELF relocatable objects (.ko) linked into the running
+ * kernel by `insmod`, as in Linux.
+ *
+ * A module is built by `make M=DIR` (docs/modules.md) against the
+ * headers in include/linux/. What the loader reads from it:
+ *
+ *   .modinfo          NUL-separated key=value strings: name= (the
+ *                     module's name, from its file name at build time),
+ *                     license=, author=, description=, parm=NAME:text,
+ *                     parmtype=NAME:type
+ *   init_module       the global symbol module_init() aliases to the
+ *                     module's init function; cleanup_module likewise
+ *                     for module_exit() (a module without it cannot be
+ *                     removed)
+ *   __param           struct kernel_param entries (moduleparam.h)
+ *   __ksymtab         struct kernel_symbol entries: what it exports
+ *   .init.*           code and data used only by init (__init,
+ *                     __initdata), freed once init has returned
+ *   .kprobes.text     code marked __kprobes, never to be probed
+ *   .nokprobe_list    addresses of functions marked NOKPROBE_SYMBOL
+ *
+ * The loader (kernel/module/loader.c) never calls the probes layer.
+ * Layers that must know when module code appears or goes (the probes
+ * layer must stop probes on code about to be freed) register a
+ * module_notifier. */
+#ifndef KERNEL_MODULE_MODULE_H
+#define KERNEL_MODULE_MODULE_H
+
+#include "kernel/export.h"
+#include "kernel/symtab.h"
+#include "lib/list.h"
+#include "lib/types.h"
+
+#define MODULE_NAME_LEN 56
+
+enum module_state {
+	MODULE_STATE_COMING,	/* relocated, init not yet returned */
+	MODULE_STATE_LIVE,	/* init returned 0 (its .init code is freed) */
+	MODULE_STATE_GOING,	/* being removed, or init failed */
+};
+
+/* One piece of a module in the executable-memory region: text first
+ * (executable, read-only), then rodata (read-only), then data and bss
+ * (writable, never executable), each part page-aligned. */
+struct module_layout {
+	uintptr_t base;
+	size_t size;		/* bytes, a multiple of the page size */
+	size_t text_size;	/* [base, base + text_size) is code */
+	size_t ro_size;		/* [base, base + ro_size) is read-only */
+};
+
+struct module_section {
+	char name[32];
+	uintptr_t addr;
+};
+
+struct module {
+	char name[MODULE_NAME_LEN];
+	enum module_state state;
+	struct list_node node;		/* in the list of loaded modules */
+
+	struct module_layout core;	/* stays until rmmod */
+	struct module_layout init;	/* .init.*: freed after init */
+
+	int (*init)(void);
+	void (*exit)(void);		/* NULL: the module cannot be removed */
+
+	/* Its symbols, for `sym`, backtraces and probes by name. */
+	struct symtab_module symbols;
+	/* What it exports to modules loaded after it. */
+	const struct kernel_symbol *exports;
+	size_t num_exports;
+
+	/* Modules using this one's exports, and the ones it uses. */
+	unsigned int users;
+	struct module **uses;
+	size_t num_uses;
+
+	/* Code the module marks never to be probed. */
+	uintptr_t kprobes_text_start;
+	size_t kprobes_text_size;
+	const uintptr_t *kprobe_blacklist;
+	size_t num_kprobe_blacklist;
+
+	/* Where each allocated section of the .ko was placed, for GDB
+	 * (tools/gdb/probeos.py loads the .ko's symbols at these addresses). */
+	struct module_section *sections;
+	size_t num_sections;
+
+	/* charp parameters' values, freed with the module. */
+	char **param_strings;
+	size_t num_param_strings;
+};
+
+/* Load the module in image[0..size) (a copy: the caller keeps its
+ * buffer), set its parameters from args[0..nargs) ("name=value"), run its
+ * init. Returns 0 or a negative errno; on error nothing is left behind
+ * and a one-line reason has been printed. */
+int module_load(const void *image, size_t size, int nargs, char **args);
+/* Remove a loaded module: -ENOENT if there is none by that name, -EBUSY
+ * if another module uses it or it has no exit function. */
+int module_unload(const char *name);
+
+/* The module whose core or init memory holds addr, or NULL. Lock-free:
+ * safe in a trap handler or a panic; call with preemption disabled
+ * (a module is freed only a grace period after it is unlinked). */
+struct module *module_of_address(uintptr_t addr);
+/* Whether addr lies in mod's core memory, or in its init memory. */
+bool within_module_core(uintptr_t addr, const struct module *mod);
+bool within_module_init(uintptr_t addr, const struct module *mod);
+
+/* Call fn for each loaded module, oldest first, under the modules'
+ * mutex (fn may sleep, but must not load or unload). */
+void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx);
+
+/* Notified of each module's state changes, in thread context:
+ *   MODULE_STATE_COMING  relocated and protected, before init runs;
+ *   MODULE_STATE_LIVE    init returned 0; its init memory is about to be
+ *                        freed;
+ *   MODULE_STATE_GOING   exit has run (or init failed); all its memory
+ *                        is about to be freed.
+ * A notifier cannot veto. */
+struct module_notifier {
+	void (*notify)(struct module_notifier *nb, enum module_state state,
+		       struct module *mod);
+	struct module_notifier *next;
+};
+void register_module_notifier(struct module_notifier *nb);
+
+#endif
