@@ -18,6 +18,7 @@ static void fill_symbol(const struct symtab *tab, size_t i, struct symbol *out)
 	out->addr = e->addr;
 	out->size = e->size;
 	out->type = e->type == SYM_DATA ? SYM_DATA : SYM_TEXT;
+	out->module = NULL;
 }
 
 /*
@@ -95,13 +96,102 @@ int symtab_lookup_addr(const struct symtab *tab, uintptr_t addr,
 	return 0;
 }
 
+/* The loaded modules' tables, oldest first (see symtab.h). */
+static struct symtab_module *module_tables;
+
+void symtab_add_module(struct symtab_module *m)
+{
+	struct symtab_module **link = &module_tables;
+
+	while (*link)
+		link = &(*link)->next;
+	m->next = NULL;
+	__atomic_store_n(link, m, __ATOMIC_RELEASE);
+}
+
+void symtab_remove_module(struct symtab_module *m)
+{
+	struct symtab_module **link = &module_tables;
+
+	while (*link && *link != m)
+		link = &(*link)->next;
+	if (*link)
+		__atomic_store_n(link, m->next, __ATOMIC_RELEASE);
+}
+
+void symtab_drop_module_init(struct symtab_module *m)
+{
+	__atomic_store_n(&m->init_end, m->init_start, __ATOMIC_RELEASE);
+}
+
+static struct symtab_module *first_module(void)
+{
+	return __atomic_load_n(&module_tables, __ATOMIC_ACQUIRE);
+}
+
+static struct symtab_module *next_module(const struct symtab_module *m)
+{
+	return __atomic_load_n(&m->next, __ATOMIC_ACQUIRE);
+}
+
+static bool module_covers(const struct symtab_module *m, uintptr_t addr)
+{
+	return (addr >= m->start && addr < m->end) ||
+	       (addr >= m->init_start && addr < __atomic_load_n(&m->init_end, __ATOMIC_ACQUIRE));
+}
+
+/* Look name up in one module's table, skipping freed init symbols
+ * (the scan goes on past them: a core symbol may share the name). */
+static int module_lookup_name(const struct symtab_module *m, const char *name,
+			      struct symbol *out)
+{
+	for (size_t i = 0; i < m->table.count; i++) {
+		const struct symtab_entry *e = &m->table.entries[i];
+
+		if (module_covers(m, e->addr) && strcmp(m->table.names + e->name_off, name) == 0) {
+			fill_symbol(&m->table, i, out);
+			out->module = m->module;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* "module:name": the part before the colon names the module. */
+static int sym_by_module_name(const char *name, const char *colon, struct symbol *out)
+{
+	size_t len = (size_t)(colon - name);
+
+	for (const struct symtab_module *m = first_module(); m; m = next_module(m))
+		if (strlen(m->module) == len && strncmp(m->module, name, len) == 0)
+			return module_lookup_name(m, colon + 1, out);
+	return -ENOENT;
+}
+
 int sym_by_name(const char *name, struct symbol *out)
 {
-	return symtab_lookup_name(&kernel_symtab, name, out);
+	const char *colon = strchr(name, ':');
+
+	if (colon)
+		return sym_by_module_name(name, colon, out);
+	if (symtab_lookup_name(&kernel_symtab, name, out) == 0)
+		return 0;
+	for (const struct symtab_module *m = first_module(); m; m = next_module(m))
+		if (module_lookup_name(m, name, out) == 0)
+			return 0;
+	return -ENOENT;
 }
 
 int sym_by_addr(uintptr_t addr, struct symbol *out)
 {
+	for (const struct symtab_module *m = first_module(); m; m = next_module(m)) {
+		if (!module_covers(m, addr))
+			continue;
+		if (symtab_lookup_addr(&m->table, addr, out) < 0 || !module_covers(m, out->addr))
+			return -ENOENT;
+		out->module = m->module;
+		return 0;
+	}
 	return symtab_lookup_addr(&kernel_symtab, addr, out);
 }
 
@@ -112,13 +202,19 @@ static void format_symbolic(uintptr_t addr, uintptr_t lookup, char *buf, size_t 
 {
 	struct symbol sym;
 
-	if (sym_by_addr(lookup, &sym) < 0)
+	int n;
+
+	if (sym_by_addr(lookup, &sym) < 0) {
 		snprintf(buf, size, "%p", (void *)addr);
-	else if (with_size)
-		snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
-			 (unsigned long)(addr - sym.addr), (unsigned long)sym.size);
+		return;
+	}
+	if (with_size)
+		n = snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
+			     (unsigned long)(addr - sym.addr), (unsigned long)sym.size);
 	else
-		snprintf(buf, size, "%s+0x%lx", sym.name, (unsigned long)(addr - sym.addr));
+		n = snprintf(buf, size, "%s+0x%lx", sym.name, (unsigned long)(addr - sym.addr));
+	if (sym.module && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " [%s]", sym.module);
 }
 
 /* "vfs_read+0x5/0x9a": the symbol, the offset into it and its size, the

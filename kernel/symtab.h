@@ -30,7 +30,32 @@ struct symbol {
 	uintptr_t addr;
 	size_t size;
 	enum sym_type type;
+	const char *module;	/* the loaded module it is in; NULL: the kernel */
 };
+
+/*
+ * The symbols of code loaded at run time (a module's), searched beside
+ * the kernel's own table. table covers the addresses [start, end) and
+ * [init_start, init_end); an entry outside both is ignored, so a module
+ * drops the symbols of its freed init code by emptying that range.
+ *
+ * The list is read without a lock (in panics and probe hits); whoever
+ * adds and removes tables serializes those calls, and frees a removed
+ * table only after a grace period (kernel/rcu.h).
+ */
+struct symtab_module {
+	struct symtab table;
+	const char *module;
+	uintptr_t start, end;
+	uintptr_t init_start, init_end;
+	struct symtab_module *next;
+};
+
+/* Add a module's table to the lookups, or remove it. */
+void symtab_add_module(struct symtab_module *m);
+void symtab_remove_module(struct symtab_module *m);
+/* Stop naming addresses in m's init range (its init code was freed). */
+void symtab_drop_module_init(struct symtab_module *m);
 
 /* The kernel's table (generated; empty in the first link pass). */
 extern const struct symtab kernel_symtab;
@@ -41,11 +66,15 @@ int symtab_lookup_name(const struct symtab *tab, const char *name, struct symbol
  * nearest symbol before addr if it has size 0). Returns 0 or -ENOENT. */
 int symtab_lookup_addr(const struct symtab *tab, uintptr_t addr, struct symbol *out);
 
-/* The same on the kernel's own table. */
+/* The same on the kernel's own table and the loaded modules' tables.
+ * By name: the kernel's symbol first, then the modules' in load order;
+ * "module:name" looks in that module only. By address: a module's
+ * symbol if addr lies in the module, else the kernel's. */
 int sym_by_name(const char *name, struct symbol *out);
 int sym_by_addr(uintptr_t addr, struct symbol *out);
 
-/* Format addr as "name+0xoff/0xsize" (or "0x..." if unknown) into buf. */
+/* Format addr as "name+0xoff/0xsize" (or "0x..." if unknown) into buf,
+ * followed by " [module]" for an address in a loaded module. */
 void sym_format(uintptr_t addr, char *buf, size_t size);
 /* The same for a return address in a backtrace: named by the call before
  * it, which matters when that call ends its function. */

@@ -6,6 +6,7 @@
 #define EPERM    1
 #define ENOENT   2
 #define EIO      5
+#define ENOEXEC  8
 #define E2BIG    7
 #define EBADF    9
 #define EAGAIN  11

@@ -8,6 +8,8 @@
 #include "kernel/mm/paging.h"
 #include "kernel/spinlock.h"
 #include "kernel/mm/text_patch.h"
+#include "lib/errno.h"
+#include "lib/string.h"
 #include <asm/insn_fill.h>
 #include <asm/layout.h>
 
@@ -34,6 +36,29 @@ static long reserve_index(void)
 			break;
 		}
 	}
+	spin_unlock_irqrestore(&execmem_lock, flags);
+	return found;
+}
+
+static bool index_used(size_t i)
+{
+	return page_used[i / 64] & (1ULL << (i % 64));
+}
+
+/* Reserve npages free indices in a row (first fit), or return -1. */
+static long reserve_run(size_t npages)
+{
+	unsigned long flags = spin_lock_irqsave(&execmem_lock);
+	long found = -1;
+	size_t run = 0;
+
+	for (size_t i = 0; i < EXEC_PAGES && found < 0; i++) {
+		run = index_used(i) ? 0 : run + 1;
+		if (run == npages)
+			found = (long)(i + 1 - npages);
+	}
+	for (size_t i = 0; found >= 0 && i < npages; i++)
+		page_used[(found + i) / 64] |= 1ULL << ((found + i) % 64);
 	spin_unlock_irqrestore(&execmem_lock, flags);
 	return found;
 }
@@ -97,6 +122,59 @@ void execmem_free_page(void *page)
 	unmap_page(va);
 	free_frame(pa);
 	release_index((va - EXEC_REGION_BASE) / PAGE_SIZE);
+}
+
+void *execmem_alloc_range(size_t npages)
+{
+	long first = npages ? reserve_run(npages) : -1;
+	uintptr_t base;
+
+	if (first < 0)
+		return NULL;
+	base = EXEC_REGION_BASE + (uintptr_t)first * PAGE_SIZE;
+	for (size_t i = 0; i < npages; i++) {
+		uintptr_t va = base + i * PAGE_SIZE;
+		uint64_t pa = frame_alloc();
+
+		if (!pa || map_page(va, pa, PROT_READ | PROT_WRITE) < 0) {
+			if (pa)
+				frame_free(pa);
+			/* Pages [i, npages) were never mapped: only give back
+			 * their indices. */
+			execmem_free_range((void *)base, i);
+			for (size_t j = i; j < npages; j++)
+				release_index((size_t)first + j);
+			return NULL;
+		}
+		memset((void *)va, 0, PAGE_SIZE);
+	}
+	return (void *)base;
+}
+
+int execmem_protect(void *addr, size_t npages, unsigned int prot)
+{
+	for (size_t i = 0; i < npages; i++) {
+		uintptr_t va = (uintptr_t)addr + i * PAGE_SIZE;
+		uint64_t pa;
+		int err;
+
+		if (!execmem_contains(va) || virt_to_phys(va, &pa) < 0)
+			return -EFAULT;
+		err = set_direct_map_prot(pa, PROT_READ);
+		if (err < 0)
+			return err;
+		unmap_page(va);
+		err = map_page(va, pa, prot);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+void execmem_free_range(void *addr, size_t npages)
+{
+	for (size_t i = 0; i < npages; i++)
+		execmem_free_page((char *)addr + i * PAGE_SIZE);
 }
 
 void execmem_set_owner(void *page, void *owner)

@@ -24,6 +24,20 @@ void execmem_free_page(void *page);
  * none was set or addr is outside the region. The user serializes. */
 void execmem_set_owner(void *page, void *owner);
 void *execmem_owner(const void *addr);
+/* Map npages contiguous new pages, zeroed, writable and not executable:
+ * room for a loadable module, which the loader fills and relocates and
+ * then protects part by part with execmem_protect. Module code and data
+ * both live here, within reach of the kernel's text and of each other
+ * (a heap address would be too far for their relative references).
+ * Returns the first page, or NULL. */
+void *execmem_alloc_range(size_t npages);
+/* Give npages pages of a range the protection prot: PROT_READ |
+ * PROT_EXEC for code, PROT_READ for read-only data. Their direct-map
+ * aliases become read-only too, so that no writable alias of either
+ * remains. Returns 0 or a negative errno. */
+int execmem_protect(void *addr, size_t npages, unsigned int prot);
+/* Unmap npages pages from execmem_alloc_range and free their frames. */
+void execmem_free_range(void *addr, size_t npages);
 /* True if addr is inside the executable region. */
 bool execmem_contains(uintptr_t addr);
 
