@@ -59,8 +59,8 @@ struct module {
 	enum module_state state;
 	struct list_node node;		/* in the list of loaded modules */
 
-	struct module_layout core;	/* stays until rmmod */
-	struct module_layout init;	/* .init.*: freed after init */
+	struct module_layout core_layout;	/* stays until rmmod */
+	struct module_layout init_layout;	/* .init.*: freed after init */
 
 	int (*init)(void);
 	void (*exit)(void);		/* NULL: the module cannot be removed */

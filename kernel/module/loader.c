@@ -1,0 +1,413 @@
+/*
+ * The module loader: insmod's and rmmod's work (module.h).
+ *
+ * Loading, step by step (module_load):
+ *   1. check the ELF file (elf_check.c) and find its tables;
+ *   2. read the name from .modinfo; refuse a second copy;
+ *   3. lay the allocated sections out in executable memory (layout.c);
+ *   4. resolve every symbol and apply every relocation (symbols.c);
+ *   5. find what the module declares: init and exit, exports,
+ *      parameters, code never to probe; set the parameters (params.c);
+ *   6. seal code and rodata, publish the module and its symbols, tell
+ *      the notifiers it is COMING, and run its init;
+ *   7. LIVE: free its init memory; or, if init failed, GOING: undo it all.
+ * Unloading (module_unload) runs exit, tells the notifiers the module is
+ * GOING, unpublishes it, waits a grace period and frees it.
+ *
+ * modules_mutex serializes loading and unloading; the list of modules is
+ * also read without it (module_of_address), RCU-style.
+ */
+#include "kernel/module/arch_module.h"
+#include "kernel/module/elf_check.h"
+#include "kernel/module/internal.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "kernel/rcu.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+LIST_HEAD(modules);
+static struct mutex modules_mutex = MUTEX_INIT(modules_mutex, "modules");
+static struct module_notifier *notifiers;
+
+void register_module_notifier(struct module_notifier *nb)
+{
+	struct module_notifier **link = &notifiers;
+
+	mutex_lock(&modules_mutex);
+	while (*link)
+		link = &(*link)->next;
+	nb->next = NULL;
+	*link = nb;
+	mutex_unlock(&modules_mutex);
+}
+
+static void notify(struct module *mod, enum module_state state)
+{
+	mod->state = state;
+	for (struct module_notifier *nb = notifiers; nb; nb = nb->next)
+		nb->notify(nb, state, mod);
+}
+
+unsigned int find_section(const struct load_info *li, const char *name)
+{
+	for (unsigned int i = 1; i < li->eh->e_shnum; i++)
+		if (strcmp(section_name(li, i), name) == 0)
+			return i;
+	return 0;
+}
+
+/* Step 1: the checked file's headers and tables. */
+static int read_tables(struct load_info *li)
+{
+	char why[128];
+
+	if (module_elf_check(li->image, li->size, arch_module_machine, why, sizeof(why)) < 0) {
+		kprintf("insmod: %s\n", why);
+		return -ENOEXEC;
+	}
+	li->eh = (const Elf64_Ehdr *)li->image;
+	li->sh = (const Elf64_Shdr *)(li->image + li->eh->e_shoff);
+	li->secstrings = (const char *)li->image + li->sh[li->eh->e_shstrndx].sh_offset;
+	for (unsigned int i = 1; i < li->eh->e_shnum; i++) {
+		if (li->sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		li->syms = (const Elf64_Sym *)(li->image + li->sh[i].sh_offset);
+		li->nsyms = li->sh[i].sh_size / sizeof(Elf64_Sym);
+		li->strtab = (const char *)li->image + li->sh[li->sh[i].sh_link].sh_offset;
+	}
+	li->sec_addr = kzalloc(li->eh->e_shnum * sizeof(*li->sec_addr));
+	li->sym_value = kzalloc((li->nsyms + 1) * sizeof(*li->sym_value));
+	return li->sec_addr && li->sym_value ? 0 : -ENOMEM;
+}
+
+/* The value of "key=" among the NUL-separated strings of .modinfo. */
+static const char *modinfo(const struct load_info *li, const char *key)
+{
+	unsigned int i = find_section(li, ".modinfo");
+	const char *p, *end;
+	size_t len = strlen(key);
+
+	if (!i)
+		return NULL;
+	p = (const char *)li->image + li->sh[i].sh_offset;
+	end = p + li->sh[i].sh_size;
+	while (p < end) {
+		size_t n = strnlen(p, (size_t)(end - p));
+
+		if (n > len && strncmp(p, key, len) == 0 && p[len] == '=' && p + n < end)
+			return p + len + 1;
+		p += n + 1;
+	}
+	return NULL;
+}
+
+static struct module *find_module(const char *name)
+{
+	struct module *m;
+
+	list_for_each_entry(m, &modules, node)
+		if (strcmp(m->name, name) == 0)
+			return m;
+	return NULL;
+}
+
+/* Step 2. */
+static int read_name(struct load_info *li)
+{
+	const char *name = modinfo(li, "name");
+
+	if (!name || !*name || strlen(name) >= MODULE_NAME_LEN) {
+		kprintf("insmod: no module name in .modinfo (not built by make M=DIR?)\n");
+		return -ENOEXEC;
+	}
+	if (find_module(name)) {
+		kprintf("insmod: module %s is already loaded\n", name);
+		return -EEXIST;
+	}
+	strlcpy(li->mod->name, name, sizeof(li->mod->name));
+	return 0;
+}
+
+/* A global symbol the object defines, or 0. */
+static uintptr_t defined_symbol(const struct load_info *li, const char *name)
+{
+	for (size_t i = 1; i < li->nsyms; i++) {
+		const Elf64_Sym *sym = &li->syms[i];
+
+		if (ELF64_ST_BIND(sym->st_info) != STB_LOCAL && sym->st_shndx != SHN_UNDEF &&
+		    strcmp(li->strtab + sym->st_name, name) == 0)
+			return li->sym_value[i];
+	}
+	return 0;
+}
+
+/* A loaded section's address and size in whole entries of entsize. */
+static const void *section_table(const struct load_info *li, const char *name,
+				 size_t entsize, size_t *count)
+{
+	unsigned int i = find_section(li, name);
+
+	*count = i && li->sec_addr[i] ? li->sh[i].sh_size / entsize : 0;
+	return *count ? (const void *)li->sec_addr[i] : NULL;
+}
+
+/* Where each loaded section went, for the debugger. */
+static int record_sections(struct load_info *li)
+{
+	struct module *mod = li->mod;
+	size_t n = 0;
+
+	for (unsigned int i = 1; i < li->eh->e_shnum; i++)
+		n += li->sec_addr[i] != 0;
+	mod->sections = kzalloc((n + 1) * sizeof(*mod->sections));
+	if (!mod->sections)
+		return -ENOMEM;
+	for (unsigned int i = 1; i < li->eh->e_shnum; i++) {
+		struct module_section *s = &mod->sections[mod->num_sections];
+
+		if (!li->sec_addr[i])
+			continue;
+		strlcpy(s->name, section_name(li, i), sizeof(s->name));
+		s->addr = li->sec_addr[i];
+		mod->num_sections++;
+	}
+	return 0;
+}
+
+/* No module may export a name the kernel or another module exports. */
+static int check_exports(const struct module *mod)
+{
+	for (size_t i = 0; i < mod->num_exports; i++) {
+		struct module *owner;
+
+		if (find_export(mod->exports[i].name, &owner)) {
+			kprintf("insmod: %s exports %s, which %s exports already\n", mod->name,
+				mod->exports[i].name, owner ? owner->name : "the kernel");
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+/* Step 5: what the relocated module declares. */
+static int read_declarations(struct load_info *li, int nargs, char **args)
+{
+	struct module *mod = li->mod;
+	const struct kernel_param *params;
+	size_t nparams, n;
+	unsigned int kt = find_section(li, ".kprobes.text");
+	int err;
+
+	mod->init = (int (*)(void))defined_symbol(li, "init_module");
+	mod->exit = (void (*)(void))defined_symbol(li, "cleanup_module");
+	mod->exports = section_table(li, "__ksymtab", sizeof(struct kernel_symbol),
+				     &mod->num_exports);
+	mod->kprobe_blacklist = section_table(li, ".nokprobe_list", sizeof(uintptr_t), &n);
+	mod->num_kprobe_blacklist = n;
+	if (kt && li->sec_addr[kt]) {
+		mod->kprobes_text_start = li->sec_addr[kt];
+		mod->kprobes_text_size = li->sh[kt].sh_size;
+	}
+	params = section_table(li, "__param", sizeof(struct kernel_param), &nparams);
+	err = check_exports(mod);
+
+	if (!err)
+		err = set_module_params(mod, params, nparams, nargs, args);
+	return err;
+}
+
+/* Free what a module holds; it is unpublished and no CPU can be in it. */
+static void free_module(struct module *mod)
+{
+	for (size_t i = 0; i < mod->num_uses; i++)
+		mod->uses[i]->users--;
+	for (size_t i = 0; i < mod->num_param_strings; i++)
+		kfree(mod->param_strings[i]);
+	kfree(mod->param_strings);
+	kfree(mod->uses);
+	kfree(mod->sections);
+	kfree((void *)mod->symbols.table.entries);
+	kfree((void *)mod->symbols.table.names);
+	free_module_layout(&mod->core_layout);
+	free_module_layout(&mod->init_layout);
+	kfree(mod);
+}
+
+static void publish(struct module *mod)
+{
+	struct symtab_module *st = &mod->symbols;
+
+	st->start = mod->core_layout.base;
+	st->end = mod->core_layout.base + mod->core_layout.size;
+	st->init_start = mod->init_layout.base;
+	st->init_end = mod->init_layout.base + mod->init_layout.size;
+	list_add_tail_rcu(&mod->node, &modules);
+	symtab_add_module(st);
+}
+
+static void unpublish(struct module *mod)
+{
+	symtab_remove_module(&mod->symbols);
+	list_del_rcu(&mod->node);
+	/* Lock-free readers (a backtrace, a probe hit) may still be
+	 * looking at it. */
+	synchronize_rcu();
+}
+
+/* Step 7, success: init has returned; its code and data go. */
+static void free_init(struct module *mod)
+{
+	struct module_layout init = mod->init_layout;
+
+	notify(mod, MODULE_STATE_LIVE);
+	symtab_drop_module_init(&mod->symbols);
+	/* Lock-free readers stop finding addresses in it (within_module_init)
+	 * before the memory goes. */
+	__atomic_store_n(&mod->init_layout.size, 0, __ATOMIC_RELEASE);
+	synchronize_rcu();
+	free_module_layout(&init);
+	mod->init_layout.base = mod->init_layout.text_size = mod->init_layout.ro_size = 0;
+}
+
+/* Steps 6 and 7. Returns init's error. */
+static int start_module(struct module *mod)
+{
+	int err;
+
+	publish(mod);
+	notify(mod, MODULE_STATE_COMING);
+	err = mod->init ? mod->init() : 0;
+	if (err) {
+		kprintf("insmod: init of %s failed: %d (%s); module unloaded\n", mod->name, err,
+			strerror(err));
+		notify(mod, MODULE_STATE_GOING);
+		unpublish(mod);
+		free_module(mod);
+		return err < 0 ? err : -EINVAL;
+	}
+	free_init(mod);
+	return 0;
+}
+
+static int load_locked(struct load_info *li, int nargs, char **args)
+{
+	int err = read_tables(li);
+
+	if (!err)
+		err = read_name(li);
+	if (!err)
+		err = layout_and_copy(li);
+	if (!err)
+		err = resolve_symbols(li);
+	if (!err)
+		err = apply_relocations(li);
+	if (!err)
+		err = build_module_symtab(li);
+	if (!err)
+		err = record_sections(li);
+	if (!err)
+		err = read_declarations(li, nargs, args);
+	if (!err)
+		err = protect_module(li->mod);
+	if (err) {
+		if (err == -ENOMEM)
+			kprintf("insmod: out of memory\n");
+		free_module(li->mod);
+		return err;
+	}
+	return start_module(li->mod);
+}
+
+int module_load(const void *image, size_t size, int nargs, char **args)
+{
+	struct load_info li = { .image = image, .size = size };
+	int err;
+
+	li.mod = kzalloc(sizeof(*li.mod));
+	if (!li.mod)
+		return -ENOMEM;
+	mutex_lock(&modules_mutex);
+	err = load_locked(&li, nargs, args);
+	mutex_unlock(&modules_mutex);
+	kfree(li.sec_addr);
+	kfree(li.sym_value);
+	return err;
+}
+
+static const char *first_user(const struct module *mod)
+{
+	struct module *m;
+
+	list_for_each_entry(m, &modules, node)
+		for (size_t i = 0; i < m->num_uses; i++)
+			if (m->uses[i] == mod)
+				return m->name;
+	return "?";
+}
+
+static int unload_locked(const char *name)
+{
+	struct module *mod = find_module(name);
+
+	if (!mod) {
+		kprintf("rmmod: no module %s is loaded\n", name);
+		return -ENOENT;
+	}
+	if (mod->users) {
+		kprintf("rmmod: %s is in use by %s\n", name, first_user(mod));
+		return -EBUSY;
+	}
+	if (!mod->exit && mod->init) {
+		kprintf("rmmod: %s has no exit function and cannot be removed\n", name);
+		return -EBUSY;
+	}
+	mod->state = MODULE_STATE_GOING;
+	if (mod->exit)
+		mod->exit();
+	notify(mod, MODULE_STATE_GOING);
+	unpublish(mod);
+	free_module(mod);
+	return 0;
+}
+
+int module_unload(const char *name)
+{
+	int err;
+
+	mutex_lock(&modules_mutex);
+	err = unload_locked(name);
+	mutex_unlock(&modules_mutex);
+	return err;
+}
+
+bool within_module_core(uintptr_t addr, const struct module *mod)
+{
+	return addr - mod->core_layout.base < mod->core_layout.size;
+}
+
+bool within_module_init(uintptr_t addr, const struct module *mod)
+{
+	return addr - mod->init_layout.base < __atomic_load_n(&mod->init_layout.size, __ATOMIC_ACQUIRE);
+}
+
+struct module *module_of_address(uintptr_t addr)
+{
+	struct module *m;
+
+	list_for_each_entry_rcu(m, &modules, node)
+		if (within_module_core(addr, m) || within_module_init(addr, m))
+			return m;
+	return NULL;
+}
+
+void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx)
+{
+	struct module *m;
+
+	mutex_lock(&modules_mutex);
+	list_for_each_entry(m, &modules, node)
+		fn(m, ctx);
+	mutex_unlock(&modules_mutex);
+}

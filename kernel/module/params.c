@@ -1,0 +1,162 @@
+/*
+ * Module parameters: `insmod m.ko name=value ...` (moduleparam.h). Each
+ * word is parsed into the variable its struct kernel_param names, before
+ * the module's init runs. A word naming no parameter, or a value that
+ * does not parse or does not fit, refuses the module with one line.
+ */
+#include "kernel/module/internal.h"
+#include "kernel/mm/heap.h"
+#include "kernel/printk.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+static const char *const type_names[] = {
+	[PARAM_TYPE_int] = "an int", [PARAM_TYPE_uint] = "an unsigned int",
+	[PARAM_TYPE_long] = "a long", [PARAM_TYPE_ulong] = "an unsigned long",
+	[PARAM_TYPE_bool] = "a bool (y/n)", [PARAM_TYPE_charp] = "a string",
+	[PARAM_TYPE_string] = "a string",
+};
+
+/* A signed number in [-max - 1, max]: an optional minus sign, then what
+ * parse_u64 takes. */
+static int parse_signed(const char *s, int64_t max, int64_t *out)
+{
+	bool negative = *s == '-';
+	uint64_t magnitude;
+
+	if (parse_u64(s + negative, &magnitude) < 0)
+		return -EINVAL;
+	if (magnitude > (uint64_t)max + negative)
+		return -ERANGE;
+	*out = negative ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
+	return 0;
+}
+
+static int parse_unsigned(const char *s, uint64_t max, uint64_t *out)
+{
+	if (parse_u64(s, out) < 0)
+		return -EINVAL;
+	return *out > max ? -ERANGE : 0;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	static const char *const yes[] = { "y", "Y", "1", "true", "on" };
+	static const char *const no[] = { "n", "N", "0", "false", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcmp(s, yes[i]) == 0 || strcmp(s, no[i]) == 0) {
+			*out = strcmp(s, yes[i]) == 0;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Keep a copy of a charp value; the module frees with the module. */
+static int set_charp(struct module *mod, const struct kernel_param *kp, const char *value)
+{
+	size_t len = strlen(value) + 1;
+	char **strings = kmalloc((mod->num_param_strings + 1) * sizeof(*strings));
+	char *copy = kmalloc(len);
+
+	if (!strings || !copy) {
+		kfree(strings);
+		kfree(copy);
+		return -ENOMEM;
+	}
+	strlcpy(copy, value, len);
+	memcpy(strings, mod->param_strings, mod->num_param_strings * sizeof(*strings));
+	kfree(mod->param_strings);
+	strings[mod->num_param_strings++] = copy;
+	mod->param_strings = strings;
+	*(char **)kp->arg = copy;
+	return 0;
+}
+
+static int set_value(struct module *mod, const struct kernel_param *kp, const char *value)
+{
+	int64_t s;
+	uint64_t u;
+	int err = 0;
+
+	switch (kp->type) {
+	case PARAM_TYPE_int:
+		if (!(err = parse_signed(value, INT32_MAX, &s)))
+			*(int *)kp->arg = (int)s;
+		break;
+	case PARAM_TYPE_long:
+		if (!(err = parse_signed(value, INT64_MAX, &s)))
+			*(long *)kp->arg = (long)s;
+		break;
+	case PARAM_TYPE_uint:
+		if (!(err = parse_unsigned(value, UINT32_MAX, &u)))
+			*(unsigned int *)kp->arg = (unsigned int)u;
+		break;
+	case PARAM_TYPE_ulong:
+		if (!(err = parse_unsigned(value, UINT64_MAX, &u)))
+			*(unsigned long *)kp->arg = (unsigned long)u;
+		break;
+	case PARAM_TYPE_bool:
+		err = parse_bool(value, (bool *)kp->arg);
+		break;
+	case PARAM_TYPE_charp:
+		err = set_charp(mod, kp, value);
+		break;
+	case PARAM_TYPE_string:
+		if (strlen(value) >= kp->maxlen) {
+			kprintf("insmod: value for parameter '%s' is longer than %u characters\n",
+				kp->name, kp->maxlen - 1);
+			return -ENOSPC;
+		}
+		strlcpy(kp->arg, value, kp->maxlen);
+		break;
+	default:
+		kprintf("insmod: parameter '%s' has unknown type %u\n", kp->name, kp->type);
+		return -ENOEXEC;
+	}
+	if (err == -ENOMEM)
+		kprintf("insmod: out of memory\n");
+	else if (err)
+		kprintf("insmod: bad value '%s' for parameter '%s' (%s%s)\n", value, kp->name,
+			type_names[kp->type], err == -ERANGE ? ", out of range" : "");
+	return err;
+}
+
+static const struct kernel_param *find_param(const struct kernel_param *params, size_t n,
+					     const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(params[i].name, name) == 0)
+			return &params[i];
+	return NULL;
+}
+
+int set_module_params(struct module *mod, const struct kernel_param *params,
+		      size_t nparams, int nargs, char **args)
+{
+	for (int i = 0; i < nargs; i++) {
+		char *eq = strchr(args[i], '=');
+		const struct kernel_param *kp;
+		int err;
+
+		if (eq)
+			*eq = '\0';
+		kp = find_param(params, nparams, args[i]);
+		if (!kp) {
+			kprintf("insmod: unknown parameter '%s'\n", args[i]);
+			return -EINVAL;
+		}
+		/* A bare bool name means true, as in Linux. */
+		if (!eq && kp->type != PARAM_TYPE_bool) {
+			kprintf("insmod: parameter '%s' needs a value (%s=...)\n", kp->name, kp->name);
+			return -EINVAL;
+		}
+		err = set_value(mod, kp, eq ? eq + 1 : "y");
+		if (eq)
+			*eq = '=';
+		if (err)
+			return err;
+	}
+	return 0;
+}
