@@ -9,6 +9,7 @@ static const char *const messages[] = {
 	[ENOENT]	= "no such file or directory",
 	[EIO]		= "input/output error",
 	[E2BIG]		= "argument list too long",
+	[ENOEXEC]	= "exec format error",
 	[EBADF]		= "bad file descriptor",
 	[EAGAIN]	= "resource temporarily unavailable",
 	[ENOMEM]	= "out of memory",
