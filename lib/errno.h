@@ -8,7 +8,6 @@
 #define EIO      5
 #define ENOEXEC  8
 #define E2BIG    7
-#define ENOEXEC  8
 #define EBADF    9
 #define EAGAIN  11
 #define ENOMEM  12

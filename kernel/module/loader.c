@@ -68,15 +68,10 @@ static int read_tables(struct load_info *li)
 		return -ENOEXEC;
 	}
 	li->eh = (const Elf64_Ehdr *)li->image;
-	li->sh = (const Elf64_Shdr *)(li->image + li->eh->e_shoff);
-	li->secstrings = (const char *)li->image + li->sh[li->eh->e_shstrndx].sh_offset;
-	for (unsigned int i = 1; i < li->eh->e_shnum; i++) {
-		if (li->sh[i].sh_type != SHT_SYMTAB)
-			continue;
-		li->syms = (const Elf64_Sym *)(li->image + li->sh[i].sh_offset);
-		li->nsyms = li->sh[i].sh_size / sizeof(Elf64_Sym);
-		li->strtab = (const char *)li->image + li->sh[li->sh[i].sh_link].sh_offset;
-	}
+	li->sh = elf_section(li->eh, 0);
+	li->secstrings = elf_section_data(li->eh, elf_section(li->eh, li->eh->e_shstrndx));
+	li->syms = elf_symbols(li->eh, &li->nsyms);
+	li->strtab = elf_section_data(li->eh, elf_section(li->eh, elf_symtab_section(li->eh)->sh_link));
 	li->sec_addr = kzalloc(li->eh->e_shnum * sizeof(*li->sec_addr));
 	li->sym_value = kzalloc((li->nsyms + 1) * sizeof(*li->sym_value));
 	return li->sec_addr && li->sym_value ? 0 : -ENOMEM;

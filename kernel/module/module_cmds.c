@@ -59,8 +59,8 @@ static int read_file(const char *path, void **out, size_t *size)
 static void cmd_insmod(int argc, char **argv)
 {
 	char path[VFS_PATH_MAX + 1];
-	void *image;
-	size_t size;
+	void *image = NULL;
+	size_t size = 0;
 	int err;
 
 	if (argc < 2) {

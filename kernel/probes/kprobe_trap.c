@@ -371,6 +371,7 @@ void __kprobes kprobes_init(void)
 {
 	kretprobes_init();
 	optimizer_init();
+	kprobes_modules_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
 	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);
 	trap_set_hook(TRAP_HOOK_FAULT, kprobe_fault_handler);

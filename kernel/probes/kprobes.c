@@ -28,6 +28,7 @@
 #include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
 struct mutex kprobe_mutex = MUTEX_INIT(kprobe_mutex, "kprobes");
 struct probe_point *point_hash[POINT_HASH_SIZE];
@@ -207,11 +208,16 @@ static int __kprobes resolve_address(struct kprobe *p, uintptr_t *addr)
  * not in the blacklist, and jprobes and kretprobes only at an entry. */
 static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
 {
+	int err;
+
 	if (sym_by_addr(addr, func) < 0 || func->type != SYM_TEXT ||
 	    addr >= func->addr + func->size)
 		return -ENOENT;
 	if (within_nokprobe_text(addr))
 		return -EINVAL;
+	err = kprobes_check_module_address(addr);
+	if (err)
+		return err;
 	if (kind != KPROBE_KIND_K && addr != func->addr)
 		return -EINVAL;
 	return 0;
@@ -240,6 +246,7 @@ CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 
 static void __kprobes point_destroy(struct probe_point *pp)
 {
+	kfree(pp->gone);
 	if (pp->slot)
 		insn_slot_free(&kprobe_slots, pp->slot);
 	if (pp->detour)
@@ -390,6 +397,12 @@ void __kprobes unregister_kprobe_locked(struct kprobe *p)
 	list_del_rcu(&p->point_node);
 	list_del(&p->all_node);
 	p->point = NULL;
+	if (pp->gone) {
+		/* Disarmed and unpublished when it went; its text is gone. */
+		if (list_empty(&pp->probes))
+			call_rcu(&pp->rcu, point_free_rcu);
+		return;
+	}
 	point_update_locked(pp);
 	if (list_empty(&pp->probes)) {
 		point_unpublish_locked(pp);
@@ -398,6 +411,30 @@ void __kprobes unregister_kprobe_locked(struct kprobe *p)
 		optimizer_update_around_locked((uintptr_t)pp->addr);
 		call_rcu(&pp->rcu, point_free_rcu);
 	}
+}
+
+static void __kprobes kill_point(struct probe_point *pp, void *why)
+{
+	struct point_gone *gone = kzalloc(sizeof(*gone));
+	struct kprobe *p;
+
+	if (!gone)
+		panic("kprobes: no memory to mark a probe gone");
+	sym_format_offset((uintptr_t)pp->addr, gone->where, sizeof(gone->where));
+	strlcpy(gone->why, why, sizeof(gone->why));
+	list_for_each_entry(p, &pp->probes, point_node)
+		p->flags |= KPROBE_FLAG_GONE;
+	/* Gone probes are not enabled: this takes out the jump and the
+	 * breakpoint, while the code is still there to restore. */
+	point_update_locked(pp);
+	point_unpublish_locked(pp);
+	optimizer_forget_locked(pp);
+	pp->gone = gone;
+}
+
+void __kprobes kprobes_kill_range_locked(uintptr_t start, uintptr_t end, const char *why)
+{
+	for_each_point_in_locked(start, end, kill_point, (void *)why);
 }
 
 void __kprobes unregister_kprobe(struct kprobe *p)
@@ -458,14 +495,16 @@ static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 	int err = 0;
 
 	mutex_lock(&kprobe_mutex);
-	if (!p->point)
+	/* A gone probe's code no longer exists: it can never be armed. */
+	if (!p->point || (p->point->gone && !disabled))
 		err = -EINVAL;
 	else {
 		if (disabled)
 			p->flags |= KPROBE_FLAG_DISABLED;
 		else
 			p->flags &= ~KPROBE_FLAG_DISABLED;
-		point_update_locked(p->point);
+		if (!p->point->gone)
+			point_update_locked(p->point);
 	}
 	mutex_unlock(&kprobe_mutex);
 	return err;
@@ -499,6 +538,10 @@ int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
 			if (p->kind == KPROBE_KIND_R)
 				info->nmissed += container_of(p, struct kretprobe, kp)->nmissed;
 			info->probe = p;
+			if (p->point->gone)
+				strlcpy(info->where, p->point->gone->where, sizeof(info->where));
+			else
+				sym_format_offset(info->addr, info->where, sizeof(info->where));
 		}
 		n++;
 	}

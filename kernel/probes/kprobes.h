@@ -103,6 +103,7 @@ struct kprobe_info {
 	unsigned long nhit;
 	unsigned long nmissed;	/* for a kretprobe, with its rp->nmissed */
 	const struct kprobe *probe;	/* identity only: do not dereference */
+	char where[96];		/* "fn+0x4", with " [module]" in a module */
 };
 /* Fill out[] with up to max registered probes in registration order;
  * returns how many there are in all. */

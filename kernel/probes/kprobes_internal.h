@@ -70,6 +70,18 @@ void for_each_point_in_locked(uintptr_t start, uintptr_t end,
 			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
 /* True if a probe point lies strictly inside (start, end). Mutex held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
+/* Mark every probe on a point in [start, end) gone (KPROBE_FLAG_GONE):
+ * disarm the points while their code still exists, unpublish them, and
+ * never touch their text again. why says what happened to the code. */
+void kprobes_kill_range_locked(uintptr_t start, uintptr_t end, const char *why);
+
+/* module_probes.c: whether addr may be probed as far as modules go:
+ * 0, -EINVAL if its module marks it never to be probed, -ENOENT if its
+ * module is being removed. */
+int kprobes_check_module_address(uintptr_t addr);
+/* Follow modules coming and going (at boot). */
+void kprobes_modules_init(void);
+
 /* Neither disabled nor gone. */
 static inline bool kprobe_is_enabled(const struct kprobe *p)
 {

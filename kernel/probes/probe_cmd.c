@@ -444,11 +444,8 @@ static void probe_list(void)
 	if (total == 0)
 		kprintf("no probes\n");
 	for (int i = 0; i < MIN(total, MAX_LISTED); i++) {
-		char where[80];
-
-		sym_format_offset(info[i].addr, where, sizeof(where));
 		kprintf("%016lx  %c  %s%s%s%s  hits=%lu missed=%lu\n", (unsigned long)info[i].addr,
-			kind_letter[info[i].kind], where,
+			kind_letter[info[i].kind], info[i].where,
 			info[i].flags & KPROBE_FLAG_GONE ? "  [GONE]" : "",
 			info[i].flags & KPROBE_FLAG_DISABLED ? "  [DISABLED]" : "",
 			info[i].flags & KPROBE_FLAG_OPTIMIZED ? "  [OPTIMIZED]" : "",
@@ -479,9 +476,18 @@ static void show_one(struct shell_probe *sp)
 		mutex_unlock(&kprobe_mutex);
 		return;
 	}
-	kprintf("probe %d: %c %s at 0x%016lx%s\n", sp->id, kind_letter[sp->kind], sp->name,
+	kprintf("probe %d: %c %s at 0x%016lx%s%s\n", sp->id, kind_letter[sp->kind], sp->name,
 		(unsigned long)sp->kp.addr,
+		sp->kp.flags & KPROBE_FLAG_GONE ? " [GONE]" : "",
 		sp->kp.flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
+	if (pp->gone) {
+		/* Its code is freed: nothing there to show. */
+		kprintf("  gone      %s: %s; `probe del %d` removes it\n", pp->gone->where,
+			pp->gone->why, sp->id);
+		kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit, sp->kp.nmissed);
+		mutex_unlock(&kprobe_mutex);
+		return;
+	}
 	kprobes_read_text((uintptr_t)pp->addr, orig, sizeof(orig));
 	memcpy(live, pp->addr, sizeof(live));
 	print_bytes("original", orig, sizeof(orig));

@@ -70,6 +70,16 @@ struct probe_point {
 	struct arch_opt_insn opt;	/* the back end's part */
 
 	struct rcu_head rcu;		/* its deferred free, once unregistered */
+	/* Set when the code under the point went away (a module removed, or
+	 * its init code freed): the point is disarmed and unpublished, and
+	 * its text is never read or written again. */
+	struct point_gone *gone;
+};
+
+/* What `probe list` and `probe show` say about a gone point. */
+struct point_gone {
+	char where[96];		/* "fn+0x4 [module]", named while it existed */
+	char why[96];		/* "module m was removed" */
 };
 
 /* Per-CPU state of the probe being handled on this CPU. */
