@@ -43,6 +43,9 @@ void arch_cpu_init(unsigned int id);
 void arch_set_percpu_base(struct cpu *cpu);
 /* A monotonically increasing cycle counter (TSC / CNTVCT). */
 uint64_t arch_cycles(void);
+/* arch_cycles' rate in Hz, for kernel/time.c; 0 until it is known (on
+ * x86_64, until arch_interrupts_init has measured it). */
+uint64_t arch_cycles_frequency(void);
 
 /* ---- Interrupts and the timer (x86_64: pic.c; aarch64: irq.c, timer.c) ---- */
 

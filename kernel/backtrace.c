@@ -2,10 +2,13 @@
 #include "kernel/backtrace.h"
 #include "kernel/arch.h"
 #include "kernel/code_range.h"
+#include "kernel/cpu.h"
+#include "kernel/export.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/return_address.h"
+#include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "lib/format.h"
 #include <asm/ptrace.h>
@@ -110,6 +113,17 @@ void backtrace_print_regs(const struct pt_regs *regs)
 	walk_from(&w, add_stopped(&w, regs));
 	print_entries(e, w.n);
 }
+void dump_stack(void)
+{
+	struct thread *t = current_thread();
+
+	kprintf("CPU: %u PID: %u Comm: %s\n", this_cpu()->id, t->id, t->name);
+	/* Our own frame: its record holds the return address into the
+	 * caller, which is where the trace should start. */
+	backtrace_print(arch_current_frame());
+}
+EXPORT_SYMBOL(dump_stack);
+
 NOKPROBE_SYMBOL(backtrace_collect);
 NOKPROBE_SYMBOL(walk_from);
 NOKPROBE_SYMBOL(add_stopped);

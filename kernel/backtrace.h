@@ -36,5 +36,10 @@ int backtrace_collect(uintptr_t frame, struct backtrace_entry *out, int max);
 void backtrace_print(uintptr_t frame);
 /* The same for a trap: first where regs stopped the code, then the frames. */
 void backtrace_print_regs(const struct pt_regs *regs);
+/* Linux's dump_stack, for modules and the kernel alike: print which CPU
+ * and thread this is, then the backtrace from the caller (its first line
+ * is the caller's call of dump_stack). From a probe handler the trace
+ * goes on through the trap into the probed function and its callers. */
+void dump_stack(void);
 
 #endif

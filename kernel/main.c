@@ -19,6 +19,7 @@
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/shell/shell.h"
+#include "kernel/time.h"
 #include "lib/errno.h"
 #include <asm/boot.h>
 #include <asm/layout.h>
@@ -65,6 +66,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	rcu_init();
 	kprobes_init();
 	arch_interrupts_init();
+	time_init();
 	crash_test_from_cmdline(boot_info.cmdline);
 	if (thread_create("shell", shell_main, NULL) < 0)
 		panic("cannot create the shell thread");

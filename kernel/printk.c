@@ -21,6 +21,7 @@
 #include "kernel/printk.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/spinlock.h"
 #include "lib/format.h"
@@ -174,6 +175,38 @@ int kprintf(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+/* The level prefixes at the start of fmt: KERN_SOH and one level
+ * character each (Linux allows KERN_CONT together with a level). */
+static const char *skip_levels(const char *fmt)
+{
+	while (fmt[0] == KERN_SOH_ASCII &&
+	       ((fmt[1] >= '0' && fmt[1] <= '7') || fmt[1] == 'c' || fmt[1] == 'd'))
+		fmt += 2;
+	return fmt;
+}
+
+/*
+ * Linux sends a message to the console when its level is more urgent
+ * than the console log level, which by default lets through everything
+ * but KERN_DEBUG. There is no log buffer here to read later with dmesg,
+ * so a message not printed would be lost: every level is printed,
+ * KERN_DEBUG too (pr_debug prints only where DEBUG is defined, so that is
+ * already a choice of the module's). KERN_CONT needs nothing either:
+ * messages are printed as they come, and none gets a newline it did not
+ * ask for.
+ */
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vkprintf(skip_levels(fmt), ap);
+	va_end(ap);
+	return n;
+}
+EXPORT_SYMBOL(printk);
+
 NOKPROBE_SYMBOL(emit_raw);
 NOKPROBE_SYMBOL(emit_deferred);
 NOKPROBE_SYMBOL(console_busy_here);
@@ -186,3 +219,6 @@ NOKPROBE_SYMBOL(console_lock_give);
 NOKPROBE_SYMBOL(console_write);
 NOKPROBE_SYMBOL(vkprintf);
 NOKPROBE_SYMBOL(kprintf);
+/* Like kprintf: probe handlers print with it. */
+NOKPROBE_SYMBOL(skip_levels);
+NOKPROBE_SYMBOL(printk);

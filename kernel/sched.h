@@ -29,14 +29,24 @@ enum thread_state {
 };
 
 struct return_hijack;
+struct mm_struct;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
 	 * preempt_disable). First, at the offset assembly expects
 	 * (kernel/sched_asm.h). */
 	unsigned int preempt_count;
-	unsigned int id;
-	char name[THREAD_NAME_MAX + 1];
+	/* Each of these unions gives one field a second name: the one
+	 * Linux's struct task_struct uses, so that a module's current->pid
+	 * and current->comm (include/linux/sched.h) read the same data. */
+	union {
+		unsigned int id;
+		int pid;
+	};
+	union {
+		char name[THREAD_NAME_MAX + 1];
+		char comm[THREAD_NAME_MAX + 1];
+	};
 	enum thread_state state;
 	struct arch_context context;
 	void *stack;			/* base of the kernel stack (kmalloc'd) */
@@ -53,6 +63,11 @@ struct thread {
 	 * (kernel/return_address.h), newest first. */
 	struct return_hijack *hijacked_returns;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
+	/* Always NULL: every thread here is a kernel thread, with no user
+	 * address space. Linux's current->mm is NULL for kernel threads
+	 * too, and modules test it to tell them apart from processes (the
+	 * type is never defined: there is nothing to point to). */
+	struct mm_struct *mm;
 };
 
 struct wait_queue {

@@ -14,6 +14,7 @@
  * left, or on the right with the '-' flag).
  */
 #include "lib/format.h"
+#include "kernel/export.h"
 #include "lib/string.h"
 
 enum {
@@ -410,6 +411,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		buf[b.used] = '\0';
 	return len;
 }
+EXPORT_SYMBOL(vsnprintf);
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -421,3 +423,4 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return len;
 }
+EXPORT_SYMBOL(snprintf);

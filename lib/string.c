@@ -5,6 +5,10 @@
  * which moves whole words, because a probe hit may copy registers and
  * stack with it. */
 #include "lib/string.h"
+/* Each function is exported to modules (EXPORT_SYMBOL): they call them,
+ * and GCC may emit calls to memcpy, memset and memmove for a structure
+ * copy or initialisation in any code, -fno-builtin or not. */
+#include "kernel/export.h"
 #include "lib/errno.h"
 
 /*
@@ -63,6 +67,7 @@ NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
 		*d++ = *s++;
 	return dst;
 }
+EXPORT_SYMBOL(memcpy);
 
 /* Like memcpy, but the regions may overlap: copy backwards when the
  * destination starts inside the source so no byte is overwritten before
@@ -83,6 +88,7 @@ NO_LOOP_TO_CALL void *memmove(void *dst, const void *src, size_t n)
 	}
 	return dst;
 }
+EXPORT_SYMBOL(memmove);
 
 NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
 {
@@ -92,6 +98,7 @@ NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
 		*d++ = (unsigned char)c;
 	return dst;
 }
+EXPORT_SYMBOL(memset);
 
 /* Bytes compare as unsigned char, as the C standard requires. */
 int memcmp(const void *a, const void *b, size_t n)
@@ -104,6 +111,7 @@ int memcmp(const void *a, const void *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(memcmp);
 
 size_t strlen(const char *s)
 {
@@ -113,6 +121,7 @@ size_t strlen(const char *s)
 		p++;
 	return p - s;
 }
+EXPORT_SYMBOL(strlen);
 
 size_t strnlen(const char *s, size_t max)
 {
@@ -122,6 +131,7 @@ size_t strnlen(const char *s, size_t max)
 		n++;
 	return n;
 }
+EXPORT_SYMBOL(strnlen);
 
 int strcmp(const char *a, const char *b)
 {
@@ -134,6 +144,7 @@ int strcmp(const char *a, const char *b)
 	}
 	return *p - *q;
 }
+EXPORT_SYMBOL(strcmp);
 
 int strncmp(const char *a, const char *b, size_t n)
 {
@@ -148,6 +159,7 @@ int strncmp(const char *a, const char *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(strncmp);
 
 /* The terminating NUL counts as part of the string, so strchr(s, '\0')
  * finds the end. */
@@ -160,6 +172,7 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+EXPORT_SYMBOL(strchr);
 
 char *strrchr(const char *s, int c)
 {
@@ -172,6 +185,7 @@ char *strrchr(const char *s, int c)
 			return (char *)last;
 	}
 }
+EXPORT_SYMBOL(strrchr);
 
 /* Returning strlen(src) lets the caller detect truncation with
  * "if (strlcpy(dst, src, size) >= size)". */
@@ -187,6 +201,7 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 	}
 	return len;
 }
+EXPORT_SYMBOL(strlcpy);
 
 /* Value of a digit in base 16 (which includes base 10), or -1. */
 static int digit_value(char c)

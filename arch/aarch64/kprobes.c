@@ -24,6 +24,7 @@
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
+#include "kernel/export.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
@@ -326,3 +327,4 @@ void __kprobes jprobe_return(void)
 			 "b trap_return" : : : "memory");
 	__builtin_unreachable();
 }
+EXPORT_SYMBOL(jprobe_return);

@@ -16,6 +16,12 @@ uint64_t arch_cycles(void)
 	return read_sysreg(cntvct_el0);
 }
 
+/* The counter's frequency is in CNTFRQ_EL0, set by the firmware (QEMU). */
+uint64_t arch_cycles_frequency(void)
+{
+	return read_sysreg(cntfrq_el0);
+}
+
 /* Our own frame is gone once we return, and the caller's next call
  * builds its frame in the same place: hand back the caller's frame, the
  * first word of ours (the saved frame pointer). */
@@ -76,4 +82,5 @@ void arch_poweroff(int status)
 	arch_halt();
 }
 NOKPROBE_SYMBOL(arch_cycles);
+NOKPROBE_SYMBOL(arch_cycles_frequency);
 NOKPROBE_SYMBOL(arch_sync_icache);

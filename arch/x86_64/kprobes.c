@@ -21,6 +21,7 @@
  * relative to the slot; its 32-bit displacement is adjusted when copied.
  * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
  */
+#include "kernel/export.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
@@ -414,3 +415,4 @@ void __kprobes jprobe_return(void)
 			 "jmp trap_return" : : : "memory");
 	__builtin_unreachable();
 }
+EXPORT_SYMBOL(jprobe_return);

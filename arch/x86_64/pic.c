@@ -19,7 +19,17 @@
 #define PIC_EOI   0x20
 #define PIT_CH0   0x40
 #define PIT_CMD   0x43
+#define PIT_CH2   0x42
 #define PIT_HZ    1193182
+/* Port 0x61, the PC's system control port B: bit 0 gates PIT channel 2,
+ * bit 1 connects it to the speaker, bit 5 reads its output. */
+#define PORT_B        0x61
+#define PORT_B_GATE2  0x01
+#define PORT_B_SPEAKER 0x02
+#define PORT_B_OUT2   0x20
+#define CALIBRATE_MS  10
+
+static uint64_t tsc_hz;
 
 void uart_handle_irq(void);
 
@@ -47,8 +57,44 @@ static void pit_start(unsigned int hz)
 	outb(PIT_CH0, divisor >> 8);
 }
 
+/*
+ * The TSC's rate is not written anywhere a kernel can read it portably,
+ * so it is measured once: PIT channel 2 (free: channel 0 is the timer)
+ * counts CALIBRATE_MS milliseconds down from a known count in mode 0,
+ * whose output goes high at zero, while the TSC runs. The PIT's clock is
+ * exact, so the TSC's rate is the cycles counted over the time that took.
+ * 10 ms of boot time keeps the error of reading the two clocks (a few
+ * port reads, well under a microsecond each) under 0.1%. With interrupts
+ * still off nothing can stretch the loop. A PIT that never ends the count
+ * (a missing port 0x61) leaves the rate unknown, after about a second's
+ * worth of TSC at a few GHz, rather than hanging the boot.
+ */
+static void tsc_calibrate(void)
+{
+	unsigned int count = PIT_HZ / (1000 / CALIBRATE_MS);
+	uint64_t t0, t1;
+
+	outb(PORT_B, (inb(PORT_B) & ~PORT_B_SPEAKER) | PORT_B_GATE2);
+	outb(PIT_CMD, 0xb0);		/* channel 2, lo/hi byte, mode 0 */
+	outb(PIT_CH2, count & 0xff);
+	outb(PIT_CH2, count >> 8);
+	t0 = arch_cycles();
+	do {
+		t1 = arch_cycles();
+		if (t1 - t0 > 4000000000ull)
+			return;
+	} while (!(inb(PORT_B) & PORT_B_OUT2));
+	tsc_hz = (t1 - t0) * PIT_HZ / count;
+}
+
+uint64_t arch_cycles_frequency(void)
+{
+	return tsc_hz;
+}
+
 void arch_interrupts_init(void)
 {
+	tsc_calibrate();
 	pic_remap();
 	pit_start(TIMER_HZ);
 }

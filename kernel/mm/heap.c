@@ -10,6 +10,7 @@
  * not crumble into unusable fragments.
  */
 #include "kernel/mm/heap.h"
+#include "kernel/export.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/paging.h"
 #include "kernel/panic.h"
@@ -127,6 +128,7 @@ void *kmalloc(size_t size)
 	spin_unlock_irqrestore(&heap_lock, flags);
 	return p;
 }
+EXPORT_SYMBOL(kmalloc);
 
 void *kzalloc(size_t size)
 {
@@ -136,6 +138,7 @@ void *kzalloc(size_t size)
 		memset(p, 0, size);
 	return p;
 }
+EXPORT_SYMBOL(kzalloc);
 
 void kfree(void *ptr)
 {
@@ -153,6 +156,7 @@ void kfree(void *ptr)
 	free_insert(b);
 	spin_unlock_irqrestore(&heap_lock, flags);
 }
+EXPORT_SYMBOL(kfree);
 
 void heap_get_stats(struct heap_stats *st)
 {

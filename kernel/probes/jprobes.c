@@ -18,6 +18,7 @@
  * path, which resumes it. Nothing is copied back: the probed function's
  * stack was never written.
  */
+#include "kernel/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -53,11 +54,13 @@ int __kprobes register_jprobe(struct jprobe *jp)
 	jp->kp.post_handler = NULL;
 	return register_kprobe_kind(&jp->kp, KPROBE_KIND_J);
 }
+EXPORT_SYMBOL(register_jprobe);
 
 void __kprobes unregister_jprobe(struct jprobe *jp)
 {
 	unregister_jprobes(&jp, 1);
 }
+EXPORT_SYMBOL(unregister_jprobe);
 
 static struct kprobe __kprobes *nth_jprobe(void *array, int i)
 {
@@ -78,18 +81,22 @@ int __kprobes register_jprobes(struct jprobe **jps, int num)
 {
 	return register_probes(jps, num, &jprobe_type);
 }
+EXPORT_SYMBOL(register_jprobes);
 
 void __kprobes unregister_jprobes(struct jprobe **jps, int num)
 {
 	unregister_probes(jps, num, &jprobe_type);
 }
+EXPORT_SYMBOL(unregister_jprobes);
 
 int __kprobes disable_jprobe(struct jprobe *jp)
 {
 	return disable_kprobe(&jp->kp);
 }
+EXPORT_SYMBOL(disable_jprobe);
 
 int __kprobes enable_jprobe(struct jprobe *jp)
 {
 	return enable_kprobe(&jp->kp);
 }
+EXPORT_SYMBOL(enable_jprobe);

@@ -24,6 +24,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
@@ -38,6 +39,7 @@ struct kprobe __kprobes *kprobe_running(void)
 {
 	return kprobe_status() != KPROBE_IDLE ? kprobe_ctlblk()->running : NULL;
 }
+EXPORT_SYMBOL(kprobe_running);
 
 static __noinline void __kprobes count_missed(struct probe_point *pp)
 {

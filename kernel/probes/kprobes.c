@@ -18,6 +18,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/code_range.h"
+#include "kernel/export.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/insn_slot.h"
@@ -383,6 +384,7 @@ int __kprobes register_kprobe(struct kprobe *p)
 {
 	return register_kprobe_kind(p, KPROBE_KIND_K);
 }
+EXPORT_SYMBOL(register_kprobe);
 
 void __kprobes unregister_kprobe_locked(struct kprobe *p)
 {
@@ -441,6 +443,7 @@ void __kprobes unregister_kprobe(struct kprobe *p)
 {
 	unregister_kprobes(&p, 1);
 }
+EXPORT_SYMBOL(unregister_kprobe);
 
 int __kprobes register_probes(void *array, int num, const struct probe_type *type)
 {
@@ -484,11 +487,13 @@ int __kprobes register_kprobes(struct kprobe **kps, int num)
 {
 	return register_probes(kps, num, &kprobe_type);
 }
+EXPORT_SYMBOL(register_kprobes);
 
 void __kprobes unregister_kprobes(struct kprobe **kps, int num)
 {
 	unregister_probes(kps, num, &kprobe_type);
 }
+EXPORT_SYMBOL(unregister_kprobes);
 
 static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 {
@@ -514,11 +519,13 @@ int __kprobes disable_kprobe(struct kprobe *p)
 {
 	return set_disabled(p, true);
 }
+EXPORT_SYMBOL(disable_kprobe);
 
 int __kprobes enable_kprobe(struct kprobe *p)
 {
 	return set_disabled(p, false);
 }
+EXPORT_SYMBOL(enable_kprobe);
 
 int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
 {

@@ -51,6 +51,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/export.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
@@ -335,11 +336,13 @@ int __kprobes register_kretprobe(struct kretprobe *rp)
 	}
 	return err;
 }
+EXPORT_SYMBOL(register_kretprobe);
 
 void __kprobes unregister_kretprobe(struct kretprobe *rp)
 {
 	unregister_kretprobes(&rp, 1);
 }
+EXPORT_SYMBOL(unregister_kretprobe);
 
 static struct kprobe __kprobes *nth_kretprobe(void *array, int i)
 {
@@ -384,21 +387,25 @@ int __kprobes register_kretprobes(struct kretprobe **rps, int num)
 {
 	return register_probes(rps, num, &kretprobe_type);
 }
+EXPORT_SYMBOL(register_kretprobes);
 
 void __kprobes unregister_kretprobes(struct kretprobe **rps, int num)
 {
 	unregister_probes(rps, num, &kretprobe_type);
 }
+EXPORT_SYMBOL(unregister_kretprobes);
 
 int __kprobes disable_kretprobe(struct kretprobe *rp)
 {
 	return disable_kprobe(&rp->kp);
 }
+EXPORT_SYMBOL(disable_kretprobe);
 
 int __kprobes enable_kretprobe(struct kretprobe *rp)
 {
 	return enable_kprobe(&rp->kp);
 }
+EXPORT_SYMBOL(enable_kretprobe);
 
 int __kprobes kretprobe_instances_in_use(struct kretprobe *rp)
 {

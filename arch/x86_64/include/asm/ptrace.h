@@ -14,15 +14,35 @@
 
 #include <stdint.h>
 
+/* Each register the CPU names with an r (rip, rax...) also has the name
+ * Linux's x86 struct pt_regs gives it (ip, ax...), through an anonymous
+ * union: kernel code uses the first, and modules written for Linux, such
+ * as its kprobe_example.c (regs->ip, regs->flags), the second. The
+ * unions change nothing in the layout. */
+#define PT_REG2(a, b) union { uint64_t a; uint64_t b; }
+
 struct pt_regs {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
-	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	PT_REG2(rbp, bp);
+	PT_REG2(rdi, di);
+	PT_REG2(rsi, si);
+	PT_REG2(rdx, dx);
+	PT_REG2(rcx, cx);
+	PT_REG2(rbx, bx);
+	PT_REG2(rax, ax);
 	uint64_t vector;
 	uint64_t error_code;
-	uint64_t rip, cs, rflags, rsp, ss;
+	PT_REG2(rip, ip);
+	uint64_t cs;
+	PT_REG2(rflags, flags);
+	PT_REG2(rsp, sp);
+	uint64_t ss;
 };
 
+#undef PT_REG2
+
 #define PT_REGS_SIZE (22 * 8)
+_Static_assert(sizeof(struct pt_regs) == PT_REGS_SIZE, "pt_regs layout (trap_entry.S)");
 
 static inline uintptr_t instruction_pointer(const struct pt_regs *regs)
 {
