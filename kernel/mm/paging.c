@@ -199,6 +199,17 @@ int set_direct_map_prot(uint64_t pa, unsigned int prot)
 	return set_page_entry(va, pte_mk_page(frame, prot));
 }
 
+/* Create the last-level tables for [start, end) now, empty. Pages of the
+ * executable region come and go (probe slots, modules); with its tables
+ * made once, mapping there never allocates and unmapping leaves nothing
+ * behind, so loading and removing a module returns every frame. */
+static void prepare_tables(uintptr_t start, uintptr_t end)
+{
+	for (uintptr_t va = start; va < end; va += PAGE_SIZE * 512)
+		if (!walk(va, 0, true))
+			panic("paging: no frame for the page tables");
+}
+
 void paging_init(const struct boot_info *bi)
 {
 	uint64_t root_pa = frame_alloc();
@@ -215,6 +226,7 @@ void paging_init(const struct boot_info *bi)
 	map_range((uintptr_t)__data_start, (uintptr_t)__kernel_end, PROT_READ | PROT_WRITE);
 	for (size_t i = 0; i < bi->nram; i++)
 		map_direct(bi->ram[i].base, bi->ram[i].base + bi->ram[i].size, kstart, kend);
+	prepare_tables(EXEC_REGION_BASE, EXEC_REGION_BASE + EXEC_REGION_SIZE);
 
 	/* Switch: from here the tables are reached through the direct map. */
 	arch_paging_switch(root_pa);

@@ -18,9 +18,10 @@ static void sym_show_name(const char *name)
 		kprintf("sym: no symbol '%s'\n", name);
 		return;
 	}
-	kprintf("%s 0x%016lx size 0x%lx %s\n", sym.name,
+	kprintf("%s 0x%016lx size 0x%lx %s%s%s%s\n", sym.name,
 		(unsigned long)sym.addr, (unsigned long)sym.size,
-		sym.type == SYM_TEXT ? "text" : "data");
+		sym.type == SYM_TEXT ? "text" : "data", sym.module ? " [" : "",
+		sym.module ? sym.module : "", sym.module ? "]" : "");
 }
 
 static void sym_show_addr(const char *arg, uint64_t addr)
