@@ -16,6 +16,7 @@ static const char *const messages[] = {
 	[EFAULT]	= "bad address",
 	[EBUSY]		= "device or resource busy",
 	[EEXIST]	= "file exists",
+	[ENODEV]	= "no such device",
 	[ENOTDIR]	= "not a directory",
 	[EISDIR]	= "is a directory",
 	[EINVAL]	= "invalid argument",

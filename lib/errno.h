@@ -14,6 +14,7 @@
 #define EFAULT  14
 #define EBUSY   16
 #define EEXIST  17
+#define ENODEV  19
 #define ENOTDIR 20
 #define EISDIR  21
 #define EINVAL  22

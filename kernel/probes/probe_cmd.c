@@ -153,7 +153,8 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 		kprintf("probe: out of memory or instruction slots\n");
 		break;
 	case -EINVAL:
-		if (known && within_nokprobe_text(sym.addr + offset))
+		if (known && (within_nokprobe_text(sym.addr + offset) ||
+			      kprobes_check_module_address(sym.addr + offset) == -EINVAL))
 			kprintf("probe: %s is blacklisted\n", name);
 		else if (kind != KPROBE_KIND_K && offset)
 			kprintf("probe: a %s must be at a function's entry\n",
