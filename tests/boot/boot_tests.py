@@ -1272,6 +1272,10 @@ KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
 KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
 
+import module_tests  # noqa: E402
+module_tests.define(test, check, show, info)
+
+
 @test("selftest")
 def test_selftest(m):
     out = m.command("selftest", SELFTEST_TIMEOUT)
