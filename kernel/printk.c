@@ -19,6 +19,7 @@
  */
 #include "kernel/panic.h"
 #include "kernel/printk.h"
+#include "lib/string.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/export.h"
@@ -195,13 +196,42 @@ static const char *skip_levels(const char *fmt)
  * messages are printed as they come, and none gets a newline it did not
  * ask for.
  */
+/*
+ * Linux prints a bare %p as hex digits with no 0x (hashed, unless booted
+ * with no_hash_pointers), so modules write "0x%p"; the kernel's own %p
+ * (lib/format.c) adds the 0x. For modules, printk turns each bare %p
+ * into %016lx: the address unhashed, as in a teaching kernel it should
+ * be, and read as Linux would print it. A format longer than the buffer
+ * is printed as it is.
+ */
+static const char *linux_pointers(const char *fmt, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *f = fmt; *f; f++) {
+		bool bare_p = f[0] == '%' && f[1] == 'p' &&
+			      !((f[2] >= 'a' && f[2] <= 'z') || (f[2] >= 'A' && f[2] <= 'Z'));
+		const char *put = bare_p ? "%016lx" : f[0] == '%' && f[1] == '%' ? "%%" : NULL;
+		size_t len = put ? strlen(put) : 1;
+
+		if (n + len >= size)
+			return fmt;
+		memcpy(buf + n, put ? put : f, len);
+		n += len;
+		f += put ? 1 : 0;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 int printk(const char *fmt, ...)
 {
+	char buf[256];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vkprintf(skip_levels(fmt), ap);
+	n = vkprintf(linux_pointers(skip_levels(fmt), buf, sizeof(buf)), ap);
 	va_end(ap);
 	return n;
 }
@@ -221,4 +251,5 @@ NOKPROBE_SYMBOL(vkprintf);
 NOKPROBE_SYMBOL(kprintf);
 /* Like kprintf: probe handlers print with it. */
 NOKPROBE_SYMBOL(skip_levels);
+NOKPROBE_SYMBOL(linux_pointers);
 NOKPROBE_SYMBOL(printk);
