@@ -16,9 +16,10 @@
  * tested) was set by the assembler and must stay. Data fields may lie at
  * any byte offset, so all accesses go through memcpy.
  *
- * There are no veneers: modules are placed within 128 MiB of the kernel
- * text (docs/modules.md), so a BL always reaches; one that does not is
- * refused with -ERANGE.
+ * There are no veneers (branch islands): modules are placed in the
+ * executable-memory region, which asm/layout.h puts at most 94 MiB from
+ * any kernel text address, so a BL between the two always reaches; one
+ * that does not is refused with -ERANGE.
  */
 #include "kernel/module/arch_module.h"
 #include "lib/elf.h"

@@ -6,9 +6,10 @@
  * address, A the addend, P the address of the field. The loader hands us
  * value = S + A and place = P.
  *
- * There is no PLT and no GOT: modules are placed within 2 GiB of the
- * kernel and of each other, so a call's R_X86_64_PLT32 is resolved
- * straight to the function, exactly like R_X86_64_PC32.
+ * There is no PLT and no GOT: modules are placed in the executable-memory
+ * region, which asm/layout.h puts within 2 GiB of the kernel, so a call's
+ * R_X86_64_PLT32 is resolved straight to the function, exactly like
+ * R_X86_64_PC32.
  *
  * The field may lie at any byte offset (a 64-bit pointer in a packed
  * structure, say), so it is read and written with memcpy, never through

@@ -6,7 +6,12 @@
  * below and the loader may use the headers, the section contents, the
  * symbols, their names and the relocations without bounds checks of
  * their own. What it does not check is the loader's business: which
- * symbols resolve, and whether a relocation's result fits its field. */
+ * symbols resolve, whether a relocation's result fits its field, and
+ * whether the field, which starts within its section (r_offset <
+ * sh_size), also ends within it: its width (1 to 8 bytes) depends on the
+ * type, which only the architecture knows. Nor does it bound the sizes
+ * and alignments of SHT_NOBITS sections, which have no bytes in the file:
+ * the loader must check their sum before allocating. */
 #ifndef KERNEL_MODULE_ELF_CHECK_H
 #define KERNEL_MODULE_ELF_CHECK_H
 
