@@ -198,6 +198,23 @@ static int reloc_data(void *loc, uint64_t x, size_t size)
 	return 0;
 }
 
+size_t arch_module_reloc_width(uint32_t type)
+{
+	switch (type) {
+	case R_AARCH64_NONE:
+	case R_AARCH64_NONE_OLD:
+		return 0;
+	case R_AARCH64_ABS64:
+	case R_AARCH64_PREL64:
+		return 8;
+	case R_AARCH64_ABS16:
+	case R_AARCH64_PREL16:
+		return 2;
+	}
+	/* The 32-bit data types, and every instruction: one word. */
+	return arch_module_reloc_name(type) ? 4 : 0;
+}
+
 int arch_module_relocate(uint32_t type, void *loc, uint64_t place, uint64_t value)
 {
 	uint64_t rel = value - place;	/* S + A - P */

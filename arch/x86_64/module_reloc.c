@@ -61,6 +61,27 @@ static void put_le(void *loc, uint64_t x, size_t size)
 	memcpy(loc, bytes, size);
 }
 
+size_t arch_module_reloc_width(uint32_t type)
+{
+	switch (type) {
+	case R_X86_64_64:
+	case R_X86_64_PC64:
+		return 8;
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+	case R_X86_64_32:
+	case R_X86_64_32S:
+		return 4;
+	case R_X86_64_16:
+	case R_X86_64_PC16:
+		return 2;
+	case R_X86_64_8:
+	case R_X86_64_PC8:
+		return 1;
+	}
+	return 0;
+}
+
 int arch_module_relocate(uint32_t type, void *loc, uint64_t place, uint64_t value)
 {
 	uint64_t rel = value - place;	/* S + A - P, wrapping like the CPU */

@@ -17,6 +17,10 @@ extern const uint16_t arch_module_machine;
  * fit the field (nothing is written then). */
 int arch_module_relocate(uint32_t type, void *loc, uint64_t place, uint64_t value);
 
+/* How many bytes a relocation of this type patches (0 for none, or for
+ * an unknown type): the loader checks the field lies in its section. */
+size_t arch_module_reloc_width(uint32_t type);
+
 /* The name of a relocation type ("R_X86_64_PC32"), or NULL if unknown. */
 const char *arch_module_reloc_name(uint32_t type);
 

@@ -44,7 +44,7 @@ static enum part part_of(const Elf64_Shdr *s)
 
 /* Give each section of one range (init or core) its offset in the range,
  * kept in sec_addr until the range has an address. */
-static void plan_range(struct load_info *li, bool init, struct module_layout *layout)
+static int plan_range(struct load_info *li, bool init, struct module_layout *layout)
 {
 	size_t offset = 0;
 
@@ -55,6 +55,12 @@ static void plan_range(struct load_info *li, bool init, struct module_layout *la
 
 			if (!is_loaded(li, i) || is_init(li, i) != init || part_of(s) != part)
 				continue;
+			/* Sizes come from the file: a section bigger than the
+			 * whole region is refused before the sum can wrap. */
+			if (s->sh_size > EXEC_REGION_SIZE || offset > EXEC_REGION_SIZE) {
+				kprintf("insmod: sections too big for the module region\n");
+				return -ENOEXEC;
+			}
 			offset = ALIGN_UP(offset, align);
 			li->sec_addr[i] = offset;
 			offset += s->sh_size;
@@ -66,6 +72,7 @@ static void plan_range(struct load_info *li, bool init, struct module_layout *la
 			layout->ro_size = offset;
 	}
 	layout->size = offset;
+	return 0;
 }
 
 /* Map the range and turn its sections' offsets into addresses. */
@@ -110,8 +117,11 @@ int layout_and_copy(struct load_info *li)
 
 	if (err)
 		return err;
-	plan_range(li, false, &mod->core_layout);
-	plan_range(li, true, &mod->init_layout);
+	err = plan_range(li, false, &mod->core_layout);
+	if (!err)
+		err = plan_range(li, true, &mod->init_layout);
+	if (err)
+		return err;
 	err = place_range(li, false, &mod->core_layout);
 	if (!err)
 		err = place_range(li, true, &mod->init_layout);

@@ -3,6 +3,7 @@
  * data, and the table that names its addresses once it is loaded.
  */
 #include "kernel/module/arch_module.h"
+#include "kernel/module/elf_check.h"
 #include "kernel/module/internal.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
@@ -130,8 +131,8 @@ static int relocate_section(const struct load_info *li, unsigned int rela_index)
 {
 	const Elf64_Shdr *rs = &li->sh[rela_index];
 	unsigned int target = rs->sh_info;
-	const Elf64_Rela *rela = (const Elf64_Rela *)(li->image + rs->sh_offset);
-	size_t n = rs->sh_size / sizeof(Elf64_Rela);
+	size_t n;
+	const Elf64_Rela *rela = elf_relocations(li->eh, rs, &n);
 
 	/* Relocations of what is not loaded (debug information) are for a
 	 * debugger, which applies them itself. */
@@ -141,8 +142,15 @@ static int relocate_section(const struct load_info *li, unsigned int rela_index)
 		const Elf64_Rela *r = &rela[i];
 		uint64_t place = li->sec_addr[target] + r->r_offset;
 		uint64_t value = li->sym_value[ELF64_R_SYM(r->r_info)] + (uint64_t)r->r_addend;
-		int err = arch_module_relocate(ELF64_R_TYPE(r->r_info), (void *)place, place, value);
+		uint32_t type = ELF64_R_TYPE(r->r_info);
+		int err = 0;
 
+		/* The ELF check put r_offset inside the section; the field
+		 * must end there too. */
+		if (arch_module_reloc_width(type) > li->sh[target].sh_size - r->r_offset)
+			err = -ERANGE;
+		else
+			err = arch_module_relocate(type, (void *)place, place, value);
 		if (err)
 			return report_relocation_error(li, target, r, err);
 	}
