@@ -4,6 +4,8 @@
 #   make run             build and boot in QEMU, serial console on this terminal
 #   make debug           boot halted with a GDB stub and attach GDB
 #   make test            host tests, symbol-table check and boot tests
+#   make M=DIR           also build the modules of DIR into /lib/modules
+#   make linux-samples   build Linux's own kprobes samples (for the tests)
 #   make deps            install missing tools from Debian packages
 #   make clean
 #
@@ -63,7 +65,7 @@ SRCS := $(sort $(shell find kernel lib -name '*.c')) \
 	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug test host-tests deps clean crash-images bench
+.PHONY: all run debug test host-tests deps clean crash-images bench modules linux-samples
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
 
@@ -133,10 +135,54 @@ $(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o linker/$(ARCH).ld
 	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
 
-$(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null)
+# ---- Loadable modules (docs/modules.md) ----
+#
+# `make M=DIR` builds the modules DIR/Kbuild (or DIR/Makefile) lists, as
+# Linux's `make M=DIR` does, and `make` always builds the project's own
+# samples/kprobes. tools/modules.mk builds each directory into
+# build/$(ARCH)/M/ and installs the .ko files into the staging tree
+# $(BUILD)/modules/lib/modules/, which the root file system archive
+# includes: the next `make run` has them in /lib/modules. A module change
+# rebuilds the archive (and the ISO), never the kernel.
+#
+# The flags: the kernel's code generation (the code model of where modules
+# are placed, the same as the kernel's; no red zone, no FP/SIMD, frame
+# pointers), so that a module can call the kernel and be called back.
+# The warnings are kbuild's, shown but never -Werror (Linux's samples have
+# unused parameters and its own mismatched formats; -Wextra is not used,
+# as in kbuild), except those kbuild also makes errors: a call of an
+# undeclared function would only fail at load time. -DMODULE and the
+# CONFIG_ macros are what Linux's module code tests. include/ comes first,
+# for <linux/...>. -fno-unwind-tables: Debian's aarch64 GCC emits
+# .eh_frame even under -fno-asynchronous-unwind-tables; the kernel's link
+# discards it, but in a module it would be an allocated section to load
+# for nothing.
+MODULE_CONFIG_DEFINES := -DCONFIG_64BIT=1 -DCONFIG_MODULES=1 -DCONFIG_KPROBES=1 \
+	-DCONFIG_KRETPROBES=1 $(MODULE_ARCH_DEFINES)
+MODULE_CFLAGS := -std=gnu11 -O2 -g \
+	-Wall -Wundef -Wstrict-prototypes -Wno-trigraphs -Wno-format-security \
+	-Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type \
+	-fno-strict-aliasing -fno-common -fno-unwind-tables \
+	$(filter-out -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -Iarch/$(ARCH)/include -MMD -MP,$(CFLAGS)) \
+	-DMODULE $(MODULE_CONFIG_DEFINES) -Iinclude -I. -Iarch/$(ARCH)/include
+MODULE_DIRS := samples/kprobes $(M)
+MODULES_STAMP := $(BUILD)/modules.stamp
+MODULES_MAKE = $(MAKE) --no-print-directory -f tools/modules.mk ARCH=$(ARCH) BUILD=$(BUILD) \
+	CC='$(CC)' LD='$(LD)' PYTHON='$(PYTHON)' MODULE_CFLAGS='$(MODULE_CFLAGS)' V=$(V)
+
+# Always run: each directory's make does nothing when its modules are up
+# to date, and touches the stamp only when it installs a changed .ko.
+$(MODULES_STAMP): FORCE
+	@mkdir -p $(BUILD)/modules/lib/modules
+	$(Q)for d in $(MODULE_DIRS); do $(MODULES_MAKE) M=$$d install || exit 1; done
+	$(Q)[ -e $@ ] || touch $@
+modules: $(MODULES_STAMP)
+
+# The archive holds rootfs/ and the staging tree, merged.
+$(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null) $(MODULES_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CPIO    $@"
-	$(Q)$(PYTHON) tools/mkcpio.py rootfs $@
+	$(Q)$(PYTHON) tools/mkcpio.py rootfs $(BUILD)/modules $@
 
 # The ISO: GRUB (BIOS) with our grub.cfg, the kernel and the rootfs module.
 # $(call make-iso,DIR,EXTRA-KERNEL-ARGUMENTS) builds $@ from a tree in DIR.
@@ -182,11 +228,30 @@ include tests/host/host.mk
 bench: deps $(IMAGE)
 	$(PYTHON) tools/bench.py --arch $(ARCH)
 
-# Every test, on both architectures.
+# Linux's own samples/kprobes (kprobe_example.c, kretprobe_example.c),
+# built unchanged with `make M=`: from Debian's linux-source package,
+# extracted once into build/linux-samples/ (tar reads through the whole
+# compressed archive to find them, some 10-30 s). Nothing from it is
+# written into the project's own files.
+LINUX_SOURCE_TAR := /usr/src/linux-source-6.1.tar.xz
+LINUX_SAMPLES := build/linux-samples/kprobes
 TEST_ARCHS := x86_64 aarch64
-test: deps host-test-bins
+$(LINUX_SAMPLES)/Makefile: | deps
+	@[ -e $(LINUX_SOURCE_TAR) ] || { echo "$(LINUX_SOURCE_TAR) is missing: run make deps" >&2; exit 1; }
+	@echo "  TAR     $(LINUX_SOURCE_TAR): samples/kprobes"
+	$(Q)rm -rf $(LINUX_SAMPLES) $(LINUX_SAMPLES).tmp && mkdir -p $(LINUX_SAMPLES).tmp
+	$(Q)tar -xJf $(LINUX_SOURCE_TAR) -C $(LINUX_SAMPLES).tmp --wildcards '*/samples/kprobes/*'
+	$(Q)mv $(LINUX_SAMPLES).tmp/*/samples/kprobes $(LINUX_SAMPLES) && rm -rf $(LINUX_SAMPLES).tmp
+linux-samples: deps $(LINUX_SAMPLES)/Makefile
 	@for arch in $(TEST_ARCHS); do \
-		$(MAKE) --no-print-directory ARCH=$$arch all crash-images || exit 1; done
+		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all || exit 1; done
+
+# Every test, on both architectures. Linux's kprobes samples are built
+# into each archive first, so that the boot tests can load them.
+test: deps host-test-bins $(LINUX_SAMPLES)/Makefile
+	@for arch in $(TEST_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all crash-images \
+			|| exit 1; done
 	$(PYTHON) tests/run_tests.py $(addprefix --arch ,$(TEST_ARCHS))
 
 # Debian packages this project needs, by the command that shows each is there.
@@ -195,7 +260,8 @@ DEPS := grub-mkrescue:grub-common grub-mkrescue:grub-pc-bin xorriso:xorriso \
 	gcc:gcc python3:python3 /usr/include/cmocka.h:libcmocka-dev \
 	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin \
 	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-system-aarch64:qemu-system-arm \
-	gdb-multiarch:gdb-multiarch
+	gdb-multiarch:gdb-multiarch \
+	/usr/src/linux-source-6.1.tar.xz:linux-source-6.1
 deps:
 	@missing=""; for d in $(DEPS); do \
 		what=$${d%%:*}; pkg=$${d#*:}; \

@@ -202,6 +202,7 @@ __noreturn void arch_halt(void);
  *   frame_pointer            the frame pointer in a pt_regs
  *   stack_pointer            the stack pointer in a pt_regs
  *   regs_return_value        the value a function returns, at its return
+ *   regs_set_return_value    change the value a function returns
  *   regs_get_argument        argument n of a function, at its entry
  *   regs_return_from_entry   at a function's entry, make it return a value at once
  *

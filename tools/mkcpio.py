@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Pack a directory into a "newc" cpio archive (the initramfs format).
 
-Usage: tools/mkcpio.py DIR OUT
+Usage: tools/mkcpio.py DIR [DIR...] OUT
 
-The archive holds everything below DIR, named relative to it ("etc/motd";
-DIR itself is not stored). It is deterministic: the same tree always
-gives the same bytes, whoever builds it and whenever, because
+The archive holds everything below each DIR, named relative to it
+("etc/motd"; DIR itself is not stored). Several DIRs are merged into one
+tree: the build packs rootfs/ together with the staging tree of modules
+(build/ARCH/modules, which holds lib/modules/NAME.ko). A directory may be
+in several of them; a file (or link) must be in only one, or the archive
+would depend on the order they are named in. The archive is
+deterministic: the same trees always give the same bytes, whoever builds
+them and whenever, because
 
   * paths are visited in sorted order, each directory before its contents;
   * mtime, uid and gid are 0, and inode numbers count up from 1;
@@ -59,9 +64,29 @@ def walk(root, rel=""):
             yield from walk(root, path)
 
 
-def archive(root):
+def merged(roots):
+    """Yield (relative path, lstat result, root) for the union of the
+    roots, in sorted pre-order: sorting by path components puts each
+    directory just before its contents, as walk() does for one root."""
+    found = {}
+    for root in roots:
+        for path, st in walk(root):
+            if path in found:
+                if stat.S_ISDIR(st.st_mode) and stat.S_ISDIR(found[path][0].st_mode):
+                    continue
+                sys.exit(f"mkcpio: {path} is in both {found[path][1]} and {root}")
+            found[path] = (st, root)
+    for path in sorted(found, key=lambda p: [os.fsencode(c) for c in p.split("/")]):
+        st, root = found[path]
+        yield path, st, root
+
+
+def archive(roots):
+    """The archive of one root directory, or of a list of them merged."""
+    if isinstance(roots, (str, bytes, os.PathLike)):
+        roots = [roots]
     out = []
-    for ino, (path, st) in enumerate(walk(root), start=1):
+    for ino, (path, st, root) in enumerate(merged(roots), start=1):
         full = os.path.join(root, path)
         if stat.S_ISDIR(st.st_mode):
             out.append(entry(ino, path, stat.S_IFDIR | 0o755, 2))
@@ -80,12 +105,13 @@ def archive(root):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: mkcpio.py DIR OUT")
-    root, out_path = sys.argv[1], sys.argv[2]
-    if not os.path.isdir(root):
-        sys.exit(f"mkcpio: {root}: not a directory")
-    data = archive(root)
+    if len(sys.argv) < 3:
+        sys.exit("usage: mkcpio.py DIR [DIR...] OUT")
+    roots, out_path = sys.argv[1:-1], sys.argv[-1]
+    for root in roots:
+        if not os.path.isdir(root):
+            sys.exit(f"mkcpio: {root}: not a directory")
+    data = archive(roots)
     # Write to a temporary name and rename, so an interrupted build never
     # leaves a truncated archive that looks up to date.
     tmp = out_path + ".tmp"

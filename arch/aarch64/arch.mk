@@ -24,6 +24,13 @@ CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch
 ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -mno-omit-leaf-frame-pointer \
 	-mbranch-protection=none -mno-outline-atomics
 
+# Defined for modules (tools/modules.mk), as Linux's configuration does,
+# so that code such as Linux's kprobe_example.c picks its arm64 lines.
+# Modules are compiled with ARCH_CFLAGS too: -mcmodel=small addresses the
+# kernel PC-relative, within the 4 GiB of ADRP (calls, B/BL, reach
+# 128 MiB: the loader's concern).
+MODULE_ARCH_DEFINES := -DCONFIG_ARM64=1
+
 # QEMU boots a raw image with the arm64 Linux header as Linux: the initrd
 # is loaded and the device tree's address is passed in x0. The ELF itself
 # would be booted as a bare-metal program, without the initrd.

@@ -21,6 +21,14 @@ CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-
 #     (as Linux does on x86_64).
 ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mpreferred-stack-boundary=3
 
+# Defined for modules (tools/modules.mk), as Linux's configuration does,
+# so that code such as Linux's kprobe_example.c picks its x86 lines. The
+# modules are compiled with the kernel's ARCH_CFLAGS above: -mcmodel=kernel
+# fits them too, as the loader places them in the top 2 GiB as well
+# (0xffffffffa0000000, above the kernel), within 32-bit reach of the
+# kernel's functions and data.
+MODULE_ARCH_DEFINES := -DCONFIG_X86=1 -DCONFIG_X86_64=1
+
 # GRUB boots the ISO; the isa-debug-exit device lets `poweroff` end QEMU.
 QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \

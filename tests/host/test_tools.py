@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests for tools/mksymtab.py, tools/mkcpio.py and
+"""Unit tests for tools/mksymtab.py, tools/mkcpio.py, tools/kbuild.py and
 tools/check_arch_contract.py (stdlib unittest).
 
 Run: python3 -m unittest tests/host/test_tools.py   (or run this file)
@@ -19,6 +19,7 @@ TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                      "tools")
 sys.path.insert(0, TOOLS)
 import check_arch_contract  # noqa: E402
+import kbuild  # noqa: E402
 import mkcpio  # noqa: E402
 import mksymtab  # noqa: E402
 
@@ -169,6 +170,75 @@ class MkcpioTest(unittest.TestCase):
         os.mkfifo(os.path.join(self.root, "fifo"))
         with self.assertRaises(SystemExit):
             mkcpio.archive(self.root)
+
+    def test_merges_several_roots(self):
+        # The modules' staging tree beside rootfs/: shared directories
+        # once, everything in one sorted order.
+        other = os.path.join(self.tmp, "other")
+        os.makedirs(os.path.join(other, "a"))
+        os.makedirs(os.path.join(other, "c"))
+        with open(os.path.join(other, "a", "w"), "w") as f:
+            f.write("w")
+        got = self.entries(mkcpio.archive([self.root, other]))
+        self.assertEqual([name for name, _, _ in got], ["a", "a/w", "a/x", "b", "c", "link"])
+        self.assertEqual(mkcpio.archive([self.root]), mkcpio.archive(self.root))
+
+    def test_refuses_a_file_in_two_roots(self):
+        other = os.path.join(self.tmp, "other")
+        os.makedirs(os.path.join(other, "a"))
+        with open(os.path.join(other, "a", "x"), "w") as f:
+            f.write("again")
+        with self.assertRaises(SystemExit):
+            mkcpio.archive([self.root, other])
+
+
+class KbuildTest(unittest.TestCase):
+    """tools/kbuild.py: which modules a Kbuild or Makefile lists."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp()
+        for name in ("a.c", "b.c", "main.c", "util.c", "entry.S"):
+            with open(os.path.join(self.tmp, name), "w"):
+                pass
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def plan(self, text):
+        return kbuild.plan(self.tmp, text)
+
+    def test_lists_and_parts(self):
+        names, objs = self.plan("obj-m += a.o\nobj-m += b.o \\\n\tmulti.o\n"
+                                "multi-y := main.o util.o\nmulti-$(CONFIG_X) += entry.o\n")
+        self.assertEqual(names, ["a", "b", "multi"])
+        self.assertEqual(objs["a"], ["a.o"])
+        self.assertEqual(objs["multi"], ["main.o", "util.o", "entry.o"])
+
+    def test_config_lines_count_as_modules(self):
+        # Linux's samples/kprobes/Makefile, in this form.
+        names, _ = self.plan("obj-$(CONFIG_SAMPLE_KPROBES) += a.o\n"
+                             "obj-$(CONFIG_SAMPLE_KRETPROBES) += b.o\nobj-n += main.o\n")
+        self.assertEqual(names, ["a", "b"])
+
+    def test_out_of_tree_makefile(self):
+        text = ("M := a\n"
+                "ifneq ($(KERNELRELEASE),)\n"
+                "obj-m := $(M).o # the module\n"
+                "a-objs := main.o util.o\n"
+                "else\n"
+                "KDIR ?= /lib/modules/$(shell uname -r)/build\n"
+                "default:\n"
+                "\t$(MAKE) -C $(KDIR) M=$$PWD obj-m=zzz.o\n"
+                "endif\n")
+        names, objs = self.plan(text)
+        self.assertEqual(names, ["a"])
+        self.assertEqual(objs["a"], ["main.o", "util.o"])
+
+    def test_errors(self):
+        for text in ("", "obj-m += a.c\n", "obj-m += nosource.o\n",
+                     "obj-m += a.o b.o\na-y := main.o\nb-y := main.o\n"):
+            with self.assertRaises(ValueError, msg=text):
+                self.plan(text)
 
 
 class ArchContractTest(unittest.TestCase):

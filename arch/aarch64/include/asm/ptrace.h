@@ -79,6 +79,13 @@ static inline uint64_t regs_return_value(const struct pt_regs *regs)
 	return regs->regs[0];
 }
 
+/* Change the value a function returns (at its return, or with
+ * regs_return_from_entry at its entry). */
+static inline void regs_set_return_value(struct pt_regs *regs, uint64_t value)
+{
+	regs->regs[0] = value;
+}
+
 /* Argument n (0-7) of a function, in the registers at its entry (the
  * AAPCS64 calling convention: x0-x7). */
 static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned int n)

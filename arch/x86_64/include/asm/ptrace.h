@@ -70,6 +70,13 @@ static inline uint64_t regs_return_value(const struct pt_regs *regs)
 	return regs->rax;
 }
 
+/* Change the value a function returns (at its return, or with
+ * regs_return_from_entry at its entry). */
+static inline void regs_set_return_value(struct pt_regs *regs, uint64_t value)
+{
+	regs->rax = value;
+}
+
 /* Argument n (0-5) of a function, in the registers at its entry (the
  * System V calling convention). */
 static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned int n)
