@@ -139,7 +139,7 @@ $(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o linker/$(ARCH).ld
 #
 # `make M=DIR` builds the modules DIR/Kbuild (or DIR/Makefile) lists, as
 # Linux's `make M=DIR` does, and `make` always builds the project's own
-# samples/kprobes. tools/modules.mk builds each directory into
+# samples/kprobes and the boot tests' tests/modules. tools/modules.mk builds each directory into
 # build/$(ARCH)/M/ and installs the .ko files into the staging tree
 # $(BUILD)/modules/lib/modules/, which the root file system archive
 # includes: the next `make run` has them in /lib/modules. A module change
@@ -165,7 +165,7 @@ MODULE_CFLAGS := -std=gnu11 -O2 -g \
 	-fno-strict-aliasing -fno-common -fno-unwind-tables \
 	$(filter-out -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -Iarch/$(ARCH)/include -MMD -MP,$(CFLAGS)) \
 	-DMODULE $(MODULE_CONFIG_DEFINES) -Iinclude -I. -Iarch/$(ARCH)/include
-MODULE_DIRS := samples/kprobes $(M)
+MODULE_DIRS := samples/kprobes tests/modules $(M)
 MODULES_STAMP := $(BUILD)/modules.stamp
 MODULES_MAKE = $(MAKE) --no-print-directory -f tools/modules.mk ARCH=$(ARCH) BUILD=$(BUILD) \
 	CC='$(CC)' LD='$(LD)' PYTHON='$(PYTHON)' MODULE_CFLAGS='$(MODULE_CFLAGS)' V=$(V)
@@ -247,8 +247,14 @@ linux-samples: deps $(LINUX_SAMPLES)/Makefile
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all || exit 1; done
 
 # Every test, on both architectures. Linux's kprobes samples are built
-# into each archive first, so that the boot tests can load them.
+# into each archive first, so that the boot tests can load them, and so
+# are broken module files (tools/mkbadmodules.py), one of them a module
+# of the other architecture.
 test: deps host-test-bins $(LINUX_SAMPLES)/Makefile
+	@for arch in $(TEST_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) modules || exit 1; done
+	$(Q)$(PYTHON) tools/mkbadmodules.py build x86_64 aarch64
+	$(Q)$(PYTHON) tools/mkbadmodules.py build aarch64 x86_64
 	@for arch in $(TEST_ARCHS); do \
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all crash-images \
 			|| exit 1; done

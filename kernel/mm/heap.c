@@ -7,7 +7,9 @@
  * and either a magic number (allocated) or the next free block (free).
  * Free blocks are kept in one list sorted by address, so that kfree can
  * merge a block with the free neighbours on either side and the heap does
- * not crumble into unusable fragments.
+ * not crumble into unusable fragments. Whole free pages at the end are
+ * unmapped and their frames given back (heap_trim), so that memory used
+ * for a while, by a module loaded and removed say, returns to the system.
  */
 #include "kernel/mm/heap.h"
 #include "kernel/export.h"
@@ -140,6 +142,48 @@ void *kzalloc(size_t size)
 }
 EXPORT_SYMBOL(kzalloc);
 
+/* The free block that ends at heap_end, or NULL; *link is what points
+ * to it. */
+static struct block *free_tail(struct block ***link)
+{
+	for (*link = &free_list; **link; *link = &(**link)->next)
+		if ((uintptr_t)**link + (**link)->size == heap_end)
+			return **link;
+	return NULL;
+}
+
+/* Unmap the whole pages of a free block at the end of the heap. What is
+ * left of the block, if anything, stays free (at least a header's worth,
+ * or nothing). */
+static void heap_trim(void)
+{
+	struct block **link;
+	struct block *tail = free_tail(&link);
+	uintptr_t new_end;
+
+	if (!tail)
+		return;
+	new_end = ALIGN_UP((uintptr_t)tail, PAGE_SIZE);
+	if (new_end != (uintptr_t)tail && new_end - (uintptr_t)tail < HEADER_SIZE * 2)
+		new_end += PAGE_SIZE;
+	if (new_end >= heap_end)
+		return;
+	if (new_end == (uintptr_t)tail)
+		*link = tail->next;
+	else
+		tail->size = new_end - (uintptr_t)tail;
+	for (uintptr_t va = new_end; va < heap_end; va += PAGE_SIZE) {
+		uint64_t pa;
+
+		if (virt_to_phys(va, &pa) == 0) {
+			unmap_page(va);
+			frame_free(pa);
+		}
+		stats.pages--;
+	}
+	heap_end = new_end;
+}
+
 void kfree(void *ptr)
 {
 	struct block *b;
@@ -154,6 +198,7 @@ void kfree(void *ptr)
 	stats.bytes_in_use -= b->size - HEADER_SIZE;
 	stats.allocations--;
 	free_insert(b);
+	heap_trim();
 	spin_unlock_irqrestore(&heap_lock, flags);
 }
 EXPORT_SYMBOL(kfree);
