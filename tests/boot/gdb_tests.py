@@ -17,9 +17,14 @@ printed as `ok - NAME` or `not ok - NAME: reason`:
                       list the module (`lx-lsmod`)
     lx_symbols_rmmod  with a breakpoint on module_unload, the guest runs,
                       `rmmod gdbtest` is typed, GDB stops there and
-                      finishes it; lx-symbols again must drop the
-                      module's symbols (`info symbol` no longer names it)
-    detach            GDB detaches; the shell answers again
+                      finishes it: lx-symbols's own breakpoint must have
+                      dropped the module's symbols on the way (`info
+                      symbol` no longer names it)
+    break_in_init     a pending `break gdbtest_init`, then `insmod
+                      gdbtest` typed while the guest runs: lx-symbols's
+                      breakpoint loads the symbols before init runs, and
+                      GDB stops in init (.init.text, called by module_load)
+    detach            GDB detaches; the insmod finishes, the shell answers
 
 The last line is `gdb(ARCH): N passed, N failed`. The serial transcript
 goes to build/ARCH/gdb-test.log, GDB's to build/ARCH/gdb-test.gdb.log.
@@ -384,19 +389,40 @@ def step_lx_symbols_rmmod(ctx):
     check(g is not None, "not run: GDB is not attached")
     g.command("break module_unload")
     out = g.command("continue", on_sent=lambda: m.send("rmmod %s\r" % MODULE))
-    expect(out, r"module_unload", "continue (then rmmod typed)")
+    expect(out, r"Breakpoint \d+, module_unload", "continue (then rmmod typed)")
     g.command("delete")
+    # lx-symbols's breakpoint on symtab_remove_module drops the symbols.
     out = g.command("finish")
     expect(out, r"Run till exit from", "finish")
-    out = g.command("lx-symbols")
-    expect(out, r"^gdbtest: unloaded, its symbols removed$", "lx-symbols after rmmod")
-    expect(out, r"^no modules loaded$", "lx-symbols after rmmod")
+    expect(out, r"^gdbtest: unloaded, its symbols removed$", "finish (module_unload)")
     out = g.command("info symbol 0x%x" % ctx.addr)
     check(not any("gdbtest" in l for l in out),
           "info symbol 0x%x after rmmod: GDB still names the module: %s"
           % (ctx.addr, show(out)))
+    out = g.command("lx-symbols")
+    expect(out, r"^no modules loaded$", "lx-symbols after rmmod")
     out = g.command("lx-lsmod")
     expect(out, r"^no modules loaded$", "lx-lsmod after rmmod")
+
+
+def step_break_in_init(ctx):
+    g, m = ctx.gdb, ctx.machine
+    check(g is not None, "not run: GDB is not attached")
+    g.command("set breakpoint pending on")
+    out = g.command("break gdbtest_init")
+    expect(out, r"pending", "break gdbtest_init (before insmod)")
+    # lx-symbols's breakpoint on symtab_add_module loads the symbols
+    # before init runs, and the pending breakpoint resolves.
+    out = g.command("continue", on_sent=lambda: m.send("insmod %s\r" % MODULE))
+    expect(out, r"^gdbtest: symbols from .*gdbtest\.ko", "continue (then insmod typed)")
+    expect(out, r"Breakpoint \d+, .*gdbtest_init \(\)", "continue (then insmod typed)")
+    out = g.command("info symbol $pc")
+    # init_module is an alias of gdbtest_init: GDB may name either.
+    expect(out, r"^(gdbtest_init|init_module)(\s+\+\s+\d+)? in section \.init\.text of .*gdbtest\.ko$",
+           "info symbol $pc in init")
+    out = g.command("backtrace 8")
+    expect(out, r"\bmodule_load\b", "backtrace in init")
+    g.command("delete")
 
 
 def step_detach(ctx):
@@ -407,18 +433,19 @@ def step_detach(ctx):
     g.attached = False
     g.close()
     ctx.gdb = None
-    # rmmod, typed while GDB held the guest, finished after `finish`.
-    m.wait_prompt(COMMAND_TIMEOUT)
+    # The insmod typed while GDB held the guest finishes.
+    m.wait_for(r"gdbtest: init 5\n%s\Z" % re.escape(qemu.PROMPT), COMMAND_TIMEOUT)
     out = m.command("lsmod", COMMAND_TIMEOUT)
-    check(not any(MODULE in l for l in out), "`lsmod` after rmmod: %s" % show(out))
-    out = m.command("uptime", COMMAND_TIMEOUT)
-    check(any("up " in l for l in out), "`uptime` after detach: %s" % show(out))
+    check(any(MODULE in l for l in out), "`lsmod` after insmod: %s" % show(out))
+    out = m.command("rmmod %s" % MODULE, COMMAND_TIMEOUT)
+    check(any("gdbtest: exit" in l for l in out), "`rmmod %s`: %s" % (MODULE, show(out)))
 
 
 STEPS = [
     ("insmod", step_insmod),
     ("lx_symbols", step_lx_symbols),
     ("lx_symbols_rmmod", step_lx_symbols_rmmod),
+    ("break_in_init", step_break_in_init),
     ("detach", step_detach),
 ]
 

@@ -208,6 +208,111 @@ def _show_path(path):
     return rel if not rel.startswith("..") else path
 
 
+def _add_symbol_file(path, sections):
+    addrs = dict(sections)
+    cmd = "add-symbol-file %s" % _quote(path)
+    # .text's address positionally (every GDB version takes that form),
+    # the other sections with -s.
+    if ".text" in addrs:
+        cmd += " 0x%x" % addrs[".text"]
+    for name, addr in sections:
+        if name != ".text":
+            cmd += " -s %s 0x%x" % (name, addr)
+    gdb.execute(cmd, to_string=True)
+
+
+def _remove_symbol_file(path, sections):
+    # By address: the same file may have been added more than once.
+    addr = dict(sections).get(".text", sections[0][1] if sections else None)
+    try:
+        if addr is not None:
+            gdb.execute("remove-symbol-file -a 0x%x" % addr, to_string=True)
+        else:
+            gdb.execute("remove-symbol-file %s" % _quote(path), to_string=True)
+    except gdb.error:
+        pass  # already gone (removed by hand)
+
+
+def update_symbols(going=None, quiet_kept=False):
+    """Make GDB's module symbol files match the guest's loaded modules.
+    going: the address of a struct module being removed (left out).
+    quiet_kept: print nothing for modules whose symbols stay as they are."""
+    dirs = _state["dirs"] + default_search_dirs()
+    wanted = {}
+    for mod in loaded_modules():
+        if going is not None and int(mod.address) == going:
+            continue
+        wanted[_c_string(mod["name"])] = module_sections(mod)
+
+    # Forget the symbols of modules that went, moved, or whose .ko changed.
+    loaded = _state["loaded"]
+    for name in list(loaded):
+        path, sections, mtime = loaded[name]
+        if wanted.get(name) == sections and _mtime(path) == mtime:
+            continue
+        _remove_symbol_file(path, sections)
+        del loaded[name]
+        if name not in wanted:
+            print("%s: unloaded, its symbols removed" % name)
+
+    if not wanted and not quiet_kept:
+        print("no modules loaded")
+    for name, sections in wanted.items():
+        if name in loaded:
+            if not quiet_kept:
+                print("%s: symbols already loaded from %s"
+                      % (name, _show_path(loaded[name][0])))
+            continue
+        path = find_module_file(name, dirs)
+        if path is None:
+            print("%s: no .ko for it found in %s" % (name, ", ".join(
+                _show_path(d) for d in dirs if os.path.isdir(d)) or "(no directory)"))
+            continue
+        if not sections:
+            print("%s: no sections in memory" % name)
+            continue
+        _add_symbol_file(path, sections)
+        loaded[name] = (path, sections, _mtime(path))
+        text = dict(sections).get(".text")
+        where = ".text at 0x%x" % text if text is not None else "%s at 0x%x" % sections[0]
+        print("%s: symbols from %s, %s (%d sections)"
+              % (name, _show_path(path), where, len(sections)))
+
+
+class ModuleBreakpoint(gdb.Breakpoint):
+    """An internal breakpoint on a kernel function the loader calls as a
+    module appears (symtab_add_module: placed, on the list, its init not
+    yet run) or goes (symtab_remove_module: exit has run, still on the
+    list). It updates the symbols and lets the guest go on."""
+
+    def __init__(self, function, removing):
+        super().__init__(function, internal=True)
+        self.silent = True
+        self.removing = removing
+
+    def stop(self):
+        going = None
+        try:
+            if self.removing:
+                # symtab_remove_module(&mod->symbols)
+                st = gdb.parse_and_eval("m")
+                module_type = gdb.lookup_type("struct module")
+                going = int(st) - _field_offset(module_type, "symbols")
+            update_symbols(going=going, quiet_kept=True)
+        except (gdb.error, gdb.GdbError) as e:
+            print("lx-symbols: could not update the module symbols: %s" % e)
+        return False
+
+
+def install_breakpoints():
+    if _state["breakpoints"]:
+        return
+    functions = (("symtab_add_module", False), ("symtab_remove_module", True))
+    if any(gdb.lookup_global_symbol(f) is None for f, _ in functions):
+        return  # not this kernel: no automatic updates
+    _state["breakpoints"] = [ModuleBreakpoint(f, removing) for f, removing in functions]
+
+
 class LxSymbols(gdb.Command):
     """Load the symbols of the modules loaded in the guest: lx-symbols [DIR...]
 
@@ -216,7 +321,13 @@ directories given (remembered for later runs), then in
 build/ARCH/modules/lib/modules/ and build/ARCH/modules/ (with their
 subdirectories), and adds it with add-symbol-file at the addresses where
 the loader placed each of its sections. Symbols of modules no longer
-loaded are removed. Run it again after every insmod or rmmod."""
+loaded are removed. One line is printed per module.
+
+From then on GDB follows insmod and rmmod by itself: internal breakpoints
+on symtab_add_module and symtab_remove_module load a new module's symbols
+before its init runs (so `break my_init` set beforehand, pending, stops
+in it) and drop a removed module's. Running lx-symbols again is needed
+only when the .ko files change, or to add a directory."""
 
     def __init__(self, name):
         super().__init__(name, gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
@@ -228,72 +339,8 @@ loaded are removed. Run it again after every insmod or rmmod."""
                 raise gdb.GdbError("lx-symbols: %s is not a directory" % d)
             if d not in _state["dirs"]:
                 _state["dirs"].append(d)
-        dirs = _state["dirs"] + default_search_dirs()
-        mods = loaded_modules()
-
-        wanted = {}
-        for mod in mods:
-            name = _c_string(mod["name"])
-            wanted[name] = module_sections(mod)
-
-        # Forget the symbols of modules that went, or moved.
-        loaded = _state["loaded"]
-        for name in list(loaded):
-            path, sections, mtime = loaded[name]
-            if wanted.get(name) == sections and _mtime(path) == mtime:
-                continue
-            self._remove(path, sections)
-            del loaded[name]
-            if name not in wanted:
-                print("%s: unloaded, its symbols removed" % name)
-
-        if not mods:
-            print("no modules loaded")
-        for name, sections in wanted.items():
-            if name in loaded:
-                print("%s: symbols already loaded from %s" % (name, _show_path(loaded[name][0])))
-                continue
-            path = find_module_file(name, dirs)
-            if path is None:
-                print("%s: no %s.ko found in %s" % (name, name, ", ".join(
-                    _show_path(d) for d in dirs if os.path.isdir(d)) or "(no directory)"))
-                continue
-            if not sections:
-                print("%s: no sections in memory" % name)
-                continue
-            self._add(path, sections)
-            loaded[name] = (path, sections, _mtime(path))
-            text = dict(sections).get(".text")
-            where = ".text at 0x%x" % text if text is not None else \
-                "%s at 0x%x" % sections[0]
-            print("%s: symbols from %s, %s (%d sections)"
-                  % (name, _show_path(path), where, len(sections)))
-
-    @staticmethod
-    def _add(path, sections):
-        addrs = dict(sections)
-        cmd = "add-symbol-file %s" % _quote(path)
-        # .text's address positionally: every GDB version takes that
-        # form; the other sections with -s.
-        if ".text" in addrs:
-            cmd += " 0x%x" % addrs[".text"]
-        for name, addr in sections:
-            if name != ".text":
-                cmd += " -s %s 0x%x" % (name, addr)
-        gdb.execute(cmd, to_string=True)
-
-    @staticmethod
-    def _remove(path, sections):
-        # By address: the same file may have been added more than once.
-        addrs = dict(sections)
-        addr = addrs.get(".text", sections[0][1] if sections else None)
-        try:
-            if addr is not None:
-                gdb.execute("remove-symbol-file -a 0x%x" % addr, to_string=True)
-            else:
-                gdb.execute("remove-symbol-file %s" % _quote(path), to_string=True)
-        except gdb.error:
-            pass  # already gone (the user removed it by hand)
+        update_symbols()
+        install_breakpoints()
 
 
 class LxLsmod(gdb.Command):
@@ -337,7 +384,9 @@ def _quote(path):
 try:
     _state = gdb._probeos_state
 except AttributeError:
-    _state = gdb._probeos_state = {"loaded": {}, "dirs": []}
+    _state = gdb._probeos_state = {}
+for _key, _empty in (("loaded", {}), ("dirs", []), ("breakpoints", [])):
+    _state.setdefault(_key, _empty)
 
 LxSymbols("lx-symbols")
 LxSymbols("probeos-symbols")
