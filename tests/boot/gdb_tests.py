@@ -23,7 +23,9 @@ printed as `ok - NAME` or `not ok - NAME: reason`:
     break_in_init     a pending `break gdbtest_init`, then `insmod
                       gdbtest` typed while the guest runs: lx-symbols's
                       breakpoint loads the symbols before init runs, and
-                      GDB stops in init (.init.text, called by module_load)
+                      GDB stops in init (.init.text, called by module_load);
+                      once module_load returns, the init code is no
+                      longer named, the rest still is
     detach            GDB detaches; the insmod finishes, the shell answers
 
 The last line is `gdb(ARCH): N passed, N failed`. The serial transcript
@@ -420,9 +422,24 @@ def step_break_in_init(ctx):
     # init_module is an alias of gdbtest_init: GDB may name either.
     expect(out, r"^(gdbtest_init|init_module)(\s+\+\s+\d+)? in section \.init\.text of .*gdbtest\.ko$",
            "info symbol $pc in init")
+    init_pc = int(expect(g.command("print/x $pc"), r"= (0x[0-9a-f]+)", "print/x $pc")
+                  .group(1), 16)
     out = g.command("backtrace 8")
     expect(out, r"\bmodule_load\b", "backtrace in init")
     g.command("delete")
+    # Once init has returned its memory goes, and the script's breakpoint
+    # on symtab_drop_module_init reloads the module without it. (The
+    # frames of start_module and load_locked are inlined in module_load:
+    # GDB selects the first of them, and `finish` ends in module_load.)
+    g.command("frame function module_load")
+    out = g.command("finish")
+    expect(out, r"Run till exit from", "finish (module_load)")
+    expect(out, r"^gdbtest: symbols reloaded from .*gdbtest\.ko", "finish (module_load)")
+    out = g.command("info symbol 0x%x" % init_pc)
+    check(not any("gdbtest" in l or "init_module" in l for l in out),
+          "info symbol 0x%x (freed init code): GDB still names it: %s" % (init_pc, show(out)))
+    out = g.command("info symbol 0x%x" % ctx.addr)
+    expect(out, r"^gdbtest_value in section \.text", "info symbol 0x%x after init" % ctx.addr)
 
 
 def step_detach(ctx):

@@ -18,15 +18,21 @@ lx-symbols [DIR...]   (also: probeos-symbols)
     `add-symbol-file FILE ADDR -s SECTION ADDR ...` at the addresses the
     loader placed its sections (struct module's sections[]), so that
     breakpoints, `list`, `info symbol` and backtraces work in module
-    code. Run it again after insmod or rmmod: the symbols of modules no
-    longer loaded (or loaded again elsewhere) are removed, and those
-    still in place are kept. Directories given once are remembered for
-    later runs. One line is printed per module.
+    code. Run again, it removes the symbols of modules no longer loaded
+    (or loaded again elsewhere, or whose .ko was rebuilt) and keeps the
+    others. Directories given once are remembered for later runs. One
+    line is printed per module.
+
+    After its first run GDB follows insmod and rmmod by itself, with
+    internal breakpoints on the kernel functions the loader calls as a
+    module appears, as its init memory is freed and as it goes
+    (MODULE_EVENTS): a new module's symbols are loaded before its init
+    runs, so a pending breakpoint on the init function stops there.
 
     Init sections (.init.text, .init.data) are given to GDB only while
     the module's init has not yet returned: once it has, their memory is
-    freed and their symbols are left out (GDB places them at meaningless
-    low addresses).
+    freed and their symbols are left out (GDB then places those sections
+    at low addresses where nothing of the kernel lives).
 
 lx-lsmod   (also: probeos-lsmod)
     List the loaded modules: name, state, core and init memory, users.
@@ -106,10 +112,11 @@ def _within(addr, layout):
     return size != 0 and base <= addr < base + size
 
 
-def module_sections(mod):
-    """[(section name, address)] of a module's sections still in memory."""
+def module_sections(mod, without_init=False):
+    """[(section name, address)] of a module's sections still in memory
+    (without_init: its init memory is about to be freed; leave it out)."""
     core = _layout(mod, "core_layout")
-    init = _layout(mod, "init_layout")
+    init = (0, 0) if without_init else _layout(mod, "init_layout")
     sections = []
     for i in range(int(mod["num_sections"])):
         sec = mod["sections"][i]
@@ -189,9 +196,24 @@ def _ko_files(dirs):
                         yield path
 
 
+# ELF e_machine of each architecture: a .ko built for the other one is
+# never taken.
+ELF_MACHINE = {"x86_64": 62, "aarch64": 183}
+
+
+def _elf_machine(path):
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+        return struct.unpack_from("<H", head, 18)[0] if head[:4] == b"\x7fELF" else None
+    except (OSError, struct.error):
+        return None
+
+
 def find_module_file(name, dirs):
     """The .ko of module name: NAME.ko first, then by its .modinfo."""
-    files = list(_ko_files(dirs))
+    machine = ELF_MACHINE.get(_guest_arch())
+    files = [f for f in _ko_files(dirs) if machine is None or _elf_machine(f) == machine]
     for path in files:
         if os.path.basename(path)[:-3].replace("-", "_") == name.replace("-", "_"):
             return path
@@ -233,19 +255,21 @@ def _remove_symbol_file(path, sections):
         pass  # already gone (removed by hand)
 
 
-def update_symbols(going=None, quiet_kept=False):
+def update_symbols(going=None, init_going=None, quiet_kept=False):
     """Make GDB's module symbol files match the guest's loaded modules.
-    going: the address of a struct module being removed (left out).
+    going: the address of a struct module being removed (left out);
+    init_going: that of one whose init memory is about to be freed.
     quiet_kept: print nothing for modules whose symbols stay as they are."""
     dirs = _state["dirs"] + default_search_dirs()
     wanted = {}
     for mod in loaded_modules():
-        if going is not None and int(mod.address) == going:
-            continue
-        wanted[_c_string(mod["name"])] = module_sections(mod)
+        addr = int(mod.address)
+        if addr != going:
+            wanted[_c_string(mod["name"])] = module_sections(mod, addr == init_going)
 
     # Forget the symbols of modules that went, moved, or whose .ko changed.
     loaded = _state["loaded"]
+    reloaded = set()
     for name in list(loaded):
         path, sections, mtime = loaded[name]
         if wanted.get(name) == sections and _mtime(path) == mtime:
@@ -254,6 +278,8 @@ def update_symbols(going=None, quiet_kept=False):
         del loaded[name]
         if name not in wanted:
             print("%s: unloaded, its symbols removed" % name)
+        else:
+            reloaded.add(name)
 
     if not wanted and not quiet_kept:
         print("no modules loaded")
@@ -265,9 +291,14 @@ def update_symbols(going=None, quiet_kept=False):
             continue
         path = find_module_file(name, dirs)
         if path is None:
-            print("%s: no .ko for it found in %s" % (name, ", ".join(
-                _show_path(d) for d in dirs if os.path.isdir(d)) or "(no directory)"))
+            # Said once per module by the automatic updates.
+            if not quiet_kept or name not in _state["missing"]:
+                print("%s: no .ko for it found in %s (give its directory to lx-symbols)"
+                      % (name, ", ".join(_show_path(d) for d in dirs if os.path.isdir(d))
+                         or "no directory"))
+            _state["missing"].add(name)
             continue
+        _state["missing"].discard(name)
         if not sections:
             print("%s: no sections in memory" % name)
             continue
@@ -275,30 +306,37 @@ def update_symbols(going=None, quiet_kept=False):
         loaded[name] = (path, sections, _mtime(path))
         text = dict(sections).get(".text")
         where = ".text at 0x%x" % text if text is not None else "%s at 0x%x" % sections[0]
-        print("%s: symbols from %s, %s (%d sections)"
-              % (name, _show_path(path), where, len(sections)))
+        print("%s: symbols %sfrom %s, %s (%d sections)"
+              % (name, "reloaded " if name in reloaded else "", _show_path(path), where,
+                 len(sections)))
+
+
+# The kernel functions the loader calls, with &mod->symbols (argument m),
+# as a module appears (placed, on the list, its init not yet run), as its
+# init memory is about to be freed (init returned), and as it goes (exit
+# has run; still on the list).
+MODULE_EVENTS = (("symtab_add_module", None),
+                 ("symtab_drop_module_init", "init_going"),
+                 ("symtab_remove_module", "going"))
 
 
 class ModuleBreakpoint(gdb.Breakpoint):
-    """An internal breakpoint on a kernel function the loader calls as a
-    module appears (symtab_add_module: placed, on the list, its init not
-    yet run) or goes (symtab_remove_module: exit has run, still on the
-    list). It updates the symbols and lets the guest go on."""
+    """An internal breakpoint on one of MODULE_EVENTS: it updates the
+    module symbols and lets the guest go on."""
 
-    def __init__(self, function, removing):
+    def __init__(self, function, event):
         super().__init__(function, internal=True)
         self.silent = True
-        self.removing = removing
+        self.event = event
 
     def stop(self):
-        going = None
         try:
-            if self.removing:
-                # symtab_remove_module(&mod->symbols)
-                st = gdb.parse_and_eval("m")
+            args = {}
+            if self.event:
+                m = gdb.parse_and_eval("m")
                 module_type = gdb.lookup_type("struct module")
-                going = int(st) - _field_offset(module_type, "symbols")
-            update_symbols(going=going, quiet_kept=True)
+                args[self.event] = int(m) - _field_offset(module_type, "symbols")
+            update_symbols(quiet_kept=True, **args)
         except (gdb.error, gdb.GdbError) as e:
             print("lx-symbols: could not update the module symbols: %s" % e)
         return False
@@ -307,10 +345,9 @@ class ModuleBreakpoint(gdb.Breakpoint):
 def install_breakpoints():
     if _state["breakpoints"]:
         return
-    functions = (("symtab_add_module", False), ("symtab_remove_module", True))
-    if any(gdb.lookup_global_symbol(f) is None for f, _ in functions):
+    if any(gdb.lookup_global_symbol(f) is None for f, _ in MODULE_EVENTS):
         return  # not this kernel: no automatic updates
-    _state["breakpoints"] = [ModuleBreakpoint(f, removing) for f, removing in functions]
+    _state["breakpoints"] = [ModuleBreakpoint(f, event) for f, event in MODULE_EVENTS]
 
 
 class LxSymbols(gdb.Command):
@@ -324,10 +361,12 @@ the loader placed each of its sections. Symbols of modules no longer
 loaded are removed. One line is printed per module.
 
 From then on GDB follows insmod and rmmod by itself: internal breakpoints
-on symtab_add_module and symtab_remove_module load a new module's symbols
-before its init runs (so `break my_init` set beforehand, pending, stops
-in it) and drop a removed module's. Running lx-symbols again is needed
-only when the .ko files change, or to add a directory."""
+on symtab_add_module, symtab_drop_module_init and symtab_remove_module
+load a new module's symbols before its init runs (so `break my_init`, set
+beforehand as a pending breakpoint, stops in it), reload them without the
+init sections once init has returned, and drop a removed module's.
+Running lx-symbols again is needed only when a .ko file was rebuilt, or
+to add a directory."""
 
     def __init__(self, name):
         super().__init__(name, gdb.COMMAND_FILES, gdb.COMPLETE_FILENAME)
@@ -385,7 +424,7 @@ try:
     _state = gdb._probeos_state
 except AttributeError:
     _state = gdb._probeos_state = {}
-for _key, _empty in (("loaded", {}), ("dirs", []), ("breakpoints", [])):
+for _key, _empty in (("loaded", {}), ("dirs", []), ("breakpoints", []), ("missing", set())):
     _state.setdefault(_key, _empty)
 
 LxSymbols("lx-symbols")
