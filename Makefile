@@ -172,8 +172,8 @@ run: deps $(IMAGE)
 # modules (docs/modules.md, "Debugging a module with GDB").
 debug: deps $(IMAGE)
 	@echo "console: in another terminal, run: nc localhost 4444"
-	@echo "modules: after insmod or rmmod, stop the guest (Ctrl-C) and type lx-symbols [DIR...]"
-	@echo "         in GDB to load their symbols (lx-lsmod lists them; help lx-symbols)"
+	@echo "modules: type lx-symbols [DIR...] in GDB (now, or after Ctrl-C) to load the symbols"
+	@echo "         of loaded modules, and from then on of each module insmod loads (help lx-symbols)"
 	$(QEMU) $(QEMU_FLAGS) -serial tcp:localhost:4444,server,nowait -S -gdb tcp:localhost:1234 & \
 	qemu=$$!; sleep 1; \
 	$(GDB) -q $(BUILD)/probeos.elf -x tools/gdb/probeos.py -ex 'target remote localhost:1234'; \

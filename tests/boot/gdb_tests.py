@@ -27,6 +27,11 @@ printed as `ok - NAME` or `not ok - NAME: reason`:
                       once module_load returns, the init code is no
                       longer named, the rest still is
     detach            GDB detaches; the insmod finishes, the shell answers
+    attach_before_boot  as in `make debug`: a second machine waits for GDB
+                      before its first instruction (-S); lx-symbols says
+                      the kernel is not running yet, a pending breakpoint
+                      on gdbtest_init is set, and the `insmod` typed once
+                      the shell is up stops there, with the symbols loaded
 
 The last line is `gdb(ARCH): N passed, N failed`. The serial transcript
 goes to build/ARCH/gdb-test.log, GDB's to build/ARCH/gdb-test.gdb.log.
@@ -285,7 +290,7 @@ class Gdb:
             self.proc.wait(timeout=10)
         self.reader.join(timeout=5)
         if self.log_path:
-            with open(self.log_path, "w", encoding="utf-8") as f:
+            with open(self.log_path, "a", encoding="utf-8") as f:
                 f.write("$ %s\n" % " ".join(self.cmd))
                 f.write("\n".join(self.transcript) + "\n")
 
@@ -296,34 +301,67 @@ class Context:
     def __init__(self, arch):
         self.arch = arch
         self.workdir = os.path.join(ROOT, "build", arch, "gdb-test")
+        self.serial_log = os.path.join(ROOT, "build", arch, "gdb-test.log")
+        self.gdb_log = os.path.join(ROOT, "build", arch, "gdb-test.gdb.log")
+        self.qemu_cmd = None
+        self.port = None
         self.machine = None
         self.gdb = None
         self.ko = None
         self.addr = None
 
 
-def step_insmod(ctx):
-    os.makedirs(ctx.workdir, exist_ok=True)
-    ctx.ko = build_test_module(ctx.arch, ctx.workdir)
-    base_cmd = build_boot_image(ctx.arch, ctx.workdir, ctx.ko)
-    log = os.path.join(ROOT, "build", ctx.arch, "gdb-test.log")
-    if os.path.exists(log):
-        os.remove(log)
+def start_machine(ctx, halted):
+    """Boot with a GDB stub on a free port (ctx.port); with halted, QEMU
+    waits for GDB before the first instruction (-S, as `make debug`),
+    and otherwise the shell's prompt has been seen."""
     for attempt in range(3):
         ctx.port = free_port()
-        cmd = base_cmd + ["-gdb", "tcp:127.0.0.1:%d" % ctx.port]
-        m = qemu.Machine(ctx.arch, qemu_cmd=cmd, log_path=log, log_title="gdb test")
+        cmd = ctx.qemu_cmd + ["-gdb", "tcp:127.0.0.1:%d" % ctx.port] + (["-S"] if halted else [])
+        m = qemu.Machine(ctx.arch, qemu_cmd=cmd, log_path=ctx.serial_log,
+                         log_title="gdb test%s" % (", halted at start" if halted else ""))
         try:
             m.start()
-            m.wait_prompt(BOOT_TIMEOUT, echo=False)
-            break
+            if halted:
+                # QEMU listens before it starts; if the port was taken it
+                # has exited by now.
+                time.sleep(0.5)
+                if not m.alive():
+                    raise qemu.Died("QEMU exited: %s" % " | ".join(m.stderr[-3:]))
+            else:
+                m.wait_prompt(BOOT_TIMEOUT, echo=False)
+            return m
         except qemu.MachineError:
             m.close()
             # Someone took the port between free_port() and QEMU: again.
             if attempt < 2 and any("gdb" in l.lower() for l in m.stderr):
                 continue
             raise
-    ctx.machine = m
+
+
+def attach(ctx):
+    """GDB on the kernel's ELF, attached to ctx.port, the script sourced."""
+    ctx.gdb = g = Gdb(ctx.arch, ctx.gdb_log)
+    g.command("set pagination off")
+    g.command("set confirm off")
+    g.command("set architecture %s" % GDB_ARCH[ctx.arch])
+    out = g.command("target remote 127.0.0.1:%d" % ctx.port)
+    g.attached = True
+    check(not any("error" in l.lower() or "refused" in l.lower() for l in out),
+          "`target remote`: %s" % show(out))
+    out = g.command("source tools/gdb/probeos.py")
+    check(not out, "`source tools/gdb/probeos.py`: %s" % show(out))
+    return g
+
+
+def step_insmod(ctx):
+    os.makedirs(ctx.workdir, exist_ok=True)
+    ctx.ko = build_test_module(ctx.arch, ctx.workdir)
+    ctx.qemu_cmd = build_boot_image(ctx.arch, ctx.workdir, ctx.ko)
+    for log in (ctx.serial_log, ctx.gdb_log):
+        if os.path.exists(log):
+            os.remove(log)
+    ctx.machine = m = start_machine(ctx, halted=False)
 
     out = m.command("insmod %s" % MODULE, COMMAND_TIMEOUT)
     check(any("gdbtest: init 5" in line for line in out),
@@ -346,17 +384,7 @@ def expect(out, pattern, what):
 
 
 def step_lx_symbols(ctx):
-    log = os.path.join(ROOT, "build", ctx.arch, "gdb-test.gdb.log")
-    ctx.gdb = g = Gdb(ctx.arch, log)
-    g.command("set pagination off")
-    g.command("set confirm off")
-    g.command("set architecture %s" % GDB_ARCH[ctx.arch])
-    out = g.command("target remote 127.0.0.1:%d" % ctx.port)
-    g.attached = True
-    check(not any("error" in l.lower() or "refused" in l.lower() for l in out),
-          "`target remote`: %s" % show(out))
-    out = g.command("source tools/gdb/probeos.py")
-    check(not out, "`source tools/gdb/probeos.py`: %s" % show(out))
+    g = attach(ctx)
 
     moddir = os.path.relpath(os.path.dirname(ctx.ko), ROOT)
     out = g.command("lx-symbols %s" % moddir)
@@ -458,12 +486,44 @@ def step_detach(ctx):
     check(any("gdbtest: exit" in l for l in out), "`rmmod %s`: %s" % (MODULE, show(out)))
 
 
+def step_attach_before_boot(ctx):
+    """`make debug`'s way: GDB attaches before the first instruction."""
+    if ctx.machine is not None:
+        ctx.machine.close()
+        ctx.machine = None
+    check(ctx.qemu_cmd is not None, "not run: no boot image")
+    ctx.machine = m = start_machine(ctx, halted=True)
+    g = attach(ctx)
+    moddir = os.path.relpath(os.path.dirname(ctx.ko), ROOT)
+    out = g.command("lx-symbols %s" % moddir)
+    expect(out, r"^the kernel is not running yet", "lx-symbols before boot")
+    g.command("set breakpoint pending on")
+    expect(g.command("break gdbtest_init"), r"pending", "break gdbtest_init (before boot)")
+
+    def type_insmod():
+        m.wait_prompt(BOOT_TIMEOUT, echo=False)
+        m.send("insmod %s\r" % MODULE)
+
+    out = g.command("continue", timeout=BOOT_TIMEOUT + GDB_TIMEOUT, on_sent=type_insmod)
+    expect(out, r"^gdbtest: symbols from .*gdbtest\.ko", "continue (boot, then insmod typed)")
+    expect(out, r"Breakpoint \d+, .*gdbtest_init \(\)", "continue (boot, then insmod typed)")
+    out = g.command("print gdbtest_counter")
+    expect(out, r"^\$\d+ = 5$", "print gdbtest_counter in init")
+    out = g.command("detach")
+    expect(out, r"[Dd]etaching", "detach")
+    g.attached = False
+    g.close()
+    ctx.gdb = None
+    m.wait_for(r"gdbtest: init 5\n%s\Z" % re.escape(qemu.PROMPT), COMMAND_TIMEOUT)
+
+
 STEPS = [
     ("insmod", step_insmod),
     ("lx_symbols", step_lx_symbols),
     ("lx_symbols_rmmod", step_lx_symbols_rmmod),
     ("break_in_init", step_break_in_init),
     ("detach", step_detach),
+    ("attach_before_boot", step_attach_before_boot),
 ]
 
 

@@ -69,8 +69,20 @@ def _c_string(value):
     return text.split("\0", 1)[0]
 
 
+class NotRunning(gdb.GdbError):
+    """The kernel's memory cannot be read: it has not started (QEMU -S)."""
+
+
 def loaded_modules():
     """The struct module values on the kernel's `modules` list, oldest first."""
+    try:
+        return _walk_modules()
+    except gdb.MemoryError as e:
+        raise NotRunning("the kernel's module list cannot be read (%s): has the kernel "
+                         "started? (`make debug` stops QEMU before the first instruction)" % e)
+
+
+def _walk_modules():
     try:
         head = gdb.parse_and_eval("modules")
         module_type = gdb.lookup_type("struct module")
@@ -378,8 +390,16 @@ to add a directory."""
                 raise gdb.GdbError("lx-symbols: %s is not a directory" % d)
             if d not in _state["dirs"]:
                 _state["dirs"].append(d)
-        update_symbols()
         install_breakpoints()
+        try:
+            update_symbols()
+        except NotRunning:
+            if not _state["breakpoints"]:
+                raise
+            # QEMU halted before boot: nothing loaded yet, and the
+            # breakpoints will see every module that comes.
+            print("the kernel is not running yet: the symbols of each module will be "
+                  "loaded as insmod loads it")
 
 
 class LxLsmod(gdb.Command):
