@@ -213,12 +213,16 @@ run: deps $(IMAGE)
 # QEMU starts halted with a GDB stub on port 1234, and GDB attaches with
 # the kernel's symbols. GDB owns this terminal, so the serial console is on
 # TCP port 4444: talk to the shell from another terminal with
-# `nc localhost 4444`. Quitting GDB stops QEMU.
+# `nc localhost 4444`. Quitting GDB stops QEMU. GDB loads
+# tools/gdb/probeos.py: `lx-symbols` loads the symbols of the loaded
+# modules (docs/modules.md, "Debugging a module with GDB").
 debug: deps $(IMAGE)
 	@echo "console: in another terminal, run: nc localhost 4444"
+	@echo "modules: type lx-symbols [DIR...] in GDB (now, or after Ctrl-C) to load the symbols"
+	@echo "         of loaded modules, and from then on of each module insmod loads (help lx-symbols)"
 	$(QEMU) $(QEMU_FLAGS) -serial tcp:localhost:4444,server,nowait -S -gdb tcp:localhost:1234 & \
 	qemu=$$!; sleep 1; \
-	$(GDB) -q $(BUILD)/probeos.elf -ex 'target remote localhost:1234'; \
+	$(GDB) -q $(BUILD)/probeos.elf -x tools/gdb/probeos.py -ex 'target remote localhost:1234'; \
 	kill $$qemu 2>/dev/null || true
 
 include tests/host/host.mk

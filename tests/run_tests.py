@@ -9,6 +9,8 @@ shown as it comes:
                                              line "check_symtab: N passed, N failed"
     boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
                                              line "boot(ARCH): N passed, N failed, N skipped"
+    gdb(ARCH)       tests/boot/gdb_tests.py --arch ARCH
+                                             line "gdb(ARCH): N passed, N failed"
     crash(ARCH)     tests/boot/crash_tests.py --arch ARCH
                                              line "crash(ARCH): N passed, N failed"
     bench(ARCH)     tools/bench.py --arch ARCH --smoke
@@ -43,6 +45,8 @@ SYMTAB_TIMEOUT = 120
 # command); this only catches a harness that hangs.
 BOOT_TIMEOUT = 1200
 CRASH_TIMEOUT = 300
+# One boot, a module build and a GDB session: about 5 s when all is well.
+GDB_TIMEOUT = 300
 # `make bench` has a short smoke run here (is the table complete?); the
 # numbers themselves are never asserted. Its `bench register` rows took
 # about 570 s of wall time on x86_64 at the last measurement.
@@ -106,6 +110,11 @@ def make_parts(archs, only, boot_tests):
                               [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
                               r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
                               BENCH_TIMEOUT))
+        if (not only or "gdb" in only) and not boot_tests:
+            parts.append(Part("gdb(%s)" % arch,
+                              [sys.executable, "tests/boot/gdb_tests.py", "--arch", arch],
+                              r"^gdb\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                              GDB_TIMEOUT, needs=["build/%s/probeos.elf" % arch]))
         if (not only or "crash" in only) and not boot_tests:
             parts.append(Part("crash(%s)" % arch,
                               [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
@@ -210,7 +219,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--arch", action="append", metavar="ARCH",
                     help="architecture to test (repeatable; default x86_64)")
-    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "crash", "bench"],
+    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "gdb", "crash", "bench"],
                     help="run only this part (repeatable)")
     ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
                     help="run only this boot test (repeatable); implies --only boot"

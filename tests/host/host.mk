@@ -75,6 +75,7 @@ host-tests: host-test-bins
 		--python tests/host/test_incremental_build.py \
 		--python tests/host/test_layers.py \
 		--python tests/host/test_module_reloc_types.py \
+		--python tests/host/test_gdb_script.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \
