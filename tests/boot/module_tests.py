@@ -70,6 +70,22 @@ def define(test, check, show, info):
     def cat_hostname(m):
         return run(m, "cat /etc/hostname")
 
+    def module_test(name):
+        """A test that starts from no modules and no probes: what an earlier
+        failed test left behind is removed first (and said), so that one
+        failure does not fail every test after it."""
+        def register(fn):
+            def run_clean(m):
+                left = loaded(m)
+                if left:
+                    info("removing modules left by an earlier test: %s" % ", ".join(left))
+                    for name_ in reversed(list(left)):
+                        run(m, "rmmod " + name_)
+                run(m, "probe del all")
+                fn(m)
+            return test(name)(run_clean)
+        return register
+
     @test("modules_listed")
     def test_modules_listed(m):
         out = run(m, "ls /lib/modules")
@@ -79,7 +95,7 @@ def define(test, check, show, info):
         check(want <= names, "`ls /lib/modules`: missing %s" % ", ".join(sorted(want - names)))
         no_modules_left(m)
 
-    @test("module_kprobe_example")
+    @module_test("module_kprobe_example")
     def test_module_kprobe_example(m):
         """Linux's samples/kprobes/kprobe_example.c, unchanged."""
         insmod(m, "kprobe_example symbol=vfs_read",
@@ -112,7 +128,7 @@ def define(test, check, show, info):
         no_modules_left(m)
         no_probes_left(m)
 
-    @test("module_kretprobe_example")
+    @module_test("module_kretprobe_example")
     def test_module_kretprobe_example(m):
         """Linux's kretprobe_example.c: it skips kernel threads (no mm),
         and every ProbeOS thread is one, so it reports no call."""
@@ -131,12 +147,12 @@ def define(test, check, show, info):
         no_modules_left(m)
         no_probes_left(m)
 
-    @test("module_samples")
+    @module_test("module_samples")
     def test_module_samples(m):
         """Our samples/kprobes/: registers, arguments, timing, faults."""
         insmod(m, "kprobe_regs symbol=vfs_read")
         out = cat_hostname(m)
-        reg = "rip" if m.arch == "x86_64" else "pc"
+        reg = "ip" if m.arch == "x86_64" else "pc"
         expect_lines(out, [r"^kprobe_regs: vfs_read hit 1 at %s$" % HEX,
                            r"^kprobe_regs:  %s %s " % (reg, HEX)], "cat")
         run(m, "rmmod kprobe_regs")
@@ -162,7 +178,7 @@ def define(test, check, show, info):
         no_modules_left(m)
         no_probes_left(m)
 
-    @test("module_exports_and_gone")
+    @module_test("module_exports_and_gone")
     def test_module_exports_and_gone(m):
         insmod(m, "mod_exporter", [r"^mod_exporter: loaded$"])
         out = run(m, "probe add mod_exporter:exporter_add")
@@ -190,7 +206,7 @@ def define(test, check, show, info):
         no_probes_left(m)
         no_modules_left(m)
 
-    @test("module_init_code_gone")
+    @module_test("module_init_code_gone")
     def test_module_init_code_gone(m):
         insmod(m, "mod_init_probe", [r"^mod_init_probe: init_step\(21\) = 42, probe hits = 1$"])
         out = run(m, "probe list")
@@ -201,7 +217,7 @@ def define(test, check, show, info):
         expect_no_line(out, r"warning", "rmmod")
         no_probes_left(m)
 
-    @test("module_init_fails")
+    @module_test("module_init_fails")
     def test_module_init_fails(m):
         out = run(m, "insmod mod_init_fails")
         expect_lines(out, [r"^mod_init_fails: registered a kprobe: 0; now failing",
@@ -214,7 +230,7 @@ def define(test, check, show, info):
         out = cat_hostname(m)
         check(out == ["probeos"], "`cat` after the failed init: %s" % show(out))
 
-    @test("module_leaves_probe")
+    @module_test("module_leaves_probe")
     def test_module_leaves_probe(m):
         insmod(m, "mod_leaves_probe")
         cat_hostname(m)
@@ -226,7 +242,7 @@ def define(test, check, show, info):
         out = cat_hostname(m)
         check(out == ["probeos"], "`cat` after rmmod: %s" % show(out))
 
-    @test("module_params")
+    @module_test("module_params")
     def test_module_params(m):
         insmod(m, "mod_params p_int=-5 p_uint=7 p_long=-9000000000 p_ulong=0x10 p_bool "
                   "p_charp=hello p_string=xyz",
@@ -247,13 +263,13 @@ def define(test, check, show, info):
                   % (args, want, show(out)))
         no_modules_left(m)
 
-    @test("module_two_files")
+    @module_test("module_two_files")
     def test_module_two_files(m):
         insmod(m, "mod_two_files", [r"^mod_two_files: helper\(20\) = 42$"])
         run(m, "rmmod mod_two_files")
         no_modules_left(m)
 
-    @test("module_jprobe_example_refused")
+    @module_test("module_jprobe_example_refused")
     def test_module_jprobe_example(m):
         """Linux's jprobe_example.c (before 4.15) hard-codes _do_fork or
         do_fork, which ProbeOS does not have: it prints its own error and
@@ -269,7 +285,7 @@ def define(test, check, show, info):
                            r"^insmod: init of jprobe_example failed: -1 "], "insmod")
         no_modules_left(m)
 
-    @test("module_bad_files")
+    @module_test("module_bad_files")
     def test_module_bad_files(m):
         other = "aarch64 (machine 183)" if m.arch == "x86_64" else "x86_64 (machine 62)"
         for path, want in [
@@ -285,7 +301,7 @@ def define(test, check, show, info):
         check(out == ["probeos"], "`cat` after the refusals: %s" % show(out))
         no_modules_left(m)
 
-    @test("module_100_cycles")
+    @module_test("module_100_cycles")
     def test_module_100_cycles(m):
         before = settled_mem(m)
         for i in range(100):

@@ -7,8 +7,9 @@ extern int exporter_calls;
 
 static int __init user_init(void)
 {
-	pr_info("mod_user: exporter_add(2, 3) = %d, calls = %d\n", exporter_add(2, 3),
-		exporter_calls);
+	int sum = exporter_add(2, 3);
+
+	pr_info("mod_user: exporter_add(2, 3) = %d, calls = %d\n", sum, exporter_calls);
 	return 0;
 }
 
