@@ -3,7 +3,8 @@
 symbols of a loaded module at the addresses the kernel placed it.
 
 One machine is booted with a GDB stub (-gdb tcp:127.0.0.1:PORT, a free
-port) and a boot archive holding a small test module. The steps, each
+port) from the usual image, whose archive holds tests/modules/gdbtest.ko
+(built by `make`). The steps, each
 printed as `ok - NAME` or `not ok - NAME: reason`:
 
     insmod            `insmod gdbtest` runs its init; `sym gdbtest_value`
@@ -46,7 +47,6 @@ import argparse
 import os
 import queue
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -61,7 +61,6 @@ ROOT = qemu.ROOT
 BOOT_TIMEOUT = 60
 COMMAND_TIMEOUT = 20
 GDB_TIMEOUT = 60        # one GDB command; TCG is slow to stop and resume
-BUILD_TIMEOUT = 120
 
 GDB = {"x86_64": "gdb", "aarch64": "gdb-multiarch"}
 GDB_ARCH = {"x86_64": "i386:x86-64", "aarch64": "aarch64"}
@@ -91,106 +90,11 @@ def info(msg):
     print("# " + msg, flush=True)
 
 
-def run(cmd, timeout=BUILD_TIMEOUT, cwd=ROOT):
-    proc = subprocess.run(cmd, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=timeout)
-    if proc.returncode != 0:
-        out = proc.stdout.decode("utf-8", "replace").strip().splitlines()
-        raise TestFailure("`%s` failed (status %d): %s"
-                          % (" ".join(cmd), proc.returncode, show(out[-6:])))
-
-
 # -- the module under test ----------------------------------------------
 #
-# Everything about where the test module comes from is in this one
-# function: once `make M=DIR` builds modules, it can build one of the
-# samples instead and return that .ko.
-
-MODULE_SOURCE = r"""
-extern int printk(const char *fmt, ...);
-
-int gdbtest_counter = 5;
-
-int gdbtest_value(int x)
-{
-	return x + gdbtest_counter;
-}
-
-static int __attribute__((section(".init.text"))) gdbtest_init(void)
-{
-	printk("gdbtest: init %d\n", gdbtest_counter);
-	return 0;
-}
-
-static void gdbtest_exit(void)
-{
-	printk("gdbtest: exit\n");
-}
-
-int init_module(void) __attribute__((alias("gdbtest_init")));
-void cleanup_module(void) __attribute__((alias("gdbtest_exit")));
-static const char gdbtest_name[] __attribute__((section(".modinfo"), used, aligned(1))) =
-	"name=gdbtest";
-"""
-
-MODULE_CFLAGS = ["-std=gnu11", "-O2", "-g", "-ffreestanding", "-fno-builtin", "-nostdlib",
-                 "-fno-pic", "-fno-pie", "-fno-stack-protector", "-fno-omit-frame-pointer",
-                 "-fno-asynchronous-unwind-tables"]
-MODULE_ARCH = {
-    "x86_64": ("", ["-fcf-protection=none", "-mno-red-zone", "-mcmodel=kernel",
-                    "-mgeneral-regs-only"]),
-    "aarch64": ("aarch64-linux-gnu-", ["-mgeneral-regs-only", "-mcmodel=small",
-                                       "-mno-omit-leaf-frame-pointer",
-                                       "-mbranch-protection=none", "-mno-outline-atomics"]),
-}
-
-
-def build_test_module(arch, workdir):
-    """Build the test module; return the path of its .ko. Its directory
-    is the one lx-symbols is given to search."""
-    moddir = os.path.join(workdir, "module")
-    os.makedirs(moddir, exist_ok=True)
-    src = os.path.join(moddir, MODULE + ".c")
-    with open(src, "w") as f:
-        f.write(MODULE_SOURCE)
-    prefix, arch_flags = MODULE_ARCH[arch]
-    obj = os.path.join(moddir, MODULE + ".o")
-    ko = os.path.join(moddir, MODULE + ".ko")
-    run([prefix + "gcc"] + MODULE_CFLAGS + arch_flags + ["-c", src, "-o", obj])
-    run([prefix + "ld", "-r", obj, "-o", ko])
-    return ko
-
-
-# -- the boot image -----------------------------------------------------
-
-def build_boot_image(arch, workdir, ko):
-    """The kernel's root file system plus lib/modules/NAME.ko; returns
-    QEMU's command line without the GDB stub."""
-    tree = os.path.join(workdir, "rootfs")
-    shutil.rmtree(tree, ignore_errors=True)
-    shutil.copytree(os.path.join(ROOT, "rootfs"), tree)
-    os.makedirs(os.path.join(tree, "lib", "modules"), exist_ok=True)
-    shutil.copy(ko, os.path.join(tree, "lib", "modules", os.path.basename(ko)))
-    cpio = os.path.join(workdir, "rootfs.cpio")
-    run([sys.executable, "tools/mkcpio.py", tree, cpio])
-
-    cmd = list(qemu.QEMU_COMMANDS[arch])
-    if arch == "x86_64":
-        iso_tree = os.path.join(workdir, "isodir")
-        shutil.rmtree(iso_tree, ignore_errors=True)
-        os.makedirs(os.path.join(iso_tree, "boot", "grub"))
-        shutil.copy(os.path.join(ROOT, "iso", "grub.cfg"),
-                    os.path.join(iso_tree, "boot", "grub", "grub.cfg"))
-        shutil.copy(os.path.join(ROOT, "build", arch, "probeos.elf"),
-                    os.path.join(iso_tree, "boot", "probeos.elf"))
-        shutil.copy(cpio, os.path.join(iso_tree, "boot", "rootfs.cpio"))
-        iso = os.path.join(workdir, "probeos.iso")
-        run(["grub-mkrescue", "-o", iso, iso_tree])
-        cmd[cmd.index("build/x86_64/probeos.iso")] = iso
-    else:
-        cmd[cmd.index("build/aarch64/rootfs.cpio")] = cpio
-    return cmd
-
+# gdbtest is tests/modules/gdbtest.c, which `make` builds into the boot
+# archive like every module there; lx-symbols finds its .ko in the
+# staging tree build/ARCH/modules/lib/modules/ by itself.
 
 def free_port():
     """A TCP port nobody listens on now (QEMU takes it a moment later)."""
@@ -300,10 +204,9 @@ class Gdb:
 class Context:
     def __init__(self, arch):
         self.arch = arch
-        self.workdir = os.path.join(ROOT, "build", arch, "gdb-test")
         self.serial_log = os.path.join(ROOT, "build", arch, "gdb-test.log")
         self.gdb_log = os.path.join(ROOT, "build", arch, "gdb-test.gdb.log")
-        self.qemu_cmd = None
+        self.qemu_cmd = list(qemu.QEMU_COMMANDS[arch])
         self.port = None
         self.machine = None
         self.gdb = None
@@ -355,9 +258,6 @@ def attach(ctx):
 
 
 def step_insmod(ctx):
-    os.makedirs(ctx.workdir, exist_ok=True)
-    ctx.ko = build_test_module(ctx.arch, ctx.workdir)
-    ctx.qemu_cmd = build_boot_image(ctx.arch, ctx.workdir, ctx.ko)
     for log in (ctx.serial_log, ctx.gdb_log):
         if os.path.exists(log):
             os.remove(log)
@@ -386,8 +286,7 @@ def expect(out, pattern, what):
 def step_lx_symbols(ctx):
     g = attach(ctx)
 
-    moddir = os.path.relpath(os.path.dirname(ctx.ko), ROOT)
-    out = g.command("lx-symbols %s" % moddir)
+    out = g.command("lx-symbols")
     expect(out, r"^gdbtest: symbols from .*gdbtest\.ko, \.text at 0x[0-9a-f]+ ", "lx-symbols")
 
     addr = ctx.addr
@@ -491,11 +390,9 @@ def step_attach_before_boot(ctx):
     if ctx.machine is not None:
         ctx.machine.close()
         ctx.machine = None
-    check(ctx.qemu_cmd is not None, "not run: no boot image")
     ctx.machine = m = start_machine(ctx, halted=True)
     g = attach(ctx)
-    moddir = os.path.relpath(os.path.dirname(ctx.ko), ROOT)
-    out = g.command("lx-symbols %s" % moddir)
+    out = g.command("lx-symbols")
     expect(out, r"^the kernel is not running yet", "lx-symbols before boot")
     g.command("set breakpoint pending on")
     expect(g.command("break gdbtest_init"), r"pending", "break gdbtest_init (before boot)")
