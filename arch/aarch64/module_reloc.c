@@ -22,6 +22,7 @@
  * that does not is refused with -ERANGE.
  */
 #include "kernel/module/arch_module.h"
+#include "kernel/module/reloc_field.h"
 #include "lib/elf.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -69,38 +70,6 @@
 #define R_AARCH64_PLT32			314
 
 const uint16_t arch_module_machine = EM_AARCH64;
-
-/* Whether x, taken as signed, fits in bits bits of two's complement. */
-static bool fits_signed(uint64_t x, unsigned int bits)
-{
-	int64_t v = (int64_t)x;
-	int64_t lim = (int64_t)1 << (bits - 1);
-
-	return v >= -lim && v < lim;
-}
-
-/* Whether x fits in bits bits unsigned. */
-static bool fits_unsigned(uint64_t x, unsigned int bits)
-{
-	return x < ((uint64_t)1 << bits);
-}
-
-/* AAELF64's check for the 16- and 32-bit data fields,
- * -2^(bits-1) <= X < 2^bits: the field may be read either way. */
-static bool fits_either(uint64_t x, unsigned int bits)
-{
-	return fits_signed(x, bits) || fits_unsigned(x, bits);
-}
-
-/* Write the low size bytes of x at loc, least significant first. */
-static void put_le(void *loc, uint64_t x, size_t size)
-{
-	uint8_t bytes[8];
-
-	for (size_t i = 0; i < size; i++)
-		bytes[i] = (uint8_t)(x >> (8 * i));
-	memcpy(loc, bytes, size);
-}
 
 /* Replace the bits of mask in the instruction word at loc with bits. */
 static void patch_insn(void *loc, uint32_t mask, uint32_t bits)

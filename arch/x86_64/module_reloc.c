@@ -16,6 +16,7 @@
  * a wider pointer. x86_64 is little-endian, like the field.
  */
 #include "kernel/module/arch_module.h"
+#include "kernel/module/reloc_field.h"
 #include "lib/elf.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -34,32 +35,6 @@
 #define R_X86_64_PC64	24	/* S + A - P, 64 bits */
 
 const uint16_t arch_module_machine = EM_X86_64;
-
-/* Whether x, taken as a signed number, fits in a signed field of bits
- * bits. */
-static bool fits_signed(uint64_t x, unsigned int bits)
-{
-	int64_t v = (int64_t)x;
-	int64_t lim = (int64_t)1 << (bits - 1);
-
-	return v >= -lim && v < lim;
-}
-
-/* Whether x fits in an unsigned field of bits bits. */
-static bool fits_unsigned(uint64_t x, unsigned int bits)
-{
-	return x < ((uint64_t)1 << bits);
-}
-
-/* Write the low size bytes of x at loc, least significant first. */
-static void put_le(void *loc, uint64_t x, size_t size)
-{
-	uint8_t bytes[8];
-
-	for (size_t i = 0; i < size; i++)
-		bytes[i] = (uint8_t)(x >> (8 * i));
-	memcpy(loc, bytes, size);
-}
 
 size_t arch_module_reloc_width(uint32_t type)
 {
@@ -118,12 +93,12 @@ int arch_module_relocate(uint32_t type, void *loc, uint64_t place, uint64_t valu
 	case R_X86_64_16:
 		/* The psABI leaves the sign open; accept either reading,
 		 * as the GNU and LLVM linkers do. */
-		if (!fits_signed(value, 16) && !fits_unsigned(value, 16))
+		if (!fits_either(value, 16))
 			return -ERANGE;
 		put_le(loc, value, 2);
 		return 0;
 	case R_X86_64_8:
-		if (!fits_signed(value, 8) && !fits_unsigned(value, 8))
+		if (!fits_either(value, 8))
 			return -ERANGE;
 		put_le(loc, value, 1);
 		return 0;

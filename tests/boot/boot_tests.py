@@ -30,6 +30,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qemu  # noqa: E402
+from checks import TestFailure, check, info, show  # noqa: E402
 
 BOOT_TIMEOUT = 60       # TCG without KVM is slow on CI runners
 COMMAND_TIMEOUT = 20
@@ -40,25 +41,6 @@ HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "poweroff"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
-
-
-class TestFailure(Exception):
-    """A check failed, but the shell answered: the machine is usable."""
-
-
-def check(cond, reason):
-    if not cond:
-        raise TestFailure(reason)
-
-
-def show(lines, limit=6):
-    """Lines of output, quoted, for a failure message."""
-    if not lines:
-        return "no output"
-    shown = " | ".join(repr(line) for line in lines[:limit])
-    if len(lines) > limit:
-        shown += " | ... (%d lines)" % len(lines)
-    return shown
 
 
 def words(lines):
@@ -87,10 +69,6 @@ def parse_uptime(out, cmd="uptime", group=2):
             return int(m.group(group))
     raise TestFailure("`%s`: expected a line like 'up 1.23 s (123 ticks, 4567 cycles)', got %s"
                       % (cmd, show(out)))
-
-
-def info(msg):
-    print("# " + msg, flush=True)
 
 
 # -- the tests, in the order they run ---------------------------------
@@ -1273,7 +1251,7 @@ KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
 
 import module_tests  # noqa: E402
-module_tests.define(test, check, show, info)
+module_tests.define(test)
 
 
 @test("selftest")

@@ -56,6 +56,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qemu  # noqa: E402
+from checks import TestFailure, check, info, show  # noqa: E402
 
 ROOT = qemu.ROOT
 BOOT_TIMEOUT = 60
@@ -66,28 +67,6 @@ GDB = {"x86_64": "gdb", "aarch64": "gdb-multiarch"}
 GDB_ARCH = {"x86_64": "i386:x86-64", "aarch64": "aarch64"}
 
 MODULE = "gdbtest"
-
-
-class TestFailure(Exception):
-    pass
-
-
-def check(cond, reason):
-    if not cond:
-        raise TestFailure(reason)
-
-
-def show(lines, limit=8):
-    if not lines:
-        return "no output"
-    shown = " | ".join(repr(line) for line in lines[:limit])
-    if len(lines) > limit:
-        shown += " | ... (%d lines)" % len(lines)
-    return shown
-
-
-def info(msg):
-    print("# " + msg, flush=True)
 
 
 # -- the module under test ----------------------------------------------

@@ -5,17 +5,19 @@ The modules come from the boot archive's /lib/modules/: samples/kprobes/
 and tests/modules/ (built by `make`), Linux's samples/kprobes/ (built by
 `make linux-samples`, which `make test` runs) and the broken files of
 tests/modules/bad (tools/mkbadmodules.py). boot_tests.py calls define()
-with its own test decorator and checks, so these tests run in its order
-and on its machine.
+with its test decorator, so these tests run in its order and on its
+machine.
 """
 
 import re
 import time
 
+from checks import check, info, show
+
 HEX = r"[0-9a-f]{16}"
 
 
-def define(test, check, show, info):
+def define(test):
     """Register the module tests with boot_tests.py's decorator."""
 
     def run(m, cmd, timeout=30):
