@@ -162,6 +162,37 @@ void vfs_close(struct file *file)
 	kfree(file);
 }
 
+int vfs_read_all(const char *path, void **out, size_t *size)
+{
+	struct file *file;
+	char *buf;
+	ssize_t n = 0;
+	int err = vfs_open(path, O_RDONLY, &file);
+
+	if (err)
+		return err;
+	*size = file->inode->size;
+	buf = kmalloc(*size ? *size : 1);
+	if (!buf) {
+		vfs_close(file);
+		return -ENOMEM;
+	}
+	for (size_t done = 0; done < *size; done += (size_t)n) {
+		n = vfs_read(file, buf + done, *size - done, &file->pos);
+		if (n <= 0) {
+			*size = done;
+			break;
+		}
+	}
+	vfs_close(file);
+	if (n < 0) {
+		kfree(buf);
+		return (int)n;
+	}
+	*out = buf;
+	return 0;
+}
+
 /* Returns 1, 0 past the last entry, -ENOTDIR for a file, or an error of
  * resolve(). Each call finds the index-th child afresh, so listing a
  * directory of n entries costs O(n^2) steps: fine for the small trees

@@ -37,7 +37,8 @@ IMAGE := $(BUILD)/probeos.iso
 
 # An ISO per crash kind (kernel/crash_test.c), whose GRUB passes crash=KIND.
 CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint \
-	double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion)
+	double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion \
+	module-fault)
 
 # `poweroff` leaves QEMU through isa-debug-exit, whose exit status is
 # (value << 1) | 1: 33 (a write of 16) is a clean end, not an error.

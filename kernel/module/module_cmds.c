@@ -23,38 +23,6 @@ static void module_path(const char *arg, char *path, size_t size)
 		snprintf(path, size, MODULE_DIR "%s%s", arg, has_suffix ? "" : ".ko");
 }
 
-/* Read a whole file into a new buffer. Returns 0 or a negative errno. */
-static int read_file(const char *path, void **out, size_t *size)
-{
-	struct file *file;
-	char *buf;
-	ssize_t n = 0;
-	int err = vfs_open(path, O_RDONLY, &file);
-
-	if (err)
-		return err;
-	*size = file->inode->size;
-	buf = kmalloc(*size ? *size : 1);
-	if (!buf) {
-		vfs_close(file);
-		return -ENOMEM;
-	}
-	for (size_t done = 0; done < *size; done += (size_t)n) {
-		n = vfs_read(file, buf + done, *size - done, &file->pos);
-		if (n <= 0) {
-			*size = done;
-			break;
-		}
-	}
-	vfs_close(file);
-	if (n < 0) {
-		kfree(buf);
-		return (int)n;
-	}
-	*out = buf;
-	return 0;
-}
-
 /* insmod PATH [name=value ...] */
 static void cmd_insmod(int argc, char **argv)
 {
@@ -68,7 +36,7 @@ static void cmd_insmod(int argc, char **argv)
 		return;
 	}
 	module_path(argv[1], path, sizeof(path));
-	err = read_file(path, &image, &size);
+	err = vfs_read_all(path, &image, &size);
 	if (err) {
 		kprintf("insmod: %s: %s\n", path, strerror(err));
 		return;

@@ -29,6 +29,9 @@ OVERFLOW = "sched: thread overflow ran past the end of its 16384-byte stack"
 RECURSION = ("spinlock: CPU 0 takes 'crash test' again; it already holds it "
              "(taken at crash_by_lock_recursion+0x")
 
+# A NULL pointer written through in a module's init (crash=module-fault).
+UNMAPPED = "access to an unmapped address"
+
 # kind -> (cause in the PANIC line, function the panic names)
 KINDS = {
     "x86_64": {
@@ -41,6 +44,7 @@ KINDS = {
         "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
         "stack-overflow": (OVERFLOW, None),
         "lock-recursion": (RECURSION, None),
+        "module-fault": (UNMAPPED, "mod_crash_write"),
     },
     "aarch64": {
         "trap": ("BRK instruction with no handler", "crash_by_trap"),
@@ -50,7 +54,15 @@ KINDS = {
         "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
         "stack-overflow": (OVERFLOW, None),
         "lock-recursion": (RECURSION, None),
+        "module-fault": (UNMAPPED, "mod_crash_write"),
     },
+}
+
+# For the kinds that crash in a loaded module: the module each of its
+# functions in the trace must be named with, " [mod_crash]" as Linux's
+# backtraces say it.
+MODULE_FRAMES = {
+    "module-fault": {"mod_crash_write": "mod_crash", "mod_crash_init": "mod_crash"},
 }
 
 # For the kinds that call panic(): the function whose call the trace
@@ -74,8 +86,8 @@ REGISTERS = {
 }
 
 # Names may carry the suffixes of GCC's split or specialized copies
-# (crash_test_from_cmdline.cold).
-SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] ([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]+$")
+# (crash_test_from_cmdline.cold), and code in a module its name.
+SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] ([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[(\w+)\])?$")
 
 
 def command(arch, kind):
@@ -122,7 +134,7 @@ def check(arch, kind, lines):
             return "expected one line 'PANIC: %s...', got %r" % (cause, panics)
         function = "panic"
     else:
-        want = re.compile(r"^PANIC: %s.* at %s\+0x[0-9a-f]+/0x[0-9a-f]+$"
+        want = re.compile(r"^PANIC: %s.* at %s\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[\w+\])?$"
                           % (re.escape(cause), re.escape(function)))
         if len(panics) != 1 or not want.match(panics[0]):
             return ("expected one line 'PANIC: %s... at %s+0x../0x..', got %r"
@@ -132,9 +144,13 @@ def check(arch, kind, lines):
     if "Call trace:" not in lines:
         return "no 'Call trace:' line"
     trace = lines[lines.index("Call trace:") + 1:lines.index(END)]
-    names = [m.group(1) for m in map(SYMBOLIZED.match, trace) if m]
+    frames = [m.groups() for m in map(SYMBOLIZED.match, trace) if m]
+    names = [name for name, _ in frames]
     if len(names) != len(trace) or not names:
         return "call trace lines not all symbolized: %r" % trace
+    for fn, module in MODULE_FRAMES.get(kind, {}).items():
+        if (fn, module) not in frames:
+            return "call trace should name %s [%s]: %r" % (fn, module, trace)
     if function != "panic" and names[0] != function:
         return "call trace should start at %s: %r" % (function, names)
     if function == "panic" and PANIC_CALLERS[kind] not in names:
