@@ -207,7 +207,6 @@ static int read_declarations(struct load_info *li, int nargs, char **args)
 	}
 	params = section_table(li, "__param", sizeof(struct kernel_param), &nparams);
 	err = check_exports(mod);
-
 	if (!err)
 		err = set_module_params(mod, params, nparams, nargs, args);
 	return err;
