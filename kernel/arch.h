@@ -34,6 +34,7 @@
 #include <asm/ptrace.h>
 
 struct cpu;
+struct boot_info;
 
 /* ---- CPU and per-CPU data (arch/<name>/cpu.c) ---- */
 
@@ -119,6 +120,19 @@ void arch_dump_regs(const struct pt_regs *regs);
 /* Crash in an architecture-specific way named kind (for the crash tests
  * of kernel/crash_test.c); false if the architecture has no such kind. */
 bool arch_crash_test(const char *kind);
+
+/* ---- Other CPUs (kernel/smp.c; x86_64: smp.c, aarch64: smp.c) ---- */
+
+/* The hardware ids of the machine's CPUs, the boot CPU's first, into
+ * hw_ids (x86_64: local APIC ids from ACPI's MADT; aarch64: MPIDR
+ * affinities from the device tree's cpu nodes). Returns how many, at
+ * most max; 0 or 1 if there is only the boot CPU. */
+unsigned int arch_smp_find_cpus(const struct boot_info *bi, uint64_t *hw_ids, unsigned int max);
+/* Start the CPU with hardware id hw_id as CPU number id: it must switch
+ * to the kernel's page tables, take stack_top as its stack and call
+ * smp_secondary_entry(id) (kernel/smp.h) with interrupts off. Returns 0
+ * once the start was requested, or a negative errno. */
+int arch_smp_start_cpu(unsigned int id, uint64_t hw_id, uintptr_t stack_top);
 
 /* ---- Power (machine.c) ---- */
 

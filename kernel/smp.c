@@ -1,0 +1,96 @@
+/*
+ * Bringing up the other CPUs (smp.h).
+ *
+ * For each CPU the architecture found, the boot CPU gives it a stack and
+ * asks the architecture to start it (INIT-SIPI-SIPI through a real-mode
+ * trampoline on x86_64, PSCI CPU_ON on aarch64), then waits for the new
+ * CPU to say it is online. One at a time: a CPU that never reports is
+ * given up after a second and the next one is tried.
+ */
+#include "kernel/smp.h"
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/mm/heap.h"
+#include "kernel/printk.h"
+#include "kernel/shell/shell.h"
+#include "kernel/time.h"
+#include "lib/errno.h"
+
+#define SECONDARY_STACK_SIZE 16384
+#define START_TIMEOUT NSEC_PER_SEC
+
+static uint64_t hw_ids[MAX_CPUS];
+static bool online[MAX_CPUS];
+static unsigned int found;
+
+bool cpu_online(unsigned int id)
+{
+	return id < MAX_CPUS && __atomic_load_n(&online[id], __ATOMIC_ACQUIRE);
+}
+
+uint64_t cpu_hw_id(unsigned int id)
+{
+	return id < found ? hw_ids[id] : 0;
+}
+
+__noreturn void smp_secondary_entry(unsigned int id)
+{
+	cpu_init_this(id);
+	arch_cpu_init(id);
+	__atomic_store_n(&online[id], true, __ATOMIC_RELEASE);
+	/* Parked until the scheduler runs threads on several CPUs. */
+	arch_halt();
+}
+
+/* Start CPU id and wait for it; 0, or why it did not come up. */
+static int start_one(unsigned int id)
+{
+	char *stack = kmalloc(SECONDARY_STACK_SIZE);
+	ktime_t deadline;
+	int err;
+
+	if (!stack)
+		return -ENOMEM;
+	err = arch_smp_start_cpu(id, hw_ids[id], (uintptr_t)stack + SECONDARY_STACK_SIZE);
+	if (err)
+		return err;
+	/* Interrupts are still off here: time by the cycle counter. */
+	deadline = ktime_get() + START_TIMEOUT;
+	while (!cpu_online(id))
+		if (ktime_get() > deadline)
+			return -EAGAIN;	/* the stack stays: the CPU may still wake on it */
+	return 0;
+}
+
+unsigned int smp_boot_cpus(const struct boot_info *bi)
+{
+	unsigned int up = 1;
+
+	found = arch_smp_find_cpus(bi, hw_ids, MAX_CPUS);
+	if (found == 0)
+		found = 1;
+	online[0] = true;
+	for (unsigned int id = 1; id < found; id++) {
+		int err = start_one(id);
+
+		if (err)
+			kprintf("smp: CPU %u (hardware id 0x%lx) did not start: %s\n", id,
+				(unsigned long)hw_ids[id], strerror(err));
+		else
+			up++;
+	}
+	kprintf("smp: %u of %u CPUs online\n", up, found);
+	return up;
+}
+
+static void cmd_cpus(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	kprintf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
+	for (unsigned int id = 0; id < found; id++)
+		kprintf("%-4u 0x%-10lx %s\n", id, (unsigned long)hw_ids[id],
+			!cpu_online(id) ? "offline" : id == 0 ? "online, runs the scheduler" :
+			"online, parked");
+}
+SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);

@@ -1,0 +1,28 @@
+/* Several CPUs (kernel/smp.c).
+ *
+ * The boot CPU is CPU 0. smp_boot_cpus finds the others through the
+ * architecture (ACPI's MADT on x86_64, the device tree on aarch64),
+ * starts each on a stack of its own, and waits until it reports in from
+ * smp_secondary_entry. A started CPU sets up its own struct cpu, per-CPU
+ * data and trap vectors, says it is online, and then parks: it waits
+ * with interrupts off and runs nothing. Giving it threads to run is the
+ * scheduler's next step (docs/smp.md). */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include "lib/types.h"
+
+struct boot_info;
+
+/* Bring up every CPU the machine has (after sched_init and
+ * arch_interrupts_init). Prints one line; returns how many are online. */
+unsigned int smp_boot_cpus(const struct boot_info *bi);
+/* Where a started CPU's architecture code hands over, on its own stack,
+ * with interrupts off and the kernel's page tables in use. */
+__noreturn void smp_secondary_entry(unsigned int id);
+/* Whether CPU id has come up, and its hardware id (x86_64: local APIC
+ * id; aarch64: MPIDR affinity). */
+bool cpu_online(unsigned int id);
+uint64_t cpu_hw_id(unsigned int id);
+
+#endif
