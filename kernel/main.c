@@ -18,6 +18,7 @@
 #include "kernel/ramfs.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/shell/shell.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
@@ -67,6 +68,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	kprobes_init();
 	arch_interrupts_init();
 	time_init();
+	smp_boot_cpus(&boot_info);
 	crash_test_from_cmdline(boot_info.cmdline);
 	if (thread_create("shell", shell_main, NULL) < 0)
 		panic("cannot create the shell thread");
