@@ -20,6 +20,9 @@ struct boot_info {
 	uint64_t initrd_size;	/* 0 when there is none */
 	uint64_t info_base;	/* the boot loader's own data: keep it */
 	uint64_t info_size;
+	/* Physical address of ACPI's RSDP (x86_64: GRUB's copy of it, inside
+	 * the boot information), 0 when the loader gave none. */
+	uint64_t acpi_rsdp;
 };
 
 #endif

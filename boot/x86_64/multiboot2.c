@@ -2,9 +2,10 @@
  * Reading the multiboot2 boot information that GRUB leaves in memory.
  *
  * The information is a list of tags, each 8-byte aligned, ending with a
- * tag of type 0. We keep three kinds: the memory map (which RAM is usable),
- * the kernel command line and the first module (the rootfs archive loaded
- * from the ISO). kmain calls this while the boot page tables still map the
+ * tag of type 0. We keep four kinds: the memory map (which RAM is usable),
+ * the kernel command line, the first module (the rootfs archive loaded
+ * from the ISO) and ACPI's RSDP (where the tables that list the CPUs
+ * start). kmain calls this while the boot page tables still map the
  * first 1 GiB at KERNEL_VMA, which is where GRUB's data is.
  *
  * Nothing the loader wrote is trusted to be well formed: every size is
@@ -24,6 +25,9 @@
 #define TAG_CMDLINE  1
 #define TAG_MODULE   3
 #define TAG_MMAP     6
+#define TAG_ACPI_OLD 14	/* a copy of an ACPI 1.0 RSDP */
+#define TAG_ACPI_NEW 15	/* a copy of an ACPI 2.0+ RSDP (with the XSDT) */
+#define RSDP_V1_SIZE 20
 #define MMAP_AVAILABLE 1
 
 struct mb2_tag {
@@ -94,9 +98,27 @@ static int add_module(struct boot_info *bi, const struct mb2_module *mod)
 	return 0;
 }
 
-static int read_tag(struct boot_info *bi, const struct mb2_tag *tag)
+/*
+ * GRUB copies the firmware's RSDP into the tag rather than saying where
+ * it is; the copy is as good as the original and lies in the boot
+ * information, which the kernel keeps, so its address is recorded.
+ * An ACPI 2.0 copy wins over a 1.0 one, in whichever order they come.
+ */
+static int add_rsdp(struct boot_info *bi, const struct mb2_tag *tag, uint64_t tag_phys)
+{
+	if (tag->size < sizeof(*tag) + RSDP_V1_SIZE)
+		return -EINVAL;
+	if (tag->type == TAG_ACPI_NEW || !bi->acpi_rsdp)
+		bi->acpi_rsdp = tag_phys + sizeof(*tag);
+	return 0;
+}
+
+static int read_tag(struct boot_info *bi, const struct mb2_tag *tag, uint64_t tag_phys)
 {
 	switch (tag->type) {
+	case TAG_ACPI_OLD:
+	case TAG_ACPI_NEW:
+		return add_rsdp(bi, tag, tag_phys);
 	case TAG_CMDLINE:
 		copy_cmdline(bi, tag);
 		return 0;
@@ -129,7 +151,7 @@ int multiboot2_read(const void *info, uint64_t info_phys, struct boot_info *bi)
 			return -EINVAL;
 		if (tag->type == TAG_END)
 			return 0;
-		err = read_tag(bi, tag);
+		err = read_tag(bi, tag, info_phys + (uint64_t)(p - start));
 		if (err)
 			return err;
 		/* The padding after the last tag may run past the block's

@@ -21,6 +21,8 @@
 #define TAG_MODULE  3
 #define TAG_MMAP    6
 #define TAG_ELF     9	/* one the reader skips */
+#define TAG_ACPI_OLD 14
+#define TAG_ACPI_NEW 15
 
 struct mb2_writer {
 	uint8_t buf[4096];
@@ -317,6 +319,71 @@ static void test_every_truncation(void **state)
 	}
 }
 
+/* An RSDP tag's payload: the RSDP copy, 20 bytes (1.0) or 36 (2.0). */
+static size_t rsdp_tag(struct mb2_writer *w, uint32_t type, size_t len)
+{
+	uint8_t rsdp[36] = "RSD PTR ";
+	size_t at = w->n;
+
+	tag(w, type, rsdp, len);
+	return at + 8;	/* where the copy starts, from the block's start */
+}
+
+/* GRUB on QEMU passes both; the 2.0 copy is the one to use. */
+static void test_acpi_rsdp(void **state)
+{
+	struct mb2_writer w;
+	struct boot_info bi;
+	size_t v2;
+
+	(void)state;
+	start(&w);
+	tag(&w, TAG_CMDLINE, "a", 2);
+	rsdp_tag(&w, TAG_ACPI_OLD, 20);
+	v2 = rsdp_tag(&w, TAG_ACPI_NEW, 36);
+	end_tag(&w);
+	assert_int_equal(read_block(&w, &bi), 0);
+	assert_int_equal(bi.acpi_rsdp, 0x10000 + v2);
+}
+
+static void test_acpi_rsdp_old_only(void **state)
+{
+	struct mb2_writer w;
+	struct boot_info bi;
+	size_t v1;
+
+	(void)state;
+	start(&w);
+	v1 = rsdp_tag(&w, TAG_ACPI_OLD, 20);
+	end_tag(&w);
+	assert_int_equal(read_block(&w, &bi), 0);
+	assert_int_equal(bi.acpi_rsdp, 0x10000 + v1);
+}
+
+static void test_no_acpi_rsdp(void **state)
+{
+	struct mb2_writer w;
+	struct boot_info bi;
+
+	(void)state;
+	write_grub_like(&w);
+	assert_int_equal(read_block(&w, &bi), 0);
+	assert_int_equal(bi.acpi_rsdp, 0);
+}
+
+/* A tag too short to hold even an ACPI 1.0 RSDP is malformed. */
+static void test_short_acpi_tag(void **state)
+{
+	struct mb2_writer w;
+	struct boot_info bi;
+
+	(void)state;
+	start(&w);
+	rsdp_tag(&w, TAG_ACPI_NEW, 12);
+	end_tag(&w);
+	assert_int_equal(read_block(&w, &bi), -EINVAL);
+}
+
 static void test_wrong_magic(void **state)
 {
 	struct boot_info bi;
@@ -341,6 +408,10 @@ int main(void)
 		cmocka_unit_test(test_module_ending_before_start),
 		cmocka_unit_test(test_missing_end_tag),
 		cmocka_unit_test(test_every_truncation),
+		cmocka_unit_test(test_acpi_rsdp),
+		cmocka_unit_test(test_acpi_rsdp_old_only),
+		cmocka_unit_test(test_no_acpi_rsdp),
+		cmocka_unit_test(test_short_acpi_tag),
 		cmocka_unit_test(test_wrong_magic),
 	};
 
