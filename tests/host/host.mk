@@ -28,7 +28,7 @@ HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
 		 kernel/symtab.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
-HOST_LIB_SRCS += lib/fdt.c
+HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -37,7 +37,7 @@ HOST_LIB      := $(HOST_BUILD)/libprobeos.a
 HOST_TESTS     := string format cpio symtab sym_cmd
 HOST_TESTS     += insn
 HOST_TESTS     += aarch64_insn
-HOST_TESTS     += fdt
+HOST_TESTS     += fdt acpi
 HOST_TESTS     += multiboot2
 HOST_TESTS     += module_elf module_reloc_x86_64 module_reloc_aarch64
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
