@@ -2,7 +2,10 @@
  * script (so only plain constants here).
  *
  *   0xffff800000000000  direct map of all physical memory (RW, NX; the
- *                       frames of the kernel image are mapped read-only)
+ *                       frames of the kernel image are mapped read-only);
+ *                       outside RAM, only what was asked for: ACPI tables
+ *                       read-only, device registers (the local APIC)
+ *                       uncached (asm/io.h)
  *   0xffffc00000000000  kernel heap, grown a page at a time
  *   0xffffffff80000000  the kernel image: physical address + this base.
  *                       -mcmodel=kernel needs the image in the top 2 GiB.
@@ -23,6 +26,10 @@
 #define EXEC_REGION_BASE  0xffffffffa0000000
 #define EXEC_REGION_SIZE  0x04000000	/* 64 MiB */
 #define TEXT_POKE_ADDR    0xffffffffbfe00000
+
+/* Where the other CPUs start, in real mode: a page below 1 MiB, which
+ * the frame allocator never hands out (arch/x86_64/smp.c). */
+#define SMP_TRAMPOLINE_PHYS 0x8000
 
 #define PAGE_SIZE  4096
 #define PAGE_SHIFT 12

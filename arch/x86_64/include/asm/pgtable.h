@@ -12,6 +12,8 @@
 
 #define PTE_PRESENT (1ULL << 0)
 #define PTE_WRITE   (1ULL << 1)
+#define PTE_PWT     (1ULL << 3)	/* write-through */
+#define PTE_PCD     (1ULL << 4)	/* cache disabled */
 #define PTE_HUGE    (1ULL << 7)	/* PS: a 2 MiB page, in a PD entry */
 #define PTE_NX      (1ULL << 63)
 #define PTE_ADDR    0x000ffffffffff000ULL
@@ -50,6 +52,16 @@ static inline uint64_t pte_mk_page(uint64_t pa, unsigned int prot)
 	if (!(prot & PROT_EXEC))
 		pte |= PTE_NX;
 	return pte;
+}
+
+/* A leaf entry mapping the 4 KiB of device registers at pa: writable,
+ * never executable, and uncached (PCD and PWT select PAT entry 3, which
+ * is UC at reset and which the kernel never reprograms), so that each
+ * access reaches the device, in order, and none is merged or
+ * speculated. */
+static inline uint64_t pte_mk_device(uint64_t pa)
+{
+	return (pa & PTE_ADDR) | PTE_PRESENT | PTE_WRITE | PTE_PCD | PTE_PWT | PTE_NX;
 }
 
 /* The PROT_* bits of a leaf entry (page or huge page). */
