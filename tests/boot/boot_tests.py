@@ -14,6 +14,11 @@ boot goes to build/ARCH/boot-test.log.
     python3 tests/boot/boot_tests.py                    # all tests, x86_64
     python3 tests/boot/boot_tests.py --test sym         # boot, then one test
     python3 tests/boot/boot_tests.py --list
+    python3 tests/boot/boot_tests.py --smp 4            # SMP_TESTS on 4 CPUs
+
+With --smp N the machine has N CPUs (qemu.smp_command: -smp N, each CPU
+on its own host thread), only SMP_TESTS run, and the last line is
+`smp(ARCH): N passed, N failed, N skipped`.
 
 Only the Python 3 standard library is used.
 """
@@ -38,7 +43,7 @@ SELFTEST_TIMEOUT = 300
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
-                 "worker", "selftest", "poweroff"]
+                 "worker", "selftest", "cpus", "poweroff"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -197,6 +202,32 @@ def test_uptime(m):
           "`uptime`: ticks did not grow in 1 s (%d, then %d)" % (first, second))
 
 
+CPUS_LINE = re.compile(r"^(\d+) +0x([0-9a-f]+) +(.*)$")
+
+
+@test("cpus")
+def test_cpus(m):
+    """The boot line says every CPU came up, and `cpus` lists them: CPU 0
+    runs the scheduler, the others are parked (docs/smp.md)."""
+    n = m.smp
+    want = "smp: %d of %d CPUs online" % (n, n)
+    boot = [line for line in m.screen.lines if line.startswith("smp: ")]
+    check(want in boot, "boot: expected the line %r, got %s" % (want, show(boot)))
+    out = m.command("cpus")
+    check(out and out[0].split() == ["CPU", "HWID", "STATE"],
+          "`cpus`: expected the header 'CPU HWID STATE', got %s" % show(out[:1]))
+    rows = [CPUS_LINE.match(line) for line in out[1:]]
+    check(len(rows) == n and all(rows),
+          "`cpus`: expected %d lines 'N 0xHWID STATE', got %s" % (n, show(out[1:])))
+    ids = [int(r.group(1)) for r in rows]
+    hwids = {r.group(2) for r in rows}
+    states = [r.group(3) for r in rows]
+    check(ids == list(range(n)) and len(hwids) == n,
+          "`cpus`: expected CPUs 0..%d with distinct hardware ids, got %s" % (n - 1, show(out)))
+    want_states = ["online, runs the scheduler"] + ["online, parked"] * (n - 1)
+    check(states == want_states, "`cpus`: expected states %s, got %s" % (want_states, states))
+
+
 def worker_reads(m):
     out = m.command("worker")
     for line in out:
@@ -353,6 +384,21 @@ def probe_list_line(m, addr, kind, where, with_optimized=True):
             return flags, int(found.group(2)), int(found.group(3))
     raise TestFailure("`probe list`: no line for %s %s %s in %s"
                       % (addr, kind, where, show(out, 10)))
+
+
+@test("probe_add_del")
+def test_probe_add_del(m):
+    """The shortest round trip: a probe hit once, then every probe gone.
+    (With --smp, the same while the other CPUs are up.)"""
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+    _, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    out = m.command("cat /etc/motd")
+    check(any("ProbeOS" in line for line in out), "cat with a probe: %s" % show(out))
+    _, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0")
+    check(hits == 1 and missed == 0, "after one `cat /etc/motd`: expected hits=1 missed=0,"
+          " got hits=%d missed=%d" % (hits, missed))
+    expect_exact(m.command("probe del all"), "probe: removed 1 probes", "probe del all")
+    expect_exact(m.command("probe list"), "no probes", "probe list")
 
 
 @test("probe_kprobe")
@@ -1300,11 +1346,18 @@ def test_poweroff(m):
 
 # -- the harness --------------------------------------------------------
 
+# What --smp runs: that every CPU came up, and that the shell, the file
+# system, a probe and the selftests work as before while they are up.
+SMP_TESTS = ["boot", "cpus", "help", "cat", "probe_add_del", "selftest", "poweroff"]
+
+
 class Harness:
-    def __init__(self, arch, qemu_cmd, log_path):
+    def __init__(self, arch, qemu_cmd, log_path, smp=None):
         self.arch = arch
         self.qemu_cmd = qemu_cmd
         self.log_path = log_path
+        self.smp = smp
+        self.name = "smp" if smp else "boot"  # of the summary line
         self.machine = None
         self.boots = 0
         self.boot_error = None  # why the last boot failed; then no more tries
@@ -1315,7 +1368,7 @@ class Harness:
     def boot(self):
         self.boots += 1
         m = qemu.Machine(self.arch, qemu_cmd=self.qemu_cmd, log_path=self.log_path,
-                         log_title="boot %d" % self.boots)
+                         log_title="boot %d" % self.boots, smp=self.smp)
         try:
             m.start()
             m.wait_prompt(BOOT_TIMEOUT, echo=False)
@@ -1387,8 +1440,8 @@ class Harness:
                 self.run_one(name, fn)
         finally:
             self.discard()
-        print("boot(%s): %d passed, %d failed, %d skipped"
-              % (self.arch, self.passed, self.failed, self.skipped), flush=True)
+        print("%s(%s): %d passed, %d failed, %d skipped"
+              % (self.name, self.arch, self.passed, self.failed, self.skipped), flush=True)
         return self.failed == 0
 
 
@@ -1417,7 +1470,9 @@ def main():
     ap.add_argument("--qemu", metavar="COMMAND",
                     help="boot with this command line instead of the built-in one")
     ap.add_argument("--log", metavar="PATH", help="transcript file "
-                    "(default build/ARCH/boot-test.log)")
+                    "(default build/ARCH/boot-test.log, or smp-test.log with --smp)")
+    ap.add_argument("--smp", type=int, metavar="N",
+                    help="boot with N CPUs and run SMP_TESTS (or the --test ones)")
     args = ap.parse_args()
 
     if args.list:
@@ -1427,10 +1482,14 @@ def main():
     signal.signal(signal.SIGTERM, exit_on_signal)
     signal.signal(signal.SIGHUP, exit_on_signal)
 
-    tests = select_tests(args.test)
+    if args.smp is not None and args.smp < 1:
+        ap.error("--smp needs at least 1 CPU")
+    tests = select_tests(args.test or (SMP_TESTS if args.smp else []))
     qemu_cmd = shlex.split(args.qemu) if args.qemu else None
     log_path = args.log or qemu.default_log_path(args.arch)
-    harness = Harness(args.arch, qemu_cmd, log_path)
+    if args.smp and not args.log:
+        log_path = os.path.join(os.path.dirname(log_path), "smp-test.log")
+    harness = Harness(args.arch, qemu_cmd, log_path, args.smp)
     return 0 if harness.run(tests) else 1
 
 

@@ -60,6 +60,17 @@ QEMU_COMMANDS = {
                              ],
                  }
 
+
+
+def smp_command(arch, cpus):
+    """QEMU_COMMANDS[arch] for a machine with cpus CPUs. thread=multi runs
+    each CPU on a host thread of its own, so that they really run at the
+    same time, as on hardware, and races can show."""
+    cmd = list(QEMU_COMMANDS[arch])
+    cmd[cmd.index("-accel") + 1] = "tcg,thread=multi"
+    return cmd + ["-smp", str(cpus)]
+
+
 # The files each command line needs, checked before starting QEMU so
 # that a missing build gives a clear message instead of a boot timeout.
 BOOT_FILES = {
@@ -219,13 +230,19 @@ class Machine:
     """
 
     def __init__(self, arch="x86_64", qemu_cmd=None, root=ROOT,
-                 log_path=None, log_title=None):
+                 log_path=None, log_title=None, smp=None):
         if arch not in QEMU_COMMANDS:
             raise ValueError("unknown architecture %r (known: %s)" %
                              (arch, ", ".join(sorted(QEMU_COMMANDS))))
         self.arch = arch
         self.root = root
-        self.cmd = list(qemu_cmd) if qemu_cmd else list(QEMU_COMMANDS[arch])
+        self.smp = smp or 1  # CPUs: smp_command's when given
+        if qemu_cmd:
+            self.cmd = list(qemu_cmd)
+        elif smp:
+            self.cmd = smp_command(arch, smp)
+        else:
+            self.cmd = list(QEMU_COMMANDS[arch])
         self.custom_cmd = qemu_cmd is not None
         self.log_path = log_path
         self.log_title = log_title
