@@ -101,8 +101,9 @@ static bool trampoline_page_usable(const struct boot_info *bi)
 	       !overlaps(bi->initrd_base, bi->initrd_size);
 }
 
-/* The CPUs' local APIC ids from the MADT, boot CPU first; 0 if they
- * cannot be known or reached (the reason is printed). */
+/* The CPUs' local APIC ids from the MADT, boot CPU first, with the
+ * local APIC mapped if there is more than one; 0 if they cannot be known
+ * or reached (the reason is printed). */
 static int madt_cpus(const struct boot_info *bi, uint32_t *ids, unsigned int max)
 {
 	const void *madt;
@@ -123,6 +124,8 @@ static int madt_cpus(const struct boot_info *bi, uint32_t *ids, unsigned int max
 		kprintf("smp: the MADT is malformed: %s\n", strerror(n));
 		return 0;
 	}
+	if (n == 1)
+		return 1;	/* nothing to start: leave the local APIC alone */
 	err = lapic_init(lapic_base);
 	if (err) {
 		kprintf("smp: the local APIC is off or in x2APIC mode: %s\n", strerror(err));
@@ -192,6 +195,7 @@ static uint64_t trampoline_tables(void)
 
 	if (!root || !pdpt || !pd)
 		return 0;	/* a frame or two lost, with the machine nearly full */
+	/* Physical 0 to 2 MiB, writable and executable. */
 	((uint64_t *)phys_to_virt(pd))[0] = 0 | PTE_PRESENT | PTE_WRITE | PTE_HUGE;
 	((uint64_t *)phys_to_virt(pdpt))[0] = pte_mk_table(pd);
 	r = phys_to_virt(root);

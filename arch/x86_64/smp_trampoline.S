@@ -56,7 +56,7 @@ smp_trampoline_start:
 	cld
 	movw %cs, %ax
 	movw %ax, %ds
-	lgdtl OFF(tramp_gdt_ptr)
+	lgdtl tramp_gdt_ptr - smp_trampoline_start	/* DS:offset */
 	/* INIT may leave the caches disabled (CD, NW): enable them, as
 	 * the firmware did on the boot CPU. */
 	movl %cr0, %eax
