@@ -16,6 +16,12 @@
  * not sleep). On one CPU a synchronize_rcu therefore ends at once: no
  * other CPU can be inside a read-side section meanwhile.
  *
+ * Which CPUs a grace period waits for: those that run threads
+ * (rcu.cpus), not every CPU that is online. A parked CPU (kernel/smp.c)
+ * runs nothing, with interrupts off, so it can be in no read-side
+ * section, and it takes no ticks to report with: waiting for it would
+ * never end. A CPU joins with rcu_cpu_online once it runs threads.
+ *
  * Callbacks. call_rcu runs on any path, a probe hit included, so it takes
  * no lock: it appends to this CPU's own list with interrupts off, each
  * callback stamped with its snapshot. The same CPU's timer tick starts a
@@ -46,6 +52,7 @@ static struct {
 	struct spinlock lock;		/* guards everything below but queued */
 	unsigned long gp_seq;		/* see the top of this file */
 	unsigned long qs_pending;	/* CPUs the running grace period waits for */
+	unsigned long cpus;		/* CPUs that run threads: each one waited for */
 	struct rcu_head *done, *done_tail;	/* ready callbacks, oldest first */
 	unsigned long queued;		/* callbacks not yet run (atomic) */
 } rcu = { .lock = SPINLOCK_INIT("rcu") };
@@ -69,7 +76,7 @@ static void start_gp_locked(void)
 {
 	if (rcu.gp_seq & 1)
 		return;		/* one is running */
-	rcu.qs_pending = (1UL << cpu_count()) - 1;
+	rcu.qs_pending = rcu.cpus;
 	__atomic_store_n(&rcu.gp_seq, rcu.gp_seq + 1, __ATOMIC_RELEASE);
 }
 
@@ -191,8 +198,19 @@ void rcu_barrier(void)
 		thread_sleep(1);
 }
 
+void rcu_cpu_online(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rcu.lock);
+
+	/* A grace period already running goes on without this CPU: it
+	 * was in no read-side section when the period started. */
+	rcu.cpus |= 1UL << this_cpu()->id;
+	spin_unlock_irqrestore(&rcu.lock, flags);
+}
+
 void rcu_init(void)
 {
+	rcu_cpu_online();	/* the boot CPU */
 	if (thread_create("rcu", rcu_thread, NULL) < 0)
 		panic("rcu: cannot start the rcu thread");
 }

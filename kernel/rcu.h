@@ -58,8 +58,12 @@ static inline void rcu_read_unlock(void)
  * that sees the new pointer. */
 #define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
-/* Start the "rcu" thread that runs callbacks (once, after sched_init). */
+/* Start the "rcu" thread that runs callbacks (once, after sched_init),
+ * and make the boot CPU take part in grace periods. */
 void rcu_init(void);
+/* This CPU runs threads from now on: grace periods wait for it too. A
+ * CPU that runs none (a parked one, kernel/smp.h) is never waited for. */
+void rcu_cpu_online(void);
 /* Sleep until a full grace period has passed: every read-side section
  * that was running when this was called has ended. Thread context only. */
 void synchronize_rcu(void);
