@@ -185,38 +185,37 @@ static unsigned int add_id(uint32_t *ids, unsigned int n, unsigned int max, uint
 	return n;
 }
 
-/* Read one MADT entry of at least 2 bytes and at most len: the id of an
- * enabled CPU goes to ids, an address override to *lapic_base. Returns
- * the new count of ids, or -EINVAL if the entry is too short for its
+/* Read one MADT entry, whose length byte the caller has checked against
+ * the table's end: the id of an enabled CPU is added to the *n in ids,
+ * an address override goes to *lapic_base. Returns 0, or -EINVAL if the entry is too short for its
  * type. Types this reader does not use are skipped. */
-static int read_entry(const uint8_t *e, uint32_t *ids, unsigned int n, unsigned int max,
+static int read_entry(const uint8_t *e, uint32_t *ids, unsigned int *n, unsigned int max,
 		      uint64_t *lapic_base)
 {
-	switch (e[0]) {
-	case MADT_LOCAL_APIC: {
-		const struct madt_local_apic *a = (const void *)e;
+	const struct madt_local_apic *a = (const void *)e;
+	const struct madt_local_x2apic *x = (const void *)e;
+	const struct madt_lapic_override *o = (const void *)e;
 
+	switch (e[0]) {
+	case MADT_LOCAL_APIC:
 		if (a->length < sizeof(*a))
 			return -EINVAL;
-		return a->flags & MADT_ENABLED ? add_id(ids, n, max, a->apic_id) : (int)n;
-	}
-	case MADT_LOCAL_X2APIC: {
-		const struct madt_local_x2apic *x = (const void *)e;
-
+		if (a->flags & MADT_ENABLED)
+			*n = add_id(ids, *n, max, a->apic_id);
+		return 0;
+	case MADT_LOCAL_X2APIC:
 		if (x->length < sizeof(*x))
 			return -EINVAL;
-		return x->flags & MADT_ENABLED ? add_id(ids, n, max, x->x2apic_id) : (int)n;
-	}
-	case MADT_LAPIC_OVERRIDE: {
-		const struct madt_lapic_override *o = (const void *)e;
-
+		if (x->flags & MADT_ENABLED)
+			*n = add_id(ids, *n, max, x->x2apic_id);
+		return 0;
+	case MADT_LAPIC_OVERRIDE:
 		if (o->length < sizeof(*o))
 			return -EINVAL;
 		*lapic_base = o->lapic_base;
-		return n;
-	}
+		return 0;
 	default:
-		return n;
+		return 0;
 	}
 }
 
@@ -233,15 +232,14 @@ int acpi_madt_cpus(const void *madt, uint32_t boot_id, uint32_t *ids, unsigned i
 	*lapic_base = m->lapic_base;
 	n = add_id(ids, n, max, boot_id);
 	while (p < end) {
-		int r;
+		int err;
 
 		if (end - p < 2 || p[1] < 2 || p[1] > end - p)
 			return -EINVAL;
-		r = read_entry(p, ids, n, max, lapic_base);
-		if (r < 0)
-			return r;
-		n = r;
+		err = read_entry(p, ids, &n, max, lapic_base);
+		if (err)
+			return err;
 		p += p[1];
 	}
-	return n;
+	return (int)n;
 }
