@@ -141,9 +141,11 @@ static int madt_cpus(const struct boot_info *bi, uint32_t *ids, unsigned int max
 unsigned int arch_smp_find_cpus(const struct boot_info *bi, uint64_t *hw_ids, unsigned int max)
 {
 	uint32_t ids[MAX_CPUS];
-	unsigned int found = 0;
+	unsigned int found = 1;
 	int n = madt_cpus(bi, ids, MIN(max, (unsigned int)MAX_CPUS));
 
+	/* The boot CPU is there whatever the tables say. */
+	hw_ids[0] = cpuid_apic_id();
 	if (n <= 1)
 		return 1;
 	/* Checked only when there is another CPU to start, so that a
@@ -157,7 +159,7 @@ unsigned int arch_smp_find_cpus(const struct boot_info *bi, uint64_t *hw_ids, un
 			SMP_TRAMPOLINE_PHYS);
 		return 1;
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 1; i < n; i++) {
 		if (ids[i] > MAX_XAPIC_ID) {
 			kprintf("smp: CPU with x2APIC id 0x%x left out: out of an xAPIC's reach\n",
 				ids[i]);
