@@ -197,6 +197,7 @@ static int setup(void **state)
 #include "tests/host/rename.h"
 #include "lib/acpi.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 
 static int find_cpus(uint64_t rsdp_pa, uint32_t boot_id, uint32_t *ids, unsigned int max,
 		     uint64_t *base)
