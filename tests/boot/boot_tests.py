@@ -14,6 +14,7 @@ boot goes to build/ARCH/boot-test.log.
     python3 tests/boot/boot_tests.py                    # all tests, x86_64
     python3 tests/boot/boot_tests.py --test sym         # boot, then one test
     python3 tests/boot/boot_tests.py --list
+    python3 tests/boot/boot_tests.py --arch aarch64 --smp 4   # SMP_TESTS on 4 CPUs
 
 Only the Python 3 standard library is used.
 """
@@ -92,6 +93,40 @@ def test(name, archs=None):
 def test_boot(m):
     # The harness has already booted the machine; this test only reports.
     info("boot took %.1f s to reach the prompt (information only)" % m.boot_time)
+
+
+CPUS_ROW = re.compile(r"^(\d+) +(0x[0-9a-f]+) +(.*)$")
+
+
+@test("smp")
+def test_smp(m):
+    """Every CPU QEMU was given (-smp, 1 unless --smp) comes online and
+    `cpus` lists it: CPU 0 runs the scheduler, the others are parked.
+    A probe hit while they are parked is counted as on one CPU."""
+    n = m.ncpus
+    want = "smp: %d of %d CPUs online" % (n, n)
+    said = [line for line in m.tail(100000) if line.startswith("smp: ")]
+    check(want in said, "boot: expected the line %r, got %s" % (want, show(said)))
+    out = m.command("cpus")
+    check(out and out[0].split() == ["CPU", "HWID", "STATE"],
+          "`cpus`: expected a header 'CPU HWID STATE', got %s" % show(out[:1]))
+    rows = [CPUS_ROW.match(line) for line in out[1:]]
+    states = ["online, runs the scheduler"] + ["online, parked"] * (n - 1)
+    check(len(rows) == n and all(rows) and
+          [int(r.group(1)) for r in rows] == list(range(n)) and
+          [r.group(3).strip() for r in rows] == states and
+          len(set(r.group(2) for r in rows)) == n,
+          "`cpus`: expected CPUs 0-%d with distinct hardware ids, CPU 0 'online, runs the"
+          " scheduler' and the others 'online, parked', got %s" % (n - 1, show(out, n + 2)))
+    _, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    out = m.command("cat /etc/motd")
+    check(any("ProbeOS" in line for line in out),
+          "`cat /etc/motd` with a probe: expected 'ProbeOS', got %s" % show(out))
+    flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
+    check(hits == 1 and missed == 0, "after one `cat /etc/motd`: expected hits=1 missed=0,"
+          " got hits=%d missed=%d" % (hits, missed))
+    expect_exact(m.command("probe del all"), "probe: removed 1 probes", "probe del all")
+    expect_exact(m.command("probe list"), "no probes", "probe list")
 
 
 def check_help_output(out, cmd):
@@ -1301,10 +1336,12 @@ def test_poweroff(m):
 # -- the harness --------------------------------------------------------
 
 class Harness:
-    def __init__(self, arch, qemu_cmd, log_path):
+    def __init__(self, arch, qemu_cmd, log_path, ncpus=1, label="boot"):
         self.arch = arch
         self.qemu_cmd = qemu_cmd
         self.log_path = log_path
+        self.ncpus = ncpus      # the CPUs QEMU is given (-smp)
+        self.label = label      # of the summary line
         self.machine = None
         self.boots = 0
         self.boot_error = None  # why the last boot failed; then no more tries
@@ -1325,6 +1362,7 @@ class Harness:
             m.close()
             raise
         m.boot_time = m.boot_seconds()
+        m.ncpus = self.ncpus
         if self.boots > 1:
             info("booted again in %.1f s" % m.boot_time)
         return m
@@ -1387,9 +1425,23 @@ class Harness:
                 self.run_one(name, fn)
         finally:
             self.discard()
-        print("boot(%s): %d passed, %d failed, %d skipped"
-              % (self.arch, self.passed, self.failed, self.skipped), flush=True)
+        print("%s(%s): %d passed, %d failed, %d skipped"
+              % (self.label, self.arch, self.passed, self.failed, self.skipped), flush=True)
         return self.failed == 0
+
+
+# With --smp N: QEMU gets N CPUs, each run by a host thread of its own
+# (TCG's multi-threaded mode, so that they really run at once), and only
+# these tests run: the shell, a file read, a probe hit, every selftest.
+SMP_TESTS = ["boot", "smp", "help", "ls", "cat", "selftest", "poweroff"]
+
+
+def smp_command(arch, ncpus, cmd=None):
+    """The command line (by default the built-in one) with ncpus CPUs."""
+    cmd = list(cmd or qemu.QEMU_COMMANDS[arch])
+    if "-accel" in cmd:
+        cmd[cmd.index("-accel") + 1] = "tcg,thread=multi"
+    return cmd + ["-smp", str(ncpus)]
 
 
 def select_tests(names):
@@ -1417,7 +1469,11 @@ def main():
     ap.add_argument("--qemu", metavar="COMMAND",
                     help="boot with this command line instead of the built-in one")
     ap.add_argument("--log", metavar="PATH", help="transcript file "
-                    "(default build/ARCH/boot-test.log)")
+                    "(default build/ARCH/boot-test.log, with --smp boot-test-smp.log)")
+    ap.add_argument("--smp", type=int, default=1, metavar="N",
+                    help="boot with N CPUs and run only the tests that matter for SMP"
+                    " (%s), unless --test names others; the summary line says smp(ARCH)"
+                    % " ".join(SMP_TESTS))
     args = ap.parse_args()
 
     if args.list:
@@ -1427,10 +1483,17 @@ def main():
     signal.signal(signal.SIGTERM, exit_on_signal)
     signal.signal(signal.SIGHUP, exit_on_signal)
 
-    tests = select_tests(args.test)
     qemu_cmd = shlex.split(args.qemu) if args.qemu else None
     log_path = args.log or qemu.default_log_path(args.arch)
-    harness = Harness(args.arch, qemu_cmd, log_path)
+    label = "boot"
+    if args.smp > 1:
+        tests = select_tests(args.test or SMP_TESTS)
+        qemu_cmd = smp_command(args.arch, args.smp, qemu_cmd)
+        log_path = args.log or log_path.replace(".log", "-smp.log")
+        label = "smp"
+    else:
+        tests = select_tests(args.test)
+    harness = Harness(args.arch, qemu_cmd, log_path, args.smp, label)
     return 0 if harness.run(tests) else 1
 
 
