@@ -52,9 +52,9 @@ void gic_init(uint64_t dist_phys, uint64_t cpu_phys)
 }
 
 /* Every CPU sees its own CPU interface at the same address (the GIC
- * banks it per CPU), and its own copy of the distributor's registers
- * for interrupts 0-31 (SGIs, PPIs): so each CPU sets up its interface
- * itself. */
+ * banks it per CPU), so each CPU sets up its interface itself. (The
+ * distributor's registers for interrupts 0-31, SGIs and PPIs, are banked
+ * too: enabling the timer's PPI reaches only the CPU that does it.) */
 void gic_cpu_init(void)
 {
 	if (!gicc)

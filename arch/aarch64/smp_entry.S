@@ -31,6 +31,7 @@
 #include <asm/sysreg.h>
 
 	.section .boot.text, "ax"
+	.balign 4			/* instructions, wherever the linker puts it */
 	.globl secondary_entry
 secondary_entry:
 	msr	daifset, #0xf

@@ -20,7 +20,7 @@
  *   other CPUs      /cpus: each child with device_type "cpu" and
  *                   enable-method "psci", its reg (MPIDR affinity bits);
  *                   /psci: CPU_ON's function id, PSCI 0.2's standard one
- *                   when compatible with "arm,psci-0.2" (or 1.0), else
+ *                   when compatible with "arm,psci-0.2" (or 1.0, 1.1), else
  *                   its "cpu_on" property (PSCI 0.1 names its own ids)
  * Interrupt specifiers are read as the GIC's three cells <type number
  * flags>: type 0 is a shared interrupt (INTID 32 + number), type 1 a
@@ -193,7 +193,8 @@ static uint32_t psci_cpu_on_id(const void *fdt, int psci)
 	uint32_t fn;
 
 	if (fdt_is_compatible(fdt, psci, "arm,psci-0.2") ||
-	    fdt_is_compatible(fdt, psci, "arm,psci-1.0"))
+	    fdt_is_compatible(fdt, psci, "arm,psci-1.0") ||
+	    fdt_is_compatible(fdt, psci, "arm,psci-1.1"))
 		return PSCI_FN64_CPU_ON;
 	return fdt_read_u32(fdt, psci, "cpu_on", &fn) == 0 ? fn : 0;
 }
