@@ -10,6 +10,10 @@
  * snapshot, the count at which one that starts after now has ended
  * (gp_snapshot), and waits until the count reaches it.
  *
+ * A grace period waits for the CPUs that run threads (rcu_cpu_start):
+ * the boot CPU from rcu_init. A parked CPU (kernel/smp.c) runs no
+ * reader, ever, and has no tick to report at, so it is left out.
+ *
  * Quiescent states are reported by each CPU for itself: at a timer tick
  * that interrupted a thread with preemption on, and by a thread that
  * waits in synchronize_rcu (it is in no read-side section, or it could
@@ -46,6 +50,7 @@ static struct {
 	struct spinlock lock;		/* guards everything below but queued */
 	unsigned long gp_seq;		/* see the top of this file */
 	unsigned long qs_pending;	/* CPUs the running grace period waits for */
+	unsigned long cpus;		/* CPUs that take part (rcu_cpu_start) */
 	struct rcu_head *done, *done_tail;	/* ready callbacks, oldest first */
 	unsigned long queued;		/* callbacks not yet run (atomic) */
 } rcu = { .lock = SPINLOCK_INIT("rcu") };
@@ -69,7 +74,7 @@ static void start_gp_locked(void)
 {
 	if (rcu.gp_seq & 1)
 		return;		/* one is running */
-	rcu.qs_pending = (1UL << cpu_count()) - 1;
+	rcu.qs_pending = rcu.cpus;
 	__atomic_store_n(&rcu.gp_seq, rcu.gp_seq + 1, __ATOMIC_RELEASE);
 }
 
@@ -191,8 +196,19 @@ void rcu_barrier(void)
 		thread_sleep(1);
 }
 
+/* A grace period running now need not wait for this CPU: it cannot have
+ * been inside a read-side section that began before it took part. */
+void rcu_cpu_start(void)
+{
+	unsigned long flags = spin_lock_irqsave(&rcu.lock);
+
+	rcu.cpus |= 1UL << this_cpu()->id;
+	spin_unlock_irqrestore(&rcu.lock, flags);
+}
+
 void rcu_init(void)
 {
+	rcu_cpu_start();
 	if (thread_create("rcu", rcu_thread, NULL) < 0)
 		panic("rcu: cannot start the rcu thread");
 }

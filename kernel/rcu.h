@@ -58,8 +58,14 @@ static inline void rcu_read_unlock(void)
  * that sees the new pointer. */
 #define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
-/* Start the "rcu" thread that runs callbacks (once, after sched_init). */
+/* Start the "rcu" thread that runs callbacks (once, after sched_init),
+ * and count the boot CPU in (rcu_cpu_start). */
 void rcu_init(void);
+/* Make grace periods wait for this CPU too, from now on: every CPU that
+ * runs threads calls it before it does (its timer ticks report its
+ * quiescent states). A CPU that never does, such as one parked by
+ * kernel/smp.c, must run no read-side section. */
+void rcu_cpu_start(void);
 /* Sleep until a full grace period has passed: every read-side section
  * that was running when this was called has ended. Thread context only. */
 void synchronize_rcu(void);
