@@ -1,6 +1,8 @@
 /*
- * Per-CPU set-up on aarch64: the exception vector base, debug exceptions
- * and the per-CPU base register.
+ * Per-CPU set-up on aarch64: the exception vector base, FP/SIMD access,
+ * debug exceptions, the GIC's CPU interface and the per-CPU base
+ * register. Every CPU runs arch_cpu_init for itself: these are all its
+ * own registers (the GIC's CPU interface is banked per CPU).
  *
  * There are no descriptor tables as on x86: VBAR_EL1 names the vector
  * table and that is all. Debug exceptions are prepared so that software
@@ -12,6 +14,7 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
+#include <asm/gic.h>
 #include <asm/sysreg.h>
 
 extern char exception_vectors[];
@@ -20,12 +23,17 @@ void arch_cpu_init(unsigned int id)
 {
 	(void)id;	/* every CPU shares the vector table */
 	write_sysreg(exception_vectors, vbar_el1);
+	/* FP/SIMD stays trapped (the kernel is built without it): said
+	 * here rather than left to each CPU's reset value. */
+	write_sysreg(0, cpacr_el1);
 	write_sysreg(0, oslar_el1);
 	write_sysreg(MDSCR_KDE, mdscr_el1);
 	isb();
 	/* Unmask debug exceptions and SErrors; interrupts stay masked until
 	 * the scheduler starts. */
 	__asm__ volatile("msr daifclr, #0xc" : : : "memory");
+	/* Another CPU's GIC interface; the boot CPU's comes with gic_init. */
+	gic_cpu_init();
 }
 
 void arch_set_percpu_base(struct cpu *cpu)

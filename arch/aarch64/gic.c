@@ -47,10 +47,21 @@ void gic_init(uint64_t dist_phys, uint64_t cpu_phys)
 	gicd = ioremap(dist_phys, 0x1000);
 	gicc = ioremap(cpu_phys, 0x1000);
 	writel(0, gicd + GICD_CTLR);
+	gic_cpu_init();
+	writel(1, gicd + GICD_CTLR);
+}
+
+/* Every CPU sees its own CPU interface at the same address (the GIC
+ * banks it per CPU), so each CPU sets up its interface itself. (The
+ * distributor's registers for interrupts 0-31, SGIs and PPIs, are banked
+ * too: enabling the timer's PPI reaches only the CPU that does it.) */
+void gic_cpu_init(void)
+{
+	if (!gicc)
+		return;	/* the boot CPU, early: gic_init calls again */
 	writel(GIC_PRIORITY_MASK, gicc + GICC_PMR);
 	writel(0, gicc + GICC_BPR);	/* compare all priority bits */
 	writel(1, gicc + GICC_CTLR);
-	writel(1, gicd + GICD_CTLR);
 }
 
 void gic_enable_irq(unsigned int intid)

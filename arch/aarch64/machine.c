@@ -1,11 +1,9 @@
 /* Small aarch64 machine services: cycle counter, frame pointer, cache
  * maintenance for new code, halting and leaving QEMU. */
-#include "boot/aarch64/fdt_boot.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
+#include <asm/psci.h>
 #include <asm/sysreg.h>
-
-#define PSCI_SYSTEM_OFF 0x84000008
 
 /* The virtual counter: it ticks at CNTFRQ_EL0 (62.5 MHz under QEMU), not
  * at the CPU clock, but it is monotonic and readable at any time. The
@@ -63,21 +61,13 @@ void arch_halt(void)
 }
 
 /*
- * PSCI SYSTEM_OFF, through the conduit the device tree names (HVC when
- * QEMU emulates no EL2, SMC when it does). PSCI has no exit status: QEMU
- * always exits with 0, whatever status is.
+ * PSCI SYSTEM_OFF (psci.c). PSCI has no exit status: QEMU always exits
+ * with 0, whatever status is.
  */
 void arch_poweroff(int status)
 {
-	bool smc = fdt_devices()->psci_smc;
-	/* Set after the call above, which would clobber x0. */
-	register uint64_t x0 __asm__("x0") = PSCI_SYSTEM_OFF;
-
 	(void)status;
-	if (smc)
-		__asm__ volatile("smc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");
-	else
-		__asm__ volatile("hvc #0" : "+r"(x0) : : "x1", "x2", "x3", "memory");
+	psci_call(PSCI_FN_SYSTEM_OFF, 0, 0, 0);
 	/* Not under QEMU, or PSCI refused: just stop. */
 	arch_halt();
 }

@@ -67,36 +67,7 @@ _head:
 _start:
 	mov	x19, x0			/* DTB address: kmain's 1st argument */
 	msr	daifset, #0xf
-	mrs	x1, CurrentEL
-	lsr	x1, x1, #2
-	cmp	x1, #2
-	b.eq	from_el2
-	cmp	x1, #1
-	b.eq	at_el1
-	/* EL3 (a machine with secure=on and no firmware): not supported. */
-stuck:	wfe
-	b	stuck
-
-	/* The kernel runs at EL1; make EL2 let it: EL1 is AArch64, may use
-	 * the physical counter and timer, and sees the virtual counter equal
-	 * to the physical one. Then "return" to at_el1, at EL1 with every
-	 * exception masked. */
-from_el2:
-	ldr	x1, =HCR_EL2_RW
-	msr	hcr_el2, x1
-	mrs	x1, cnthctl_el2
-	orr	x1, x1, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
-	msr	cnthctl_el2, x1
-	msr	cntvoff_el2, xzr
-	ldr	x1, =SCTLR_EL1_RES1
-	msr	sctlr_el1, x1
-	mov	x1, #(PSR_D | PSR_A | PSR_I | PSR_F | PSR_MODE_EL1H)
-	msr	spsr_el2, x1
-	adr	x1, at_el1
-	msr	elr_el2, x1
-	eret
-
-at_el1:
+	bl	boot_to_el1
 	ldr	x1, =SCTLR_EL1_RES1	/* MMU and caches off: a known state */
 	msr	sctlr_el1, x1
 	isb
@@ -156,9 +127,49 @@ at_el1:
 	ldr	x1, =higher_half
 	br	x1
 
+/*
+ * Bring this CPU to EL1, called with BL by the boot CPU (_start) and by
+ * the others (secondary_entry, arch/aarch64/smp_entry.S), MMU off. At
+ * EL1 it just returns. At EL2 (QEMU with virtualization=on) it makes EL2
+ * let the kernel run at EL1: EL1 is AArch64, may use the physical
+ * counter and timer, and sees the virtual counter equal to the physical
+ * one (so every CPU's counter agrees); then it "returns" to the caller
+ * at EL1 with every exception masked. These registers are each CPU's
+ * own, so every CPU comes through here. At EL3 (secure=on and no
+ * firmware, not supported) it stops. Only x1 is changed.
+ */
+	.globl boot_to_el1
+boot_to_el1:
+	mrs	x1, CurrentEL
+	lsr	x1, x1, #2
+	cmp	x1, #2
+	b.eq	from_el2
+	cmp	x1, #1
+	b.ne	stuck
+	ret
+from_el2:
+	ldr	x1, =HCR_EL2_RW
+	msr	hcr_el2, x1
+	mrs	x1, cnthctl_el2
+	orr	x1, x1, #(CNTHCTL_EL1PCTEN | CNTHCTL_EL1PCEN)
+	msr	cnthctl_el2, x1
+	msr	cntvoff_el2, xzr
+	ldr	x1, =SCTLR_EL1_RES1
+	msr	sctlr_el1, x1
+	mov	x1, #(PSR_D | PSR_A | PSR_I | PSR_F | PSR_MODE_EL1H)
+	msr	spsr_el2, x1
+	msr	elr_el2, x30
+	eret
+stuck:	wfe
+	b	stuck
+
 	.section .boot.bss, "aw", %nobits
 	.balign 4096
 boot_tables:
+	/* Kept after boot: the other CPUs turn their MMU on through it
+	 * (arch/aarch64/smp_entry.S). The frames stay reserved, as part
+	 * of the kernel image (frame_init). */
+	.globl boot_l0_low
 boot_l0_low:	.skip 4096
 boot_l1_low:	.skip 4096
 boot_l0_high:	.skip 4096

@@ -17,6 +17,11 @@
  *   timer           "arm,armv8-timer": its third interrupt is the EL1
  *                   virtual timer, the one the kernel uses
  *   power off       /psci "method": "hvc" or "smc"
+ *   other CPUs      /cpus: each child with device_type "cpu" and
+ *                   enable-method "psci", its reg (MPIDR affinity bits);
+ *                   /psci: CPU_ON's function id, PSCI 0.2's standard one
+ *                   when compatible with "arm,psci-0.2" (or 1.0, 1.1), else
+ *                   its "cpu_on" property (PSCI 0.1 names its own ids)
  * Interrupt specifiers are read as the GIC's three cells <type number
  * flags>: type 0 is a shared interrupt (INTID 32 + number), type 1 a
  * per-CPU one (INTID 16 + number).
@@ -32,6 +37,7 @@
 #include "lib/fdt.h"
 #include "lib/string.h"
 #include <asm/layout.h>
+#include <asm/psci.h>
 
 #define GIB (1ULL << 30)
 #define BOOT_RAM_START (KERNEL_LOAD_PHYS & ~(GIB - 1))	/* mapped at boot */
@@ -181,6 +187,42 @@ static void probe_devices(const void *fdt, struct fdt_devices *d)
 	d->from_fallback = found != 4;
 }
 
+/* CPU_ON's function id from the /psci node, or 0. */
+static uint32_t psci_cpu_on_id(const void *fdt, int psci)
+{
+	uint32_t fn;
+
+	if (fdt_is_compatible(fdt, psci, "arm,psci-0.2") ||
+	    fdt_is_compatible(fdt, psci, "arm,psci-1.0") ||
+	    fdt_is_compatible(fdt, psci, "arm,psci-1.1"))
+		return PSCI_FN64_CPU_ON;
+	return fdt_read_u32(fdt, psci, "cpu_on", &fn) == 0 ? fn : 0;
+}
+
+/* The CPUs listed under /cpus that PSCI can start (arch/aarch64/smp.c
+ * starts them). QEMU virt lists none as such with -smp 1. */
+static void probe_cpus(const void *fdt, struct fdt_devices *d)
+{
+	int cpus = fdt_path(fdt, "/cpus");
+	int psci = fdt_path(fdt, "/psci");
+	uint64_t mpidr, size;
+
+	if (psci >= 0)
+		d->psci_cpu_on = psci_cpu_on_id(fdt, psci);
+	if (cpus < 0)
+		return;
+	for (int n = fdt_first_child(fdt, cpus); n >= 0; n = fdt_next_sibling(fdt, n)) {
+		if (!fdt_prop_has_string(fdt, n, "device_type", "cpu") ||
+		    !fdt_prop_has_string(fdt, n, "enable-method", "psci") ||
+		    fdt_read_reg(fdt, n, 0, &mpidr, &size) < 0)
+			continue;
+		if (d->ncpus == MAX_CPUS)
+			d->cpus_left_out++;
+		else
+			d->cpu_mpidr[d->ncpus++] = mpidr;
+	}
+}
+
 const struct fdt_devices *fdt_devices(void)
 {
 	static struct fdt_devices devices;
@@ -198,7 +240,9 @@ const struct fdt_devices *fdt_devices(void)
 		.from_fallback = true,
 	};
 	fdt = find_dtb(boot_dtb_phys, &pa);
-	if (fdt)
+	if (fdt) {
 		probe_devices(fdt, &devices);
+		probe_cpus(fdt, &devices);
+	}
 	return &devices;
 }

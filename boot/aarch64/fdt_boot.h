@@ -4,6 +4,7 @@
 #define BOOT_AARCH64_FDT_BOOT_H
 
 #include "boot/boot_info.h"
+#include "kernel/cpu.h"
 
 struct fdt_devices {
 	uint64_t uart_base;	/* PL011 registers (physical) */
@@ -12,6 +13,13 @@ struct fdt_devices {
 	uint64_t gicc_base;	/* GICv2 CPU interface */
 	unsigned int timer_irq;	/* INTID of the EL1 virtual timer */
 	bool psci_smc;		/* PSCI calls use SMC (else HVC) */
+	uint32_t psci_cpu_on;	/* PSCI CPU_ON's function id; 0: none */
+	/* The CPUs that PSCI can start, in the tree's order, by MPIDR
+	 * affinity (the boot CPU among them), and how many more the tree
+	 * lists than fit. */
+	uint64_t cpu_mpidr[MAX_CPUS];
+	unsigned int ncpus;
+	unsigned int cpus_left_out;
 	bool from_fallback;	/* some of the above are QEMU virt defaults */
 };
 

@@ -484,6 +484,96 @@ static void test_corrupt_blobs(void **state)
 	free(good.data);
 }
 
+/*
+ * CPU nodes, as the aarch64 boot code reads them (boot/aarch64/fdt_boot.c):
+ * under /cpus, reg holds an MPIDR affinity in one or two address cells and
+ * no size at all (#size-cells = <0>).
+ *
+ * / { cpus { #address-cells = <1>; #size-cells = <0>;
+ *            cpu@0 { device_type = "cpu"; enable-method = "psci"; reg = <0x0>; };
+ *            cpu-map { };
+ *            cpu@100 { device_type = "cpu"; enable-method = "psci"; reg = <0x100>; }; };
+ *     cpus2 { #address-cells = <2>; #size-cells = <0>;
+ *             cpu@100000002 { device_type = "cpu"; reg = <0x1 0x2>; }; };
+ *     psci { compatible = "arm,psci-1.0", "arm,psci-0.2", "arm,psci";
+ *            method = "hvc"; cpu_on = <0xc4000003>; }; }
+ */
+static void test_cpus(void **state)
+{
+	static const char psci_compat[] = "arm,psci-1.0\0arm,psci-0.2\0arm,psci";
+	struct writer w = { .nstructs = 0 };
+	struct blob b;
+	uint64_t base, size;
+	uint32_t fn;
+	int cpus, n;
+
+	(void)state;
+	begin_node(&w, "");
+	begin_node(&w, "cpus");
+	prop_cells(&w, "#address-cells", 1, 1);
+	prop_cells(&w, "#size-cells", 1, 0);
+	begin_node(&w, "cpu@0");
+	prop_str(&w, "device_type", "cpu");
+	prop_str(&w, "enable-method", "psci");
+	prop_cells(&w, "reg", 1, 0);
+	end_node(&w);
+	begin_node(&w, "cpu-map");
+	end_node(&w);
+	begin_node(&w, "cpu@100");
+	prop_str(&w, "device_type", "cpu");
+	prop_str(&w, "enable-method", "psci");
+	prop_cells(&w, "reg", 1, 0x100);
+	end_node(&w);
+	end_node(&w);
+	begin_node(&w, "cpus2");
+	prop_cells(&w, "#address-cells", 1, 2);
+	prop_cells(&w, "#size-cells", 1, 0);
+	begin_node(&w, "cpu@100000002");
+	prop_str(&w, "device_type", "cpu");
+	prop_cells(&w, "reg", 2, 1, 2);
+	end_node(&w);
+	end_node(&w);
+	begin_node(&w, "psci");
+	prop(&w, "compatible", psci_compat, sizeof(psci_compat));
+	prop_str(&w, "method", "hvc");
+	prop_cells(&w, "cpu_on", 1, 0xc4000003);
+	end_node(&w);
+	end_node(&w);
+	b = finish(&w);
+
+	/* The children of /cpus in order; cpu-map is no CPU. */
+	cpus = fdt_path(b.data, "/cpus");
+	n = fdt_first_child(b.data, cpus);
+	assert_string_equal(fdt_node_name(b.data, n), "cpu@0");
+	assert_true(fdt_prop_has_string(b.data, n, "enable-method", "psci"));
+	assert_int_equal(fdt_read_reg(b.data, n, 0, &base, &size), 0);
+	assert_int_equal(base, 0);
+	assert_int_equal(size, 0);	/* no size cells: size 0 */
+	assert_int_equal(fdt_read_reg(b.data, n, 1, &base, &size), -ENOENT);
+	n = fdt_next_sibling(b.data, n);
+	assert_string_equal(fdt_node_name(b.data, n), "cpu-map");
+	assert_false(fdt_prop_has_string(b.data, n, "device_type", "cpu"));
+	n = fdt_next_sibling(b.data, n);
+	assert_true(fdt_prop_has_string(b.data, n, "device_type", "cpu"));
+	assert_int_equal(fdt_read_reg(b.data, n, 0, &base, &size), 0);
+	assert_int_equal(base, 0x100);
+	assert_int_equal(fdt_next_sibling(b.data, n), -ENOENT);
+	/* Two address cells (an affinity with Aff3). */
+	n = fdt_path(b.data, "/cpus2/cpu");
+	assert_int_equal(fdt_read_reg(b.data, n, 0, &base, &size), 0);
+	assert_int_equal(base, 0x100000002ULL);
+	assert_int_equal(size, 0);
+	assert_false(fdt_prop_has_string(b.data, n, "enable-method", "psci"));
+	/* PSCI: a later version is listed first; each one is found. */
+	n = fdt_path(b.data, "/psci");
+	assert_true(fdt_is_compatible(b.data, n, "arm,psci-0.2"));
+	assert_true(fdt_is_compatible(b.data, n, "arm,psci"));
+	assert_false(fdt_is_compatible(b.data, n, "arm,psci-1.1"));
+	assert_int_equal(fdt_read_u32(b.data, n, "cpu_on", &fn), 0);
+	assert_int_equal(fn, 0xc4000003);
+	free(b.data);
+}
+
 /* The tree of the machine ProbeOS runs on, as QEMU builds it. */
 static void test_qemu_virt_tree(void **state)
 {
@@ -491,7 +581,7 @@ static void test_qemu_virt_tree(void **state)
 	char cmd[512];
 	struct blob b;
 	FILE *f;
-	int fd, node, len;
+	int fd, node, len, cpus;
 	uint64_t base, size;
 	const uint8_t *irq;
 
@@ -502,7 +592,7 @@ static void test_qemu_virt_tree(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	snprintf(cmd, sizeof(cmd), "qemu-system-aarch64 -M virt,dumpdtb=%s -cpu cortex-a72 "
-		 "-m 256M -display none >/dev/null 2>&1", path);
+		 "-smp 4 -m 256M -display none >/dev/null 2>&1", path);
 	assert_int_equal(system(cmd), 0);
 	f = fopen(path, "rb");
 	assert_non_null(f);
@@ -544,6 +634,24 @@ static void test_qemu_virt_tree(void **state)
 
 	node = fdt_path(b.data, "/psci");
 	assert_true(fdt_prop_has_string(b.data, node, "method", "hvc"));
+	assert_true(fdt_is_compatible(b.data, node, "arm,psci-0.2"));
+
+	/* With -smp 4: four cpu nodes PSCI starts, MPIDR affinities 0-3
+	 * (in whatever order QEMU lists them). */
+	cpus = 0;
+	node = fdt_path(b.data, "/cpus");
+	assert_true(node >= 0);
+	for (node = fdt_first_child(b.data, node); node >= 0;
+	     node = fdt_next_sibling(b.data, node)) {
+		if (!fdt_prop_has_string(b.data, node, "device_type", "cpu"))
+			continue;
+		assert_true(fdt_prop_has_string(b.data, node, "enable-method", "psci"));
+		assert_int_equal(fdt_read_reg(b.data, node, 0, &base, &size), 0);
+		assert_true(base < 4);
+		assert_int_equal(cpus & (1 << base), 0);
+		cpus |= 1 << base;
+	}
+	assert_int_equal(cpus, 0xf);
 	free(b.data);
 }
 
@@ -557,6 +665,7 @@ int main(void)
 		cmocka_unit_test(test_compatible),
 		cmocka_unit_test(test_reg),
 		cmocka_unit_test(test_chosen),
+		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_corrupt_blobs),
 		cmocka_unit_test(test_qemu_virt_tree),
 	};

@@ -10,7 +10,11 @@
 #define GIC_INTID_MASK 0x3ff
 #define GIC_FIRST_SPECIAL 1020	/* 1020-1023: no interrupt to handle */
 
+/* Set up the distributor and this CPU's interface (the boot CPU). */
 void gic_init(uint64_t dist_phys, uint64_t cpu_phys);
+/* Set up this CPU's interface (priority mask, enable): every other CPU,
+ * from arch_cpu_init. Does nothing before gic_init. */
+void gic_cpu_init(void);
 /* Let intid through to this CPU (level-triggered, one priority for all). */
 void gic_enable_irq(unsigned int intid);
 /* Start handling the highest-priority pending interrupt: its IAR value
