@@ -10,10 +10,6 @@
  * snapshot, the count at which one that starts after now has ended
  * (gp_snapshot), and waits until the count reaches it.
  *
- * A grace period waits for the CPUs that run threads (rcu_cpu_online):
- * the boot CPU from rcu_init. A parked CPU (kernel/smp.c) runs no
- * reader, ever, and has no tick to report at, so it is left out.
- *
  * Quiescent states are reported by each CPU for itself: at a timer tick
  * that interrupted a thread with preemption on, and by a thread that
  * waits in synchronize_rcu (it is in no read-side section, or it could
