@@ -48,16 +48,8 @@ secondary_entry:
 	msr	mair_el1, x1
 	bic	x1, x22, #TCR_EPD0	/* walks through TTBR0, for a moment */
 	msr	tcr_el1, x1
-	ldr	x1, =boot_l0_low
-	msr	ttbr0_el1, x1
-	ldr	x1, [x19, #SB_TTBR1]
-	msr	ttbr1_el1, x1
-	isb
-	/* Nothing stale may survive from before: TLB, instruction cache. */
-	tlbi	vmalle1
-	ic	iallu
-	dsb	nsh
-	isb
+	ldr	x0, [x19, #SB_TTBR1]
+	bl	boot_install_tables
 
 	bic	x1, x23, #SCTLR_WXN
 	msr	sctlr_el1, x1

@@ -23,17 +23,12 @@
  * linked address. The image's own copy lies in rodata and never runs.
  */
 #include <asm/layout.h>
+#include <asm/long_mode.h>
 #include "arch/x86_64/smp_trampoline.h"
 
 #define CR0_PE   (1 << 0)
-#define CR0_WP   (1 << 16)
 #define CR0_NW   (1 << 29)
 #define CR0_CD   (1 << 30)
-#define CR0_PG   (1 << 31)
-#define CR4_PAE  (1 << 5)
-#define EFER_MSR 0xc0000080
-#define EFER_LME (1 << 8)
-#define EFER_NXE (1 << 11)
 
 /* The trampoline's GDT: 64-bit code and data where the kernel's GDT
  * (arch/x86_64/cpu.c) has them, then 32-bit code for step 1. */
@@ -75,18 +70,7 @@ start32:
 	 * without NXE, the NX bit in the kernel's entries would make
 	 * them reserved-bit faults; without WP, read-only kernel pages
 	 * would be writable from this CPU. */
-	movl %cr4, %eax
-	orl $CR4_PAE, %eax
-	movl %eax, %cr4
-	movl PHYS(smp_trampoline_mailbox) + MB_TRAMPOLINE_CR3, %eax
-	movl %eax, %cr3
-	movl $EFER_MSR, %ecx
-	rdmsr
-	orl $(EFER_LME | EFER_NXE), %eax
-	wrmsr
-	movl %cr0, %eax
-	orl $(CR0_PG | CR0_WP), %eax
-	movl %eax, %cr0
+	ENTER_LONG_MODE PHYS(smp_trampoline_mailbox) + MB_TRAMPOLINE_CR3
 	ljmpl $SEL_CODE64, $PHYS(start64)
 
 	.code64

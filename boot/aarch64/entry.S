@@ -110,16 +110,8 @@ _start:
 	and	x2, x2, #7		/* PARange */
 	bfi	x1, x2, #TCR_IPS_SHIFT, #3
 	msr	tcr_el1, x1
-	ldr	x1, =boot_l0_low
-	msr	ttbr0_el1, x1
-	ldr	x1, =boot_l0_high
-	msr	ttbr1_el1, x1
-	isb
-	/* Nothing stale may survive from before: TLBs, instruction cache. */
-	tlbi	vmalle1
-	ic	iallu
-	dsb	nsh
-	isb
+	ldr	x0, =boot_l0_high
+	bl	boot_install_tables
 
 	ldr	x1, =(SCTLR_EL1_RES1 | SCTLR_M | SCTLR_C | SCTLR_SA | SCTLR_I)
 	msr	sctlr_el1, x1
@@ -162,6 +154,25 @@ from_el2:
 	eret
 stuck:	wfe
 	b	stuck
+
+/*
+ * Point TTBR0 at the boot identity map (boot_l0_low) and TTBR1 at x0,
+ * then drop whatever this CPU's TLB and instruction cache hold from
+ * before: called with BL, MMU off, by the boot CPU (_start) and by the
+ * others (secondary_entry) just before they turn their MMU on. Only x1
+ * is changed.
+ */
+	.globl boot_install_tables
+boot_install_tables:
+	ldr	x1, =boot_l0_low
+	msr	ttbr0_el1, x1
+	msr	ttbr1_el1, x0
+	isb
+	tlbi	vmalle1
+	ic	iallu
+	dsb	nsh
+	isb
+	ret
 
 	.section .boot.bss, "aw", %nobits
 	.balign 4096

@@ -18,18 +18,13 @@
  * sections that the linker script places at 1 MiB with VMA == LMA.
  */
 #include <asm/layout.h>
+#include <asm/long_mode.h>
 
 #define MB2_MAGIC     0xe85250d6
 #define MB2_ARCH_I386 0
 #define PTE_P   (1 << 0)
 #define PTE_W   (1 << 1)
 #define PTE_PS  (1 << 7)
-#define CR4_PAE (1 << 5)
-#define EFER_MSR  0xc0000080
-#define EFER_LME  (1 << 8)
-#define EFER_NXE  (1 << 11)
-#define CR0_PG  (1 << 31)
-#define CR0_WP  (1 << 16)
 
 /* Physical address of a symbol linked in the higher half. */
 #define PA(x) ((x) - KERNEL_VMA)
@@ -82,20 +77,7 @@ _start:
 	cmpl $512, %ecx
 	jne 1b
 
-	movl %cr4, %eax
-	orl $CR4_PAE, %eax
-	movl %eax, %cr4
-	movl $boot_pml4, %eax
-	movl %eax, %cr3
-	movl $EFER_MSR, %ecx
-	rdmsr
-	orl $(EFER_LME | EFER_NXE), %eax
-	wrmsr
-	movl %cr0, %eax
-	/* WP: make read-only pages read-only for the kernel too, which is
-	 * what turns a stray write to text into a page fault. */
-	orl $(CR0_PG | CR0_WP), %eax
-	movl %eax, %cr0
+	ENTER_LONG_MODE $boot_pml4
 
 	lgdt boot_gdt_ptr
 	ljmp $0x08, $long_mode_low
