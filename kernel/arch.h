@@ -22,7 +22,7 @@
  * and crash_bad_return (kernel/crash_test.h).
  *
  * In the other direction, arch code calls into the core: thread_start
- * and sched_timer_tick (kernel/sched.h), console_input (kernel/console.h),
+ * and sched_timer_tick (kernel/sched.h), smp_handle_ipi (kernel/smp.h), console_input (kernel/console.h),
  * trap_call_hook and extable_fixup (kernel/trap.h), and the probe
  * core's entry points listed in kernel/probes/arch_probes.h.
  */
@@ -133,6 +133,29 @@ unsigned int arch_smp_find_cpus(const struct boot_info *bi, uint64_t *hw_ids, un
  * smp_secondary_entry(id) (kernel/smp.h) with interrupts off. Returns 0
  * once the start was requested, or a negative errno. */
 int arch_smp_start_cpu(unsigned int id, uint64_t hw_id, uintptr_t stack_top);
+
+/* ---- Inter-processor interrupts and per-CPU timers (x86_64: lapic.c,
+ * smp.c; aarch64: gic.c, timer.c, smp.c) ---- */
+
+/* What an inter-processor interrupt (IPI) asks of the CPU it reaches;
+ * the receiver passes it to smp_handle_ipi (kernel/smp.h). */
+enum ipi_kind {
+	IPI_RESCHEDULE,		/* a thread became ready: look at the run queue */
+	IPI_CALL_FUNCTION,	/* run the functions queued for this CPU */
+	IPI_STOP,		/* stop for good (a panic elsewhere) */
+	IPI_KINDS
+};
+/* Send IPI kind to the online CPU number cpu, never to the sender. Safe
+ * in any context, interrupts off included; returns once it is sent, not
+ * handled. The receiver calls smp_handle_ipi(kind) in interrupt context
+ * (irq_depth raised), then sched_preempt_point, as for any interrupt.
+ * IPI_STOP should reach a CPU that has interrupts off where the
+ * architecture can (x86_64: as an NMI). */
+void arch_send_ipi(unsigned int cpu, enum ipi_kind kind);
+/* Start this CPU's own timer tick at TIMER_HZ, calling sched_timer_tick
+ * on this CPU (on a CPU other than the boot CPU, before it first enables
+ * interrupts; the boot CPU's tick is started by arch_interrupts_init). */
+void arch_timer_cpu_init(void);
 
 /* ---- Power (machine.c) ---- */
 

@@ -10,6 +10,7 @@
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
+#include "kernel/arch.h"
 #include "lib/types.h"
 
 struct boot_info;
@@ -20,6 +21,9 @@ unsigned int smp_boot_cpus(const struct boot_info *bi);
 /* Where a started CPU's architecture code hands over, on its own stack,
  * with interrupts off and the kernel's page tables in use. */
 __noreturn void smp_secondary_entry(unsigned int id);
+/* What an IPI asks (enum ipi_kind, kernel/arch.h), done on the CPU it
+ * reached, in interrupt context; IPI_STOP never returns. */
+void smp_handle_ipi(enum ipi_kind kind);
 /* Whether CPU id has come up, and its hardware id (x86_64: local APIC
  * id; aarch64: MPIDR affinity). */
 bool cpu_online(unsigned int id);
