@@ -6,12 +6,20 @@
  * trampoline on x86_64, PSCI CPU_ON on aarch64), then waits for the new
  * CPU to say it is online. One at a time: a CPU that never reports is
  * given up after a second and the next one is tried.
+ *
+ * A started CPU then runs threads like the boot CPU: its boot stack
+ * becomes its idle thread, it joins the CPUs that grace periods wait for,
+ * starts its own timer tick and enables interrupts. From then on it takes
+ * threads from the scheduler's one run queue (kernel/sched.c).
  */
 #include "kernel/smp.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "kernel/smp_call.h"
 #include "kernel/shell/shell.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
@@ -22,6 +30,9 @@
 static uint64_t hw_ids[MAX_CPUS];
 static bool online[MAX_CPUS];
 static unsigned int found;
+/* CPUs that run threads: a bit per CPU, set once and never cleared
+ * (a CPU stopped by a panic no longer matters). */
+static unsigned long running;
 
 bool cpu_online(unsigned int id)
 {
@@ -33,13 +44,54 @@ uint64_t cpu_hw_id(unsigned int id)
 	return id < found ? hw_ids[id] : 0;
 }
 
+unsigned long smp_cpus_running(void)
+{
+	return __atomic_load_n(&running, __ATOMIC_ACQUIRE);
+}
+
+/* This CPU takes part from now on: IPIs that ask every CPU to do
+ * something reach it, and grace periods wait for it. */
+static void start_running(void)
+{
+	rcu_cpu_online();
+	__atomic_fetch_or(&running, 1UL << this_cpu()->id, __ATOMIC_RELEASE);
+}
+
 __noreturn void smp_secondary_entry(unsigned int id)
 {
 	cpu_init_this(id);
 	arch_cpu_init(id);
+	sched_init();
+	start_running();
+	arch_timer_cpu_init();
 	__atomic_store_n(&online[id], true, __ATOMIC_RELEASE);
-	/* Parked until the scheduler runs threads on several CPUs. */
-	arch_halt();
+	sched_run_idle();
+}
+
+void smp_handle_ipi(enum ipi_kind kind)
+{
+	switch (kind) {
+	case IPI_RESCHEDULE:
+		/* Acted on by sched_preempt_point, on the way out. */
+		this_cpu()->need_resched = true;
+		break;
+	case IPI_CALL_FUNCTION:
+		smp_call_handle_ipi();
+		break;
+	case IPI_STOP:
+		arch_halt();
+	case IPI_KINDS:
+		break;
+	}
+}
+
+void smp_stop_others(void)
+{
+	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
+
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (others & (1UL << cpu))
+			arch_send_ipi(cpu, IPI_STOP);
 }
 
 /* Start CPU id and wait for it; 0, or why it did not come up. */
@@ -70,6 +122,7 @@ unsigned int smp_boot_cpus(const struct boot_info *bi)
 	if (found == 0)
 		found = 1;
 	online[0] = true;
+	start_running();
 	for (unsigned int id = 1; id < found; id++) {
 		int err = start_one(id);
 
@@ -90,7 +143,9 @@ static void cmd_cpus(int argc, char **argv)
 	kprintf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
 	for (unsigned int id = 0; id < found; id++)
 		kprintf("%-4u 0x%-10lx %s\n", id, (unsigned long)hw_ids[id],
-			!cpu_online(id) ? "offline" : id == 0 ? "online, runs the scheduler" :
-			"online, parked");
+			!cpu_online(id) ? "offline" : "online");
 }
 SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);
+NOKPROBE_SYMBOL(smp_handle_ipi);
+NOKPROBE_SYMBOL(smp_stop_others);
+NOKPROBE_SYMBOL(smp_cpus_running);

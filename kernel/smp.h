@@ -4,9 +4,9 @@
  * architecture (ACPI's MADT on x86_64, the device tree on aarch64),
  * starts each on a stack of its own, and waits until it reports in from
  * smp_secondary_entry. A started CPU sets up its own struct cpu, per-CPU
- * data and trap vectors, says it is online, and then parks: it waits
- * with interrupts off and runs nothing. Giving it threads to run is the
- * scheduler's next step (docs/smp.md). */
+ * data, trap vectors, idle thread and timer, says it is online, and then
+ * runs threads from the scheduler's run queue like the boot CPU
+ * (docs/smp.md). */
 #ifndef KERNEL_SMP_H
 #define KERNEL_SMP_H
 
@@ -24,6 +24,12 @@ __noreturn void smp_secondary_entry(unsigned int id);
 /* What an IPI asks (enum ipi_kind, kernel/arch.h), done on the CPU it
  * reached, in interrupt context; IPI_STOP never returns. */
 void smp_handle_ipi(enum ipi_kind kind);
+/* The CPUs that run threads, a bit per CPU number: those an IPI meant
+ * for "every other CPU" must reach. */
+unsigned long smp_cpus_running(void);
+/* Send IPI_STOP to every other CPU that runs threads, without waiting
+ * (a panic: they halt where they are). */
+void smp_stop_others(void);
 /* Whether CPU id has come up, and its hardware id (x86_64: local APIC
  * id; aarch64: MPIDR affinity). */
 bool cpu_online(unsigned int id);

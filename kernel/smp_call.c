@@ -1,0 +1,120 @@
+/*
+ * Running a function on the other CPUs (smp_call.h).
+ *
+ * One request at a time, machine-wide: a caller takes call_mutex, fills
+ * in the request - the function, its argument and the set of CPUs that
+ * have not yet run it - sends each of those CPUs an IPI_CALL_FUNCTION,
+ * and spins until the set is empty. Each CPU, in its IPI handler, runs
+ * the function and then clears its own bit with a release store, so
+ * that whatever the function did is visible to the caller once it sees
+ * the bit clear.
+ *
+ * The caller keeps preemption disabled from filling in the request to
+ * the end of the wait: "every CPU but mine" must stay the same set while
+ * it waits. It keeps interrupts on: another CPU may be spinning, with
+ * interrupts off, for a spinlock that an interrupt handler of this CPU
+ * needs to finish.
+ *
+ * stop_machine uses the same request with a function that does not
+ * return at once: each CPU reports that it has arrived and then waits,
+ * interrupts off, until the caller has run its own function and lets
+ * them go. None of them can be in the middle of a spinlock's section
+ * (an IPI only lands where interrupts are on), so the caller's function
+ * may take any lock.
+ */
+#include "kernel/smp_call.h"
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
+#include "kernel/mutex.h"
+#include "kernel/nokprobe.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
+#include <asm/irq.h>
+
+static struct mutex call_mutex = MUTEX_INIT(call_mutex, "smp_call");
+
+static struct {
+	void (*fn)(void *arg);
+	void *arg;
+	unsigned long pending;	/* a bit per CPU that has not run fn yet */
+} request;
+
+void smp_call_handle_ipi(void)
+{
+	unsigned long bit = 1UL << this_cpu()->id;
+
+	if (!(__atomic_load_n(&request.pending, __ATOMIC_ACQUIRE) & bit))
+		return;		/* a late IPI of a request already served */
+	request.fn(request.arg);
+	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
+}
+
+/* Fill in the request for every other CPU that runs threads and send the
+ * IPIs. Called with call_mutex held and preemption disabled. */
+static void send_request(void (*fn)(void *arg), void *arg)
+{
+	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
+
+	request.fn = fn;
+	request.arg = arg;
+	__atomic_store_n(&request.pending, others, __ATOMIC_RELEASE);
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (others & (1UL << cpu))
+			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+}
+
+static void wait_until_served(void)
+{
+	while (__atomic_load_n(&request.pending, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+void smp_call_on_others(void (*fn)(void *arg), void *arg)
+{
+	mutex_lock(&call_mutex);
+	preempt_disable();
+	send_request(fn, arg);
+	wait_until_served();
+	preempt_enable();
+	mutex_unlock(&call_mutex);
+}
+
+static struct {
+	unsigned int arrived;	/* CPUs waiting in hold_here */
+	bool release;		/* set once the caller's function is done */
+} hold;
+
+/* stop_machine's request: wait here, interrupts off, until released. */
+static void hold_here(void *unused)
+{
+	(void)unused;
+	__atomic_fetch_add(&hold.arrived, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+int stop_machine(int (*fn)(void *arg), void *arg)
+{
+	unsigned int others;
+	unsigned long flags;
+	int ret;
+
+	mutex_lock(&call_mutex);
+	preempt_disable();
+	hold.arrived = 0;
+	hold.release = false;
+	send_request(hold_here, NULL);
+	others = (unsigned int)__builtin_popcountl(request.pending);
+	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
+		arch_cpu_relax();
+	flags = arch_irq_save();
+	ret = fn(arg);
+	arch_irq_restore(flags);
+	__atomic_store_n(&hold.release, true, __ATOMIC_RELEASE);
+	wait_until_served();
+	preempt_enable();
+	mutex_unlock(&call_mutex);
+	return ret;
+}
+NOKPROBE_SYMBOL(smp_call_handle_ipi);
+NOKPROBE_SYMBOL(hold_here);
