@@ -50,8 +50,9 @@ void smp_call_handle_ipi(void)
 }
 
 /* Fill in the request for every other CPU that runs threads and send the
- * IPIs. Called with call_mutex held and preemption disabled. */
-static void send_request(void (*fn)(void *arg), void *arg)
+ * IPIs. Called with call_mutex held and preemption disabled; returns the
+ * CPUs asked, a bit each. */
+static unsigned long send_request(void (*fn)(void *arg), void *arg)
 {
 	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
 
@@ -61,6 +62,7 @@ static void send_request(void (*fn)(void *arg), void *arg)
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
 		if (others & (1UL << cpu))
 			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+	return others;
 }
 
 static void wait_until_served(void)
@@ -80,7 +82,7 @@ void smp_call_on_others(void (*fn)(void *arg), void *arg)
 }
 
 static struct {
-	unsigned int arrived;	/* CPUs waiting in hold_here */
+	unsigned long arrived;	/* CPUs waiting in hold_here, a bit each */
 	bool release;		/* set once the caller's function is done */
 } hold;
 
@@ -88,24 +90,22 @@ static struct {
 static void hold_here(void *unused)
 {
 	(void)unused;
-	__atomic_fetch_add(&hold.arrived, 1, __ATOMIC_ACQ_REL);
+	__atomic_fetch_or(&hold.arrived, 1UL << this_cpu()->id, __ATOMIC_ACQ_REL);
 	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 }
 
 int stop_machine(int (*fn)(void *arg), void *arg)
 {
-	unsigned int others;
-	unsigned long flags;
+	unsigned long asked, flags;
 	int ret;
 
 	mutex_lock(&call_mutex);
 	preempt_disable();
 	hold.arrived = 0;
 	hold.release = false;
-	send_request(hold_here, NULL);
-	others = (unsigned int)__builtin_popcountl(request.pending);
-	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
+	asked = send_request(hold_here, NULL);
+	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != asked)
 		arch_cpu_relax();
 	flags = arch_irq_save();
 	ret = fn(arg);
