@@ -16,13 +16,13 @@
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
 #include "lib/string.h"
+#include <asm/irq_vectors.h>
 
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10
 #define GDT_TSS         0x18
 #define IST_DOUBLE_FAULT 1
 #define IST_STACK_SIZE  8192
-#define IDT_ENTRIES     48
 #define MSR_GS_BASE     0xc0000101
 
 struct __packed tss {
@@ -57,8 +57,8 @@ struct x86_cpu_tables {
 };
 
 static struct x86_cpu_tables cpu_tables[MAX_CPUS];
-static struct idt_gate idt[IDT_ENTRIES];
-extern const uint64_t trap_stub_table[IDT_ENTRIES];
+static struct idt_gate idt[IDT_VECTORS];
+extern const uint64_t trap_stub_table[IDT_VECTORS];
 
 static void set_gate(int vector, uint64_t handler, uint8_t ist)
 {
@@ -75,7 +75,7 @@ static void set_gate(int vector, uint64_t handler, uint8_t ist)
 
 static void build_idt(void)
 {
-	for (int v = 0; v < IDT_ENTRIES; v++)
+	for (int v = 0; v < IDT_VECTORS; v++)
 		set_gate(v, trap_stub_table[v], v == 8 ? IST_DOUBLE_FAULT : 0);
 }
 

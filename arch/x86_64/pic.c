@@ -1,14 +1,19 @@
 /*
- * The legacy interrupt hardware of a PC: two 8259 PICs and the 8254 PIT.
+ * The legacy interrupt hardware of a PC (pic.h): two 8259 PICs and the
+ * 8254 PIT.
  *
  * The PICs are remapped so their 16 lines arrive on vectors 32-47 instead
- * of colliding with CPU exceptions. Only two lines are unmasked: IRQ 0,
- * the PIT programmed to TIMER_HZ, which drives the scheduler's tick, and
- * IRQ 4, the COM1 UART's receive interrupt (arch/x86_64/uart.c).
+ * of colliding with CPU exceptions. Only one line is unmasked: IRQ 4, the
+ * COM1 UART's receive interrupt (arch/x86_64/uart.c). The PICs' output
+ * reaches the boot CPU through its local APIC's LINT0 pin (lapic.c).
+ *
+ * The PIT's only use is to measure the TSC's rate, once; the tick comes
+ * from each CPU's local APIC timer (timer.c). (PIT channel 0 may still
+ * run as the firmware left it, but its IRQ 0 stays masked.)
  */
+#include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
-#include "kernel/sched.h"
 #include <asm/io.h>
 #include <asm/irq_vectors.h>
 
@@ -17,7 +22,6 @@
 #define PIC2_CMD  0xa0
 #define PIC2_DATA 0xa1
 #define PIC_EOI   0x20
-#define PIT_CH0   0x40
 #define PIT_CMD   0x43
 #define PIT_CH2   0x42
 #define PIT_HZ    1193182
@@ -43,23 +47,14 @@ static void pic_remap(void)
 	outb(PIC2_DATA, 2);
 	outb(PIC1_DATA, 1);		/* ICW4: 8086 mode */
 	outb(PIC2_DATA, 1);
-	/* Unmask the timer and COM1 only. */
-	outb(PIC1_DATA, (uint8_t)~((1 << IRQ_TIMER) | (1 << IRQ_COM1)));
+	/* Unmask COM1 only. */
+	outb(PIC1_DATA, (uint8_t)~(1 << IRQ_COM1));
 	outb(PIC2_DATA, 0xff);
-}
-
-static void pit_start(unsigned int hz)
-{
-	unsigned int divisor = PIT_HZ / hz;
-
-	outb(PIT_CMD, 0x36);		/* channel 0, lo/hi byte, mode 3 */
-	outb(PIT_CH0, divisor & 0xff);
-	outb(PIT_CH0, divisor >> 8);
 }
 
 /*
  * The TSC's rate is not written anywhere a kernel can read it portably,
- * so it is measured once: PIT channel 2 (free: channel 0 is the timer)
+ * so it is measured once: PIT channel 2 (whose output port 0x61 reads)
  * counts CALIBRATE_MS milliseconds down from a known count in mode 0,
  * whose output goes high at zero, while the TSC runs. The PIT's clock is
  * exact, so the TSC's rate is the cycles counted over the time that took.
@@ -92,23 +87,21 @@ uint64_t arch_cycles_frequency(void)
 	return tsc_hz;
 }
 
-void arch_interrupts_init(void)
+void pic_init(void)
 {
 	tsc_calibrate();
 	pic_remap();
-	pit_start(TIMER_HZ);
 }
 
 void pic_handle_irq(unsigned int irq)
 {
-	/* Acknowledge first: the handler may switch threads (the timer) and
-	 * the PIC must not stay blocked until this thread runs again. */
+	/* Acknowledge first: the way out of the interrupt may switch
+	 * threads, and the PIC must not stay blocked until this thread runs
+	 * again. */
 	if (irq >= 8)
 		outb(PIC2_CMD, PIC_EOI);
 	outb(PIC1_CMD, PIC_EOI);
-	if (irq == IRQ_TIMER)
-		sched_timer_tick();
-	else if (irq == IRQ_COM1)
+	if (irq == IRQ_COM1)
 		uart_handle_irq();
 }
 NOKPROBE_SYMBOL(pic_handle_irq);

@@ -101,9 +101,8 @@ static bool trampoline_page_usable(const struct boot_info *bi)
 	       !overlaps(bi->initrd_base, bi->initrd_size);
 }
 
-/* The CPUs' local APIC ids from the MADT, boot CPU first, with the
- * local APIC mapped if there is more than one; 0 if they cannot be known
- * or reached (the reason is printed). */
+/* The CPUs' local APIC ids from the MADT, boot CPU first; 0 if they
+ * cannot be known or reached (the reason is printed). */
 static int madt_cpus(const struct boot_info *bi, uint32_t *ids, unsigned int max)
 {
 	const void *madt;
@@ -125,10 +124,11 @@ static int madt_cpus(const struct boot_info *bi, uint32_t *ids, unsigned int max
 		return 0;
 	}
 	if (n == 1)
-		return 1;	/* nothing to start: leave the local APIC alone */
-	err = lapic_init(lapic_base);
-	if (err) {
-		kprintf("smp: the local APIC is off or in x2APIC mode: %s\n", strerror(err));
+		return 1;
+	/* The tick mapped the local APIC where the CPU says it is. */
+	if (lapic_base != lapic_phys_base()) {
+		kprintf("smp: the MADT puts the local APIC at 0x%lx, the CPU at 0x%lx\n",
+			(unsigned long)lapic_base, (unsigned long)lapic_phys_base());
 		return 0;
 	}
 	if (lapic_id() != ids[0]) {

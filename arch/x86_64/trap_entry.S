@@ -12,6 +12,7 @@
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
  */
+#include <asm/irq_vectors.h>
 #include <asm/pt_regs_asm.h>
 
 	.section .entry.text, "ax"
@@ -91,7 +92,7 @@ trap_return:
 	stub_range %(\from+1), \to
 	.endif
 .endm
-	stub_range 0, 47
+	stub_range 0, %(IDT_VECTORS-1)
 
 .macro stub_addr n
 	.quad trap_stub_\n
@@ -101,7 +102,7 @@ trap_return:
 	.globl trap_stub_table
 trap_stub_table:
 	.set i, 0
-	.rept 48
+	.rept IDT_VECTORS
 	stub_addr %i
 	.set i, i+1
 	.endr

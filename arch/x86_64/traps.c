@@ -6,21 +6,28 @@
  * Vectors 0-31 are CPU exceptions. Breakpoint (#BP, 3) and debug (#DB, 1)
  * go first to the hooks the probes layer installs (kernel/trap.h); every
  * other exception is offered to the fault hook, then to the exception
- * fix-up table, and otherwise panics. Vectors 32-47 are the legacy PIC's
- * interrupts (arch/x86_64/pic.c). On the way out of an interrupt the
- * scheduler may switch threads: that is where preemption happens.
+ * fix-up table, and otherwise panics; an NMI that another CPU sent to stop
+ * this one (IPI_STOP, ipi.c) halts it first. The interrupts
+ * (asm/irq_vectors.h) are the legacy PIC's (pic.c) and the local APIC's:
+ * the tick (timer.c) and the IPIs (ipi.c). On the way out of an interrupt
+ * the scheduler may switch threads: that is where preemption happens.
  */
+#include "arch/x86_64/ipi.h"
+#include "arch/x86_64/lapic.h"
+#include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/trap.h"
 #include <asm/irq_vectors.h>
 #include <asm/layout.h>
 
 #define VEC_DEBUG        1
+#define VEC_NMI          2
 #define VEC_BREAKPOINT   3
 #define VEC_DOUBLE_FAULT 8
 #define VEC_PAGE_FAULT  14
@@ -68,6 +75,10 @@ static void handle_exception(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
+	if (v == VEC_NMI && ipi_stop_requested()) {
+		this_cpu()->irq_depth++;
+		smp_handle_ipi(IPI_STOP);	/* never returns */
+	}
 	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 		return;
 	if (v != VEC_BREAKPOINT && v != VEC_DEBUG && v != VEC_DOUBLE_FAULT) {
@@ -82,6 +93,32 @@ static void handle_exception(struct pt_regs *regs)
 /* breakpoint_common (trap_entry.S) calls the breakpoint hook itself. */
 _Static_assert(TRAP_HOOK_BREAKPOINT == 0, "trap_entry.S reads trap_hooks[0] for #BP");
 
+/* The local APIC's own interrupts; each ends with an EOI, before the way
+ * out of the interrupt may switch threads. */
+static void handle_lapic_irq(unsigned int vector)
+{
+	switch (vector) {
+	case LAPIC_TIMER_VECTOR:
+		sched_timer_tick();
+		break;
+	case IPI_RESCHEDULE_VECTOR:
+		smp_handle_ipi(IPI_RESCHEDULE);
+		break;
+	case IPI_CALL_FUNCTION_VECTOR:
+		smp_handle_ipi(IPI_CALL_FUNCTION);
+		break;
+	}
+	lapic_eoi();
+}
+
+static void handle_irq(unsigned int vector)
+{
+	if (vector < IRQ_VECTOR_BASE + 16)
+		pic_handle_irq(vector - IRQ_VECTOR_BASE);
+	else if (vector != SPURIOUS_VECTOR)	/* which wants no EOI */
+		handle_lapic_irq(vector);
+}
+
 void trap_dispatch(struct pt_regs *regs)
 {
 	if (regs->vector < 32) {
@@ -89,11 +126,13 @@ void trap_dispatch(struct pt_regs *regs)
 		return;
 	}
 	this_cpu()->irq_depth++;
-	pic_handle_irq(regs->vector - IRQ_VECTOR_BASE);
+	handle_irq((unsigned int)regs->vector);
 	this_cpu()->irq_depth--;
 	sched_preempt_point(regs);
 }
 NOKPROBE_SYMBOL(trap_dispatch);
+NOKPROBE_SYMBOL(handle_irq);
+NOKPROBE_SYMBOL(handle_lapic_irq);
 NOKPROBE_SYMBOL(handle_exception);
 NOKPROBE_SYMBOL(read_cr2);
 
