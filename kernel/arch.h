@@ -48,7 +48,7 @@ uint64_t arch_cycles(void);
  * x86_64, until arch_interrupts_init has measured it). */
 uint64_t arch_cycles_frequency(void);
 
-/* ---- Interrupts and the timer (x86_64: pic.c; aarch64: irq.c, timer.c) ---- */
+/* ---- Interrupts and the timer (x86_64: pic.c, timer.c; aarch64: irq.c, timer.c) ---- */
 
 /* The timer's interrupts per second. */
 #define TIMER_HZ 100
@@ -134,8 +134,8 @@ unsigned int arch_smp_find_cpus(const struct boot_info *bi, uint64_t *hw_ids, un
  * once the start was requested, or a negative errno. */
 int arch_smp_start_cpu(unsigned int id, uint64_t hw_id, uintptr_t stack_top);
 
-/* ---- Inter-processor interrupts and per-CPU timers (x86_64: lapic.c,
- * smp.c; aarch64: gic.c, timer.c, smp.c) ---- */
+/* ---- Inter-processor interrupts and per-CPU timers (x86_64: ipi.c,
+ * timer.c, lapic.c; aarch64: gic.c, timer.c, smp.c) ---- */
 
 /* What an inter-processor interrupt (IPI) asks of the CPU it reaches;
  * the receiver passes it to smp_handle_ipi (kernel/smp.h). */
