@@ -29,6 +29,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "lib/bitops.h"
 #include <asm/irq.h>
 
 static struct mutex call_mutex = MUTEX_INIT(call_mutex, "smp_call");
@@ -104,7 +105,7 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 	hold.arrived = 0;
 	hold.release = false;
 	send_request(hold_here, NULL);
-	others = (unsigned int)__builtin_popcountl(request.pending);
+	others = bits_set(request.pending);
 	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
 		arch_cpu_relax();
 	flags = arch_irq_save();
