@@ -27,6 +27,7 @@
 #include "kernel/cpu.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/bitops.h"
@@ -40,12 +41,21 @@ static struct {
 	unsigned long pending;	/* a bit per CPU that has not run fn yet */
 } request;
 
-void smp_call_handle_ipi(void)
+/* While this CPU runs a request's function: what its IPI interrupted. */
+static DEFINE_PER_CPU(struct pt_regs *, call_regs);
+
+const struct pt_regs *smp_call_regs(void)
+{
+	return *this_cpu_ptr(&call_regs);
+}
+
+void smp_call_handle_ipi(struct pt_regs *regs)
 {
 	unsigned long bit = 1UL << this_cpu()->id;
 
 	if (!(__atomic_load_n(&request.pending, __ATOMIC_ACQUIRE) & bit))
 		return;		/* a late IPI of a request already served */
+	*this_cpu_ptr(&call_regs) = regs;
 	request.fn(request.arg);
 	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
 }
@@ -119,3 +129,4 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 }
 NOKPROBE_SYMBOL(smp_call_handle_ipi);
 NOKPROBE_SYMBOL(hold_here);
+NOKPROBE_SYMBOL(smp_call_regs);
