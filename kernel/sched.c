@@ -1,6 +1,16 @@
 /*
  * The scheduler: one run queue, round robin, preemption by the timer.
  *
+ * Several CPUs share the one queue. Each CPU takes the first thread in it
+ * that may run there (a pinned thread runs only on its CPU), and runs
+ * its own idle thread when there is none. So a thread goes wherever a
+ * CPU is free: there is nothing to balance and no migration to decide.
+ * The price is one lock for every switch on every CPU, which is cheap at
+ * the eight CPUs ProbeOS supports and keeps this file short; a kernel for
+ * many CPUs gives each CPU a queue of its own and moves threads between
+ * them. A thread that becomes ready while some CPU idles should not wait
+ * for that CPU's next tick: the CPU is sent a reschedule IPI.
+ *
  * Locking. sched_lock protects the run queue, the sleep list, the wait
  * queues and every thread's state. It is held *across* a context switch:
  * taken by the thread that switches away and released by the thread that
@@ -20,6 +30,8 @@
 #include "kernel/rcu.h"
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
+#include "kernel/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/spinlock.h"
 
 _Static_assert(offsetof(struct thread, preempt_count) == THREAD_PREEMPT_COUNT_OFFSET,
@@ -29,6 +41,9 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleep_list);
 static volatile uint64_t ticks;
+/* Bumped, under sched_lock, whenever a thread is preempted or resumes
+ * from a preemption: code_in_use's sign that its picture moved. */
+static unsigned long preemptions;
 
 extern const struct thread_exit_hook __start_thread_exit_hooks[],
 	__stop_thread_exit_hooks[];
@@ -40,13 +55,49 @@ uint64_t sched_ticks(void)
 	return ticks;
 }
 
+static bool may_run_on(const struct thread *t, unsigned int cpu)
+{
+	return !t->pinned || t->pinned_cpu == cpu;
+}
+
+/* Have an idle CPU that may run t look at the run queue now rather than
+ * at its next tick: this one, or another through a reschedule IPI. */
+static void wake_idle_cpu(const struct thread *t)
+{
+	struct cpu *self = this_cpu();
+	unsigned long running = smp_cpus_running();
+
+	if (self->current == self->idle && may_run_on(t, self->id)) {
+		self->need_resched = true;
+		return;
+	}
+	for (unsigned int id = 0; id < MAX_CPUS; id++) {
+		struct cpu *cpu = cpu_of(id);
+
+		if (id != self->id && (running & (1UL << id)) && cpu->current == cpu->idle &&
+		    may_run_on(t, id)) {
+			arch_send_ipi(id, IPI_RESCHEDULE);
+			return;
+		}
+	}
+}
+
 static void make_ready(struct thread *t)
 {
 	t->state = THREAD_READY;
 	list_add_tail(&t->queue_node, &run_queue);
-	/* An idle CPU should not wait for its next tick to notice. */
-	if (this_cpu()->current == this_cpu()->idle)
-		this_cpu()->need_resched = true;
+	wake_idle_cpu(t);
+}
+
+/* The first thread in the run queue that may run on cpu, or NULL. */
+static struct thread *first_runnable(unsigned int cpu)
+{
+	struct thread *t;
+
+	list_for_each_entry(t, &run_queue, queue_node)
+		if (may_run_on(t, cpu))
+			return t;
+	return NULL;
 }
 
 /* Runs on the new thread right after every switch, with sched_lock held
@@ -77,7 +128,7 @@ static void schedule_locked(void)
 {
 	struct cpu *cpu = this_cpu();
 	struct thread *prev = cpu->current;
-	struct thread *next = cpu->idle;
+	struct thread *next;
 
 	/* Only a thread that gives up the CPU itself gets here with its
 	 * count up (the preemption point checks it), or inside a handler
@@ -97,11 +148,13 @@ static void schedule_locked(void)
 		else
 			make_ready(prev);
 	}
-	if (!list_empty(&run_queue)) {
-		next = list_first_entry(&run_queue, struct thread, queue_node);
+	next = first_runnable(cpu->id);
+	if (next)
 		list_del(&next->queue_node);
-	}
+	else
+		next = cpu->idle;
 	next->state = THREAD_RUNNING;
+	next->cpu = cpu->id;
 	next->slice_left = SCHED_SLICE_TICKS;
 	cpu->need_resched = false;
 	set_current(cpu, next);
@@ -188,7 +241,7 @@ void sched_timer_tick(void)
 	cpu->current->run_ticks++;
 	if (cpu->current->slice_left > 0)
 		cpu->current->slice_left--;
-	if (cpu->current->slice_left == 0 && !list_empty(&run_queue))
+	if (cpu->current->slice_left == 0 && first_runnable(cpu->id))
 		cpu->need_resched = true;
 	spin_unlock(&sched_lock);
 	/* The tick interrupted a thread, not another interrupt, that had
@@ -204,8 +257,12 @@ void sched_preempt_point(struct pt_regs *regs)
 		return;
 	spin_lock(&sched_lock);
 	cpu->current->preempted_regs = regs;
+	preemptions++;
 	schedule_locked();
+	/* Counted before the lock is let go (the switch lets it go on the
+	 * way in), the resumption is visible with the thread's regs gone. */
 	current_thread()->preempted_regs = NULL;
+	__atomic_fetch_add(&preemptions, 1, __ATOMIC_RELEASE);
 }
 
 bool sched_thread_stopped_in(uintptr_t start, size_t len)
@@ -226,6 +283,34 @@ bool sched_thread_stopped_in(uintptr_t start, size_t len)
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
 	return found;
+}
+
+struct range {
+	uintptr_t start;
+	size_t len;
+	bool found;
+};
+
+/* On every other CPU, through smp_call_on_others: is what this CPU's IPI
+ * interrupted inside the range? */
+static void check_interrupted_in(void *arg)
+{
+	struct range *r = arg;
+	uintptr_t ip = instruction_pointer(smp_call_regs());
+
+	if (ip >= r->start && ip < r->start + r->len)
+		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
+}
+
+bool code_in_use(uintptr_t start, size_t len)
+{
+	struct range r = { .start = start, .len = len };
+	unsigned long before = __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE);
+
+	if (sched_thread_stopped_in(start, len))
+		return true;
+	smp_call_on_others(check_interrupted_in, &r);
+	return r.found || __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE) != before;
 }
 
 /* Called by the arch code on a new thread's first run. */
@@ -277,6 +362,7 @@ void sched_init(void)
 	list_add_tail(&cpu->idle->all_node, &all_threads);
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
+	cpu->idle->cpu = cpu->id;
 	set_current(cpu, cpu->idle);
 }
 
@@ -293,3 +379,7 @@ NOKPROBE_SYMBOL(sched_timer_tick);
 NOKPROBE_SYMBOL(sched_preempt_point);
 NOKPROBE_SYMBOL(wait_queue_wake_all);
 NOKPROBE_SYMBOL(make_ready);
+NOKPROBE_SYMBOL(wake_idle_cpu);
+NOKPROBE_SYMBOL(may_run_on);
+NOKPROBE_SYMBOL(first_runnable);
+NOKPROBE_SYMBOL(check_interrupted_in);

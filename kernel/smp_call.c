@@ -27,8 +27,10 @@
 #include "kernel/cpu.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "lib/bitops.h"
 #include <asm/irq.h>
 
 static struct mutex call_mutex = MUTEX_INIT(call_mutex, "smp_call");
@@ -39,20 +41,28 @@ static struct {
 	unsigned long pending;	/* a bit per CPU that has not run fn yet */
 } request;
 
-void smp_call_handle_ipi(void)
+/* While this CPU runs a request's function: what its IPI interrupted. */
+static DEFINE_PER_CPU(struct pt_regs *, call_regs);
+
+const struct pt_regs *smp_call_regs(void)
+{
+	return *this_cpu_ptr(&call_regs);
+}
+
+void smp_call_handle_ipi(struct pt_regs *regs)
 {
 	unsigned long bit = 1UL << this_cpu()->id;
 
 	if (!(__atomic_load_n(&request.pending, __ATOMIC_ACQUIRE) & bit))
 		return;		/* a late IPI of a request already served */
+	*this_cpu_ptr(&call_regs) = regs;
 	request.fn(request.arg);
 	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
 }
 
 /* Fill in the request for every other CPU that runs threads and send the
- * IPIs. Called with call_mutex held and preemption disabled; returns the
- * CPUs asked, a bit each. */
-static unsigned long send_request(void (*fn)(void *arg), void *arg)
+ * IPIs. Called with call_mutex held and preemption disabled. */
+static void send_request(void (*fn)(void *arg), void *arg)
 {
 	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
 
@@ -62,7 +72,6 @@ static unsigned long send_request(void (*fn)(void *arg), void *arg)
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
 		if (others & (1UL << cpu))
 			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
-	return others;
 }
 
 static void wait_until_served(void)
@@ -82,7 +91,7 @@ void smp_call_on_others(void (*fn)(void *arg), void *arg)
 }
 
 static struct {
-	unsigned long arrived;	/* CPUs waiting in hold_here, a bit each */
+	unsigned int arrived;	/* CPUs waiting in hold_here */
 	bool release;		/* set once the caller's function is done */
 } hold;
 
@@ -90,22 +99,24 @@ static struct {
 static void hold_here(void *unused)
 {
 	(void)unused;
-	__atomic_fetch_or(&hold.arrived, 1UL << this_cpu()->id, __ATOMIC_ACQ_REL);
+	__atomic_fetch_add(&hold.arrived, 1, __ATOMIC_ACQ_REL);
 	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 }
 
 int stop_machine(int (*fn)(void *arg), void *arg)
 {
-	unsigned long asked, flags;
+	unsigned int others;
+	unsigned long flags;
 	int ret;
 
 	mutex_lock(&call_mutex);
 	preempt_disable();
 	hold.arrived = 0;
 	hold.release = false;
-	asked = send_request(hold_here, NULL);
-	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != asked)
+	send_request(hold_here, NULL);
+	others = bits_set(request.pending);
+	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
 		arch_cpu_relax();
 	flags = arch_irq_save();
 	ret = fn(arg);
@@ -118,3 +129,4 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 }
 NOKPROBE_SYMBOL(smp_call_handle_ipi);
 NOKPROBE_SYMBOL(hold_here);
+NOKPROBE_SYMBOL(smp_call_regs);

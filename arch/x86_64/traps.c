@@ -77,7 +77,7 @@ static void handle_exception(struct pt_regs *regs)
 
 	if (v == VEC_NMI && ipi_stop_requested()) {
 		this_cpu()->irq_depth++;
-		smp_handle_ipi(IPI_STOP);	/* never returns */
+		smp_handle_ipi(IPI_STOP, regs);	/* never returns */
 	}
 	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 		return;
@@ -95,28 +95,28 @@ _Static_assert(TRAP_HOOK_BREAKPOINT == 0, "trap_entry.S reads trap_hooks[0] for 
 
 /* The local APIC's own interrupts; each ends with an EOI, before the way
  * out of the interrupt may switch threads. */
-static void handle_lapic_irq(unsigned int vector)
+static void handle_lapic_irq(unsigned int vector, struct pt_regs *regs)
 {
 	switch (vector) {
 	case LAPIC_TIMER_VECTOR:
 		sched_timer_tick();
 		break;
 	case IPI_RESCHEDULE_VECTOR:
-		smp_handle_ipi(IPI_RESCHEDULE);
+		smp_handle_ipi(IPI_RESCHEDULE, regs);
 		break;
 	case IPI_CALL_FUNCTION_VECTOR:
-		smp_handle_ipi(IPI_CALL_FUNCTION);
+		smp_handle_ipi(IPI_CALL_FUNCTION, regs);
 		break;
 	}
 	lapic_eoi();
 }
 
-static void handle_irq(unsigned int vector)
+static void handle_irq(unsigned int vector, struct pt_regs *regs)
 {
 	if (vector < IRQ_VECTOR_BASE + 16)
 		pic_handle_irq(vector - IRQ_VECTOR_BASE);
 	else if (vector != SPURIOUS_VECTOR)	/* which wants no EOI */
-		handle_lapic_irq(vector);
+		handle_lapic_irq(vector, regs);
 }
 
 void trap_dispatch(struct pt_regs *regs)
@@ -126,7 +126,7 @@ void trap_dispatch(struct pt_regs *regs)
 		return;
 	}
 	this_cpu()->irq_depth++;
-	handle_irq((unsigned int)regs->vector);
+	handle_irq((unsigned int)regs->vector, regs);
 	this_cpu()->irq_depth--;
 	sched_preempt_point(regs);
 }
