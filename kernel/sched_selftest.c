@@ -92,8 +92,9 @@ static void preempt_disable_keeps_the_cpu(void)
 {
 	spin_stop = 0;
 	spin_done[0] = 0;
-	EXPECT(thread_create("st-spin", spinner, (void *)0) >= 0);
 	preempt_disable();
+	/* On this CPU: another CPU would run it at once. */
+	EXPECT(thread_create_on(this_cpu()->id, "st-spin", spinner, (void *)0) >= 0);
 	spin_count[0] = 0;
 	/* Ticks come (interrupts are on) and the slice runs out, but the
 	 * ready spinner must not get the CPU... */
@@ -156,9 +157,10 @@ static void yield_alternates_threads(void)
 	unsigned long flags = arch_irq_save();
 
 	nturns = 0;
-	/* Created with interrupts off, so neither starts before both exist. */
-	EXPECT(thread_create("st-yield", take_turns, (void *)1) >= 0);
-	EXPECT(thread_create("st-yield", take_turns, (void *)2) >= 0);
+	/* Created with interrupts off, so neither starts before both exist,
+	 * and both on this CPU: on two CPUs they would not take turns. */
+	EXPECT(thread_create_on(this_cpu()->id, "st-yield", take_turns, (void *)1) >= 0);
+	EXPECT(thread_create_on(this_cpu()->id, "st-yield", take_turns, (void *)2) >= 0);
 	arch_irq_restore(flags);
 	for (int i = 0; i < 100 && nturns < 6; i++)
 		thread_sleep(1);
