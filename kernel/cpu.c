@@ -1,32 +1,36 @@
 /* The per-CPU structures (see cpu.h). */
 #include "kernel/cpu.h"
 #include "kernel/arch.h"
+#include "kernel/percpu.h"
 #include "lib/string.h"
 #include <asm/current.h>
-
-/* Room for each other CPU's copy of the .percpu section (percpu.h). */
-#define PERCPU_AREA_SIZE 2048
 
 extern char __percpu_start[], __percpu_end[];
 
 static struct cpu cpus[MAX_CPUS];
 static unsigned int ncpus;
-static char percpu_areas[MAX_CPUS][PERCPU_AREA_SIZE] __aligned(64);
+/* Every CPU's copy of the .percpu section, CPU 0's too, one unit apart:
+ * the same distance between any two CPUs' copies is what lets the
+ * per-CPU allocator (kernel/mm/percpu_alloc.c) lay out its chunks so
+ * that the same offsets reach them. */
+static char percpu_areas[MAX_CPUS][PERCPU_UNIT_SIZE] __aligned(64);
+
+unsigned long percpu_offset_of(unsigned int id)
+{
+	return (unsigned long)(percpu_areas[id] - __percpu_start);
+}
 
 /* CPU id's copy of the per-CPU variables, as its distance from the linked
- * copy. Every CPU, the boot CPU included, works on a copy of its own, made
- * before anything runs there: the linked copy is never written, so it
- * still holds the initial values when a CPU started later copies it. */
+ * copy, which stays untouched as the template: each CPU starts from a
+ * copy of it, made before anything else runs there. */
 static unsigned long percpu_setup(unsigned int id)
 {
 	size_t size = (size_t)(__percpu_end - __percpu_start);
-	char *area;
 
-	if (size > PERCPU_AREA_SIZE)
-		arch_poweroff(1);	/* too early to print: grow PERCPU_AREA_SIZE */
-	area = percpu_areas[id];
-	memcpy(area, __percpu_start, size);
-	return (unsigned long)(area - __percpu_start);
+	if (size > PERCPU_UNIT_SIZE)
+		arch_poweroff(1);	/* too early to print: grow PERCPU_UNIT_SIZE */
+	memcpy(percpu_areas[id], __percpu_start, size);
+	return percpu_offset_of(id);
 }
 
 void cpu_init_this(unsigned int id)

@@ -43,8 +43,8 @@ struct cpu {
 	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
 				 * this_cpu_read reads it in one load) */
 	/* Where this CPU's copies of the per-CPU variables lie, from the
-	 * linked ones (kernel/percpu.h). A word, so that
-	 * this_cpu_ptr reads it in one load. */
+	 * linked ones (kernel/percpu.h). A word, so that this_cpu_ptr reads
+	 * it in one load. */
 	unsigned long percpu_offset;
 	/* Here, not in a per-CPU variable, because every hit tests it:
 	 * this_cpu_field reaches it with no offset to load first. */
@@ -75,6 +75,9 @@ void cpu_init_this(unsigned int id);
 /* The struct cpu of CPU number id (< MAX_CPUS), for reading another
  * CPU's state under the lock that guards the field. */
 struct cpu *cpu_of(unsigned int id);
+/* How far CPU id's copy of the per-CPU variables lies from the linked
+ * one (kernel/percpu.h); known for every id < MAX_CPUS, up or not. */
+unsigned long percpu_offset_of(unsigned int id);
 /* How many CPUs have been brought up: one more than the highest CPU
  * number that has set itself up. */
 unsigned int cpu_count(void);

@@ -286,7 +286,7 @@ static void function_entry(void)
 	EXPECT(probe_test_at(&mov, a64_probed_points[P_MOVFP], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
-	EXPECT_EQ(stp.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&stp), 2);
 	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_BOOST), 2);
 	EXPECT_EQ(probe_test_path_count(&mov, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&stp);
@@ -320,9 +320,9 @@ static void conditional_branches_are_emulated(void)
 	EXPECT_EQ(less(2, 1), 0);
 	EXPECT_EQ(less(-5, 3), 1);	/* signed */
 	EXPECT_EQ(less(3, 3), 0);
-	EXPECT_EQ(cbz.nhit, 2);
-	EXPECT_EQ(tbnz.nhit, 4);
-	EXPECT_EQ(bcond.nhit, 4);
+	EXPECT_EQ(kprobe_nhit(&cbz), 2);
+	EXPECT_EQ(kprobe_nhit(&tbnz), 4);
+	EXPECT_EQ(kprobe_nhit(&bcond), 4);
 	EXPECT_EQ(probe_test_path_count(&cbz, PROBE_EXEC_EMULATE), 2);
 	EXPECT_EQ(probe_test_path_count(&bcond, PROBE_EXEC_EMULATE), 4);
 	unregister_kprobe(&cbz);
@@ -342,16 +342,16 @@ static void branches_and_calls_are_emulated(void)
 	EXPECT(probe_test_at(&blr, a64_probed_points[P_BLR], true));
 	EXPECT(probe_test_at(&br, a64_probed_points[P_BR], false));
 	EXPECT_EQ(branchy(9), 2);
-	EXPECT_EQ(b.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&b), 1);
 	/* blr to a64_probed_cbnz, then bl to probed_branchy: both return through the
 	 * link register the emulation wrote. */
 	EXPECT_EQ(calls(a64_probed_cbnz, 4), 20 + 1);
 	EXPECT_EQ(calls(probed_branchy, 0), 1 + 1);
-	EXPECT_EQ(bl.nhit, 2);
-	EXPECT_EQ(blr.nhit, 2);
-	EXPECT_EQ(ret.nhit, 1 + 2 + 1);
+	EXPECT_EQ(kprobe_nhit(&bl), 2);
+	EXPECT_EQ(kprobe_nhit(&blr), 2);
+	EXPECT_EQ(kprobe_nhit(&ret), 1 + 2 + 1);
 	EXPECT_EQ(br_fn(10), 15);
-	EXPECT_EQ(br.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&br), 1);
 	EXPECT_EQ(probe_test_path_count(&blr, PROBE_EXEC_EMULATE), 2);
 	EXPECT_EQ(probe_test_path_count(&ret, PROBE_EXEC_EMULATE), 4);
 	unregister_kprobe(&b);
@@ -379,7 +379,8 @@ static void pc_relative_loads_are_emulated(void)
 	EXPECT_EQ(ldr_x(), want_x);
 	EXPECT_EQ(ldr_w(), want_w);
 	EXPECT_EQ(ldrsw(), want_sw);
-	EXPECT_EQ(adr.nhit + adrp.nhit + x.nhit + w.nhit + sw.nhit, 5);
+	EXPECT_EQ(kprobe_nhit(&adr) + kprobe_nhit(&adrp) + kprobe_nhit(&x) + kprobe_nhit(&w) +
+		  kprobe_nhit(&sw), 5);
 	EXPECT_EQ(probe_test_path_count(&adrp, PROBE_EXEC_EMULATE), 1);
 	EXPECT_EQ(probe_test_path_count(&sw, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&adr);

@@ -158,7 +158,7 @@ static void function_entry_is_emulated(void)
 	EXPECT(probe_test_at(&b, x86_probed_points[P_MOV], true));
 	EXPECT_EQ(branchy(0), 1);
 	EXPECT_EQ(branchy(5), 2);
-	EXPECT_EQ(a.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&a), 2);
 	EXPECT_EQ(probe_test_path_count(&a, PROBE_EXEC_EMULATE), 2);
 	EXPECT_EQ(probe_test_path_count(&b, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&a);
@@ -176,14 +176,14 @@ static void branches_are_emulated(void)
 	EXPECT(probe_test_at(&callrel, x86_probed_points[P_CALLREL], false));
 	EXPECT_EQ(branchy(0), 1);	/* jcc taken */
 	EXPECT_EQ(branchy(7), 2);	/* jcc not taken, then jmp */
-	EXPECT_EQ(jcc.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&jcc), 2);
 	EXPECT_EQ(probe_test_path_count(&jcc, PROBE_EXEC_EMULATE), 2);
-	EXPECT_EQ(jmp.nhit, 1);
-	EXPECT_EQ(ret.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&jmp), 1);
+	EXPECT_EQ(kprobe_nhit(&ret), 2);
 	EXPECT_EQ(loop_fn(5), 5);
-	EXPECT_EQ(loop.nhit, 5);
+	EXPECT_EQ(kprobe_nhit(&loop), 5);
 	EXPECT_EQ(calls(probed_branchy, 3), 2 + 1);
-	EXPECT_EQ(callrel.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&callrel), 1);
 	EXPECT_EQ(probe_test_path_count(&callrel, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&jcc);
 	unregister_kprobe(&jmp);

@@ -37,11 +37,12 @@ static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	 * this jprobe was registered (a jprobe unoptimizes its point): there
 	 * is no trap frame to aim at the entry function, so the hit is missed. */
 	if (kprobe_status() == KPROBE_HIT_OPTIMIZED) {
-		__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
+		kprobe_count_missed(kcb, p);
 		return 0;
 	}
 	if (frame >= sp)
 		panic("jprobes: the trap frame at %p is not below the probed stack", regs);
+	kcb->point = p->point;	/* for jprobe_return_regs */
 	kcb->jprobe_regs = regs;
 	arch_jprobe_enter(regs, (uintptr_t)jp->entry, copy, &kcb->jprobe_saved);
 	kprobe_set_status(KPROBE_JPROBE);

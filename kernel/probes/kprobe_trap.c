@@ -41,13 +41,21 @@ struct kprobe __kprobes *kprobe_running(void)
 }
 EXPORT_SYMBOL(kprobe_running);
 
-static __noinline void __kprobes count_missed(struct probe_point *pp)
+void __kprobes kprobe_count_missed(struct kprobe_ctlblk *kcb, struct kprobe *p)
+{
+	unsigned long flags = arch_irq_save();
+
+	kprobe_counts_here(kcb, p)->nmissed++;
+	arch_irq_restore(flags);
+}
+
+static __noinline void __kprobes count_missed(struct kprobe_ctlblk *kcb, struct probe_point *pp)
 {
 	struct kprobe *p;
 
 	list_for_each_entry_rcu(p, &pp->probes, point_node)
 		if (kprobe_is_enabled(p))
-			__atomic_fetch_add(&p->nmissed, 1, __ATOMIC_RELAXED);
+			kprobe_count_missed(kcb, p);
 }
 
 /* Emulation is cheapest. Boosting needs no post-handler to run, and an
@@ -104,9 +112,8 @@ run_listed_post_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, stru
 
 /* As for the pre-handlers: a sole probe is called without the walk. */
 static __attribute__((always_inline)) inline void __kprobes
-run_post_handlers(struct kprobe_ctlblk *kcb, struct pt_regs *regs)
+run_post_handlers(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	struct probe_point *pp = kcb->point;
 	struct kprobe *p = rcu_dereference(pp->sole);
 
 	kprobe_set_status(KPROBE_HIT_SSDONE);
@@ -142,11 +149,12 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
 	start_probed_insn(pp, how, regs, &kcb->arch);
 	if (how == PROBE_EXEC_STEP) {
+		kcb->point = pp;	/* for the single-step and fault hooks */
 		kprobe_set_status(KPROBE_HIT_SS);
 		return;
 	}
 	if (how == PROBE_EXEC_EMULATE && pp->has_post_handler)
-		run_post_handlers(kcb, regs);
+		run_post_handlers(kcb, pp, regs);
 	reset_ctlblk();
 }
 
@@ -169,7 +177,8 @@ struct pt_regs __kprobes *jprobe_return_regs(void)
 static __attribute__((always_inline)) inline bool __kprobes
 run_pre_handler(struct kprobe_ctlblk *kcb, struct kprobe *p, struct pt_regs *regs)
 {
-	__atomic_fetch_add(&p->nhit, 1, __ATOMIC_RELAXED);
+	kprobe_counts_here(kcb, p)->nhit++;	/* interrupts off, or see
+							 * kprobe_count_missed */
 	kcb->running = p;
 	return p->pre_handler && p->pre_handler(p, regs);
 }
@@ -208,7 +217,7 @@ reenter(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 	enum probe_exec how = choose_exec(pp, false);
 	struct arch_kprobe_state unused;
 
-	count_missed(pp);
+	count_missed(kcb, pp);
 	if (how != PROBE_EXEC_STEP) {
 		start_probed_insn(pp, how, regs, &unused);
 		return;
@@ -280,7 +289,6 @@ static bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 	if (unlikely(!pp))
 		return no_point_hit(regs, addr);
 
-	kcb->point = pp;
 	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	if (run_pre_handlers(kcb, pp, regs)) {
 		/* A handler moved the instruction pointer: the original
@@ -306,7 +314,7 @@ static bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
 		return true;
 	}
 	if (kcb->point->has_post_handler)
-		run_post_handlers(kcb, regs);
+		run_post_handlers(kcb, kcb->point, regs);
 	reset_ctlblk();
 	return true;
 }
@@ -354,7 +362,7 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
 	if (kprobe_cpu_busy()) {	/* as in kprobe_breakpoint_handler */
-		count_missed(pp);
+		count_missed(kcb, pp);
 		return;
 	}
 	/* Busy first, then the point. On aarch64 interrupts stay on here: an
@@ -363,7 +371,6 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	kprobe_set_status(KPROBE_HIT_OPTIMIZED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
 	kcb->irq_depth = this_cpu_field(irq_depth);
-	kcb->point = pp;
 	pp->opt_hits++;
 	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk();

@@ -328,8 +328,6 @@ point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind
 	p->kind = kind;
 	p->addr = pp->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
-	p->nmissed = 0;
-	p->nhit = 0;
 	p->point = pp;
 	if (jp)
 		list_insert_between_rcu(&p->point_node, jp->point_node.prev, &jp->point_node);
@@ -377,7 +375,12 @@ int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	mutex_lock(&kprobe_mutex);
 	err = p->point ? -EEXIST : locate_probe(p, kind, &addr, &func);
 	if (!err)
+		err = kprobe_counts_alloc(p);
+	if (!err) {
 		err = register_at_locked(p, kind, addr, &func);
+		if (err)
+			kprobe_counts_fold(p);	/* never hit: frees them */
+	}
 	mutex_unlock(&kprobe_mutex);
 	return err;
 }
@@ -471,8 +474,14 @@ void __kprobes unregister_probes(void *array, int num, const struct probe_type *
 	}
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
-	for (int i = 0; type->after_grace_period && i < num; i++)
-		type->after_grace_period(type->nth(array, i));
+	for (int i = 0; i < num; i++) {
+		struct kprobe *p = type->nth(array, i);
+
+		if (p->counts_offset)	/* it was registered */
+			kprobe_counts_fold(p);
+		if (type->after_grace_period)
+			type->after_grace_period(p);
+	}
 }
 
 static struct kprobe __kprobes *nth_kprobe(void *array, int i)
@@ -542,10 +551,10 @@ int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
 			info->addr = (uintptr_t)p->addr;
 			info->kind = p->kind;
 			info->flags = p->flags;
-			info->nhit = p->nhit;
-			info->nmissed = p->nmissed;
+			info->nhit = kprobe_nhit(p);
+			info->nmissed = kprobe_nmissed(p);
 			if (p->kind == KPROBE_KIND_R)
-				info->nmissed += container_of(p, struct kretprobe, kp)->nmissed;
+				info->nmissed += kretprobe_nmissed(container_of(p, struct kretprobe, kp));
 			info->probe = p;
 			if (p->point->gone)
 				strlcpy(info->where, p->point->gone->where, sizeof(info->where));

@@ -45,6 +45,12 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
 
 enum kprobe_kind { KPROBE_KIND_K, KPROBE_KIND_J, KPROBE_KIND_R };
 
+/* One CPU's counts of one registered probe (see struct kprobe). */
+struct kprobe_counts {
+	unsigned long nhit;
+	unsigned long nmissed;
+};
+
 struct kprobe {
 	/* Where: addr, or symbol_name + offset (not both). */
 	uint8_t *addr;
@@ -55,11 +61,21 @@ struct kprobe {
 	kprobe_post_handler_t post_handler;
 	kprobe_fault_handler_t fault_handler;
 
-	unsigned long nmissed;	/* hits that ran no handler (reentrancy) */
-	unsigned long nhit;	/* hits that ran the handlers */
+	/* Hits that ran no handler (reentrancy), and hits that ran the
+	 * handlers. While the probe is registered each CPU counts in its own
+	 * copy of counts, and these two hold only what earlier registrations
+	 * counted: they are exact once the probe is unregistered, which adds
+	 * the CPUs' counts in. Read a registered probe's with kprobe_nhit()
+	 * and kprobe_nmissed(). */
+	unsigned long nmissed;
+	unsigned long nhit;
 	unsigned int flags;	/* KPROBE_FLAG_* */
 
-	/* Private to the probes layer. */
+	/* Private to the probes layer. Its per-CPU counts (struct
+	 * kprobe_counts, kernel/percpu.h), given as their distance from the
+	 * layer's per-CPU control block, which a hit holds already: one add
+	 * finds this CPU's copy. 0 while not registered. */
+	uintptr_t counts_offset;
 	enum kprobe_kind kind;
 	struct probe_point *point;	/* the breakpoint this probe shares */
 	struct list_node point_node;	/* in point->probes */
@@ -90,6 +106,12 @@ void unregister_kprobes(struct kprobe **kps, int num);
  * not registered. */
 int disable_kprobe(struct kprobe *p);
 int enable_kprobe(struct kprobe *p);
+
+/* p->nhit and p->nmissed as they stand now: while p is registered, with
+ * every CPU's counts added in. Call it while p is registered (by whoever
+ * registered it, so that it is not unregistered meanwhile), or after. */
+unsigned long kprobe_nhit(const struct kprobe *p);
+unsigned long kprobe_nmissed(const struct kprobe *p);
 
 /* The probe whose handler is running on this CPU, or NULL (a jprobe's
  * entry function uses it to know which jprobe called it). */
@@ -164,7 +186,10 @@ struct kretprobe {
 	kretprobe_handler_t entry_handler;	/* at entry; non-zero: skip this call */
 	int maxactive;		/* instances; <= 0 selects the default */
 	size_t data_size;
-	unsigned long nmissed;	/* calls missed for lack of an instance */
+	/* Calls missed for want of a free instance: like a kprobe's counts,
+	 * counted per CPU while registered and exact once unregistered; use
+	 * kretprobe_nmissed() before. */
+	unsigned long nmissed;
 
 	/* Private: its maxactive instances, or NULL when not registered. */
 	struct kretprobe_pool *pool;
@@ -187,6 +212,9 @@ int register_kretprobes(struct kretprobe **rps, int num);
 void unregister_kretprobes(struct kretprobe **rps, int num);
 int disable_kretprobe(struct kretprobe *rp);
 int enable_kretprobe(struct kretprobe *rp);
+/* rp->nmissed as it stands now, every CPU's count added in (called as
+ * kprobe_nhit is). */
+unsigned long kretprobe_nmissed(const struct kretprobe *rp);
 /* Instances of rp currently tracking a call (0 if rp is not registered). */
 int kretprobe_instances_in_use(struct kretprobe *rp);
 /* Claim the breakpoint, single-step and fault trap hooks (at boot). */

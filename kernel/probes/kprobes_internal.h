@@ -90,6 +90,28 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 /* Register the kretprobes' return-address recovery for unwinders (at
  * boot, from kprobes_init). */
 void kretprobes_init(void);
+/* counts.c: give p zeroed per-CPU counts and zero its public ones, at
+ * registration: 0 or -ENOMEM. */
+int kprobe_counts_alloc(struct kprobe *p);
+/* Once p is unregistered and a grace period has passed (no hit can count
+ * any more): add the CPUs' counts into p->nhit and p->nmissed, and free
+ * them. */
+void kprobe_counts_fold(struct kprobe *p);
+/*
+ * kretprobes.c: a kretprobe's pool of instances, cut into parts (one per
+ * CPU when registered). Apart from registration, the selftests use these
+ * to look at the pool with several parts on any number of CPUs.
+ */
+/* A pool of rp->maxactive instances for rp, cut into parts (1 <= parts
+ * <= maxactive), all free; NULL when out of memory. */
+struct kretprobe_pool *kretprobe_pool_create(struct kretprobe *rp, unsigned int parts);
+/* Free a pool that no hit can reach (never registered, or the test's). */
+void kretprobe_pool_destroy(struct kretprobe_pool *pool);
+/* Claim a free instance for a call on CPU cpu: from cpu's part if one is
+ * free there, else stolen from another part; NULL if none is free. */
+struct kretprobe_instance *kretprobe_pool_take(struct kretprobe_pool *pool, unsigned int cpu);
+/* Give back an instance of a live kretprobe, to the part it belongs to. */
+void kretprobe_pool_give_back(struct kretprobe_instance *ri);
 /* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 /* One word naming a way to run the probed instruction ("emulated", ...). */

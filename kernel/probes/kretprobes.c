@@ -12,8 +12,18 @@
  * and the trampoline jumps to the real return address.
  *
  * Instances are allocated at registration, maxactive of them in one block
- * (a pool); when all are in use a call is missed and counted in
- * rp->nmissed.
+ * (a pool). The block is cut into parts, one per CPU (as many as there
+ * are CPUs, up to maxactive): a hit looks for a free instance in its own
+ * CPU's part first, and only then in the others', in turn, stealing one
+ * from a part that has one. Only when none is free anywhere is the call
+ * missed, counted in this CPU's copy of the pool's missed count (per-CPU
+ * memory, added into rp->nmissed at unregistration). So with every CPU
+ * calling the probed function, each claims from instances of its own,
+ * and no cache line goes back and forth between them; yet no CPU misses
+ * while another part has a free instance, and there are never more than
+ * maxactive in use. A part is only where a search begins: an instance
+ * belongs to its part by its place in the block, so a return gives it
+ * back to its own part, whichever CPU the thread returns on.
  *
  * No lock, and no count of instances in use: a hit and a return each
  * change one word of the instance they use, and CPUs never wait for each
@@ -39,8 +49,9 @@
  * lock may be held by the very code the return interrupted).
  *
  * So the hit and the return of a registered kretprobe pay for one
- * compare-and-swap and one store; the counting is done only for calls
- * that outlive their kretprobe.
+ * compare-and-swap and one store (and, if the own part is full, the look
+ * at the others'); the counting is done only for calls that outlive
+ * their kretprobe.
  *
  * A thread's list of pending instances needs no lock: only that thread
  * adds to it (at a probed entry), removes from it (at the return, or
@@ -53,6 +64,7 @@
 #include "kernel/cpu.h"
 #include "kernel/export.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/percpu_alloc.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
@@ -74,6 +86,12 @@ struct kretprobe_pool {
 	unsigned long users;
 	int count;		/* instances */
 	size_t stride;		/* bytes from one instance to the next */
+	/* Calls missed for want of a free instance, counted by each CPU in
+	 * its own copy (per-CPU memory) while the kretprobe is registered. */
+	unsigned long *missed;
+	/* The first instance of CPU id's part. Written once, when the pool is
+	 * made, then only read: every CPU may keep a copy in its cache. */
+	int part_start[MAX_CPUS];
 	struct rcu_head rcu;
 	char instances[] __attribute__((aligned(16)));
 };
@@ -102,31 +120,37 @@ static inline struct kretprobe_instance __kprobes *instance_of(struct return_hij
 	return h ? container_of(h, struct kretprobe_instance, hijack) : NULL;
 }
 
-/* The first free instance, now IN_USE, or NULL if all are taken. The
- * plain load first keeps a busy instance from being claimed for nothing
- * (an exclusive access on aarch64); the acquire orders this hit's use of
- * the instance after the previous owner's, which ended with a release. */
-static struct kretprobe_instance __kprobes *take_instance(struct kretprobe *rp)
+struct kretprobe_instance __kprobes *kretprobe_pool_take(struct kretprobe_pool *pool,
+							 unsigned int cpu)
 {
-	struct kretprobe_pool *pool = rp->pool;
+	int i = pool->part_start[cpu];
 
-	for (int i = 0; i < pool->count; i++) {
+	/* From the start of cpu's part to the end of the block, then from
+	 * the block's start: its own part first, then the others' in turn. */
+	for (int n = 0; n < pool->count; n++) {
 		struct kretprobe_instance *ri = pool_instance(pool, i);
 		uint32_t free = INSTANCE_FREE;
 
+		/* The plain load first keeps a busy instance from being claimed
+		 * for nothing (an exclusive access on aarch64); the acquire
+		 * orders this hit's use of the instance after the previous
+		 * owner's, which ended with a release. */
 		if (__atomic_load_n(&ri->state, __ATOMIC_RELAXED) == INSTANCE_FREE &&
 		    __atomic_compare_exchange_n(&ri->state, &free, INSTANCE_IN_USE, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return ri;
+		if (++i == pool->count)
+			i = 0;
 	}
 	return NULL;
 }
 
-/* Give back an instance whose kretprobe this CPU has seen registered, in
- * the same read-side section: unregistering cannot have marked it yet
+/* (See kprobes_internal.h.) The kretprobe was seen registered in the same
+ * read-side section: unregistering cannot have marked the instance yet
  * (it waits for a grace period first), so it is IN_USE, and one store
- * frees it. The store is the last touch of the instance. */
-static inline void __kprobes put_live_instance(struct kretprobe_instance *ri)
+ * frees it, in the part it came from. The store is the last touch of the
+ * instance. */
+void __kprobes kretprobe_pool_give_back(struct kretprobe_instance *ri)
 {
 	__atomic_store_n(&ri->state, INSTANCE_FREE, __ATOMIC_RELEASE);
 }
@@ -145,17 +169,20 @@ static __noinline void __kprobes put_instance(struct kretprobe_instance *ri)
 static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_instance *ri = take_instance(rp);
+	struct kretprobe_instance *ri = kretprobe_pool_take(rp->pool, this_cpu_field(id));
 	struct thread *self;
 
 	if (!ri) {
-		__atomic_fetch_add(&rp->nmissed, 1, __ATOMIC_RELAXED);
+		/* Interrupts are off, or (an optimized hit on aarch64) this CPU
+		 * is busy and an interrupt misses this probe at its entry: no
+		 * other increment of this copy can come in between. */
+		(*this_cpu_ptr(rp->pool->missed))++;
 		return 0;
 	}
 	self = current_thread();
 	ri->task = self;
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
-		put_live_instance(ri);	/* this hit found rp registered */
+		kretprobe_pool_give_back(ri);	/* this hit found rp registered */
 		return 0;
 	}
 	arch_prepare_kretprobe(ri, regs);
@@ -206,7 +233,7 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 	reset_ctlblk();
 	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
 	if (likely(rp))
-		put_live_instance(ri);
+		kretprobe_pool_give_back(ri);
 	else
 		put_instance(ri);	/* perhaps an orphan */
 	return ret;
@@ -295,23 +322,43 @@ int __kprobes kretprobe_default_maxactive(void)
 	return MAX(10, 2 * (int)cpu_count());
 }
 
-/* maxactive instances of data_size bytes of data each, all free. */
-static struct kretprobe_pool __kprobes *pool_create(struct kretprobe *rp)
+struct kretprobe_pool __kprobes *kretprobe_pool_create(struct kretprobe *rp, unsigned int parts)
 {
 	size_t stride = ALIGN_UP(sizeof(struct kretprobe_instance) + rp->data_size, 16);
 	struct kretprobe_pool *pool = kzalloc(sizeof(*pool) + rp->maxactive * stride);
 
 	if (!pool)
 		return NULL;
+	pool->missed = alloc_percpu(unsigned long);
+	if (!pool->missed) {
+		kfree(pool);
+		return NULL;
+	}
 	pool->users = 1;
 	pool->count = rp->maxactive;
 	pool->stride = stride;
+	/* Part k is instances [k * count / parts, (k + 1) * count / parts):
+	 * the parts differ in size by one at most. CPU id's is part id % parts. */
+	for (unsigned int id = 0; id < MAX_CPUS; id++)
+		pool->part_start[id] = (int)(id % parts * (unsigned int)pool->count / parts);
 	for (int i = 0; i < pool->count; i++) {
 		pool_instance(pool, i)->pool = pool;
 		pool_instance(pool, i)->rp = rp;
 	}
 	return pool;
 }
+
+void __kprobes kretprobe_pool_destroy(struct kretprobe_pool *pool)
+{
+	free_percpu(pool->missed);
+	kfree(pool);
+}
+
+unsigned long __kprobes kretprobe_nmissed(const struct kretprobe *rp)
+{
+	return rp->nmissed + (rp->pool ? per_cpu_sum(rp->pool->missed) : 0);
+}
+EXPORT_SYMBOL(kretprobe_nmissed);
 
 int __kprobes register_kretprobe(struct kretprobe *rp)
 {
@@ -324,14 +371,15 @@ int __kprobes register_kretprobe(struct kretprobe *rp)
 	if (rp->maxactive <= 0)
 		rp->maxactive = kretprobe_default_maxactive();
 	rp->nmissed = 0;
-	rp->pool = pool_create(rp);
+	/* One part per CPU, and at least one instance in each. */
+	rp->pool = kretprobe_pool_create(rp, MIN(cpu_count(), (unsigned int)rp->maxactive));
 	if (!rp->pool)
 		return -ENOMEM;
 	rp->kp.pre_handler = pre_handler_kretprobe;
 	rp->kp.post_handler = NULL;
 	err = register_kprobe_kind(&rp->kp, KPROBE_KIND_R);
 	if (err) {
-		kfree(rp->pool);	/* never reachable by a hit */
+		kretprobe_pool_destroy(rp->pool);	/* never reachable by a hit */
 		rp->pool = NULL;
 	}
 	return err;
@@ -364,16 +412,21 @@ static void __kprobes detach_pool_locked(struct kprobe *p)
 		detach_instances(rp->pool);
 }
 
-/* After the grace period no hit can be taking an instance: let go of the
+/* After the grace period no hit can be taking an instance, nor counting a
+ * miss: add the CPUs' missed counts into rp->nmissed, and let go of the
  * pool (freed now, or by the return of its last call in flight). */
 static void __kprobes drop_pool(struct kprobe *p)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	struct kretprobe_pool *pool = rp->pool;
 
+	if (!pool)
+		return;
+	rp->nmissed = kretprobe_nmissed(rp);
 	rp->pool = NULL;
-	if (pool)
-		release_pool(pool);
+	free_percpu(pool->missed);
+	pool->missed = NULL;
+	release_pool(pool);
 }
 
 static const struct probe_type kretprobe_type = {

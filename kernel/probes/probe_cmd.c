@@ -485,7 +485,8 @@ static void show_one(struct shell_probe *sp)
 		/* Its code is freed: nothing there to show. */
 		kprintf("  gone      %s: %s; `probe del %d` removes it\n", pp->gone->where,
 			pp->gone->why, sp->id);
-		kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit, sp->kp.nmissed);
+		kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),
+			kprobe_nmissed(&sp->kp));
 		mutex_unlock(&kprobe_mutex);
 		return;
 	}
@@ -507,8 +508,8 @@ static void show_one(struct shell_probe *sp)
 		pp->exec_count[PROBE_EXEC_STEP], pp->exec_count[PROBE_EXEC_DETOUR]);
 	optimizer_describe_locked(pp, text, sizeof(text));
 	kprintf("  %s\n", text);
-	kprintf("  hits      %lu\n  missed    %lu\n", sp->kp.nhit,
-		sp->kp.nmissed + (sp->kind == KPROBE_KIND_R ? sp->rp.nmissed : 0));
+	kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),
+		kprobe_nmissed(&sp->kp) + (sp->kind == KPROBE_KIND_R ? kretprobe_nmissed(&sp->rp) : 0));
 	if (sp->kind == KPROBE_KIND_R) {
 		int used = kretprobe_instances_in_use(&sp->rp);
 

@@ -95,7 +95,9 @@ enum kprobe_status {
 
 struct kprobe_ctlblk {
 	/* Both stale while the status is idle (see reset_ctlblk). */
-	struct probe_point *point;	/* being handled */
+	struct probe_point *point;	/* being stepped, or whose jprobe's
+					   entry runs: set only then, as
+					   nothing else reads it */
 	struct kprobe *running;		/* whose handler runs (for faults) */
 	/* The status is not here: it is the handler half of this CPU's
 	 * handler_context word in struct cpu (kernel/cpu.h), beside the
@@ -132,6 +134,30 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 {
 	return this_cpu_ptr(&kprobe_cpu_block);
 }
+
+/* p's per-CPU counts (the pointer per_cpu_ptr takes), p registered. */
+static inline struct kprobe_counts *kprobe_counts_of(const struct kprobe *p)
+{
+	return (struct kprobe_counts *)((uintptr_t)&kprobe_cpu_block + p->counts_offset);
+}
+
+/* This CPU's copy of p's counts, found from this CPU's control block:
+ * both are per-CPU memory, so they lie as far apart on every CPU, and a
+ * hit has the control block already. Count in it with interrupts off:
+ * only this CPU writes it, so a plain increment is enough (a reader
+ * elsewhere sees the word before or after it, whole), and nothing is
+ * shared between CPUs. */
+static inline struct kprobe_counts *kprobe_counts_here(struct kprobe_ctlblk *kcb,
+							const struct kprobe *p)
+{
+	return (struct kprobe_counts *)((char *)kcb + p->counts_offset);
+}
+
+/* Count a missed hit of p on this CPU. Interrupts may be on (aarch64's
+ * optimized hits), and an interrupt's hit on p would be missed and
+ * counted too, so they are masked around the increment: the miss path
+ * is rare, and the count stays exact. */
+void kprobe_count_missed(struct kprobe_ctlblk *kcb, struct kprobe *p);
 
 /* This CPU's status (see struct kprobe_ctlblk). */
 static inline enum kprobe_status kprobe_status(void)

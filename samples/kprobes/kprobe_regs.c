@@ -34,7 +34,7 @@ static struct kprobe kp = {
  * it returns 0: the probed instruction then runs as usual. */
 static int handler_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	pr_info("%s hit %lu at %p\n", p->symbol_name, p->nhit, p->addr);
+	pr_info("%s hit %lu at %p\n", p->symbol_name, kprobe_nhit(p), p->addr);
 #ifdef CONFIG_X86_64
 	pr_info(" ip %016lx flags %016lx sp %016lx\n", regs->ip, regs->flags, regs->sp);
 	pr_info(" ax %016lx bx %016lx cx %016lx dx %016lx\n",

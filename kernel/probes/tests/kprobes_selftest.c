@@ -95,11 +95,44 @@ static void handlers_run_in_order_with_registers(void)
 	EXPECT_EQ(post_seen, 2);
 	EXPECT_EQ(pre_arg0, 3);
 	EXPECT_EQ(pre_arg1, 4);
-	EXPECT_EQ(kp.nhit, 1);
-	EXPECT_EQ(kp.nmissed, 0);
+	EXPECT_EQ(kprobe_nhit(&kp), 1);
+	EXPECT_EQ(kprobe_nmissed(&kp), 0);
 	unregister_kprobe(&kp);
 	EXPECT_EQ(call_add(1, 1), 2);
-	EXPECT_EQ(kp.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&kp), 1);
+}
+
+/* A hit counts in this CPU's copy of the probe's counts and nowhere else;
+ * reading adds every CPU's copy (others are written here by hand, as
+ * their hits would); unregistering adds them into the public fields. */
+static void counts_are_per_cpu_and_summed(void)
+{
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
+	unsigned int here, other;
+	unsigned long flags;
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	flags = arch_irq_save();	/* stay on this CPU */
+	here = this_cpu()->id;
+	other = (here + 1) % MAX_CPUS;
+	EXPECT_EQ(call_add(1, 2), 3);
+	EXPECT_EQ(per_cpu_ptr(kprobe_counts_of(&kp), here)->nhit, 1);
+	EXPECT_EQ(per_cpu_ptr(kprobe_counts_of(&kp), other)->nhit, 0);
+	arch_irq_restore(flags);
+	EXPECT_EQ(kp.nhit, 0);	/* the public field waits for unregistering */
+	per_cpu_ptr(kprobe_counts_of(&kp), other)->nhit += 5;
+	per_cpu_ptr(kprobe_counts_of(&kp), other)->nmissed += 2;
+	EXPECT_EQ(kprobe_nhit(&kp), 6);
+	EXPECT_EQ(kprobe_nmissed(&kp), 2);
+	unregister_kprobe(&kp);
+	EXPECT_EQ(kp.nhit, 6);
+	EXPECT_EQ(kp.nmissed, 2);
+	EXPECT_EQ(kprobe_nhit(&kp), 6);
+	/* Registering again starts from zero. */
+	kp.addr = NULL;
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(kprobe_nhit(&kp), 0);
+	unregister_kprobe(&kp);
 }
 
 /* Fault injection: make the function fail without running it. */
@@ -175,8 +208,8 @@ static void one_of_two_probes_disabled(void)
 	norder = 0;
 	call_add(1, 2);
 	EXPECT(norder == 2 && order[0] == 1 && order[1] == 2);
-	EXPECT_EQ(a.nhit, 2);
-	EXPECT_EQ(b.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&a), 2);
+	EXPECT_EQ(kprobe_nhit(&b), 2);
 	unregister_kprobe(&a);
 	unregister_kprobe(&b);
 }
@@ -195,23 +228,23 @@ static void disable_enable_and_global_knob(void)
 	EXPECT(kp.flags & KPROBE_FLAG_DISABLED);
 	EXPECT_EQ(text_byte(probed_add), orig);		/* disarmed */
 	call_add(1, 1);
-	EXPECT_EQ(kp.nhit, 0);
+	EXPECT_EQ(kprobe_nhit(&kp), 0);
 	EXPECT_EQ(enable_kprobe(&kp), 0);
 	call_add(1, 1);
-	EXPECT_EQ(kp.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&kp), 1);
 
 	kprobes_global_disarm();
 	EXPECT(!kprobes_globally_armed());
 	EXPECT(!(kp.flags & KPROBE_FLAG_DISABLED));	/* own state kept */
 	EXPECT_EQ(text_byte(probed_add), orig);
 	call_add(1, 1);
-	EXPECT_EQ(kp.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&kp), 1);
 	kprobes_global_arm();
 	call_add(1, 1);
-	EXPECT_EQ(kp.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&kp), 2);
 	EXPECT(off.flags & KPROBE_FLAG_DISABLED);	/* still disabled */
 	probed_returns_zero();
-	EXPECT_EQ(off.nhit, 0);
+	EXPECT_EQ(kprobe_nhit(&off), 0);
 
 	unregister_kprobe(&kp);
 	unregister_kprobe(&off);
@@ -235,7 +268,7 @@ static void batch_registration_rolls_back(void)
 	a.addr = b.addr = NULL;		/* they were resolved from the names */
 	EXPECT_EQ(register_kprobes(kps, 2), 0);
 	call_add(2, 2);
-	EXPECT_EQ(a.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&a), 1);
 	unregister_kprobes(kps, 2);
 }
 
@@ -256,8 +289,8 @@ static void reentry_is_counted_in_nmissed(void)
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(call_add(5, 6), 11);
-	EXPECT_EQ(kp.nhit, 1);
-	EXPECT_EQ(kp.nmissed, 1);
+	EXPECT_EQ(kprobe_nhit(&kp), 1);
+	EXPECT_EQ(kprobe_nmissed(&kp), 1);
 	unregister_kprobe(&kp);
 }
 
@@ -405,7 +438,7 @@ static void jprobe_reached_by_a_jump_is_missed(void)
 	flags = arch_irq_save();	/* as in a detour buffer: this CPU is busy */
 	optprobe_callback(jp.kp.point, &regs);
 	arch_irq_restore(flags);
-	EXPECT_EQ(jp.kp.nmissed, 1);
+	EXPECT_EQ(kprobe_nmissed(&jp.kp), 1);
 	EXPECT(memcmp(&regs, &before, sizeof(regs)) == 0);
 	EXPECT(kprobe_status() == KPROBE_IDLE);
 	unregister_jprobe(&jp);
@@ -522,8 +555,8 @@ static void stepped_reentry_leaves_nothing_behind(void)
 	EXPECT_EQ(register_kprobe(&inner), 0);
 	EXPECT_EQ(register_kprobe(&outer), 0);
 	EXPECT_EQ(call_add(1, 2), 3);
-	EXPECT_EQ(outer.nhit, 1);
-	EXPECT_EQ(inner.nmissed, 1);
+	EXPECT_EQ(kprobe_nhit(&outer), 1);
+	EXPECT_EQ(kprobe_nmissed(&inner), 1);
 	/* Unregistering waits while any CPU's saved level names a probe or
 	 * point: a level left filled would make it wait forever. */
 	EXPECT(kcb->prev.point == NULL);
@@ -536,6 +569,7 @@ static void stepped_reentry_leaves_nothing_behind(void)
 
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
+	SELFTEST_CASE(counts_are_per_cpu_and_summed),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
 	SELFTEST_CASE(several_probes_share_an_address),
 	SELFTEST_CASE(one_of_two_probes_disabled),

@@ -3,7 +3,7 @@
 #include "kernel/arch.h"
 #include "kernel/backtrace.h"
 #include "kernel/mm/heap.h"
-#include "kernel/probes/kprobes.h"
+#include "kernel/probes/kprobes_internal.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/shell/selftest.h"
@@ -100,7 +100,7 @@ static void entry_handler_can_skip_a_call(void)
 	square_ptr(4);
 	EXPECT_EQ(nseen, 1);
 	EXPECT_EQ(seen_ret[0], 16);
-	EXPECT_EQ(rp.nmissed, 0);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 0);
 	unregister_kretprobe(&rp);
 }
 
@@ -118,7 +118,7 @@ static void recursion_reports_every_return_in_order(void)
 		EXPECT_EQ(seen_arg[i], i);
 		EXPECT_EQ(seen_ret[i], (long)i * (i + 1) / 2);
 	}
-	EXPECT_EQ(rp.nmissed, 0);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 0);
 	unregister_kretprobe(&rp);
 }
 
@@ -131,12 +131,48 @@ static void maxactive_exhaustion_is_counted(void)
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
 	EXPECT_EQ(sum_ptr(4), 10);	/* five nested calls, two instances */
-	EXPECT_EQ(rp.nmissed, 3);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 3);
+	EXPECT_EQ(rp.nmissed, 0);	/* counted per CPU while registered... */
 	EXPECT_EQ(nentries, 2);		/* missed calls skip entry_handler */
 	EXPECT_EQ(nseen, 2);
 	EXPECT_EQ(seen_arg[0], 3);	/* the two outermost calls */
 	EXPECT_EQ(seen_arg[1], 4);
 	unregister_kretprobe(&rp);
+	EXPECT_EQ(rp.nmissed, 3);	/* ...and added in by unregistering */
+}
+
+/* A pool cut into parts, as on a machine with four CPUs (this runs on
+ * any number): a call takes from its CPU's part first, then steals from
+ * the others' in turn; never more than maxactive are in use, and only a
+ * call that finds none free anywhere is refused (a miss). A given-back
+ * instance goes to its own part, whichever CPU gives it back. */
+static void pool_parts_are_stolen_from_before_a_miss(void)
+{
+	struct kretprobe rp = { .maxactive = 8 };
+	struct kretprobe_pool *pool = kretprobe_pool_create(&rp, 4);
+	struct kretprobe_instance *ri[8];
+
+	EXPECT(pool != NULL);
+	if (!pool)
+		return;
+	/* Parts of two: CPU 1 owns instances 2 and 3. */
+	for (int i = 0; i < 8; i++)
+		ri[i] = kretprobe_pool_take(pool, 1);
+	EXPECT(ri[1] > ri[0]);
+	EXPECT(ri[2] > ri[1]);		/* stolen from CPU 2's part */
+	EXPECT(ri[6] < ri[0]);		/* CPU 0's part, last */
+	EXPECT(ri[7] != NULL);
+	EXPECT(kretprobe_pool_take(pool, 1) == NULL);	/* maxactive in use */
+	EXPECT(kretprobe_pool_take(pool, 3) == NULL);
+	/* CPU 0's first instance comes back (on whatever CPU): CPU 3 finds
+	 * its own part full and steals it from CPU 0's. */
+	kretprobe_pool_give_back(ri[6]);
+	EXPECT(kretprobe_pool_take(pool, 3) == ri[6]);
+	EXPECT(kretprobe_pool_take(pool, 0) == NULL);
+	/* One back in CPU 2's part: CPU 2 finds it first. */
+	kretprobe_pool_give_back(ri[2]);
+	EXPECT(kretprobe_pool_take(pool, 2) == ri[2]);
+	kretprobe_pool_destroy(pool);
 }
 
 /* A second register_kretprobe of a live kretprobe is refused and leaves
@@ -149,11 +185,11 @@ static void registering_twice_is_refused(void)
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
 	EXPECT_EQ(sum_ptr(2), 3);	/* three nested calls, two instances */
-	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
 	EXPECT_EQ(register_kretprobe(&rp), -EEXIST);
-	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
 	EXPECT_EQ(sum_ptr(1), 1);	/* two nested calls: both instances */
-	EXPECT_EQ(rp.nmissed, 1);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
 	EXPECT_EQ(nseen, 4);
 	unregister_kretprobe(&rp);
 }
@@ -209,7 +245,7 @@ static void thread_exit_gives_back_instances(void)
 	while (!exiter_started)
 		thread_sleep(1);
 	thread_sleep(3);
-	EXPECT_EQ(rp.kp.nhit, 1);
+	EXPECT_EQ(kprobe_nhit(&rp.kp), 1);
 	EXPECT_EQ(kretprobe_instances_in_use(&rp), 0);
 	/* and the one instance is free for the next call */
 	exiter_started = 0;
@@ -217,8 +253,8 @@ static void thread_exit_gives_back_instances(void)
 	while (!exiter_started)
 		thread_sleep(1);
 	thread_sleep(3);
-	EXPECT_EQ(rp.kp.nhit, 2);
-	EXPECT_EQ(rp.nmissed, 0);
+	EXPECT_EQ(kprobe_nhit(&rp.kp), 2);
+	EXPECT_EQ(kretprobe_nmissed(&rp), 0);
 	unregister_kretprobe(&rp);
 }
 
@@ -304,6 +340,7 @@ static const struct selftest_case kretprobe_cases[] = {
 	SELFTEST_CASE(entry_handler_can_skip_a_call),
 	SELFTEST_CASE(recursion_reports_every_return_in_order),
 	SELFTEST_CASE(maxactive_exhaustion_is_counted),
+	SELFTEST_CASE(pool_parts_are_stolen_from_before_a_miss),
 	SELFTEST_CASE(registering_twice_is_refused),
 	SELFTEST_CASE(backtrace_shows_real_caller),
 	SELFTEST_CASE(thread_exit_gives_back_instances),

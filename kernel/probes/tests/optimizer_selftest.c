@@ -67,9 +67,9 @@ static void disable_enable_and_knobs(void)
 	kprobes_set_optimization(false);
 	EXPECT(!(kp.flags & KPROBE_FLAG_OPTIMIZED));
 	EXPECT(arch_is_breakpoint((uintptr_t)opt_probed_sum));	/* a breakpoint probe again */
-	hits = kp.nhit;
+	hits = kprobe_nhit(&kp);
 	EXPECT_EQ(sum(2, 2), 5);
-	EXPECT_EQ(kp.nhit, hits + 1);
+	EXPECT_EQ(kprobe_nhit(&kp), hits + 1);
 	kprobes_set_optimization(true);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	unregister_kprobe(&kp);
@@ -249,7 +249,7 @@ static void fault_in_a_nested_interrupt_is_not_the_handlers(void)
 	EXPECT_EQ(sum(1, 2), 4);
 	EXPECT_EQ(load_result, -EFAULT);
 	EXPECT_EQ(faults_offered, 1);	/* not the interrupt's */
-	EXPECT_EQ(kp.nhit, 2);
+	EXPECT_EQ(kprobe_nhit(&kp), 2);
 	unregister_kprobe(&kp);
 }
 

@@ -115,7 +115,7 @@ static void probe_everything_in_lib_and_vfs(void)
 	rounds = stress_run_workload();
 
 	for (size_t i = 0; i < st.count; i++)
-		hits += st.probes[i]->nhit;
+		hits += kprobe_nhit(st.probes[i]);
 	EXPECT(hits > 1000);
 	kprintf("    # %zu probes; offsets refused: %lu inside an instruction, %lu other;"
 		" %lu hits; reader rounds %lu\n", st.count, st.rejected_boundary,
