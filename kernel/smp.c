@@ -16,6 +16,7 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
+#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
