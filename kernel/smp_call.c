@@ -50,17 +50,22 @@ void smp_call_handle_ipi(void)
 }
 
 /* Fill in the request for every other CPU that runs threads and send the
- * IPIs. Called with call_mutex held and preemption disabled. */
-static void send_request(void (*fn)(void *arg), void *arg)
+ * IPIs; returns how many CPUs were asked. Called with call_mutex held and
+ * preemption disabled. */
+static unsigned int send_request(void (*fn)(void *arg), void *arg)
 {
 	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
+	unsigned int asked = 0;
 
 	request.fn = fn;
 	request.arg = arg;
 	__atomic_store_n(&request.pending, others, __ATOMIC_RELEASE);
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (others & (1UL << cpu))
+		if (others & (1UL << cpu)) {
 			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+			asked++;
+		}
+	return asked;
 }
 
 static void wait_until_served(void)
@@ -103,8 +108,7 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 	preempt_disable();
 	hold.arrived = 0;
 	hold.release = false;
-	send_request(hold_here, NULL);
-	others = (unsigned int)__builtin_popcountl(request.pending);
+	others = send_request(hold_here, NULL);
 	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
 		arch_cpu_relax();
 	flags = arch_irq_save();
