@@ -22,8 +22,8 @@
  * and crash_bad_return (kernel/crash_test.h).
  *
  * In the other direction, arch code calls into the core: thread_start
- * and sched_timer_tick (kernel/sched.h), smp_handle_ipi (kernel/smp.h), console_input (kernel/console.h),
- * trap_call_hook and extable_fixup (kernel/trap.h), and the probe
+ * and sched_timer_tick (kernel/sched.h), smp_handle_ipi (kernel/smp.h),
+ * console_input (kernel/console.h), trap_call_hook and extable_fixup (kernel/trap.h), and the probe
  * core's entry points listed in kernel/probes/arch_probes.h.
  */
 #ifndef KERNEL_ARCH_H
@@ -147,8 +147,9 @@ enum ipi_kind {
 };
 /* Send IPI kind to the online CPU number cpu, never to the sender. Safe
  * in any context, interrupts off included; returns once it is sent, not
- * handled. The receiver calls smp_handle_ipi(kind) in interrupt context
- * (irq_depth raised), then sched_preempt_point, as for any interrupt.
+ * handled. The receiver calls smp_handle_ipi(kind, regs), regs being the
+ * interrupted registers, in interrupt context (irq_depth raised), then
+ * sched_preempt_point, as for any interrupt.
  * IPI_STOP should reach a CPU that has interrupts off where the
  * architecture can (x86_64: as an NMI). */
 void arch_send_ipi(unsigned int cpu, enum ipi_kind kind);

@@ -43,7 +43,7 @@ struct cpu {
 	unsigned long irq_depth;	/* nesting of interrupt handlers (a word:
 				 * this_cpu_read reads it in one load) */
 	/* Where this CPU's copies of the per-CPU variables lie, from the
-	 * linked ones (kernel/percpu.h): 0 on CPU 0. A word, so that
+	 * linked ones (kernel/percpu.h). A word, so that
 	 * this_cpu_ptr reads it in one load. */
 	unsigned long percpu_offset;
 	/* Here, not in a per-CPU variable, because every hit tests it:
@@ -72,7 +72,11 @@ struct cpu {
 
 /* Make cpus[id] this CPU's struct cpu (sets the per-CPU base register). */
 void cpu_init_this(unsigned int id);
-/* How many CPUs have been brought up (one, until SMP arrives). */
+/* The struct cpu of CPU number id (< MAX_CPUS), for reading another
+ * CPU's state under the lock that guards the field. */
+struct cpu *cpu_of(unsigned int id);
+/* How many CPUs have been brought up: one more than the highest CPU
+ * number that has set itself up. */
 unsigned int cpu_count(void);
 
 #endif

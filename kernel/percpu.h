@@ -3,10 +3,11 @@
  * A subsystem that needs state of its own on every CPU declares it where
  * it lives, with DEFINE_PER_CPU, instead of adding a field named after
  * itself to struct cpu. The linker gathers these variables into the
- * .percpu section (linker/): that copy is CPU 0's. Every other CPU gets a
- * copy of the whole section of its own when it is brought up, and its
- * struct cpu records how far that copy lies from the linked one
- * (percpu_offset), so that one offset reaches every variable.
+ * .percpu section (linker/), which holds their initial values and is
+ * never written. Every CPU gets a copy of the whole section of its own
+ * when it is brought up, and its struct cpu records how far that copy
+ * lies from the linked one (percpu_offset), so that one offset reaches
+ * every variable.
  *
  * this_cpu_ptr(&var) is this CPU's copy: one load of the offset (on
  * x86_64 a single gs-relative instruction) added to var's link address.

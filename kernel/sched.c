@@ -1,6 +1,16 @@
 /*
  * The scheduler: one run queue, round robin, preemption by the timer.
  *
+ * Several CPUs share the one queue. Each CPU takes the first thread in it
+ * that may run there (a pinned thread runs only on its CPU), and runs
+ * its own idle thread when there is none. So a thread goes wherever a
+ * CPU is free: there is nothing to balance and no migration to decide.
+ * The price is one lock for every switch on every CPU, which is cheap at
+ * the eight CPUs ProbeOS supports and keeps this file short; a kernel for
+ * many CPUs gives each CPU a queue of its own and moves threads between
+ * them. A thread that becomes ready while some CPU idles should not wait
+ * for that CPU's next tick: the CPU is sent a reschedule IPI.
+ *
  * Locking. sched_lock protects the run queue, the sleep list, the wait
  * queues and every thread's state. It is held *across* a context switch:
  * taken by the thread that switches away and released by the thread that
@@ -20,6 +30,7 @@
 #include "kernel/rcu.h"
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
+#include "kernel/smp.h"
 #include "kernel/spinlock.h"
 
 _Static_assert(offsetof(struct thread, preempt_count) == THREAD_PREEMPT_COUNT_OFFSET,
@@ -40,13 +51,49 @@ uint64_t sched_ticks(void)
 	return ticks;
 }
 
+static bool may_run_on(const struct thread *t, unsigned int cpu)
+{
+	return !t->pinned || t->pinned_cpu == cpu;
+}
+
+/* Have an idle CPU that may run t look at the run queue now rather than
+ * at its next tick: this one, or another through a reschedule IPI. */
+static void wake_idle_cpu(const struct thread *t)
+{
+	struct cpu *self = this_cpu();
+	unsigned long running = smp_cpus_running();
+
+	if (self->current == self->idle && may_run_on(t, self->id)) {
+		self->need_resched = true;
+		return;
+	}
+	for (unsigned int id = 0; id < MAX_CPUS; id++) {
+		struct cpu *cpu = cpu_of(id);
+
+		if (id != self->id && (running & (1UL << id)) && cpu->current == cpu->idle &&
+		    may_run_on(t, id)) {
+			arch_send_ipi(id, IPI_RESCHEDULE);
+			return;
+		}
+	}
+}
+
 static void make_ready(struct thread *t)
 {
 	t->state = THREAD_READY;
 	list_add_tail(&t->queue_node, &run_queue);
-	/* An idle CPU should not wait for its next tick to notice. */
-	if (this_cpu()->current == this_cpu()->idle)
-		this_cpu()->need_resched = true;
+	wake_idle_cpu(t);
+}
+
+/* The first thread in the run queue that may run on cpu, or NULL. */
+static struct thread *first_runnable(unsigned int cpu)
+{
+	struct thread *t;
+
+	list_for_each_entry(t, &run_queue, queue_node)
+		if (may_run_on(t, cpu))
+			return t;
+	return NULL;
 }
 
 /* Runs on the new thread right after every switch, with sched_lock held
@@ -77,7 +124,7 @@ static void schedule_locked(void)
 {
 	struct cpu *cpu = this_cpu();
 	struct thread *prev = cpu->current;
-	struct thread *next = cpu->idle;
+	struct thread *next;
 
 	/* Only a thread that gives up the CPU itself gets here with its
 	 * count up (the preemption point checks it), or inside a handler
@@ -97,11 +144,13 @@ static void schedule_locked(void)
 		else
 			make_ready(prev);
 	}
-	if (!list_empty(&run_queue)) {
-		next = list_first_entry(&run_queue, struct thread, queue_node);
+	next = first_runnable(cpu->id);
+	if (next)
 		list_del(&next->queue_node);
-	}
+	else
+		next = cpu->idle;
 	next->state = THREAD_RUNNING;
+	next->cpu = cpu->id;
 	next->slice_left = SCHED_SLICE_TICKS;
 	cpu->need_resched = false;
 	set_current(cpu, next);
@@ -188,7 +237,7 @@ void sched_timer_tick(void)
 	cpu->current->run_ticks++;
 	if (cpu->current->slice_left > 0)
 		cpu->current->slice_left--;
-	if (cpu->current->slice_left == 0 && !list_empty(&run_queue))
+	if (cpu->current->slice_left == 0 && first_runnable(cpu->id))
 		cpu->need_resched = true;
 	spin_unlock(&sched_lock);
 	/* The tick interrupted a thread, not another interrupt, that had
@@ -277,6 +326,7 @@ void sched_init(void)
 	list_add_tail(&cpu->idle->all_node, &all_threads);
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
+	cpu->idle->cpu = cpu->id;
 	set_current(cpu, cpu->idle);
 }
 
@@ -293,3 +343,6 @@ NOKPROBE_SYMBOL(sched_timer_tick);
 NOKPROBE_SYMBOL(sched_preempt_point);
 NOKPROBE_SYMBOL(wait_queue_wake_all);
 NOKPROBE_SYMBOL(make_ready);
+NOKPROBE_SYMBOL(wake_idle_cpu);
+NOKPROBE_SYMBOL(may_run_on);
+NOKPROBE_SYMBOL(first_runnable);

@@ -48,6 +48,10 @@ struct thread {
 		char comm[THREAD_NAME_MAX + 1];
 	};
 	enum thread_state state;
+	unsigned int cpu;		/* the CPU it runs on, or last ran on */
+	/* If pinned, it runs only on CPU pinned_cpu (thread_create_on). */
+	bool pinned;
+	unsigned int pinned_cpu;
 	struct arch_context context;
 	void *stack;			/* base of the kernel stack (kmalloc'd) */
 	size_t stack_size;
@@ -78,8 +82,10 @@ struct wait_queue {
 
 struct spinlock;
 
-/* Turn the boot flow of control into this CPU's idle thread and set up the
- * scheduler. Interrupts must still be disabled. */
+/* Turn this CPU's flow of control (the boot CPU's boot, another CPU's
+ * start in kernel/smp.c) into its idle thread, which the scheduler runs
+ * when no thread is ready for this CPU. Interrupts must still be
+ * disabled. */
 void sched_init(void);
 /* Enable interrupts and become the idle loop; never returns. */
 __noreturn void sched_run_idle(void);
@@ -88,6 +94,9 @@ __noreturn void sched_run_idle(void);
  * No pointer is handed out: the thread may have run and ended (and been
  * freed) by the time this returns. */
 int thread_create(const char *name, void (*fn)(void *), void *arg);
+/* Like thread_create, but the thread only ever runs on CPU cpu (which
+ * must run threads: kernel/smp.h). */
+int thread_create_on(unsigned int cpu, const char *name, void (*fn)(void *), void *arg);
 /* End the calling thread. */
 __noreturn void thread_exit(void);
 /* A new thread's first code: the architecture's context switch

@@ -69,7 +69,7 @@ __noreturn void smp_secondary_entry(unsigned int id)
 	sched_run_idle();
 }
 
-void smp_handle_ipi(enum ipi_kind kind)
+void smp_handle_ipi(enum ipi_kind kind, struct pt_regs *regs)
 {
 	switch (kind) {
 	case IPI_RESCHEDULE:
@@ -77,7 +77,7 @@ void smp_handle_ipi(enum ipi_kind kind)
 		this_cpu()->need_resched = true;
 		break;
 	case IPI_CALL_FUNCTION:
-		smp_call_handle_ipi();
+		smp_call_handle_ipi(regs);
 		break;
 	case IPI_STOP:
 		arch_halt();

@@ -14,6 +14,7 @@
 #include "lib/types.h"
 
 struct boot_info;
+struct pt_regs;
 
 /* Bring up every CPU the machine has (after sched_init and
  * arch_interrupts_init). Prints one line; returns how many are online. */
@@ -22,8 +23,9 @@ unsigned int smp_boot_cpus(const struct boot_info *bi);
  * with interrupts off and the kernel's page tables in use. */
 __noreturn void smp_secondary_entry(unsigned int id);
 /* What an IPI asks (enum ipi_kind, kernel/arch.h), done on the CPU it
- * reached, in interrupt context; IPI_STOP never returns. */
-void smp_handle_ipi(enum ipi_kind kind);
+ * reached, in interrupt context; regs are the registers the IPI
+ * interrupted. IPI_STOP never returns. */
+void smp_handle_ipi(enum ipi_kind kind, struct pt_regs *regs);
 /* The CPUs that run threads, a bit per CPU number: those an IPI meant
  * for "every other CPU" must reach. */
 unsigned long smp_cpus_running(void);

@@ -27,8 +27,10 @@
 #include "kernel/cpu.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "lib/bitops.h"
 #include <asm/irq.h>
 
 static struct mutex call_mutex = MUTEX_INIT(call_mutex, "smp_call");
@@ -39,33 +41,37 @@ static struct {
 	unsigned long pending;	/* a bit per CPU that has not run fn yet */
 } request;
 
-void smp_call_handle_ipi(void)
+/* While this CPU runs a request's function: what its IPI interrupted. */
+static DEFINE_PER_CPU(struct pt_regs *, call_regs);
+
+const struct pt_regs *smp_call_regs(void)
+{
+	return *this_cpu_ptr(&call_regs);
+}
+
+void smp_call_handle_ipi(struct pt_regs *regs)
 {
 	unsigned long bit = 1UL << this_cpu()->id;
 
 	if (!(__atomic_load_n(&request.pending, __ATOMIC_ACQUIRE) & bit))
 		return;		/* a late IPI of a request already served */
+	*this_cpu_ptr(&call_regs) = regs;
 	request.fn(request.arg);
 	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
 }
 
 /* Fill in the request for every other CPU that runs threads and send the
- * IPIs; returns how many CPUs were asked. Called with call_mutex held and
- * preemption disabled. */
-static unsigned int send_request(void (*fn)(void *arg), void *arg)
+ * IPIs. Called with call_mutex held and preemption disabled. */
+static void send_request(void (*fn)(void *arg), void *arg)
 {
 	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
-	unsigned int asked = 0;
 
 	request.fn = fn;
 	request.arg = arg;
 	__atomic_store_n(&request.pending, others, __ATOMIC_RELEASE);
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (others & (1UL << cpu)) {
+		if (others & (1UL << cpu))
 			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
-			asked++;
-		}
-	return asked;
 }
 
 static void wait_until_served(void)
@@ -108,7 +114,8 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 	preempt_disable();
 	hold.arrived = 0;
 	hold.release = false;
-	others = send_request(hold_here, NULL);
+	send_request(hold_here, NULL);
+	others = bits_set(request.pending);
 	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
 		arch_cpu_relax();
 	flags = arch_irq_save();
@@ -122,3 +129,4 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 }
 NOKPROBE_SYMBOL(smp_call_handle_ipi);
 NOKPROBE_SYMBOL(hold_here);
+NOKPROBE_SYMBOL(smp_call_regs);

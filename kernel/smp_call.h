@@ -12,6 +12,8 @@
 
 #include "lib/types.h"
 
+struct pt_regs;
+
 /* Run fn(arg) on every other CPU that runs threads, and return once all
  * of them have returned from it. On one CPU: returns at once. */
 void smp_call_on_others(void (*fn)(void *arg), void *arg);
@@ -23,8 +25,12 @@ void smp_call_on_others(void (*fn)(void *arg), void *arg);
  * stop_machine. */
 int stop_machine(int (*fn)(void *arg), void *arg);
 
+/* For a function run by smp_call_on_others: the registers of what its
+ * IPI interrupted on this CPU (where that CPU was). */
+const struct pt_regs *smp_call_regs(void);
+
 /* IPI_CALL_FUNCTION's handler (smp_handle_ipi): run this CPU's part of
- * the current request. */
-void smp_call_handle_ipi(void);
+ * the current request; regs are the interrupted registers. */
+void smp_call_handle_ipi(struct pt_regs *regs);
 
 #endif

@@ -21,7 +21,8 @@ static struct thread *thread_alloc(const char *name)
 	return t;
 }
 
-int thread_create(const char *name, void (*fn)(void *), void *arg)
+static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
+		  unsigned int cpu)
 {
 	/* The stack first: the heap is first fit, so the structure allocated
 	 * next lands above the stack or in an earlier hole, not just below
@@ -40,10 +41,22 @@ int thread_create(const char *name, void (*fn)(void *), void *arg)
 	*(uint64_t *)stack = STACK_END_MAGIC;
 	t->entry = fn;
 	t->arg = arg;
+	t->pinned = pinned;
+	t->pinned_cpu = cpu;
 	arch_context_init(&t->context, (char *)stack + t->stack_size);
 	id = (int)t->id;	/* t may have run and been freed once it is queued */
 	sched_enqueue_new(t);
 	return id;
+}
+
+int thread_create(const char *name, void (*fn)(void *), void *arg)
+{
+	return create(name, fn, arg, false, 0);
+}
+
+int thread_create_on(unsigned int cpu, const char *name, void (*fn)(void *), void *arg)
+{
+	return create(name, fn, arg, true, cpu);
 }
 
 void thread_free(struct thread *t)
@@ -58,8 +71,9 @@ struct thread *thread_adopt_boot(const char *name)
 
 	if (!t)
 		return NULL;
-	/* t->stack stays NULL: the boot stack is in .bss, not the heap,
-	 * and the idle thread never exits. */
+	/* t->stack stays NULL: a CPU's boot stack (the boot CPU's in .bss,
+	 * another's from kernel/smp.c) carries no end mark, and the idle
+	 * thread never exits to free it. */
 	t->state = THREAD_RUNNING;
 	return t;
 }

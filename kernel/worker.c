@@ -1,29 +1,37 @@
 /*
- * The background worker: a thread that keeps calling vfs_read, so that a
- * probe on vfs_read can be watched firing in a thread other than the
- * shell, interrupted and preempted by the timer like any real workload.
+ * The background workers: threads that keep calling vfs_read, so that a
+ * probe on vfs_read can be watched firing in threads other than the
+ * shell, on every CPU, interrupted and preempted by the timer like any
+ * real workload.
  *
- * Each tick it reads READS_PER_TICK chunks of WORKER_FILE, wrapping at the
- * end, then sleeps one tick. The shell and the worker share only the
- * fields of struct worker, through atomic loads and stores.
+ * `worker start [N]` starts N of them, one per CPU by default, each
+ * pinned to a CPU in turn (worker i on the i-th CPU that runs threads),
+ * so that N CPUs hit the probe at once. Each tick a worker reads
+ * READS_PER_TICK chunks of WORKER_FILE, wrapping at the end, then sleeps
+ * one tick. The shell and the workers share only the fields of struct
+ * workers, through atomic loads and stores.
  */
+#include "kernel/cpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/shell/shell.h"
+#include "kernel/smp.h"
 #include "kernel/vfs.h"
+#include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 #define WORKER_FILE "/data/lorem.txt"
 #define READS_PER_TICK 4
 #define CHUNK 64
+#define MAX_WORKERS (2 * MAX_CPUS)
 
-static struct worker {
-	bool running;		/* set by start, cleared by the thread at exit */
-	bool stop;		/* asks the thread to finish */
-	uint64_t reads;		/* successful vfs_read calls */
-	int error;		/* why the thread stopped early, or 0 */
-} worker;
+static struct workers {
+	unsigned int running;	/* threads not yet finished */
+	bool stop;		/* asks the threads to finish */
+	uint64_t reads;		/* successful vfs_read calls, all threads */
+	int error;		/* why a thread stopped early, or 0 */
+} workers;
 
 static void worker_main(void *unused)
 {
@@ -33,7 +41,7 @@ static void worker_main(void *unused)
 	int err = vfs_open(WORKER_FILE, O_RDONLY, &file);
 
 	(void)unused;
-	while (!err && !__atomic_load_n(&worker.stop, __ATOMIC_ACQUIRE)) {
+	while (!err && !__atomic_load_n(&workers.stop, __ATOMIC_ACQUIRE)) {
 		for (int i = 0; i < READS_PER_TICK; i++) {
 			ssize_t n = vfs_read(file, buf, sizeof(buf), &pos);
 
@@ -43,63 +51,95 @@ static void worker_main(void *unused)
 			}
 			if (n == 0)
 				pos = 0;	/* end of file: start over */
-			__atomic_fetch_add(&worker.reads, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&workers.reads, 1, __ATOMIC_RELAXED);
 		}
 		thread_sleep(1);
 	}
 	if (file)
 		vfs_close(file);
-	worker.error = err;
-	__atomic_store_n(&worker.running, false, __ATOMIC_RELEASE);
+	if (err)
+		workers.error = err;
+	__atomic_fetch_sub(&workers.running, 1, __ATOMIC_RELEASE);
 }
 
-static void worker_start(void)
+/* The CPU number of the i-th CPU (counting from 0, round and round)
+ * that runs threads. */
+static unsigned int nth_running_cpu(unsigned int i)
 {
-	int id;
+	unsigned long mask = smp_cpus_running();
+	unsigned int n = i % bits_set(mask);
 
-	if (__atomic_load_n(&worker.running, __ATOMIC_ACQUIRE)) {
+	while (n--)
+		mask &= mask - 1;	/* drop the lowest CPU */
+	return (unsigned int)__builtin_ctzl(mask);
+}
+
+static void workers_start(unsigned int n)
+{
+	if (__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
 		kprintf("worker: already running\n");
 		return;
 	}
-	worker.stop = false;
-	worker.reads = 0;
-	worker.error = 0;
-	__atomic_store_n(&worker.running, true, __ATOMIC_RELEASE);
-	id = thread_create("worker", worker_main, NULL);
-	if (id < 0) {
-		worker.running = false;
-		kprintf("worker: %s\n", strerror(-id));
-		return;
+	workers.stop = false;
+	workers.reads = 0;
+	workers.error = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int cpu = nth_running_cpu(i);
+		int id;
+
+		__atomic_fetch_add(&workers.running, 1, __ATOMIC_RELEASE);
+		id = thread_create_on(cpu, "worker", worker_main, NULL);
+		if (id < 0) {
+			__atomic_fetch_sub(&workers.running, 1, __ATOMIC_RELEASE);
+			kprintf("worker: %s\n", strerror(-id));
+			return;
+		}
+		kprintf("worker: started (thread %d on CPU %u, reading %s)\n", id, cpu,
+			WORKER_FILE);
 	}
-	kprintf("worker: started (thread %d, reading %s)\n", id, WORKER_FILE);
 }
 
-static void worker_stop(void)
+static void workers_stop(void)
 {
-	if (!__atomic_load_n(&worker.running, __ATOMIC_ACQUIRE)) {
+	if (!__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
 		kprintf("worker: not running\n");
 		return;
 	}
-	__atomic_store_n(&worker.stop, true, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&worker.running, __ATOMIC_ACQUIRE))
+	__atomic_store_n(&workers.stop, true, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
 		thread_sleep(1);
-	kprintf("worker: stopped after %lu reads\n", (unsigned long)worker.reads);
+	kprintf("worker: stopped after %lu reads\n", (unsigned long)workers.reads);
+}
+
+/* `worker start N`: N from 1 to MAX_WORKERS. */
+static bool parse_count(const char *s, unsigned int *n)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) < 0 || v == 0 || v > MAX_WORKERS)
+		return false;
+	*n = (unsigned int)v;
+	return true;
 }
 
 static void cmd_worker(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "start") == 0)
-		worker_start();
+	unsigned int n = bits_set(smp_cpus_running());
+
+	if (argc >= 2 && argc <= 3 && strcmp(argv[1], "start") == 0 &&
+	    (argc == 2 || parse_count(argv[2], &n)))
+		workers_start(n);
 	else if (argc == 2 && strcmp(argv[1], "stop") == 0)
-		worker_stop();
-	else if (argc == 1 && __atomic_load_n(&worker.running, __ATOMIC_ACQUIRE))
+		workers_stop();
+	else if (argc == 1 && __atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
 		kprintf("worker: running, %lu reads\n",
-			(unsigned long)__atomic_load_n(&worker.reads, __ATOMIC_RELAXED));
-	else if (argc == 1 && worker.error)
-		kprintf("worker: stopped: %s\n", strerror(worker.error));
+			(unsigned long)__atomic_load_n(&workers.reads, __ATOMIC_RELAXED));
+	else if (argc == 1 && workers.error)
+		kprintf("worker: stopped: %s\n", strerror(workers.error));
 	else if (argc == 1)
 		kprintf("worker: stopped\n");
 	else
-		kprintf("worker: usage: worker [start|stop]\n");
+		kprintf("worker: usage: worker [start [N]|stop] (N from 1 to %d)\n", MAX_WORKERS);
 }
-SHELL_COMMAND("worker", "[start|stop]", "background thread calling vfs_read", cmd_worker);
+SHELL_COMMAND("worker", "[start [N]|stop]", "N threads calling vfs_read (one per CPU)",
+	      cmd_worker);

@@ -13,6 +13,7 @@
 
 struct ps_row {
 	unsigned int id;
+	unsigned int cpu;
 	enum thread_state state;
 	uint64_t run_ticks;
 	char name[THREAD_NAME_MAX + 1];
@@ -33,6 +34,7 @@ static void ps_collect(const struct thread *t, void *ctx)
 		return;
 	row = &snap->rows[snap->n++];
 	row->id = t->id;
+	row->cpu = t->cpu;
 	row->state = t->state;
 	row->run_ticks = t->run_ticks;
 	strlcpy(row->name, t->name, sizeof(row->name));
@@ -46,9 +48,9 @@ static void cmd_ps(int argc, char **argv)
 	(void)argv;
 	snap.n = 0;
 	sched_for_each_thread(ps_collect, &snap);
-	kprintf("%4s  %-9s %8s  %s\n", "ID", "STATE", "TICKS", "NAME");
+	kprintf("%4s  %3s  %-9s %8s  %s\n", "ID", "CPU", "STATE", "TICKS", "NAME");
 	for (size_t i = 0; i < snap.n; i++)
-		kprintf("%4u  %-9s %8lu  %s\n", snap.rows[i].id,
+		kprintf("%4u  %3u  %-9s %8lu  %s\n", snap.rows[i].id, snap.rows[i].cpu,
 			thread_state_name(snap.rows[i].state),
 			(unsigned long)snap.rows[i].run_ticks, snap.rows[i].name);
 }
