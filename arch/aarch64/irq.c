@@ -32,7 +32,7 @@ void arch_interrupts_init(void)
  * after the end of the interrupt, in trap_dispatch, so the GIC is never
  * left waiting. (IPI_STOP's handler never returns, and so never ends its
  * SGI: the stopped CPU takes no interrupt again anyway.) */
-void irq_handle(void)
+void irq_handle(struct pt_regs *regs)
 {
 	uint32_t iar = gic_acknowledge();
 	unsigned int intid = iar & GIC_INTID_MASK;
@@ -40,7 +40,7 @@ void irq_handle(void)
 	if (intid >= GIC_FIRST_SPECIAL)
 		return;		/* spurious: already gone, nothing to end */
 	if (intid < IPI_KINDS)
-		smp_handle_ipi((enum ipi_kind)intid);	/* SGI n is IPI kind n */
+		smp_handle_ipi((enum ipi_kind)intid, regs);	/* SGI n is IPI kind n */
 	else if (intid == timer_intid)
 		timer_handle_irq();
 	else if (intid == uart_intid)

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+struct pt_regs;
+
 #define GIC_INTID_MASK 0x3ff
 #define GIC_NR_SGIS 16
 #define GIC_FIRST_SPECIAL 1020	/* 1020-1023: no interrupt to handle */
@@ -39,7 +41,8 @@ void timer_handle_irq(void);
 /* The PL011's receive interrupt (arch/aarch64/uart.c). */
 void uart_handle_irq(void);
 
-/* Handle one interrupt, called from trap_dispatch (arch/aarch64/irq.c). */
-void irq_handle(void);
+/* Handle one interrupt, which stopped the code of regs; called from
+ * trap_dispatch (arch/aarch64/irq.c). */
+void irq_handle(struct pt_regs *regs);
 
 #endif
