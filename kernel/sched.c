@@ -31,6 +31,7 @@
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
 #include "kernel/smp.h"
+#include "kernel/smp_call.h"
 #include "kernel/spinlock.h"
 
 _Static_assert(offsetof(struct thread, preempt_count) == THREAD_PREEMPT_COUNT_OFFSET,
@@ -40,6 +41,9 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleep_list);
 static volatile uint64_t ticks;
+/* Bumped, under sched_lock, whenever a thread is preempted or resumes
+ * from a preemption: code_in_use's sign that its picture moved. */
+static unsigned long preemptions;
 
 extern const struct thread_exit_hook __start_thread_exit_hooks[],
 	__stop_thread_exit_hooks[];
@@ -253,8 +257,12 @@ void sched_preempt_point(struct pt_regs *regs)
 		return;
 	spin_lock(&sched_lock);
 	cpu->current->preempted_regs = regs;
+	preemptions++;
 	schedule_locked();
+	/* Counted before the lock is let go (the switch lets it go on the
+	 * way in), the resumption is visible with the thread's regs gone. */
 	current_thread()->preempted_regs = NULL;
+	__atomic_fetch_add(&preemptions, 1, __ATOMIC_RELEASE);
 }
 
 bool sched_thread_stopped_in(uintptr_t start, size_t len)
@@ -275,6 +283,34 @@ bool sched_thread_stopped_in(uintptr_t start, size_t len)
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
 	return found;
+}
+
+struct range {
+	uintptr_t start;
+	size_t len;
+	bool found;
+};
+
+/* On every other CPU, through smp_call_on_others: is what this CPU's IPI
+ * interrupted inside the range? */
+static void check_interrupted_in(void *arg)
+{
+	struct range *r = arg;
+	uintptr_t ip = instruction_pointer(smp_call_regs());
+
+	if (ip >= r->start && ip < r->start + r->len)
+		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
+}
+
+bool code_in_use(uintptr_t start, size_t len)
+{
+	struct range r = { .start = start, .len = len };
+	unsigned long before = __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE);
+
+	if (sched_thread_stopped_in(start, len))
+		return true;
+	smp_call_on_others(check_interrupted_in, &r);
+	return r.found || __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE) != before;
 }
 
 /* Called by the arch code on a new thread's first run. */
@@ -346,3 +382,4 @@ NOKPROBE_SYMBOL(make_ready);
 NOKPROBE_SYMBOL(wake_idle_cpu);
 NOKPROBE_SYMBOL(may_run_on);
 NOKPROBE_SYMBOL(first_runnable);
+NOKPROBE_SYMBOL(check_interrupted_in);

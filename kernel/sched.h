@@ -165,6 +165,14 @@ void sched_preempt_point(struct pt_regs *regs);
 /* True if a thread other than the caller is stopped (preempted) with its
  * instruction pointer in [start, start+len). Code there is still in use. */
 bool sched_thread_stopped_in(uintptr_t start, size_t len);
+/* True if code in [start, start+len) may still be running: a thread is
+ * stopped in it (above), or another CPU was interrupted in it by an IPI
+ * sent now, or a thread was preempted or resumed meanwhile (which could
+ * hide one from both looks: ask again later). A CPU running a handler
+ * with interrupts off answers once it is done. False means nothing is
+ * inside, provided nothing can enter any more (the caller made the code
+ * unreachable first). Thread context: it waits for every other CPU. */
+bool code_in_use(uintptr_t start, size_t len);
 
 /* Call fn for every thread, under the scheduler lock (fn must not sleep
  * or print through anything that takes that lock). */

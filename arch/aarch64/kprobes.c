@@ -143,18 +143,41 @@ int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, 
 	return 0;
 }
 
-/* Text_poke also makes the change visible to instruction fetch (it
- * cleans the data cache and invalidates the instruction cache). */
+/*
+ * Whether other CPUs may run through a change of this instruction: the
+ * architecture (ARM ARM, "Concurrent modification and execution of
+ * instructions") guarantees that a CPU running code while another
+ * changes it sees either the old or the new instruction only when both
+ * are one of B, BL, BRK, NOP, ISB, SVC, HVC and SMC. Any other change
+ * may be seen as neither, so it is made with the other CPUs held still.
+ */
+static bool __kprobes may_change_concurrently(uint32_t insn)
+{
+	return (insn & 0x7c000000) == 0x14000000 ||	/* B, BL */
+	       (insn & 0xffe0001f) == 0xd4200000 ||	/* BRK */
+	       (insn & 0xffe0001c) == 0xd4000000 ||	/* SVC, HVC, SMC (op 1-3) */
+	       insn == 0xd503201f ||			/* NOP */
+	       (insn & 0xfffff0ff) == 0xd50330df;	/* ISB */
+}
+
+/* Replace the BRK at pp->addr by insn or the other way round (text_poke
+ * also makes the change visible to instruction fetch on every CPU). */
+static void __kprobes patch_with_brk(struct probe_point *pp, uint32_t insn)
+{
+	if (may_change_concurrently(pp->insn.orig))
+		text_poke(pp->addr, &insn, sizeof(insn));
+	else
+		text_poke_stopped(pp->addr, &insn, sizeof(insn));
+}
+
 void __kprobes arch_arm_kprobe(struct probe_point *pp)
 {
-	const uint32_t brk = a64_encode_brk(BRK_IMM_KPROBE);
-
-	text_poke(pp->addr, &brk, sizeof(brk));
+	patch_with_brk(pp, a64_encode_brk(BRK_IMM_KPROBE));
 }
 
 void __kprobes arch_disarm_kprobe(struct probe_point *pp)
 {
-	text_poke(pp->addr, &pp->insn.orig, sizeof(pp->insn.orig));
+	patch_with_brk(pp, pp->insn.orig);
 }
 
 void __kprobes arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,

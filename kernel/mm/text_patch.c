@@ -5,20 +5,33 @@
  * code being patched may be running on another CPU, or be the code doing
  * the patching: the executable mapping must stay intact and never be
  * writable. The window is a fixed, private address, mapped for the
- * duration of one page's copy; only text_poke uses it, under text_lock.
+ * duration of one page's copy; only text_poke uses it, under text_mutex.
+ * The window needs no TLB shootdown when it is unmapped: no other CPU
+ * ever reaches code through it, and the next CPU to map it flushes its
+ * own stale entry in map_page.
  *
- * With SMP, the last step (arch_sync_icache) will also make the other CPUs
- * serialize before they run the new bytes.
+ * Other CPUs. After the bytes are written and made visible to
+ * instruction fetch at their executing address (arch_sync_icache), every
+ * other CPU is made to take an IPI before text_poke returns: entering
+ * and leaving the interrupt is a context-synchronizing event on aarch64
+ * and a serializing one on x86_64 (IRET), so no CPU goes on running
+ * instructions it fetched before the change. That is all a change needs
+ * that the architecture lets other CPUs run through while it happens
+ * (one x86 byte turned into int3 or back; an aarch64 BRK turned into a B
+ * or back). Any other change of code other CPUs may be running goes
+ * through text_poke_stopped, which holds every other CPU still meanwhile
+ * (docs/smp.md says which change is which, and why).
  */
 #include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
 #include "kernel/mm/paging.h"
-#include "kernel/spinlock.h"
+#include "kernel/mutex.h"
+#include "kernel/smp_call.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
 
-static struct spinlock text_lock = SPINLOCK_INIT("text_poke");
+static struct mutex text_mutex = MUTEX_INIT(text_mutex, "text_poke");
 
 /* A private copy loop rather than memcpy: memcpy is ordinary, probe-able
  * library code, and the patcher must not run code it may be patching.
@@ -56,11 +69,12 @@ static int __kprobes poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 	return 0;
 }
 
-int __kprobes text_poke(void *addr, const void *src, size_t len)
+/* Write the bytes and make them visible to this CPU's instruction fetch;
+ * text_mutex held. */
+static int __kprobes write_code(void *addr, const void *src, size_t len)
 {
 	uintptr_t a = (uintptr_t)addr;
 	const uint8_t *s = src;
-	unsigned long flags = spin_lock_irqsave(&text_lock);
 	int err = 0;
 
 	while (len && !err) {
@@ -72,6 +86,46 @@ int __kprobes text_poke(void *addr, const void *src, size_t len)
 		len -= chunk;
 	}
 	arch_sync_icache((uintptr_t)addr, (size_t)(a - (uintptr_t)addr));
-	spin_unlock_irqrestore(&text_lock, flags);
+	return err;
+}
+
+/* The other CPUs' part: nothing to do but take the IPI. */
+static void __kprobes synchronize_core(void *unused)
+{
+	(void)unused;
+}
+
+int __kprobes text_poke(void *addr, const void *src, size_t len)
+{
+	int err;
+
+	mutex_lock(&text_mutex);
+	err = write_code(addr, src, len);
+	smp_call_on_others(synchronize_core, NULL);
+	mutex_unlock(&text_mutex);
+	return err;
+}
+
+struct poke {
+	void *addr;
+	const void *src;
+	size_t len;
+};
+
+static int __kprobes poke_stopped(void *arg)
+{
+	struct poke *p = arg;
+
+	return write_code(p->addr, p->src, p->len);
+}
+
+int __kprobes text_poke_stopped(void *addr, const void *src, size_t len)
+{
+	struct poke p = { addr, src, len };
+	int err;
+
+	mutex_lock(&text_mutex);
+	err = stop_machine(poke_stopped, &p);
+	mutex_unlock(&text_mutex);
 	return err;
 }

@@ -11,10 +11,17 @@
 
 #include "lib/types.h"
 
-/* Replace len bytes of code at addr with the bytes at src. Returns 0, or
- * -EFAULT if addr is not mapped. Serialized by a lock, so concurrent
- * patches (later, from several CPUs) do not share the window. */
+/* Replace len bytes of code at addr with the bytes at src, and return
+ * once every CPU will fetch the new bytes. Returns 0, or -EFAULT if addr
+ * is not mapped. Serialized by a sleeping lock: thread context only. For
+ * code no other CPU may be running, or a change the architecture lets
+ * CPUs run through (text_patch.c). */
 int text_poke(void *addr, const void *src, size_t len);
+/* The same, with every other CPU held at a known point, interrupts off,
+ * while the bytes change (stop_machine, kernel/smp_call.h): for changes
+ * of code other CPUs may be running that the architecture does not let
+ * them run through. */
+int text_poke_stopped(void *addr, const void *src, size_t len);
 
 /* Copy len bytes of code to dst without calling anything probe-able (for
  * the probes layer, which must not hit a probe while holding its lock). */

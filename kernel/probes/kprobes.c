@@ -255,20 +255,22 @@ static void __kprobes point_destroy(struct probe_point *pp)
 	kfree(pp);
 }
 
-/* May a thread stopped (preempted) inside pp's out-of-line code - its
- * slot or its detour buffer, which jump back into the text - resume
- * there? */
+/* May pp's out-of-line code - its slot or its detour buffer, which jump
+ * back into the text - still be running: a thread stopped (preempted)
+ * there, or another CPU, interrupts on, in the middle of it? */
 static bool __kprobes point_code_in_use(const struct probe_point *pp)
 {
-	return (pp->slot && sched_thread_stopped_in((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE)) ||
-	       (pp->detour && sched_thread_stopped_in((uintptr_t)pp->detour, ARCH_DETOUR_SIZE));
+	return (pp->slot && code_in_use((uintptr_t)pp->slot, ARCH_PROBE_SLOT_SIZE)) ||
+	       (pp->detour && code_in_use((uintptr_t)pp->detour, ARCH_DETOUR_SIZE));
 }
 
 /* The deferred free of an unregistered point, after a grace period: no
  * hit can be using it any more. A thread preempted inside its slot or
  * detour buffer is another matter: it is in no read-side section there,
- * so it can stay across any number of grace periods, and the free waits
- * one more while such a thread exists (Linux's RCU-tasks idea). */
+ * so it can stay across any number of grace periods; so can a CPU that
+ * runs the slot's copy with interrupts on (the tick there counts as a
+ * quiescent state). The free waits one more grace period while either
+ * exists (Linux's RCU-tasks idea). */
 static void __kprobes point_free_rcu(struct rcu_head *head)
 {
 	struct probe_point *pp = container_of(head, struct probe_point, rcu);

@@ -215,8 +215,8 @@ static bool __kprobes prepare(struct probe_point *pp)
 	return !err;
 }
 
-/* Could a stopped thread resume inside the region after its first byte?
- * Either it stopped there, or it stopped in out-of-line probe code - an
+/* Could a stopped thread or another CPU resume inside the region after
+ * its first byte? Either it stopped there, or it stopped in out-of-line probe code - an
  * instruction slot or a detour buffer, of this point or of any other -
  * which ends with a jump back into kernel text. A boosted slot of this
  * point (a hit from before it was READY) jumps back to the next
@@ -225,31 +225,30 @@ static bool __kprobes prepare(struct probe_point *pp)
  * has just been unregistered (its slot is freed only once left), or the
  * detour copy of an unoptimized point whose region overlapped this one.
  * Rather than work out where each of those jumps back to, the patch waits
- * until no thread is stopped in probe code at all: threads never sleep
- * there, so they leave at their next turn on the CPU. (Hits since READY
+ * until no thread is stopped, and no CPU interrupted, in probe code at
+ * all: threads never sleep there, so they leave at their next turn on
+ * the CPU. (Hits since READY
  * run the detour buffer's copy, which jumps past the region.) */
 static bool __kprobes thread_may_resume_in_region(const struct probe_point *pp)
 {
 	uintptr_t tail = (uintptr_t)pp->addr + 1;
 
-	return sched_thread_stopped_in(tail, pp->opt_len - 1) ||
-	       sched_thread_stopped_in(EXEC_REGION_BASE, EXEC_REGION_SIZE);
+	return code_in_use(tail, pp->opt_len - 1) ||
+	       code_in_use(EXEC_REGION_BASE, EXEC_REGION_SIZE);
 }
 
-/* Write pp's jump if no thread can resume inside its region after the
- * first byte; false if one can. The check and the patch run with
- * interrupts off, so no thread can be preempted inside the region
- * between the two. */
+/* Write pp's jump if no thread and no CPU can resume inside its region
+ * after the first byte; false if one can. Once the check is clear,
+ * nothing can enter that part any more: the first byte is the armed
+ * breakpoint, whose hits run the detour buffer's copy and come back
+ * past the region, and code_in_use (kernel/sched.h) waited for every
+ * CPU, so the patch may follow with interrupts on and other CPUs
+ * running. */
 static bool __kprobes try_patch_locked(struct probe_point *pp)
 {
-	unsigned long flags = arch_irq_save();
-	bool clear = !thread_may_resume_in_region(pp);
-
-	if (clear)
-		arch_optimize(pp);
-	arch_irq_restore(flags);
-	if (!clear)
+	if (thread_may_resume_in_region(pp))
 		return false;
+	arch_optimize(pp);
 	list_del(&pp->opt_node);
 	pp->opt_state = OPT_OPTIMIZED;
 	set_optimized_flags_locked(pp);
