@@ -19,7 +19,11 @@ SHELL := /bin/bash
 ARCH ?= x86_64
 BUILD := build/$(ARCH)
 PYTHON ?= python3
-QEMU_ACCEL ?= tcg
+# `make run` and `make debug` boot CPUS CPUs, each on a host thread of
+# its own (multi-threaded TCG), so that they really run at once.
+CPUS ?= 4
+QEMU_ACCEL ?= $(if $(filter 1,$(CPUS)),tcg,tcg$(comma)thread=multi)
+comma := ,
 
 # V=1 shows the full commands.
 Q := $(if $(V),,@)

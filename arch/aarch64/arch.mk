@@ -3,7 +3,7 @@
 # What differs between the architectures lives in arch/$(ARCH)/arch.mk:
 # the toolchain, the code-generation flags, how QEMU boots the kernel
 # and which images `make all` and `make crash-images` build. BUILD, Q and
-# QEMU_ACCEL are set by the Makefile before this file is read.
+# QEMU_ACCEL and CPUS are set by the Makefile before this file is read.
 
 # A bare-metal aarch64-none-elf- compiler when installed, and otherwise
 # Debian's Linux cross compiler, which builds a freestanding kernel as well.
@@ -35,7 +35,7 @@ MODULE_ARCH_DEFINES := -DCONFIG_ARM64=1
 # is loaded and the device tree's address is passed in x0. The ELF itself
 # would be booted as a bare-metal program, without the initrd.
 QEMU := qemu-system-aarch64
-QEMU_FLAGS := -accel $(QEMU_ACCEL) -M virt -cpu cortex-a72 -m 256M \
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -M virt -cpu cortex-a72 -m 256M \
 	-kernel $(BUILD)/probeos.bin -initrd $(BUILD)/rootfs.cpio \
 	-display none -no-reboot
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio

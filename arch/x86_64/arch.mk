@@ -3,7 +3,7 @@
 # What differs between the architectures lives in arch/$(ARCH)/arch.mk:
 # the toolchain, the code-generation flags, how QEMU boots the kernel
 # and which images `make all` and `make crash-images` build. BUILD, Q and
-# QEMU_ACCEL are set by the Makefile before this file is read.
+# QEMU_ACCEL and CPUS are set by the Makefile before this file is read.
 
 # A bare-metal x86_64-elf- compiler when installed, and otherwise the host
 # GCC, which can build a freestanding kernel with these flags.
@@ -31,7 +31,7 @@ MODULE_ARCH_DEFINES := -DCONFIG_X86=1 -DCONFIG_X86_64=1
 
 # GRUB boots the ISO; the isa-debug-exit device lets `poweroff` end QEMU.
 QEMU := qemu-system-x86_64
-QEMU_FLAGS := -accel $(QEMU_ACCEL) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
+QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
 

@@ -7,6 +7,9 @@ machine. If a test leaves the machine in an unknown state (a timeout,
 QEMU exiting, a kernel PANIC), the machine is killed and the next test
 boots a fresh one.
 
+The machine has 4 CPUs (qemu.smp_command: -smp 4, each CPU on its own
+host thread, so that they really run at once), or --smp N of them.
+
 Each test prints `ok - NAME` or `not ok - NAME: reason`, and the last line
 is `boot(ARCH): N passed, N failed`. The full serial transcript of every
 boot goes to build/ARCH/boot-test.log.
@@ -14,11 +17,11 @@ boot goes to build/ARCH/boot-test.log.
     python3 tests/boot/boot_tests.py                    # all tests, x86_64
     python3 tests/boot/boot_tests.py --test sym         # boot, then one test
     python3 tests/boot/boot_tests.py --list
-    python3 tests/boot/boot_tests.py --smp 4            # SMP_TESTS on 4 CPUs
+    python3 tests/boot/boot_tests.py --smp 1            # UP_TESTS on one CPU
 
-With --smp N the machine has N CPUs (qemu.smp_command: -smp N, each CPU
-on its own host thread), only SMP_TESTS run, and the last line is
-`smp(ARCH): N passed, N failed, N skipped`.
+With --smp 1 the machine has one CPU (-accel tcg), only UP_TESTS run
+unless --test names others, and the last line is `up(ARCH): N passed, N
+failed, N skipped`.
 
 Only the Python 3 standard library is used.
 """
@@ -207,8 +210,8 @@ CPUS_LINE = re.compile(r"^(\d+) +0x([0-9a-f]+) +(.*)$")
 
 @test("cpus")
 def test_cpus(m):
-    """The boot line says every CPU came up, and `cpus` lists them: CPU 0
-    runs the scheduler, the others are parked (docs/smp.md)."""
+    """The boot line says every CPU came up, and `cpus` lists them, each
+    online with its own hardware id (docs/smp.md)."""
     n = m.smp
     want = "smp: %d of %d CPUs online" % (n, n)
     boot = [line for line in m.screen.lines if line.startswith("smp: ")]
@@ -224,8 +227,7 @@ def test_cpus(m):
     states = [r.group(3) for r in rows]
     check(ids == list(range(n)) and len(hwids) == n,
           "`cpus`: expected CPUs 0..%d with distinct hardware ids, got %s" % (n - 1, show(out)))
-    want_states = ["online, runs the scheduler"] + ["online, parked"] * (n - 1)
-    check(states == want_states, "`cpus`: expected states %s, got %s" % (want_states, states))
+    check(states == ["online"] * n, "`cpus`: expected every CPU online, got %s" % states)
 
 
 def worker_reads(m):
@@ -237,13 +239,29 @@ def worker_reads(m):
     raise TestFailure("`worker`: expected 'worker: running, N reads', got %s" % show(out))
 
 
+WORKER_STARTED = re.compile(r"^worker: started \(thread (\d+) on CPU (\d+), reading \S+\)$")
+PS_LINE = re.compile(r"^ *(\d+) +(\d+) +(\w+) +(\d+) +(\S+)$")
+
+
 def worker_steps(m):
+    """One worker per CPU by default, each pinned to its CPU: `ps` shows
+    each worker on the CPU it was started on."""
     out = m.command("worker start")
-    check(any(line.startswith("worker: started") for line in out),
-          "`worker start`: expected 'worker: started...', got %s" % show(out))
+    started = [WORKER_STARTED.match(line) for line in out if line.startswith("worker: started")]
+    check(started and all(started),
+          "`worker start`: expected 'worker: started (thread N on CPU C, reading FILE)', got %s"
+          % show(out))
+    on = {int(r.group(1)): int(r.group(2)) for r in started}
+    check(sorted(on.values()) == list(range(m.smp)),
+          "`worker start`: expected one worker on each of CPUs 0..%d, got %s"
+          % (m.smp - 1, show(out)))
     out = m.command("ps")
-    check(lines_with_word(out, "worker"),
-          "`ps` after `worker start`: no line for 'worker' in %s" % show(out, 10))
+    check(out and out[0].split() == ["ID", "CPU", "STATE", "TICKS", "NAME"],
+          "`ps`: expected the header 'ID CPU STATE TICKS NAME', got %s" % show(out[:1]))
+    rows = {int(r.group(1)): r for r in map(PS_LINE.match, out[1:]) if r}
+    for tid, cpu in on.items():
+        check(tid in rows and rows[tid].group(5) == "worker" and int(rows[tid].group(2)) == cpu,
+              "`ps`: expected worker thread %d on CPU %d, got %s" % (tid, cpu, show(out, 20)))
 
     first = worker_reads(m)
     time.sleep(1)
@@ -1346,9 +1364,10 @@ def test_poweroff(m):
 
 # -- the harness --------------------------------------------------------
 
-# What --smp runs: that every CPU came up, and that the shell, the file
-# system, a probe and the selftests work as before while they are up.
-SMP_TESTS = ["boot", "cpus", "help", "cat", "probe_add_del", "selftest", "poweroff"]
+DEFAULT_CPUS = 4
+# What --smp 1 runs: that the kernel still boots and works on one CPU,
+# with no other CPU to send an IPI to.
+UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "selftest", "poweroff"]
 
 
 class Harness:
@@ -1357,7 +1376,7 @@ class Harness:
         self.qemu_cmd = qemu_cmd
         self.log_path = log_path
         self.smp = smp
-        self.name = "smp" if smp else "boot"  # of the summary line
+        self.name = "up" if smp == 1 else "boot"  # of the summary line
         self.machine = None
         self.boots = 0
         self.boot_error = None  # why the last boot failed; then no more tries
@@ -1368,7 +1387,8 @@ class Harness:
     def boot(self):
         self.boots += 1
         m = qemu.Machine(self.arch, qemu_cmd=self.qemu_cmd, log_path=self.log_path,
-                         log_title="boot %d" % self.boots, smp=self.smp)
+                         log_title="boot %d" % self.boots,
+                         smp=self.smp if self.smp > 1 else None)
         try:
             m.start()
             m.wait_prompt(BOOT_TIMEOUT, echo=False)
@@ -1470,9 +1490,10 @@ def main():
     ap.add_argument("--qemu", metavar="COMMAND",
                     help="boot with this command line instead of the built-in one")
     ap.add_argument("--log", metavar="PATH", help="transcript file "
-                    "(default build/ARCH/boot-test.log, or smp-test.log with --smp)")
-    ap.add_argument("--smp", type=int, metavar="N",
-                    help="boot with N CPUs and run SMP_TESTS (or the --test ones)")
+                    "(default build/ARCH/boot-test.log, or up-test.log with --smp 1)")
+    ap.add_argument("--smp", type=int, metavar="N", default=DEFAULT_CPUS,
+                    help="boot with N CPUs (default %d); with 1, run UP_TESTS "
+                    "(or the --test ones)" % DEFAULT_CPUS)
     args = ap.parse_args()
 
     if args.list:
@@ -1482,13 +1503,13 @@ def main():
     signal.signal(signal.SIGTERM, exit_on_signal)
     signal.signal(signal.SIGHUP, exit_on_signal)
 
-    if args.smp is not None and args.smp < 1:
+    if args.smp < 1:
         ap.error("--smp needs at least 1 CPU")
-    tests = select_tests(args.test or (SMP_TESTS if args.smp else []))
+    tests = select_tests(args.test or (UP_TESTS if args.smp == 1 else []))
     qemu_cmd = shlex.split(args.qemu) if args.qemu else None
     log_path = args.log or qemu.default_log_path(args.arch)
-    if args.smp and not args.log:
-        log_path = os.path.join(os.path.dirname(log_path), "smp-test.log")
+    if args.smp == 1 and not args.log:
+        log_path = os.path.join(os.path.dirname(log_path), "up-test.log")
     harness = Harness(args.arch, qemu_cmd, log_path, args.smp)
     return 0 if harness.run(tests) else 1
 

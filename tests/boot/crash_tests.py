@@ -2,7 +2,9 @@
 """Crash tests: boot kernels told to crash (crash=KIND on the command line,
 see kernel/crash_test.c) and check what the panic prints.
 
-Each kind must print one `PANIC: <cause> at <function>+0x../0x..` line, the
+The machine has CPUS CPUs (qemu.smp_command), so a panic happens while
+other CPUs run. Each kind must print one `PANIC: <cause> at
+<function>+0x../0x..` line, then `on CPU N; the other CPUs are stopped`, the
 registers, and a `Call trace:` whose lines are symbolized and reach kmain
 (or, in a thread of the crash's own, the crashing function), then stop.
 The kernel halts rather than exits, so QEMU is killed once the panic has
@@ -22,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import qemu  # noqa: E402
 
 TIMEOUT = 60
+CPUS = 4
+STOPPED = re.compile(r"^on CPU \d+; the other CPUs are stopped$")
 END = "--- end of panic: the kernel is halted ---"
 
 OVERFLOW = "sched: thread overflow ran past the end of its 16384-byte stack"
@@ -91,7 +95,7 @@ SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] ([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]
 
 
 def command(arch, kind):
-    cmd = list(qemu.QEMU_COMMANDS[arch])
+    cmd = qemu.smp_command(arch, CPUS)
     if arch == "x86_64":
         cmd[cmd.index("build/x86_64/probeos.iso")] = "build/x86_64/crash-%s.iso" % kind
     else:
@@ -141,6 +145,9 @@ def check(arch, kind, lines):
                     % (cause, function, panics))
         if not any(REGISTERS[arch].match(l) for l in lines):
             return "no register dump"
+    after = lines[lines.index(panics[0]) + 1:lines.index(panics[0]) + 2]
+    if not after or not STOPPED.match(after[0]):
+        return "expected 'on CPU N; the other CPUs are stopped' after the PANIC line, got %r" % after
     if "Call trace:" not in lines:
         return "no 'Call trace:' line"
     trace = lines[lines.index("Call trace:") + 1:lines.index(END)]
