@@ -113,6 +113,7 @@ void gic_end_of_interrupt(uint32_t iar)
 {
 	writel(iar, gicc + GICC_EOIR);
 }
+
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 {
 	/* What the SGI announces (an IPI_CALL_FUNCTION's request, say) was
@@ -122,7 +123,6 @@ void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 	__asm__ volatile("dsb ishst" : : : "memory");
 	writel((uint32_t)interface_mask[cpu] << SGIR_TARGETS_SHIFT | sgi, gicd + GICD_SGIR);
 }
-
 NOKPROBE_SYMBOL(gic_acknowledge);
 NOKPROBE_SYMBOL(gic_end_of_interrupt);
 NOKPROBE_SYMBOL(gic_send_sgi);

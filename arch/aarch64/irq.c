@@ -27,11 +27,12 @@ void arch_interrupts_init(void)
 	gic_enable_irq(uart_intid);
 }
 
-/* Acknowledge, handle, end. The handlers only note work (a tick, bytes
- * of input, an IPI's request); a thread switch, if one is due, happens
- * after the end of the interrupt, in trap_dispatch, so the GIC is never
- * left waiting. (IPI_STOP's handler never returns, and so never ends its
- * SGI: the stopped CPU takes no interrupt again anyway.) */
+/* Acknowledge, handle, end. The device handlers only note work (a tick,
+ * bytes of input), an IPI's runs what another CPU asked for; a thread
+ * switch, if one is due, happens after the end of the interrupt, in
+ * trap_dispatch, so the GIC is never left waiting. (IPI_STOP's handler
+ * never returns, and so never ends its SGI: the stopped CPU takes no
+ * interrupt again anyway.) */
 void irq_handle(struct pt_regs *regs)
 {
 	uint32_t iar = gic_acknowledge();
