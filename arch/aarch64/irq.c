@@ -1,14 +1,17 @@
 /*
- * Interrupts on aarch64: the GIC, the timer and the UART wired together.
+ * Interrupts on aarch64: the GIC, the timer, the UART and the IPIs wired
+ * together.
  *
- * Two interrupts are enabled: the EL1 virtual timer, programmed to
- * TIMER_HZ, which drives the scheduler's tick, and the PL011 UART's
- * receive interrupt (arch/aarch64/uart.c). Their numbers come from the
- * device tree (boot/aarch64/fdt_boot.c).
+ * Two device interrupts are enabled: the EL1 virtual timer, programmed to
+ * TIMER_HZ on every CPU, which drives the scheduler's tick, and the PL011
+ * UART's receive interrupt (arch/aarch64/uart.c), on the boot CPU. Their
+ * numbers come from the device tree (boot/aarch64/fdt_boot.c). The IPIs
+ * other CPUs send (arch_send_ipi, arch/aarch64/smp.c) arrive as SGIs.
  */
 #include "boot/aarch64/fdt_boot.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
+#include "kernel/smp.h"
 #include <asm/gic.h>
 
 static unsigned int timer_intid, uart_intid;
@@ -24,17 +27,22 @@ void arch_interrupts_init(void)
 	gic_enable_irq(uart_intid);
 }
 
-/* Acknowledge, handle, end. The handlers only note work (a tick, bytes
- * of input); a thread switch, if one is due, happens after the end of the
- * interrupt, in trap_dispatch, so the GIC is never left waiting. */
-void irq_handle(void)
+/* Acknowledge, handle, end. The device handlers only note work (a tick,
+ * bytes of input), an IPI's runs what another CPU asked for; a thread
+ * switch, if one is due, happens after the end of the interrupt, in
+ * trap_dispatch, so the GIC is never left waiting. (IPI_STOP's handler
+ * never returns, and so never ends its SGI: the stopped CPU takes no
+ * interrupt again anyway.) */
+void irq_handle(struct pt_regs *regs)
 {
 	uint32_t iar = gic_acknowledge();
 	unsigned int intid = iar & GIC_INTID_MASK;
 
 	if (intid >= GIC_FIRST_SPECIAL)
 		return;		/* spurious: already gone, nothing to end */
-	if (intid == timer_intid)
+	if (intid < IPI_KINDS)
+		smp_handle_ipi((enum ipi_kind)intid, regs);	/* SGI n is IPI kind n */
+	else if (intid == timer_intid)
 		timer_handle_irq();
 	else if (intid == uart_intid)
 		uart_handle_irq();

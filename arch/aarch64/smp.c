@@ -9,12 +9,17 @@
  * settings, its stack and its number: they go into a record of its own
  * (struct secondary_boot, asm/smp_boot.h), whose physical address is the
  * context id. The new CPU starts in secondary_entry (smp_entry.S).
+ *
+ * Once up, CPUs interrupt each other with the GIC's SGIs, one SGI number
+ * per kind of IPI (arch_send_ipi).
  */
 #include "boot/aarch64/fdt_boot.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include <asm/gic.h>
 #include <asm/layout.h>
 #include <asm/psci.h>
 #include <asm/smp_boot.h>
@@ -98,3 +103,11 @@ int arch_smp_start_cpu(unsigned int id, uint64_t hw_id, uintptr_t stack_top)
 	return psci_cpu_on(fdt_devices()->psci_cpu_on, hw_id, secondary_entry_phys,
 			   (uintptr_t)rec - KERNEL_VMA);
 }
+
+/* GICv2 has no non-maskable interrupt: IPI_STOP is an SGI like the
+ * others, and a CPU spinning with interrupts off never takes it. */
+void arch_send_ipi(unsigned int cpu, enum ipi_kind kind)
+{
+	gic_send_sgi(cpu, kind);	/* SGI n is IPI kind n (asm/gic.h) */
+}
+NOKPROBE_SYMBOL(arch_send_ipi);

@@ -20,6 +20,7 @@
 #define CNTV_CTL_ENABLE BIT(0)
 
 static uint64_t period;	/* counter ticks per scheduler tick */
+static unsigned int timer_ppi;	/* the same INTID on every CPU */
 
 static uint64_t counter(void)
 {
@@ -27,12 +28,21 @@ static uint64_t counter(void)
 	return read_sysreg(cntvct_el0);
 }
 
+/* Set once, by the boot CPU, before any other CPU starts. */
 void timer_init(unsigned int intid)
 {
 	period = read_sysreg(cntfrq_el0) / TIMER_HZ;
+	timer_ppi = intid;
+	arch_timer_cpu_init();
+}
+
+/* The compare value, the control register and the PPI's enable bit in
+ * the distributor are all this CPU's own copies. */
+void arch_timer_cpu_init(void)
+{
 	write_sysreg(counter() + period, cntv_cval_el0);
 	write_sysreg(CNTV_CTL_ENABLE, cntv_ctl_el0);
-	gic_enable_irq(intid);
+	gic_enable_irq(timer_ppi);
 }
 
 void timer_handle_irq(void)

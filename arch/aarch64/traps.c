@@ -127,7 +127,7 @@ void trap_dispatch(struct pt_regs *regs)
 		return;
 	case VECTOR_CUR_SPX_IRQ:
 		this_cpu()->irq_depth++;
-		irq_handle();
+		irq_handle(regs);
 		this_cpu()->irq_depth--;
 		sched_preempt_point(regs);
 		return;
