@@ -68,9 +68,14 @@ void arch_console_putc(char c);
  * Page tables are built and walked by portable code (kernel/mm/paging.c),
  * with each architecture's entry encoding in asm/pgtable.h. */
 
-/* Make the CPU use the changed entry for va, forgetting any cached
+/* Make this CPU use the changed entry for va, forgetting any cached
  * translation of it. */
 void arch_flush_tlb_page(uintptr_t va);
+/* The same on every CPU that runs threads (a TLB shootdown), returning
+ * once all have: for an entry removed or made stricter (x86_64: tlb.c,
+ * by NMI; aarch64: the same broadcast instruction). Safe with interrupts
+ * off and spinlocks held. */
+void arch_flush_tlb_page_all(uintptr_t va);
 /* Switch this CPU to the final kernel page tables rooted at root_pa;
  * called once by paging_init. */
 void arch_paging_switch(uint64_t root_pa);

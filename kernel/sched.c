@@ -249,6 +249,17 @@ void sched_timer_tick(void)
 	rcu_timer_tick(cpu->irq_depth == 1 && cpu->current->preempt_count == 0);
 }
 
+/* A thread preempted or resumed: code_in_use's picture may have moved.
+ * Not an idle thread, which runs nothing but its loop and interrupt
+ * handlers (with interrupts off), so is never stopped in code someone
+ * waits for; idle CPUs woken many times a second would otherwise keep
+ * code_in_use from ever seeing a still picture. */
+static void count_preemption(const struct thread *t)
+{
+	if (t != this_cpu()->idle)
+		__atomic_fetch_add(&preemptions, 1, __ATOMIC_RELEASE);
+}
+
 void sched_preempt_point(struct pt_regs *regs)
 {
 	struct cpu *cpu = this_cpu();
@@ -257,12 +268,10 @@ void sched_preempt_point(struct pt_regs *regs)
 		return;
 	spin_lock(&sched_lock);
 	cpu->current->preempted_regs = regs;
-	preemptions++;
+	count_preemption(cpu->current);
 	schedule_locked();
-	/* Counted before the lock is let go (the switch lets it go on the
-	 * way in), the resumption is visible with the thread's regs gone. */
 	current_thread()->preempted_regs = NULL;
-	__atomic_fetch_add(&preemptions, 1, __ATOMIC_RELEASE);
+	count_preemption(current_thread());
 }
 
 bool sched_thread_stopped_in(uintptr_t start, size_t len)
@@ -383,3 +392,4 @@ NOKPROBE_SYMBOL(wake_idle_cpu);
 NOKPROBE_SYMBOL(may_run_on);
 NOKPROBE_SYMBOL(first_runnable);
 NOKPROBE_SYMBOL(check_interrupted_in);
+NOKPROBE_SYMBOL(count_preemption);

@@ -1,10 +1,10 @@
-/* Selftests of the CPUs working together: IPIs reach them, and threads
- * run on all of them. On one CPU they pass trivially. */
+/* Selftests of the scheduler on several CPUs: threads that are not
+ * pinned run on every CPU. (IPIs have their own suite, smp_call:
+ * kernel/smp_call_selftest.c.) On one CPU they pass trivially. */
 #include "kernel/cpu.h"
 #include "kernel/sched.h"
 #include "kernel/shell/selftest.h"
 #include "kernel/smp.h"
-#include "kernel/smp_call.h"
 
 /* The CPUs something ran on, a bit each. */
 static unsigned long ran_on;
@@ -13,21 +13,6 @@ static void note_cpu(void *unused)
 {
 	(void)unused;
 	__atomic_fetch_or(&ran_on, 1UL << this_cpu()->id, __ATOMIC_RELAXED);
-}
-
-/* An IPI_CALL_FUNCTION reaches every other CPU that runs threads, and
- * smp_call_on_others returns only once each has run the function: all
- * of them but one, the caller's (which may be any: the shell may move
- * from CPU to CPU until the call disables preemption). */
-static void call_on_others_reaches_every_other_cpu(void)
-{
-	unsigned long all = smp_cpus_running(), missed;
-
-	ran_on = 0;
-	smp_call_on_others(note_cpu, NULL);
-	missed = all & ~ran_on;
-	EXPECT_EQ(ran_on & ~all, 0);
-	EXPECT(missed != 0 && (missed & (missed - 1)) == 0);
 }
 
 static volatile int spin_stop;
@@ -64,7 +49,6 @@ static void threads_run_on_every_cpu(void)
 }
 
 static const struct selftest_case smp_cases[] = {
-	SELFTEST_CASE(call_on_others_reaches_every_other_cpu),
 	SELFTEST_CASE(threads_run_on_every_cpu),
 };
 SELFTEST_SUITE("smp", smp_cases);

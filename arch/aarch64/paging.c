@@ -43,6 +43,12 @@ void arch_flush_tlb_page(uintptr_t va)
 			 "isb" : : "r"(page) : "memory");
 }
 
+/* tlbi ...is already reaches every CPU. */
+void arch_flush_tlb_page_all(uintptr_t va)
+{
+	arch_flush_tlb_page(va);
+}
+
 static void flush_tlb_all(void)
 {
 	__asm__ volatile("dsb ishst\n\t"
@@ -100,3 +106,4 @@ void arch_paging_switch(uint64_t root_pa)
 	flush_tlb_all();
 }
 NOKPROBE_SYMBOL(arch_flush_tlb_page);
+NOKPROBE_SYMBOL(arch_flush_tlb_page_all);

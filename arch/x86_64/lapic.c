@@ -13,6 +13,7 @@
  * passed the IPI on; the next IPI must wait for it to clear.
  */
 #include "arch/x86_64/lapic.h"
+#include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
 #include "kernel/time.h"
@@ -130,10 +131,13 @@ void lapic_eoi(void)
 /* Wait until the last IPI has left this local APIC. */
 static int wait_delivered(void)
 {
-	ktime_t deadline = ktime_get() + IPI_TIMEOUT;
+	/* Timed by the TSC itself, not ktime_get: this runs on the way to
+	 * patching text (a TLB shootdown), where nothing may be probed. */
+	uint64_t hz = arch_cycles_frequency();
+	uint64_t deadline = arch_cycles() + (hz ? hz : 4000000000ull) / (NSEC_PER_SEC / IPI_TIMEOUT);
 
 	while (lapic_read(LAPIC_ICR_LOW) & ICR_PENDING) {
-		if (ktime_get() > deadline)
+		if (arch_cycles() > deadline)
 			return -EIO;
 		__asm__ volatile("pause");
 	}

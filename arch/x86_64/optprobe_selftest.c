@@ -224,8 +224,8 @@ static void scan_thread(void *fn)
 	scan_thread_done = 1;
 }
 
-/* Start scan_thread with fn and return once it is inside its repe cmpsb,
- * preempted. */
+/* Start scan_thread with fn and return once it is inside its repe cmpsb:
+ * preempted there, or running it on another CPU. */
 static void start_scan(scan_fn *fn)
 {
 	scan_started = scan_done = scan_thread_done = 0;
@@ -298,7 +298,7 @@ static void thread_in_a_neighbours_slot_delays_the_patch(void)
 	start_scan(opt_probed_scan_nop);
 	EXPECT(!scan_done);
 	EXPECT_EQ(probe_test_path_count(&inner, PROBE_EXEC_BOOST), 1);
-	EXPECT(sched_thread_stopped_in((uintptr_t)inner.point->slot, ARCH_PROBE_SLOT_SIZE));
+	EXPECT(code_in_use((uintptr_t)inner.point->slot, ARCH_PROBE_SLOT_SIZE));
 	/* Unregistering returns at once; the slot is freed once the thread
 	 * has left it. Until then the outer jump must not be written: the
 	 * state is read before scan_done, which the thread sets after it

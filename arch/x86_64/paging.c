@@ -23,7 +23,6 @@
 
 void arch_flush_tlb_page(uintptr_t va)
 {
-	/* One CPU for now; with SMP this becomes a TLB shootdown. */
 	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
 

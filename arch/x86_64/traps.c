@@ -13,6 +13,7 @@
  * the scheduler may switch threads: that is where preemption happens.
  */
 #include "arch/x86_64/ipi.h"
+#include "arch/x86_64/tlb.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
@@ -79,6 +80,8 @@ static void handle_exception(struct pt_regs *regs)
 		this_cpu()->irq_depth++;
 		smp_handle_ipi(IPI_STOP, regs);	/* never returns */
 	}
+	if (v == VEC_NMI && tlb_handle_nmi())
+		return;
 	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 		return;
 	if (v != VEC_BREAKPOINT && v != VEC_DEBUG && v != VEC_DOUBLE_FAULT) {

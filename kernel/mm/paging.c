@@ -108,7 +108,7 @@ int set_page_entry(uintptr_t va, uint64_t entry)
 
 	if (pte) {
 		*pte = entry;
-		arch_flush_tlb_page(va);
+		arch_flush_tlb_page_all(va);	/* it may be stricter */
 	}
 	spin_unlock_irqrestore(&table_lock, flags);
 	return pte ? 0 : -ENOMEM;
@@ -121,7 +121,7 @@ void unmap_page(uintptr_t va)
 
 	if (pte) {
 		*pte = 0;
-		arch_flush_tlb_page(va);
+		arch_flush_tlb_page_all(va);
 	}
 	spin_unlock_irqrestore(&table_lock, flags);
 }

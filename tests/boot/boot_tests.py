@@ -1304,7 +1304,7 @@ def test_bench_keeps_optimizer_setting(m):
 # Every selftest suite the kernel must run, per architecture: a suite
 # that went missing (not linked, renamed) fails the test rather than
 # leaving fewer cases to pass.
-SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "symtab", "vfs", "kprobes", "kretprobes",
+SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "kprobes", "kretprobes",
                    "optprobes-stress", "optprobes", "kprobes-stress", "traps", "modules"]
 SELFTEST_ARCH_SUITES = {
     "x86_64": ["kprobes-x86", "optprobes-x86"],
