@@ -78,7 +78,8 @@ static void nokprobe_covers_text_poke(void)
 	static const char *const path[] = {
 		"text_poke", "text_poke_stopped", "write_code", "poke_stopped", "poke_page",
 		"copy_code_bytes", "virt_to_phys", "leaf",
-		"phys_to_virt", "map_page", "walk", "unmap_page", "arch_flush_tlb_page",
+		"phys_to_virt", "map_page", "walk", "unmap_private_page", "unmap",
+		"arch_flush_tlb_page",
 		"arch_sync_icache",
 	};
 	struct symbol s;

@@ -114,16 +114,26 @@ int set_page_entry(uintptr_t va, uint64_t entry)
 	return pte ? 0 : -ENOMEM;
 }
 
-void unmap_page(uintptr_t va)
+static void unmap(uintptr_t va, void (*flush)(uintptr_t va))
 {
 	unsigned long flags = spin_lock_irqsave(&table_lock);
 	uint64_t *pte = walk(va, 0, false);
 
 	if (pte) {
 		*pte = 0;
-		arch_flush_tlb_page_all(va);
+		flush(va);
 	}
 	spin_unlock_irqrestore(&table_lock, flags);
+}
+
+void unmap_page(uintptr_t va)
+{
+	unmap(va, arch_flush_tlb_page_all);
+}
+
+void unmap_private_page(uintptr_t va)
+{
+	unmap(va, arch_flush_tlb_page);
 }
 
 /* The leaf entry mapping va (a page or a huge page), with its size; NULL
@@ -236,6 +246,8 @@ void paging_init(const struct boot_info *bi)
 NOKPROBE_SYMBOL(walk);
 NOKPROBE_SYMBOL(map_page);
 NOKPROBE_SYMBOL(unmap_page);
+NOKPROBE_SYMBOL(unmap_private_page);
+NOKPROBE_SYMBOL(unmap);
 NOKPROBE_SYMBOL(virt_to_phys);
 NOKPROBE_SYMBOL(leaf);
 NOKPROBE_SYMBOL(phys_to_virt);

@@ -25,10 +25,15 @@ void *phys_to_virt(uint64_t pa);
 int map_page(uintptr_t va, uint64_t pa, unsigned int prot);
 /* Map one 4 KiB page with a leaf entry the caller built with
  * asm/pgtable.h, for what PROT_* cannot say (aarch64's device memory).
- * Replaces any old entry. Returns 0 or -ENOMEM. */
+ * Replaces any old entry, flushing it from every CPU's TLB. Returns 0
+ * or -ENOMEM. */
 int set_page_entry(uintptr_t va, uint64_t entry);
-/* Remove the mapping of one page and flush it from the TLB. */
+/* Remove the mapping of one page and flush it from every CPU's TLB. */
 void unmap_page(uintptr_t va);
+/* Remove the mapping of va, forgetting it on this CPU only: for an
+ * address no other CPU ever reaches through (text_poke's window, which
+ * whoever maps it next flushes first, in map_page). */
+void unmap_private_page(uintptr_t va);
 /* Translate a mapped kernel address. Returns 0 or -EFAULT. */
 int virt_to_phys(uintptr_t va, uint64_t *pa);
 /* The PROT_* bits of a mapped page, or 0 if it is not mapped. */

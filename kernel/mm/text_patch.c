@@ -6,9 +6,9 @@
  * the patching: the executable mapping must stay intact and never be
  * writable. The window is a fixed, private address, mapped for the
  * duration of one page's copy; only text_poke uses it, under text_mutex.
- * The window needs no TLB shootdown when it is unmapped: no other CPU
- * ever reaches code through it, and the next CPU to map it flushes its
- * own stale entry in map_page.
+ * The window needs no TLB shootdown when it is unmapped
+ * (unmap_private_page): no other CPU ever writes through it, and the
+ * next CPU to map it flushes its own stale entry in map_page.
  *
  * Other CPUs. After the bytes are written and made visible to
  * instruction fetch at their executing address (arch_sync_icache), every
@@ -65,7 +65,7 @@ static int __kprobes poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 	if (map_page(TEXT_POKE_ADDR, ALIGN_DOWN(pa, PAGE_SIZE), PROT_READ | PROT_WRITE) < 0)
 		return -EFAULT;
 	copy_code_bytes((uint8_t *)(TEXT_POKE_ADDR + (addr & (PAGE_SIZE - 1))), src, len);
-	unmap_page(TEXT_POKE_ADDR);
+	unmap_private_page(TEXT_POKE_ADDR);
 	return 0;
 }
 

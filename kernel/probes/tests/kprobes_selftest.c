@@ -15,6 +15,7 @@
 #include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/text_patch.h"
+#include "kernel/time.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -567,6 +568,64 @@ static void stepped_reentry_leaves_nothing_behind(void)
 	unregister_kprobe(&outer);
 }
 
+/* A handler that takes its time on another CPU: how many CPUs are inside
+ * it, and a caller thread that keeps hitting it until told to stop. */
+static volatile int slow_inside, slow_callers_stop, slow_caller_done;
+
+static int slow_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	ktime_t end = ktime_get() + NSEC_PER_SEC / 50;	/* 20 ms */
+
+	(void)p;
+	(void)regs;
+	__atomic_fetch_add(&slow_inside, 1, __ATOMIC_ACQ_REL);
+	while (ktime_get() < end)
+		arch_cpu_relax();
+	__atomic_fetch_sub(&slow_inside, 1, __ATOMIC_ACQ_REL);
+	return 0;
+}
+
+static void slow_caller(void *unused)
+{
+	(void)unused;
+	while (!slow_callers_stop)
+		call_add(1, 2);
+	slow_caller_done = 1;
+}
+
+/* unregister_kprobe must not return while another CPU still runs the
+ * probe's handler: the caller may free the handler's data, or unload
+ * the module whose code it is, right after. The grace period it waits
+ * for covers that CPU, which is in a read-side section for as long as
+ * the handler runs (interrupts off). A second probe stays at the same
+ * address, so that nothing is patched: patching waits for every CPU too
+ * (text_poke's IPIs), which would hide a missing grace period. On one
+ * CPU there is nothing to see. */
+static void unregister_waits_for_a_handler_on_another_cpu(void)
+{
+	struct kprobe kp = { .addr = (uint8_t *)probed_add, .pre_handler = slow_pre };
+	struct kprobe stays = { .addr = (uint8_t *)probed_add,
+				.pre_handler = probe_test_count_pre };
+	unsigned int other;
+
+	if (!probe_test_other_cpu(&other))
+		return;
+	slow_inside = slow_callers_stop = slow_caller_done = 0;
+	EXPECT_EQ(register_kprobe(&stays), 0);
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT(thread_create_on(other, "st-slow", slow_caller, NULL) >= 0);
+	while (!__atomic_load_n(&slow_inside, __ATOMIC_ACQUIRE))
+		thread_yield();
+	/* The other CPU is inside the handler now, for up to 20 ms. */
+	unregister_kprobe(&kp);
+	EXPECT_EQ(__atomic_load_n(&slow_inside, __ATOMIC_ACQUIRE), 0);
+	slow_callers_stop = 1;
+	while (!slow_caller_done)
+		thread_sleep(1);
+	EXPECT_EQ(slow_inside, 0);	/* and no hit since */
+	unregister_kprobe(&stays);
+}
+
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(counts_are_per_cpu_and_summed),
@@ -585,5 +644,6 @@ static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(fault_in_step_reaches_fault_handler),
 	SELFTEST_CASE(fault_handler_can_handle_the_fault),
 	SELFTEST_CASE(stepped_reentry_leaves_nothing_behind),
+	SELFTEST_CASE(unregister_waits_for_a_handler_on_another_cpu),
 };
 SELFTEST_SUITE("kprobes", kprobes_cases);

@@ -3,10 +3,24 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/shell/selftest.h"
 #include "lib/string.h"
 
 #define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */
+
+bool probe_test_other_cpu(unsigned int *cpu)
+{
+	unsigned long others;
+
+	preempt_disable();
+	others = smp_cpus_running() & ~(1UL << this_cpu()->id);
+	preempt_enable();
+	if (!others)
+		return false;
+	*cpu = (unsigned int)__builtin_ctzl(others);
+	return true;
+}
 
 int probe_test_count_pre(struct kprobe *p, struct pt_regs *regs)
 {

@@ -15,6 +15,10 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
 
+/* A CPU that runs threads other than the one the caller runs on now
+ * (which it may leave), in *cpu; false if there is only one. */
+bool probe_test_other_cpu(unsigned int *cpu);
+
 /* The optimizer's state of kp's point, read under kprobe_mutex. */
 enum opt_state probe_test_opt_state(struct kprobe *kp);
 /* Wait until kp's point is optimized or refused (or the time runs out);
