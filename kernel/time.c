@@ -31,17 +31,22 @@ void time_init(void)
 		(unsigned long)(hz % 1000000));
 }
 
-ktime_t ktime_get(void)
+ktime_t ktime_from_cycles(uint64_t cycles)
 {
 	uint64_t c, hz = cycles_hz;
 
 	if (!hz)
 		return 0;
-	c = arch_cycles() - zero_cycles;
+	c = cycles - zero_cycles;
 	/* Whole seconds and the rest apart: c * NSEC_PER_SEC would overflow
 	 * 64 bits after a few seconds at GHz rates, while the rest (under
 	 * hz, a few 10^9) times 10^9 stays below 2^64 for any rate under
 	 * 18 GHz. */
 	return (ktime_t)((c / hz) * NSEC_PER_SEC + (c % hz) * NSEC_PER_SEC / hz);
+}
+
+ktime_t ktime_get(void)
+{
+	return ktime_from_cycles(arch_cycles());
 }
 EXPORT_SYMBOL(ktime_get);

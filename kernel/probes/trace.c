@@ -30,6 +30,7 @@
  * numbers catch what they overwrite.
  */
 #include "kernel/probes/trace.h"
+#include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
@@ -37,6 +38,7 @@
 #include "kernel/sched.h"
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
+#include "kernel/time.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -107,13 +109,22 @@ static void publish(struct trace_ring *ring, const struct trace_record *r)
 	__atomic_store_n(&ring->written, n + 1, __ATOMIC_RELEASE);
 }
 
-/* A record of this hit: the values, stamped with the time and thread. */
-static void fill_record(struct trace_record *r, int probe_id, enum kprobe_kind kind,
-			uintptr_t addr, const uint64_t values[TRACE_VALUES])
+/* A record of this hit on CPU cpu: the values, stamped with the time,
+ * the CPU and the thread. The time is the cycle counter, not the timer
+ * tick: a tick is 10 ms, far too coarse to tell which of two CPUs' hits
+ * came first, while the counter is one fine clock for all of them (see
+ * oldest_part). It is kept as read, not in nanoseconds: arch_cycles is
+ * one instruction (two on aarch64) and may not be probed, whereas
+ * ktime_get adds divisions and may be. `trace` converts it when it
+ * prints. */
+static void fill_record(struct trace_record *r, unsigned int cpu, int probe_id,
+			enum kprobe_kind kind, uintptr_t addr,
+			const uint64_t values[TRACE_VALUES])
 {
 	struct thread *self = current_thread();
 
-	r->ticks = sched_ticks();
+	r->cpu = cpu;
+	r->cycles = arch_cycles();
 	r->thread_id = self->id;
 	strlcpy(r->thread, self->name, sizeof(r->thread));
 	r->probe_id = probe_id;
@@ -126,7 +137,8 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES])
 {
 	unsigned long flags = arch_irq_save();
-	struct trace_ring *ring = &rings[this_cpu()->id];
+	unsigned int cpu = this_cpu()->id;
+	struct trace_ring *ring = &rings[cpu];
 
 	/* Relaxed: paused is only ever written on this CPU (by a reader
 	 * whose copy loop this handler interrupted), so program order is all
@@ -136,7 +148,7 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 	} else {
 		struct trace_record r;
 
-		fill_record(&r, probe_id, kind, addr, values);
+		fill_record(&r, cpu, probe_id, kind, addr, values);
 		publish(ring, &r);
 	}
 	arch_irq_restore(flags);
@@ -263,12 +275,16 @@ static int take_snapshot(struct trace_snapshot *s, struct trace_record **buffer)
 
 /* One record, one line, printed by one kprintf: a hit that printk has to
  * defer (a printing probe on the console's own path) then comes out
- * between two lines, never inside one, and is kept or dropped whole. */
+ * between two lines, never inside one, and is kept or dropped whole.
+ * The line starts with the time since boot in seconds, to the
+ * microsecond (enough to tell apart calls of a function that takes
+ * microseconds, as vfs_read does), then the CPU that recorded it. */
 static void print_record(const struct trace_record *r)
 {
 	static const char kinds[] = { 'k', 'j', 'r' };
 	char where[80], what[128];
 	const uint64_t *v = r->values;
+	ktime_t t = ktime_from_cycles(r->cycles);
 
 	sym_format(r->addr, where, sizeof(where));
 	if (r->kind == KPROBE_KIND_R)
@@ -278,9 +294,9 @@ static void print_record(const struct trace_record *r)
 		snprintf(what, sizeof(what), "args 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx",
 			 (unsigned long)v[0], (unsigned long)v[1], (unsigned long)v[2],
 			 (unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
-	kprintf("%6lu.%02lu  %s(%u)  #%d %c %s  %s\n", (unsigned long)(r->ticks / 100),
-		(unsigned long)(r->ticks % 100), r->thread, r->thread_id, r->probe_id,
-		kinds[r->kind], where, what);
+	kprintf("%6lu.%06lu  [cpu %u]  %s(%u)  #%d %c %s  %s\n",
+		(unsigned long)(t / NSEC_PER_SEC), (unsigned long)(t % NSEC_PER_SEC / NSEC_PER_USEC),
+		r->cpu, r->thread, r->thread_id, r->probe_id, kinds[r->kind], where, what);
 }
 
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
@@ -288,13 +304,16 @@ void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 {
 	struct trace_record r;
 
-	fill_record(&r, probe_id, kind, addr, values);
+	fill_record(&r, this_cpu()->id, probe_id, kind, addr, values);
 	print_record(&r);
 }
 
 /* The part whose next record to print is the oldest, or NULL when all
- * are printed. Each part is in order already. The tick is the only clock
- * the CPUs share, so within a tick the lower-numbered CPU goes first. */
+ * are printed. Each part is in order already, as a CPU stamps and
+ * publishes a record with interrupts off. Records of different CPUs
+ * compare by their counts because the CPUs share one counter: QEMU keeps
+ * the x86_64 CPUs' TSCs in step, and aarch64's virtual count is the
+ * system's, not a CPU's. On a tie the lower-numbered CPU goes first. */
 static struct trace_part *oldest_part(struct trace_snapshot *s)
 {
 	struct trace_part *oldest = NULL;
@@ -303,7 +322,7 @@ static struct trace_part *oldest_part(struct trace_snapshot *s)
 		struct trace_part *p = &s->part[cpu];
 
 		if (p->printed < p->count &&
-		    (!oldest || p->records[p->printed].ticks < oldest->records[oldest->printed].ticks))
+		    (!oldest || p->records[p->printed].cycles < oldest->records[oldest->printed].cycles))
 			oldest = p;
 	}
 	return oldest;

@@ -4,7 +4,8 @@
  * lock: when a ring is full its oldest record is overwritten and counted
  * as lost, so recording never fails, never waits and never allocates (it
  * runs inside probe handlers). The `trace` command reads every CPU's ring
- * without stopping the writers; trace.c explains how. */
+ * without stopping the writers, and prints the records of all of them
+ * merged in the order of their time stamps; trace.c explains how. */
 #ifndef KERNEL_PROBES_TRACE_H
 #define KERNEL_PROBES_TRACE_H
 
@@ -15,18 +16,19 @@
 #define TRACE_VALUES 6
 
 struct trace_record {
-	uint64_t ticks;			/* sched_ticks() when recorded */
+	uint64_t cycles;		/* arch_cycles() when recorded */
 	unsigned int thread_id;
 	char thread[16];
 	int probe_id;			/* the shell's probe number */
 	enum kprobe_kind kind;
+	unsigned int cpu;		/* the CPU that recorded it */
 	uintptr_t addr;
 	uint64_t values[TRACE_VALUES];	/* k, j: arguments; r: return value, cycles */
 };
 
 /* Append a record (values[] as described above) to this CPU's ring,
- * stamped with the time and the current thread. Safe in any context;
- * never waits. */
+ * stamped with the cycle counter, the CPU and the current thread. Safe
+ * in any context; never waits. */
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES]);
 

@@ -469,7 +469,7 @@ def test_probe_ret_and_jprobe(m):
     out = m.command("cat /etc/hostname")
     check(out == ["probeos"], "`cat /etc/hostname` with probes: expected 'probeos', got %s"
           % show(out))
-    out = m.command("trace")
+    out, _, lost = trace_output(m)
     ret = [l for l in out if ("#%d r vfs_read+0x0/" % rnum) in l]
     jp = [l for l in out if ("#%d j vfs_read+0x0/" % jnum) in l]
     check(len(ret) == 1 and "ret=0x8 (8)" in ret[0],
@@ -487,8 +487,7 @@ def test_probe_ret_and_jprobe(m):
     check(len(jp) == 1 and " 0x200 " in jp[0] and "shell(" in jp[0],
           "`trace`: expected one jprobe record in the shell with count 0x200,"
           " got %s" % show(out, 10))
-    check(out[-1].startswith("trace: ") and out[-1].endswith(" 0 lost"),
-          "`trace`: expected a last line 'trace: N records, 0 lost', got %s" % show(out[-1:]))
+    check(lost == 0, "`trace`: expected 0 lost, got %d" % lost)
     out = m.command("probe show %d" % rnum)
     check(any("instances 0 in use, 4 free" in line for line in out),
           "`probe show` of a kretprobe: expected 'instances 0 in use, 4 free', got %s"
@@ -787,12 +786,12 @@ def test_kretprobe_orphan_given_back(m):
 # falls, even inside the echo of a command or a line of its output: a
 # hit, printed as a line of `trace` prints it (print_record in trace.c;
 # the seconds right-aligned in six columns, so that a space printed just
-# before the hit stays with its own text), and printk's count of handler
-# messages it could not keep. A hit is printed with one kprintf call, so
-# printk keeps or drops it whole. `trace` prints its records in the same
+# before the hit stays with its own text; then the microseconds and the
+# CPU), and printk's count of handler messages it could not keep. A hit
+# is printed with one kprintf call, so printk keeps or drops it whole. `trace` prints its records in the same
 # form: they are cut out too.
 PRINTED = re.compile(
-    r"(?: {5}\d| {4}\d\d| {3}\d{3}| {2}\d{4}| \d{5}|\d{6,})\.\d\d  \S+\(\d+\)  "
+    r"(?: {5}\d| {4}\d\d| {3}\d{3}| {2}\d{4}| \d{5}|\d{6,})\.\d{6}  \[cpu \d+\]  \S+\(\d+\)  "
     r"#(?P<probe>\d+) [kjr] \S+  "
     r"(?:args(?: 0x[0-9a-f]+){6}|ret=0x[0-9a-f]+ \(-?\d+\) after \d+ cycles)\n"
     r"|printk: (?P<dropped>\d+) messages from probe handlers dropped\n")
@@ -889,7 +888,10 @@ def test_printk_counts_dropped_messages(m):
 
 TRACE_RECORDS = 256     # per CPU: kernel/probes/trace.h
 TRACE_SUMMARY = re.compile(r"^trace: (\d+) records, (\d+) lost$")
-TRACE_LINE = re.compile(r"^ +\d+\.\d\d  \S+\(\d+\)  #(\d+) [kjr] \S+  (?:args|ret=)")
+# A record of `trace`: the seconds since boot to the microsecond, the CPU
+# that recorded it, the thread, the probe's number...
+TRACE_LINE = re.compile(r"^ +(?P<seconds>\d+)\.(?P<micro>\d{6})  \[cpu (?P<cpu>\d+)\]  "
+                        r"\S+\(\d+\)  #(?P<probe>\d+) [kjr] \S+  (?:args|ret=)")
 
 # The objdump that reads each architecture's kernel: the first installed.
 OBJDUMPS = {
@@ -1029,7 +1031,7 @@ def test_trace_probed_in_trace(m):
         expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
         lines, _, _ = trace_output(m)
         ours = set(numbers)
-        check(any(int(TRACE_LINE.match(line).group(1)) in ours for line in lines),
+        check(any(int(TRACE_LINE.match(line).group("probe")) in ours for line in lines),
               "`trace` with probes in trace.c: expected records of those probes"
               " (hit by `trace clear`), got %s" % show(lines))
 
@@ -1054,9 +1056,41 @@ def test_trace_printing_probed(m):
               "`trace` after `ls /` and `cat` with probes on memcpy, strlen and vformat:"
               " expected at least 20 records and 0 lost (fewer than %d were made),"
               " got %d records, %d lost" % (TRACE_RECORDS, records, lost))
-        seen = {int(TRACE_LINE.match(line).group(1)) for line in lines}
+        seen = {int(TRACE_LINE.match(line).group("probe")) for line in lines}
         check(seen == set(numbers), "`trace`: expected records of probes %s, got %s"
               % (sorted(numbers), sorted(seen)))
+
+    run_with_probes(m, steps)
+
+
+@test("trace_merged_across_cpus")
+def test_trace_merged_across_cpus(m):
+    """With a worker on every CPU calling vfs_read under a kprobe, `trace`
+    shows records of several CPUs (with more than one), each naming a CPU
+    the machine has, and prints them in the order of their times: each
+    CPU's ring is in order, and `trace` merges the rings by the cycle
+    counter the CPUs share."""
+    def steps(numbers):
+        numbers.append(probe_add(m, "vfs_read", "k", "vfs_read+0x0")[0])
+        expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
+        out = m.command("worker start")
+        check(out and out[0].startswith("worker: started"), "`worker start`: got %s" % show(out))
+        try:
+            time.sleep(1)
+            lines, _, _ = trace_output(m)
+        finally:
+            m.command("worker stop")
+        records = [TRACE_LINE.match(line) for line in lines]
+        cpus = {int(r.group("cpu")) for r in records}
+        info("records of CPUs %s" % sorted(cpus))
+        check(cpus and cpus <= set(range(m.smp)) and (m.smp == 1 or len(cpus) > 1),
+              "`trace` with a worker on each of %d CPUs: expected records of more than one"
+              " CPU, each below %d; got CPUs %s" % (m.smp, m.smp, sorted(cpus)))
+        times = [int(r.group("seconds")) * 1000000 + int(r.group("micro")) for r in records]
+        back = [(a, b) for a, b, earlier, later in zip(lines, lines[1:], times, times[1:])
+                if later < earlier]
+        check(not back, "`trace`: expected records in time order; %d go back in time, the"
+              " first: %s" % (len(back), show(list(back[0]) if back else [])))
 
     run_with_probes(m, steps)
 
