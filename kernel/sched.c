@@ -41,9 +41,9 @@ static struct spinlock sched_lock = SPINLOCK_INIT("sched");
 static LIST_HEAD(run_queue);
 static LIST_HEAD(sleep_list);
 static volatile uint64_t ticks;
-/* Bumped, under sched_lock, whenever a thread is preempted or resumes
- * from a preemption: code_in_use's sign that its picture moved. */
-static unsigned long preemptions;
+/* Counts, under sched_lock, every preemption and every resumption from
+ * one; each thread records the count of its latest (code_in_use). */
+static unsigned long preempt_events;
 
 extern const struct thread_exit_hook __start_thread_exit_hooks[],
 	__stop_thread_exit_hooks[];
@@ -122,6 +122,14 @@ static void set_current(struct cpu *cpu, struct thread *t)
 	arch_set_current_thread(t);
 }
 
+/* t was preempted at regs, or resumes from that: note when, under
+ * sched_lock, and where it stopped (code_in_use). */
+static void note_preempt_event(struct thread *t, const struct pt_regs *regs)
+{
+	t->preempt_event = ++preempt_events;
+	t->stopped_at = instruction_pointer(regs);
+}
+
 /* Pick the next thread and switch to it. Interrupts off, sched_lock held;
  * returns (with the lock released) when this thread runs again. */
 static void schedule_locked(void)
@@ -153,6 +161,8 @@ static void schedule_locked(void)
 		list_del(&next->queue_node);
 	else
 		next = cpu->idle;
+	if (next->preempted_regs)
+		note_preempt_event(next, next->preempted_regs);	/* resumes */
 	next->state = THREAD_RUNNING;
 	next->cpu = cpu->id;
 	next->slice_left = SCHED_SLICE_TICKS;
@@ -249,17 +259,6 @@ void sched_timer_tick(void)
 	rcu_timer_tick(cpu->irq_depth == 1 && cpu->current->preempt_count == 0);
 }
 
-/* A thread preempted or resumed: code_in_use's picture may have moved.
- * Not an idle thread, which runs nothing but its loop and interrupt
- * handlers (with interrupts off), so is never stopped in code someone
- * waits for; idle CPUs woken many times a second would otherwise keep
- * code_in_use from ever seeing a still picture. */
-static void count_preemption(const struct thread *t)
-{
-	if (t != this_cpu()->idle)
-		__atomic_fetch_add(&preemptions, 1, __ATOMIC_RELEASE);
-}
-
 void sched_preempt_point(struct pt_regs *regs)
 {
 	struct cpu *cpu = this_cpu();
@@ -268,10 +267,9 @@ void sched_preempt_point(struct pt_regs *regs)
 		return;
 	spin_lock(&sched_lock);
 	cpu->current->preempted_regs = regs;
-	count_preemption(cpu->current);
+	note_preempt_event(cpu->current, regs);
 	schedule_locked();
 	current_thread()->preempted_regs = NULL;
-	count_preemption(current_thread());
 }
 
 bool sched_thread_stopped_in(uintptr_t start, size_t len)
@@ -311,15 +309,46 @@ static void check_interrupted_in(void *arg)
 		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
 }
 
+/* Was a thread, other than the caller, preempted or resumed since event
+ * number since, having stopped inside the range? */
+static bool moved_from_range(uintptr_t start, size_t len, unsigned long since)
+{
+	unsigned long flags = arch_irq_save();
+	struct thread *t;
+	bool found = false;
+
+	spin_lock(&sched_lock);
+	list_for_each_entry(t, &all_threads, all_node)
+		found |= t != current_thread() && t->preempt_event > since &&
+			 t->stopped_at >= start && t->stopped_at < start + len;
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+	return found;
+}
+
+/*
+ * Three looks. A thread stopped in the range; then, through an IPI, a CPU
+ * running in it. Between the two a thread may have moved: been preempted
+ * after the first look on a CPU the IPI then found running another
+ * thread, or resumed after the IPI had passed its new CPU. Such a thread
+ * stopped somewhere, and can only be in the range now if that is where
+ * it stopped (nothing enters the range any more): the third look asks
+ * every thread that was preempted or resumed meanwhile where it stopped.
+ */
 bool code_in_use(uintptr_t start, size_t len)
 {
 	struct range r = { .start = start, .len = len };
-	unsigned long before = __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE);
+	unsigned long flags = arch_irq_save();
+	unsigned long since;
 
+	spin_lock(&sched_lock);
+	since = preempt_events;
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
 	if (sched_thread_stopped_in(start, len))
 		return true;
 	smp_call_on_others(check_interrupted_in, &r);
-	return r.found || __atomic_load_n(&preemptions, __ATOMIC_ACQUIRE) != before;
+	return r.found || moved_from_range(start, len, since);
 }
 
 /* Called by the arch code on a new thread's first run. */
@@ -392,4 +421,4 @@ NOKPROBE_SYMBOL(wake_idle_cpu);
 NOKPROBE_SYMBOL(may_run_on);
 NOKPROBE_SYMBOL(first_runnable);
 NOKPROBE_SYMBOL(check_interrupted_in);
-NOKPROBE_SYMBOL(count_preemption);
+NOKPROBE_SYMBOL(note_preempt_event);

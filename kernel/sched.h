@@ -63,6 +63,11 @@ struct thread {
 	struct list_node all_node;	/* in the list of all threads */
 	/* While preempted by an interrupt: the registers it was stopped with. */
 	struct pt_regs *preempted_regs;
+	/* Its latest preemption or resumption (sched.c's count), and where
+	 * that preemption stopped it: code_in_use's record of threads that
+	 * moved while it looked. */
+	unsigned long preempt_event;
+	uintptr_t stopped_at;
 	/* Returns of this thread's pending calls that a layer hijacked
 	 * (kernel/return_address.h), newest first. */
 	struct return_hijack *hijacked_returns;
@@ -167,11 +172,11 @@ void sched_preempt_point(struct pt_regs *regs);
 bool sched_thread_stopped_in(uintptr_t start, size_t len);
 /* True if code in [start, start+len) may still be running: a thread is
  * stopped in it (above), or another CPU was interrupted in it by an IPI
- * sent now, or a thread was preempted or resumed meanwhile (which could
- * hide one from both looks: ask again later). A CPU running a handler
- * with interrupts off answers once it is done. False means nothing is
- * inside, provided nothing can enter any more (the caller made the code
- * unreachable first). Thread context: it waits for every other CPU. */
+ * sent now, or a thread that was preempted or resumed meanwhile had
+ * stopped in it. A CPU running a handler with interrupts off answers
+ * once it is done. False means nothing is inside, provided nothing can
+ * enter any more (the caller made the code unreachable first). Thread
+ * context: it waits for every other CPU. */
 bool code_in_use(uintptr_t start, size_t len);
 
 /* Call fn for every thread, under the scheduler lock (fn must not sleep
