@@ -1339,7 +1339,8 @@ def test_bench_keeps_optimizer_setting(m):
 # that went missing (not linked, renamed) fails the test rather than
 # leaving fewer cases to pass.
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "kprobes", "kretprobes",
-                   "optprobes-stress", "optprobes", "kprobes-stress", "traps", "modules"]
+                   "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
+                   "modules"]
 SELFTEST_ARCH_SUITES = {
     "x86_64": ["kprobes-x86", "optprobes-x86"],
     "aarch64": ["kprobes-aarch64", "optprobes-aarch64"],

@@ -15,7 +15,7 @@
 #define ROUNDS 5
 #define SETTLE_TICKS (10 * TIMER_HZ)	/* for the optimizer thread's work */
 
-static char expected_file[4096];
+static char expected_file[STRESS_FILE_MAX];
 static ssize_t expected_len;
 static volatile int reader_stop, reader_done;
 static volatile unsigned long reader_rounds, reader_errors;
@@ -108,20 +108,6 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 	EXPECT_EQ(kprobe_slots_in_use() + optimizer_detours_in_use(), snap->slots);
 }
 
-static void reader(void *unused)
-{
-	static char buf[4096];
-
-	(void)unused;
-	while (!reader_stop) {
-		ssize_t n = read_whole(READER_FILE, buf, sizeof(buf));
-
-		if (n != expected_len || memcmp(buf, expected_file, (size_t)n) != 0)
-			reader_errors++;
-		reader_rounds++;
-	}
-	reader_done = 1;
-}
 
 /* Formatting, copying, comparing and parsing, with known answers. */
 static unsigned long string_workload(void)
@@ -146,17 +132,35 @@ static unsigned long string_workload(void)
 	return errors;
 }
 
+unsigned long stress_workload_round(char *buf)
+{
+	ssize_t n = read_whole(READER_FILE, buf, STRESS_FILE_MAX);
+
+	return string_workload() +
+	       (n != expected_len || memcmp(buf, expected_file, (size_t)n) != 0);
+}
+
+static void reader(void *unused)
+{
+	static char buf[STRESS_FILE_MAX];
+
+	(void)unused;
+	while (!reader_stop) {
+		reader_errors += stress_workload_round(buf);
+		reader_rounds++;
+	}
+	reader_done = 1;
+}
+
 unsigned long stress_run_workload(void)
 {
-	static char again[4096];
+	static char again[STRESS_FILE_MAX];
 
 	reader_stop = reader_done = 0;
 	reader_rounds = reader_errors = 0;
 	EXPECT(thread_create("st-reader", reader, NULL) >= 0);
 	for (int round = 0; round < ROUNDS; round++) {
-		EXPECT_EQ(string_workload(), 0);
-		EXPECT_EQ(read_whole(READER_FILE, again, sizeof(again)), expected_len);
-		EXPECT(memcmp(again, expected_file, (size_t)expected_len) == 0);
+		EXPECT_EQ(stress_workload_round(again), 0);
 		thread_sleep(2);
 	}
 	reader_stop = 1;
