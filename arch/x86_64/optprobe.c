@@ -225,6 +225,7 @@ void __kprobes arch_optimize(struct probe_point *pp)
 	};
 
 	text_poke(pp->addr + 1, jmp + 1, JMP_REL32_SIZE - 1);
+	text_poke_sync();	/* every CPU sees the tail before the jmp opcode */
 	text_poke(pp->addr, jmp, 1);
 }
 
@@ -234,5 +235,6 @@ void __kprobes arch_unoptimize(struct probe_point *pp)
 	const uint8_t int3 = INT3;
 
 	text_poke(pp->addr, &int3, 1);
+	text_poke_sync();	/* no CPU runs the jmp once the tail changes */
 	text_poke(pp->addr + 1, pp->opt.orig + 1, pp->opt_len - 1);
 }

@@ -21,6 +21,15 @@
  * or back). Any other change of code other CPUs may be running goes
  * through text_poke_stopped, which holds every other CPU still meanwhile
  * (docs/smp.md says which change is which, and why).
+ *
+ * Batches. Arming or disarming thousands of probes at once (the global
+ * knob, `probe del all`) would cost an IPI round each. Between
+ * text_poke_batch_begin and _end the calling thread holds text_mutex, and
+ * its text_pokes write without syncing; _end syncs every CPU once. That
+ * is as good as a sync after each for the one kind of change batched, a
+ * breakpoint armed or disarmed: a CPU may run the old instruction a
+ * little longer either way, and whatever uses the change (freeing a
+ * slot, say) waits for the batch to end.
  */
 #include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
@@ -95,15 +104,44 @@ static void __kprobes synchronize_core(void *unused)
 	(void)unused;
 }
 
+/* Inside text_poke_batch_begin/end: the other CPUs are synced once, at
+ * the end, if some text_poke of the batch left that owed. Only the
+ * thread that holds text_mutex reads or writes it. */
+static bool sync_owed;
+
 int __kprobes text_poke(void *addr, const void *src, size_t len)
 {
 	int err;
 
+	if (mutex_is_held(&text_mutex)) {	/* this thread's batch */
+		sync_owed = true;
+		return write_code(addr, src, len);
+	}
 	mutex_lock(&text_mutex);
 	err = write_code(addr, src, len);
 	smp_call_on_others(synchronize_core, NULL);
 	mutex_unlock(&text_mutex);
 	return err;
+}
+
+void __kprobes text_poke_batch_begin(void)
+{
+	mutex_lock(&text_mutex);
+	sync_owed = false;
+}
+
+void __kprobes text_poke_sync(void)
+{
+	if (mutex_is_held(&text_mutex) && sync_owed) {
+		smp_call_on_others(synchronize_core, NULL);
+		sync_owed = false;
+	}
+}
+
+void __kprobes text_poke_batch_end(void)
+{
+	text_poke_sync();
+	mutex_unlock(&text_mutex);
 }
 
 struct poke {
@@ -122,10 +160,13 @@ static int __kprobes poke_stopped(void *arg)
 int __kprobes text_poke_stopped(void *addr, const void *src, size_t len)
 {
 	struct poke p = { addr, src, len };
+	bool batch = mutex_is_held(&text_mutex);
 	int err;
 
-	mutex_lock(&text_mutex);
+	if (!batch)
+		mutex_lock(&text_mutex);
 	err = stop_machine(poke_stopped, &p);
-	mutex_unlock(&text_mutex);
+	if (!batch)
+		mutex_unlock(&text_mutex);
 	return err;
 }

@@ -22,11 +22,11 @@
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/insn_slot.h"
+#include "kernel/mm/text_patch.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
-#include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -467,11 +467,13 @@ int __kprobes register_probes(void *array, int num, const struct probe_type *typ
 void __kprobes unregister_probes(void *array, int num, const struct probe_type *type)
 {
 	mutex_lock(&kprobe_mutex);
+	text_poke_batch_begin();
 	for (int i = 0; i < num; i++) {
 		if (type->before_unlink_locked)
 			type->before_unlink_locked(type->nth(array, i));
 		unregister_kprobe_locked(type->nth(array, i));
 	}
+	text_poke_batch_end();
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
 	for (int i = 0; i < num; i++) {
@@ -575,8 +577,10 @@ static void __kprobes set_global(bool armed)
 	globally_armed = armed;
 	/* Each point is visited once per probe on it; point_update is
 	 * idempotent, so that is harmless. */
+	text_poke_batch_begin();
 	list_for_each_entry(p, &all_kprobes, all_node)
 		point_update_locked(p->point);
+	text_poke_batch_end();
 	mutex_unlock(&kprobe_mutex);
 }
 

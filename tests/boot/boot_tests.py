@@ -42,7 +42,7 @@ from checks import TestFailure, check, info, show  # noqa: E402
 
 BOOT_TIMEOUT = 60       # TCG without KVM is slow on CI runners
 COMMAND_TIMEOUT = 20
-SELFTEST_TIMEOUT = 300
+SELFTEST_TIMEOUT = 900  # every suite, the two stress suites (each probing all of lib/ and the VFS) on 4 CPUs included
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
