@@ -45,7 +45,7 @@ HOST_TIMEOUT = 600
 SYMTAB_TIMEOUT = 120
 # The boot tests time themselves (boot 60 s, selftest 300 s, 20 s per
 # command); this only catches a harness that hangs.
-BOOT_TIMEOUT = 1200
+BOOT_TIMEOUT = 2700
 CRASH_TIMEOUT = 300
 # One boot, a module build and a GDB session: about 5 s when all is well.
 GDB_TIMEOUT = 300
