@@ -17,10 +17,10 @@
  * other CPU can be inside a read-side section meanwhile.
  *
  * Which CPUs a grace period waits for: those that run threads
- * (rcu.cpus), not every CPU that is online. A parked CPU (kernel/smp.c)
- * runs nothing, with interrupts off, so it can be in no read-side
- * section, and it takes no ticks to report with: waiting for it would
- * never end. A CPU joins with rcu_cpu_online once it runs threads.
+ * (rcu.cpus), not every CPU that is known. A CPU that has not started
+ * yet (or failed to) runs nothing and takes no ticks to report with:
+ * waiting for it would never end. A CPU joins with rcu_cpu_online when
+ * it starts running threads (kernel/smp.c).
  *
  * Callbacks. call_rcu runs on any path, a probe hit included, so it takes
  * no lock: it appends to this CPU's own list with interrupts off, each

@@ -62,7 +62,8 @@ static inline void rcu_read_unlock(void)
  * and make the boot CPU take part in grace periods. */
 void rcu_init(void);
 /* This CPU runs threads from now on: grace periods wait for it too. A
- * CPU that runs none (a parked one, kernel/smp.h) is never waited for. */
+ * CPU that runs none (one not started yet, kernel/smp.h) is never
+ * waited for. */
 void rcu_cpu_online(void);
 /* Sleep until a full grace period has passed: every read-side section
  * that was running when this was called has ended. Thread context only. */
