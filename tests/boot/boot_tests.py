@@ -1119,7 +1119,7 @@ KNOWN_SPINLOCK_USERS = ("kmalloc", "kfree", "console_getc", "wait_queue_wait", "
                         "ramfs_read")
 OBJDUMP_FUNCTION = re.compile(r"^[0-9a-f]+ <(\S+)>:$", re.M)
 
-PROBED_TIMEOUT = 300    # a command whose every lock prints dozens of hits (`probe del all` took over 120 s on a loaded host)
+PROBED_TIMEOUT = 900    # a command whose every lock prints dozens of hits (`probe del all` took over 120 s on a loaded host with one CPU; with four, each of thousands of points is disarmed with every CPU synced or held)
 MAX_LISTED = 128        # lines of `probe list`: kernel/probes/probe_cmd.c
 PROBE_LIST_LINE = re.compile(r"^[0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d+ missed=\d+$")
 
