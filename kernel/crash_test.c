@@ -22,6 +22,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
+#include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -65,9 +66,15 @@ static void overflowing_thread(void *arg)
 	crash_recurse((uintptr_t)current_thread()->stack);
 }
 
+/* What the overflow and the panic after it write below the stack lands
+ * here, not in some other CPU's thread or stack. The heap is first fit,
+ * so a block taken just before the stack usually lies just below it; it
+ * is never freed (the kernel is about to stop). */
+#define CRUMPLE_ZONE 8192
+
 __noinline static void crash_by_stack_overflow(void)
 {
-	if (thread_create("overflow", overflowing_thread, NULL) < 0)
+	if (!kmalloc(CRUMPLE_ZONE) || thread_create("overflow", overflowing_thread, NULL) < 0)
 		panic("crash test: cannot create a thread");
 	thread_yield();
 }
