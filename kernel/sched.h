@@ -48,7 +48,9 @@ struct thread {
 		char comm[THREAD_NAME_MAX + 1];
 	};
 	enum thread_state state;
-	unsigned int cpu;		/* the CPU it runs on, or last ran on */
+	/* The CPU it runs on, or last ran on; a pinned thread's own CPU
+	 * from the start. */
+	unsigned int cpu;
 	/* If pinned, it runs only on CPU pinned_cpu (thread_create_on). */
 	bool pinned;
 	unsigned int pinned_cpu;

@@ -71,12 +71,14 @@ static void nokprobe_marks_trap_path(void)
 
 /* Every function text_poke runs. A breakpoint in one of these would
  * trap in the middle of a change of the text (text_mutex held, the
- * writable alias mapped, the other CPUs perhaps held still), and arming it would patch the patcher. (Names the compiler
+ * writable alias mapped, the other CPUs perhaps held still), and arming
+ * it would patch the patcher. (Names the compiler
  * inlined everywhere have no symbol and nothing to probe.) */
 static void nokprobe_covers_text_poke(void)
 {
 	static const char *const path[] = {
 		"text_poke", "text_poke_stopped", "write_code", "poke_stopped", "poke_page",
+		"queue_stopped", "write_stopped_queue", "write_queued",
 		"copy_code_bytes", "virt_to_phys", "leaf",
 		"phys_to_virt", "map_page", "walk", "unmap_private_page", "unmap",
 		"arch_flush_tlb_page",

@@ -43,6 +43,7 @@ static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
 	t->arg = arg;
 	t->pinned = pinned;
 	t->pinned_cpu = cpu;
+	t->cpu = cpu;	/* what ps shows until it first runs */
 	arch_context_init(&t->context, (char *)stack + t->stack_size);
 	id = (int)t->id;	/* t may have run and been freed once it is queued */
 	sched_enqueue_new(t);

@@ -23,13 +23,17 @@
  * (docs/smp.md says which change is which, and why).
  *
  * Batches. Arming or disarming thousands of probes at once (the global
- * knob, `probe del all`) would cost an IPI round each. Between
- * text_poke_batch_begin and _end the calling thread holds text_mutex, and
- * its text_pokes write without syncing; _end syncs every CPU once. That
- * is as good as a sync after each for the one kind of change batched, a
- * breakpoint armed or disarmed: a CPU may run the old instruction a
- * little longer either way, and whatever uses the change (freeing a
- * slot, say) waits for the batch to end.
+ * knob, `probe del all`) would cost an IPI round each, or on aarch64 a
+ * stop_machine each. Between text_poke_batch_begin and _end the calling
+ * thread holds text_mutex; its text_pokes write without syncing, and its
+ * text_poke_stoppeds are queued and written STOPPED_QUEUE_LEN at a time,
+ * in one stop_machine. text_poke_sync (and _end) writes what is queued
+ * and syncs every CPU once. That is as good as a sync after each for the
+ * one kind of change batched, a breakpoint armed or disarmed: a CPU may
+ * run the old instruction a little longer either way, and whatever uses
+ * the change (freeing a slot, say) waits for text_poke_sync. The queue
+ * keeps the order of the writes: a text_poke first writes what is
+ * queued, so that a later change of the same bytes stays later.
  */
 #include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
@@ -105,15 +109,58 @@ static void __kprobes synchronize_core(void *unused)
 }
 
 /* Inside text_poke_batch_begin/end: the other CPUs are synced once, at
- * the end, if some text_poke of the batch left that owed. Only the
- * thread that holds text_mutex reads or writes it. */
+ * the end, if some text_poke of the batch left that owed; the stopped
+ * writes wait in stopped_queue. Only the thread that holds text_mutex
+ * reads or writes these. */
 static bool sync_owed;
+
+#define STOPPED_QUEUE_LEN 64
+#define STOPPED_POKE_MAX 8	/* an aarch64 instruction is 4 */
+
+struct poke {
+	void *addr;
+	uint8_t bytes[STOPPED_POKE_MAX];
+	size_t len;
+};
+
+static struct poke stopped_queue[STOPPED_QUEUE_LEN];
+static int stopped_queued;
+
+/* Runs on this CPU while stop_machine holds the others. */
+static int __kprobes write_queued(void *unused)
+{
+	int err = 0;
+
+	(void)unused;
+	for (int i = 0; i < stopped_queued; i++) {
+		int e = write_code(stopped_queue[i].addr, stopped_queue[i].bytes,
+				   stopped_queue[i].len);
+
+		if (e && !err)
+			err = e;
+	}
+	return err;
+}
+
+/* Write the queued stopped pokes, in the order they came; leaving
+ * stop_machine has synced the other CPUs for them. */
+static int __kprobes write_stopped_queue(void)
+{
+	int err = 0;
+
+	if (stopped_queued) {
+		err = stop_machine(write_queued, NULL);
+		stopped_queued = 0;
+	}
+	return err;
+}
 
 int __kprobes text_poke(void *addr, const void *src, size_t len)
 {
 	int err;
 
 	if (mutex_is_held(&text_mutex)) {	/* this thread's batch */
+		write_stopped_queue();
 		sync_owed = true;
 		return write_code(addr, src, len);
 	}
@@ -132,7 +179,10 @@ void __kprobes text_poke_batch_begin(void)
 
 void __kprobes text_poke_sync(void)
 {
-	if (mutex_is_held(&text_mutex) && sync_owed) {
+	if (!mutex_is_held(&text_mutex))
+		return;
+	write_stopped_queue();
+	if (sync_owed) {
 		smp_call_on_others(synchronize_core, NULL);
 		sync_owed = false;
 	}
@@ -144,7 +194,26 @@ void __kprobes text_poke_batch_end(void)
 	mutex_unlock(&text_mutex);
 }
 
-struct poke {
+/* A queued poke has the bytes' address checked when it is queued: the
+ * error of a write that fails later would reach no caller. */
+static int __kprobes queue_stopped(void *addr, const void *src, size_t len)
+{
+	struct poke *p;
+	uint64_t pa;
+
+	if (virt_to_phys((uintptr_t)addr, &pa) < 0 ||
+	    virt_to_phys((uintptr_t)addr + len - 1, &pa) < 0)
+		return -EFAULT;
+	if (stopped_queued == STOPPED_QUEUE_LEN)
+		write_stopped_queue();
+	p = &stopped_queue[stopped_queued++];
+	p->addr = addr;
+	p->len = len;
+	copy_code_bytes(p->bytes, src, len);
+	return 0;
+}
+
+struct one_poke {
 	void *addr;
 	const void *src;
 	size_t len;
@@ -152,21 +221,24 @@ struct poke {
 
 static int __kprobes poke_stopped(void *arg)
 {
-	struct poke *p = arg;
+	struct one_poke *p = arg;
 
 	return write_code(p->addr, p->src, p->len);
 }
 
 int __kprobes text_poke_stopped(void *addr, const void *src, size_t len)
 {
-	struct poke p = { addr, src, len };
-	bool batch = mutex_is_held(&text_mutex);
+	struct one_poke p = { addr, src, len };
 	int err;
 
-	if (!batch)
-		mutex_lock(&text_mutex);
+	if (mutex_is_held(&text_mutex)) {	/* this thread's batch */
+		if (len <= STOPPED_POKE_MAX)
+			return queue_stopped(addr, src, len);
+		write_stopped_queue();
+		return stop_machine(poke_stopped, &p);
+	}
+	mutex_lock(&text_mutex);
 	err = stop_machine(poke_stopped, &p);
-	if (!batch)
-		mutex_unlock(&text_mutex);
+	mutex_unlock(&text_mutex);
 	return err;
 }

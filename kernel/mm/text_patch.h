@@ -24,15 +24,17 @@ int text_poke(void *addr, const void *src, size_t len);
 int text_poke_stopped(void *addr, const void *src, size_t len);
 
 /* Make the calling thread's text_pokes, until text_poke_batch_end, sync
- * the other CPUs once at the end instead of each time (text_patch.c says
- * when that is enough). Holds the patching lock meanwhile: take it after
- * any lock a text_poke caller holds (kprobe_mutex), never before. */
+ * the other CPUs once at the end instead of each time, and queue its
+ * text_poke_stoppeds to write many in one stop_machine (text_patch.c
+ * says when that is enough). Holds the patching lock meanwhile: take it
+ * after any lock a text_poke caller holds (kprobe_mutex), never before. */
 void text_poke_batch_begin(void);
 void text_poke_batch_end(void);
-/* Inside a batch: sync the other CPUs now if a text_poke has not yet,
- * for a change made in steps that each must be seen before the next
- * (x86_64's jump over several instructions). Outside one: nothing to do,
- * as each text_poke has synced. */
+/* Inside a batch: write the queued stopped pokes, and sync the other
+ * CPUs now if a text_poke has not yet, for a change made in steps that
+ * each must be seen before the next (x86_64's jump over several
+ * instructions, a disarm before its point is unpublished). Outside one:
+ * nothing to do, as each text_poke has synced. */
 void text_poke_sync(void);
 
 /* Copy len bytes of code to dst without calling anything probe-able (for

@@ -391,7 +391,14 @@ int __kprobes register_kprobe(struct kprobe *p)
 }
 EXPORT_SYMBOL(register_kprobe);
 
-void __kprobes unregister_kprobe_locked(struct kprobe *p)
+/*
+ * Unregistering in two steps, so that a batch can write all its disarms
+ * (text_poke_sync: on aarch64 one stop_machine for many) before any point
+ * is unpublished: a point is never hidden from hits while its breakpoint
+ * may still be in the text. The first step unlinks p and brings its
+ * point up to date; a point left without probes moves to *emptied.
+ */
+static void __kprobes unlink_kprobe_locked(struct kprobe *p, struct list_node *emptied)
 {
 	struct probe_point *pp = p->point;
 
@@ -412,12 +419,33 @@ void __kprobes unregister_kprobe_locked(struct kprobe *p)
 	}
 	point_update_locked(pp);
 	if (list_empty(&pp->probes)) {
-		point_unpublish_locked(pp);
+		list_del(&pp->all_node);
+		list_add_tail(&pp->all_node, emptied);
+	}
+}
+
+/* The second step, once the disarms are written: the emptied points are
+ * unpublished, and freed when no CPU can be using them. */
+static void __kprobes release_points_locked(struct list_node *emptied)
+{
+	struct probe_point *pp, *next;
+
+	list_for_each_entry_safe(pp, next, emptied, all_node) {
+		point_unpublish_locked(pp);	/* takes it off emptied */
 		optimizer_forget_locked(pp);
 		/* Points whose jump it blocked may be optimized again. */
 		optimizer_update_around_locked((uintptr_t)pp->addr);
 		call_rcu(&pp->rcu, point_free_rcu);
 	}
+}
+
+void __kprobes unregister_kprobe_locked(struct kprobe *p)
+{
+	LIST_HEAD(emptied);
+
+	unlink_kprobe_locked(p, &emptied);
+	text_poke_sync();	/* inside a batch: write the disarm first */
+	release_points_locked(&emptied);
 }
 
 static void __kprobes kill_point(struct probe_point *pp, void *why)
@@ -463,16 +491,21 @@ int __kprobes register_probes(void *array, int num, const struct probe_type *typ
 	return 0;
 }
 
-/* All of them unlinked first, then one grace period for the lot. */
+/* All of them unlinked and disarmed first, then their points released,
+ * then one grace period for the lot. */
 void __kprobes unregister_probes(void *array, int num, const struct probe_type *type)
 {
+	LIST_HEAD(emptied);
+
 	mutex_lock(&kprobe_mutex);
 	text_poke_batch_begin();
 	for (int i = 0; i < num; i++) {
 		if (type->before_unlink_locked)
 			type->before_unlink_locked(type->nth(array, i));
-		unregister_kprobe_locked(type->nth(array, i));
+		unlink_kprobe_locked(type->nth(array, i), &emptied);
 	}
+	text_poke_sync();
+	release_points_locked(&emptied);
 	text_poke_batch_end();
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
