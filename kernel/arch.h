@@ -199,6 +199,7 @@ __noreturn void arch_halt(void);
  *   arch_irq_disable         disable interrupts on this CPU
  *   arch_cpu_relax           tell the CPU it is spinning in a wait loop
  *   arch_wait_for_interrupt  sleep until an interrupt, enabling interrupts
+ *   arch_wait_masked         interrupts masked: sleep until one is pending, or spin a moment
  * <asm/kprobes.h>
  *   ARCH_PROBE_SLOT_SIZE     the bytes of one instruction slot
  *   ARCH_MAX_PATCH_LEN       the most bytes of text one probe point patches

@@ -60,18 +60,25 @@ void smp_call_handle_ipi(struct pt_regs *regs)
 	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
 }
 
+static void send_ipis(unsigned long cpus)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		if (cpus & (1UL << cpu))
+			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+}
+
 /* Fill in the request for every other CPU that runs threads and send the
- * IPIs. Called with call_mutex held and preemption disabled. */
-static void send_request(void (*fn)(void *arg), void *arg)
+ * IPIs; returns those CPUs. Called with call_mutex held and preemption
+ * disabled. */
+static unsigned long send_request(void (*fn)(void *arg), void *arg)
 {
 	unsigned long others = smp_cpus_running() & ~(1UL << this_cpu()->id);
 
 	request.fn = fn;
 	request.arg = arg;
 	__atomic_store_n(&request.pending, others, __ATOMIC_RELEASE);
-	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
-		if (others & (1UL << cpu))
-			arch_send_ipi(cpu, IPI_CALL_FUNCTION);
+	send_ipis(others);
+	return others;
 }
 
 static void wait_until_served(void)
@@ -95,33 +102,36 @@ static struct {
 	bool release;		/* set once the caller's function is done */
 } hold;
 
-/* stop_machine's request: wait here, interrupts off, until released. */
+/* stop_machine's request: wait here, interrupts off, until released.
+ * A held CPU sleeps where the architecture lets it (arch_wait_masked):
+ * the releasing IPI wakes it, and is then a late IPI, which does
+ * nothing. Spinning instead, three held CPUs on an emulator with fewer
+ * host cores starve the one that patches. */
 static void hold_here(void *unused)
 {
 	(void)unused;
 	__atomic_fetch_add(&hold.arrived, 1, __ATOMIC_ACQ_REL);
 	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE))
-		arch_cpu_relax();
+		arch_wait_masked();
 }
 
 int stop_machine(int (*fn)(void *arg), void *arg)
 {
-	unsigned int others;
-	unsigned long flags;
+	unsigned long others, flags;
 	int ret;
 
 	mutex_lock(&call_mutex);
 	preempt_disable();
 	hold.arrived = 0;
 	hold.release = false;
-	send_request(hold_here, NULL);
-	others = bits_set(request.pending);
-	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != others)
+	others = send_request(hold_here, NULL);
+	while (__atomic_load_n(&hold.arrived, __ATOMIC_ACQUIRE) != bits_set(others))
 		arch_cpu_relax();
 	flags = arch_irq_save();
 	ret = fn(arg);
 	arch_irq_restore(flags);
 	__atomic_store_n(&hold.release, true, __ATOMIC_RELEASE);
+	send_ipis(others);	/* wakes the held CPUs (hold_here) */
 	wait_until_served();
 	preempt_enable();
 	mutex_unlock(&call_mutex);

@@ -90,10 +90,17 @@ NO_LOOP_TO_CALL void *memmove(void *dst, const void *src, size_t n)
 }
 EXPORT_SYMBOL(memmove);
 
+/* A word of the byte at a time, then bytes: structures are zeroed this
+ * way on every allocation and every instruction decoded, where a byte
+ * loop ran (and, with lib/ probed at every instruction, hit) eight times
+ * as often. */
 NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
 {
+	const uint64_t word = 0x0101010101010101ULL * (unsigned char)c;
 	unsigned char *d = dst;
 
+	for (; n >= sizeof(word); n -= sizeof(word), d += sizeof(word))
+		__builtin_memcpy(d, &word, sizeof(word));
 	while (n--)
 		*d++ = (unsigned char)c;
 	return dst;

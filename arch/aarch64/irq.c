@@ -30,9 +30,11 @@ void arch_interrupts_init(void)
 /* Acknowledge, handle, end. The device handlers only note work (a tick,
  * bytes of input), an IPI's runs what another CPU asked for; a thread
  * switch, if one is due, happens after the end of the interrupt, in
- * trap_dispatch, so the GIC is never left waiting. (IPI_STOP's handler
- * never returns, and so never ends its SGI: the stopped CPU takes no
- * interrupt again anyway.) */
+ * trap_dispatch, so the GIC is never left waiting. An IPI is ended
+ * before it is handled: until then the GIC signals nothing of its
+ * priority to this CPU, not even to wake it from WFI, and a handler may
+ * wait for another IPI (stop_machine's hold_here) or never return
+ * (IPI_STOP). Interrupts stay masked meanwhile, so nothing nests. */
 void irq_handle(struct pt_regs *regs)
 {
 	uint32_t iar = gic_acknowledge();
@@ -40,9 +42,12 @@ void irq_handle(struct pt_regs *regs)
 
 	if (intid >= GIC_FIRST_SPECIAL)
 		return;		/* spurious: already gone, nothing to end */
-	if (intid < IPI_KINDS)
+	if (intid < IPI_KINDS) {
+		gic_end_of_interrupt(iar);
 		smp_handle_ipi((enum ipi_kind)intid, regs);	/* SGI n is IPI kind n */
-	else if (intid == timer_intid)
+		return;
+	}
+	if (intid == timer_intid)
 		timer_handle_irq();
 	else if (intid == uart_intid)
 		uart_handle_irq();

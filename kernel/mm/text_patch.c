@@ -32,8 +32,10 @@
  * one kind of change batched, a breakpoint armed or disarmed: a CPU may
  * run the old instruction a little longer either way, and whatever uses
  * the change (freeing a slot, say) waits for text_poke_sync. The queue
- * keeps the order of the writes: a text_poke first writes what is
- * queued, so that a later change of the same bytes stays later.
+ * keeps the order of the writes to the same bytes: a text_poke of bytes
+ * a queued poke writes first writes the queue, so that the later change
+ * stays later. Changes of different bytes need no order between them
+ * (one that must be seen before another is followed by text_poke_sync).
  */
 #include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
@@ -155,12 +157,25 @@ static int __kprobes write_stopped_queue(void)
 	return err;
 }
 
+/* Whether a queued poke writes any of the len bytes at addr. */
+static bool __kprobes overlaps_queued(uintptr_t addr, size_t len)
+{
+	for (int i = 0; i < stopped_queued; i++) {
+		uintptr_t q = (uintptr_t)stopped_queue[i].addr;
+
+		if (q < addr + len && addr < q + stopped_queue[i].len)
+			return true;
+	}
+	return false;
+}
+
 int __kprobes text_poke(void *addr, const void *src, size_t len)
 {
 	int err;
 
 	if (mutex_is_held(&text_mutex)) {	/* this thread's batch */
-		write_stopped_queue();
+		if (overlaps_queued((uintptr_t)addr, len))
+			write_stopped_queue();
 		sync_owed = true;
 		return write_code(addr, src, len);
 	}

@@ -368,11 +368,14 @@ static int __kprobes locate_probe(struct kprobe *p, enum kprobe_kind kind, uintp
 
 int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 {
+	/* Inside register_probes this thread holds the lock already. */
+	bool batch = mutex_is_held(&kprobe_mutex);
 	struct symbol func;
 	uintptr_t addr;
 	int err;
 
-	mutex_lock(&kprobe_mutex);
+	if (!batch)
+		mutex_lock(&kprobe_mutex);
 	err = p->point ? -EEXIST : locate_probe(p, kind, &addr, &func);
 	if (!err)
 		err = kprobe_counts_alloc(p);
@@ -381,7 +384,8 @@ int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 		if (err)
 			kprobe_counts_fold(p);	/* never hit: frees them */
 	}
-	mutex_unlock(&kprobe_mutex);
+	if (!batch)
+		mutex_unlock(&kprobe_mutex);
 	return err;
 }
 
@@ -478,17 +482,25 @@ void __kprobes unregister_kprobe(struct kprobe *p)
 }
 EXPORT_SYMBOL(unregister_kprobe);
 
+/* All of them armed in one batch of patches (one sync, or on aarch64 one
+ * stop_machine for every 64 breakpoints), with kprobe_mutex held
+ * throughout: register_kprobe_kind sees it held and does not take it. */
 int __kprobes register_probes(void *array, int num, const struct probe_type *type)
 {
-	for (int i = 0; i < num; i++) {
-		int err = type->register_one(type->nth(array, i));
+	int err = 0, done = 0;
 
-		if (err) {
-			unregister_probes(array, i, type);
-			return err;
-		}
+	mutex_lock(&kprobe_mutex);
+	text_poke_batch_begin();
+	while (done < num && !err) {
+		err = type->register_one(type->nth(array, done));
+		if (!err)
+			done++;
 	}
-	return 0;
+	text_poke_batch_end();
+	mutex_unlock(&kprobe_mutex);
+	if (err)
+		unregister_probes(array, done, type);
+	return err;
 }
 
 /* All of them unlinked and disarmed first, then their points released,

@@ -112,7 +112,8 @@ void kretprobe_pool_destroy(struct kretprobe_pool *pool);
 struct kretprobe_instance *kretprobe_pool_take(struct kretprobe_pool *pool, unsigned int cpu);
 /* Give back an instance of a live kretprobe, to the part it belongs to. */
 void kretprobe_pool_give_back(struct kretprobe_instance *ri);
-/* register_kprobe for a probe of the given kind (jprobes, kretprobes). */
+/* register_kprobe for a probe of the given kind (jprobes, kretprobes);
+ * inside register_probes, with kprobe_mutex already held. */
 int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
 /* One word naming a way to run the probed instruction ("emulated", ...). */
 const char *probe_exec_name(enum probe_exec how);

@@ -77,6 +77,27 @@ static void test_memset(void **state)
 	assert_int_equal(buf[5], 6);
 }
 
+/* Every length from 0 to 40 at every start in a word: the word stores and
+ * the byte tail fill exactly [start, start + n), and nothing beside. */
+static void test_memset_lengths(void **state)
+{
+	unsigned char buf[64];
+
+	(void)state;
+	for (size_t start = 0; start < 8; start++) {
+		for (size_t n = 0; n <= 40; n++) {
+			for (size_t i = 0; i < sizeof(buf); i++)
+				buf[i] = (unsigned char)i;
+			memset(buf + start, 0xc3, n);
+			for (size_t i = 0; i < sizeof(buf); i++) {
+				bool inside = i >= start && i < start + n;
+
+				assert_int_equal(buf[i], inside ? 0xc3 : (unsigned char)i);
+			}
+		}
+	}
+}
+
 static void test_memcmp(void **state)
 {
 	static const struct {
@@ -291,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_memcpy),
 		cmocka_unit_test(test_memmove_overlap),
 		cmocka_unit_test(test_memset),
+		cmocka_unit_test(test_memset_lengths),
 		cmocka_unit_test(test_memcmp),
 		cmocka_unit_test(test_strlen_strnlen),
 		cmocka_unit_test(test_strcmp_strncmp),

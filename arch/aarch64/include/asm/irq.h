@@ -33,4 +33,13 @@ static inline void arch_wait_for_interrupt(void)
 	__asm__ volatile("wfi\n\tmsr daifclr, #2" : : : "memory");
 }
 
+/* Interrupts masked: sleep until one is pending, which WFI wakes for
+ * anyway, and leave it pending. (WFE would be the textbook wait, but
+ * QEMU's multi-threaded TCG runs it as a NOP, so the waiting CPU would
+ * keep a host core busy.) */
+static inline void arch_wait_masked(void)
+{
+	__asm__ volatile("wfi" : : : "memory");
+}
+
 #endif

@@ -23,5 +23,7 @@ static inline void arch_irq_disable(void) { __asm__ volatile("cli" : : : "memory
 static inline void arch_cpu_relax(void)   { __asm__ volatile("pause"); }
 /* Sleep until the next interrupt. */
 static inline void arch_wait_for_interrupt(void) { __asm__ volatile("sti; hlt" : : : "memory"); }
+/* With interrupts masked, HLT would wake for nothing but an NMI: spin. */
+static inline void arch_wait_masked(void) { arch_cpu_relax(); }
 
 #endif
