@@ -20,6 +20,20 @@ one 10 ms timer tick takes:
     range beside it.
 
 Overhead = the time of vfs_read with the probe minus without, per hit.
+The -icount boot is made twice: with -smp 1, and with -smp 4, the
+other three CPUs idle (the bench runs with interrupts off on one CPU);
+the table shows both counts and their difference, which stays small
+when nothing on the hit path is shared between the CPUs.
+
+Then scaling (bench_scale in bench.c), in boots with four CPUs on four
+host threads (-accel tcg,thread=multi): vfs_read called from 1, 2 and 4
+CPUs at once for a fixed emulated time, with no probe and with each
+kind of probe, as calls per second on one CPU and, on 2 and 4, as a
+ratio to the row's own one-CPU rate. The row without a probe is the
+ceiling: its ratio is what the host allows (QEMU's CPUs share the
+host's cores, whose number is printed with the load average), and each
+row's ratio is shown as a share of it. Medians of the boots, ranges
+beside them.
 
 After the table, registration (bench_register in bench.c): a register +
 unregister pair at vfs_read with 0, 100, 1000 and 10000 other probes
@@ -32,11 +46,13 @@ counting handler on its vfs_read) come from the project's issue. Numbers
 are reported, never asserted: a benchmark is not a test.
 
 Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--smoke]
-  --boots   boots in emulated time (default 5)
-  --smoke   a short run that only checks the table is complete and sound:
-            every row measured (or absent where the architecture has nothing
-            to measure), each handler run once per call, the path each row's
-            name promises (exit 1 if not)
+  --boots   boots in emulated time, and as many for the scaling (default 5)
+  --smoke   a short run that only checks the tables are complete and sound:
+            every row measured with -smp 1 and -smp 4 (or absent where the
+            architecture has nothing to measure), each handler run once per
+            call, the path each row's name promises, and one scaling boot of
+            20 ms runs with every row on 1, 2 and 4 CPUs, each probe hit once
+            per call (exit 1 if not)
 """
 
 import argparse
@@ -89,17 +105,50 @@ REGISTER_RATIO_TARGET = 1.2
 REGISTER_MANY_TARGET_S = 5
 MEMORY = re.compile(r"^bench: memory per probe\s+(.*)$")
 
+# The scaling rows (bench scale): row name -> label, in the table's order.
+SCALE = re.compile(r"^bench: scale (\S+)\s+cpus (\d+) calls (\d+) hits (\d+) ms (\d+) path (\S+)")
+SCALE_ROWS = [
+    ("none", "no probe (the ceiling)"),
+    ("k-optimized", "optimized kprobe"),
+    ("k-boosted-or-emulated", "kprobe, boosted or emulated"),
+    ("k-post-handler", "kprobe with post-handler"),
+    ("j", "jprobe"),
+    ("r", "kretprobe"),
+    ("kr", "kprobe + kretprobe"),
+]
+SCALE_CPUS = (1, 2, 4)
+SCALE_MS = 200
+SCALE_TARGET = 0.95     # of the ceiling's ratio, at 2 CPUs (and 4 on 4 host cores)
 
-def run(arch, calls, icount):
-    cmd = list(qemu.QEMU_COMMANDS[arch])
+
+def qemu_command(arch, cpus, icount):
+    """How a bench boot starts QEMU. -icount needs TCG on one host thread
+    (plain `-accel tcg` picks it; QEMU refuses thread=multi with -icount),
+    which then runs the CPUs in turn: the other CPUs' idle loops wait for an interrupt and run no
+    instructions, so the count stays the measuring CPU's. Without
+    -icount, several CPUs each get a host thread (qemu.smp_command), so
+    that they really run at once."""
     if icount:
-        cmd += ["-icount", "shift=0"]
-    with qemu.Machine(arch, qemu_cmd=cmd) as m:	# starts QEMU
+        return list(qemu.QEMU_COMMANDS[arch]) + ["-smp", str(cpus), "-icount", "shift=0"]
+    return qemu.smp_command(arch, cpus) if cpus > 1 else list(qemu.QEMU_COMMANDS[arch])
+
+
+def boot(qemu_cmd, arch, commands):
+    """Boot with qemu_cmd, type each shell command, return their output."""
+    out = []
+    with qemu.Machine(arch, qemu_cmd=qemu_cmd) as m:	# starts QEMU
         m.wait_prompt(120, echo=False)
-        out = m.command("bench %d" % calls, timeout=1200)
-        if icount:      # the registration rows count instructions
-            out += m.command("bench register", timeout=1200)
+        for command in commands:
+            out += m.command(command, timeout=1200)
         m.poweroff()
+    return out
+
+
+def run(arch, calls, icount, cpus=1):
+    commands = ["bench %d" % calls]
+    if icount and cpus == 1:    # the registration rows count instructions
+        commands.append("bench register")
+    out = boot(qemu_command(arch, cpus, icount), arch, commands)
     result = {"rows": {}, "paths": {}, "hits": {}, "absent": {}, "register": {},
               "background_hits": {}}
     for line in out:
@@ -128,6 +177,80 @@ def run(arch, calls, icount):
             name, why = ABSENT.match(line).groups()
             result["absent"][name] = why
     return result
+
+
+def run_scale(arch, ms):
+    """One boot's scaling rows (`bench scale`, four CPUs on four host
+    threads): {(name, cpus): {"rate": calls per emulated second, "calls",
+    "hits", "path"}}."""
+    out = boot(qemu_command(arch, max(SCALE_CPUS), icount=False), arch, ["bench scale %d" % ms])
+    rows = {}
+    for line in out:
+        if SCALE.match(line):
+            name, cpus, calls, hits, run_ms, path = SCALE.match(line).groups()
+            rows[(name, int(cpus))] = {"rate": int(calls) * 1000 / int(run_ms),
+                                       "calls": int(calls), "hits": int(hits), "path": path}
+    return rows
+
+
+def wrong_scale(boots):
+    """What is missing or wrong in the scaling rows of any boot: a row or
+    a CPU count without its line, no calls, a probe not hit once per call
+    (HANDLERS: one hit per probe of the row), or another path."""
+    wrong = []
+    for b, rows in enumerate(boots):
+        for name, _ in SCALE_ROWS:
+            for cpus in SCALE_CPUS:
+                r = rows.get((name, cpus))
+                what = "scale %s on %d CPUs (boot %d)" % (name, cpus, b + 1)
+                if r is None or r["calls"] == 0:
+                    wrong.append(what)
+                elif r["hits"] != r["calls"] * HANDLERS.get(name, 0):
+                    wrong.append("%s: %d hits for %d calls" % (what, r["hits"], r["calls"]))
+                elif name in PATHS and r["path"] not in PATHS[name]:
+                    wrong.append("%s: path %s" % (what, r["path"]))
+    return wrong
+
+
+def median_range(values):
+    """The median of values and, if there are several, their range."""
+    spread = " (%.2f-%.2f)" % (min(values), max(values)) if len(values) > 1 else ""
+    return statistics.median(values), spread
+
+
+def report_scale(arch, boots, ms):
+    """The scaling table: each row's calls per second on 1 CPU, and on 2
+    and 4 CPUs as a ratio to its own 1-CPU rate, with that ratio as a
+    share of the no-probe loop's (what the host allows). Returns what is
+    missing or wrong."""
+    wrong = wrong_scale(boots)
+    if wrong:
+        return wrong
+    cores = os.cpu_count()
+    print()
+    print("Scaling, %s: 1, 2 and 4 CPUs calling vfs_read at once (-smp 4, one host thread"
+          " per CPU), %d ms of emulated time per run;" % (arch, ms))
+    print("the median of %d boots, their range beside it; host: %d cores, load average %.2f"
+          % (len(boots), cores, os.getloadavg()[0]))
+    print("%-28s %12s %8s %-13s %9s %8s %-13s %9s" % (
+        "kind", "1 CPU call/s", "2 CPUs", " (range)", "% ceiling", "4 CPUs", " (range)",
+        "% ceiling"))
+    ceiling, below = {}, []
+    for name, label in SCALE_ROWS:
+        rate, _ = median_range([b[(name, 1)]["rate"] for b in boots])
+        cells = []
+        for cpus in SCALE_CPUS[1:]:
+            ratio, spread = median_range([b[(name, cpus)]["rate"] / b[(name, 1)]["rate"]
+                                          for b in boots])
+            ceiling.setdefault(cpus, ratio)     # the first row is the ceiling
+            share = ratio / ceiling[cpus]
+            if share < SCALE_TARGET and (cpus <= cores):
+                below.append("%s on %d CPUs" % (label, cpus))
+            cells += ["%.2fx" % ratio, spread, "%.0f%%" % (100 * share)]
+        print("%-28s %12.0f %8s %-13s %9s %8s %-13s %9s" % tuple([label, rate] + cells))
+    print("target: every row at least %.0f%% of the ceiling's ratio on 2 CPUs, and on 4 where"
+          " the host has 4 cores; below it: %s" % (100 * SCALE_TARGET, ", ".join(below) or "none"))
+    return []
 
 
 def insns_per_cycle(exact):
@@ -206,31 +329,43 @@ def main():
     calls = 200 if args.smoke else args.calls
 
     exact = run(args.arch, calls, icount=True)
-    timed = [] if args.smoke else [run(args.arch, calls, icount=False)
-                                   for _ in range(max(1, args.boots))]
+    exact_smp = run(args.arch, calls, icount=True, cpus=max(SCALE_CPUS))
+    boots = 1 if args.smoke else max(1, args.boots)
+    timed = [] if args.smoke else [run(args.arch, calls, icount=False) for _ in range(boots)]
+    scale_ms = 20 if args.smoke else SCALE_MS
+    scaling = [run_scale(args.arch, scale_ms) for _ in range(boots)]
 
     print("Probe overhead per hit on vfs_read, %s, %d calls per row (fastest of 3);"
           % (args.arch, calls))
+    print("insns/hit with -smp 1, then with -smp %d (the other CPUs idle) and the difference"
+          " (target: within 3);" % max(SCALE_CPUS))
     print("ns/hit: the median of %d boots in emulated time, their range beside it"
           % len(timed))
-    print("%-28s %-15s %10s %7s %7s %9s %-13s %8s" % (
-        "kind", "path", "insns/hit", "target", "Linux", "ns/hit", " (range)", "Linux ns"))
+    print("%-28s %-15s %9s %7s %5s %7s %7s %9s %-13s %8s" % (
+        "kind", "path", "insns/hit", "smp 4", "diff", "target", "Linux", "ns/hit", " (range)",
+        "Linux ns"))
     missing = [] if "ns_per_cycle" in exact else ["the counter's rate"]
+    missing += [] if "ns_per_cycle" in exact_smp else ["the counter's rate with -smp 4"]
     scale = insns_per_cycle(exact) if not missing else 0.0
+    scale_smp = insns_per_cycle(exact_smp) if not missing else 0.0
     notes = []
     for name, label, target, linux, linux_ns in ROWS:
         insns = exact["rows"].get(name)
-        if insns is not None:
+        insns_smp = exact_smp["rows"].get(name)
+        if insns is not None and insns_smp is not None:
             insns *= scale
-            missing += wrong_row(exact, name, calls)
+            insns_smp *= scale_smp
+            missing += wrong_row(exact, name, calls) + wrong_row(exact_smp, name, calls)
         elif name in exact["absent"] and (args.arch, name) in MAY_BE_ABSENT:
             notes.append("%s: not measured, no %s" % (label, exact["absent"][name]))
         else:
             missing.append(name)
         ns = emulated_ns(timed, name)
         spread = " (%.0f-%.0f)" % (min(ns), max(ns)) if len(ns) > 1 else ""
-        print("%-28s %-15s %10s %7s %7s %9s %-13s %8s" % (
-            label, exact["paths"].get(name, "-"), fmt(insns, 1), fmt(target), fmt(linux),
+        diff = insns_smp - insns if insns is not None and insns_smp is not None else None
+        print("%-28s %-15s %9s %7s %5s %7s %7s %9s %-13s %8s" % (
+            label, exact["paths"].get(name, "-"), fmt(insns, 1), fmt(insns_smp, 1),
+            fmt(diff, 1), fmt(target), fmt(linux),
             fmt(statistics.median(ns) if ns else None, 1), spread, fmt(linux_ns)))
     if args.arch != "x86_64":
         notes.append("targets and Linux figures are the issue's, for x86_64")
@@ -241,6 +376,7 @@ def main():
         print("memory per probe: %s" % exact["memory"])
     else:
         missing.append("memory")
+    missing += report_scale(args.arch, scaling, scale_ms)
     complete = not missing
     if not complete:
         print("bench: incomplete or wrong table: %s" % ", ".join(missing))

@@ -11,6 +11,10 @@
  * one per TSC tick on x86_64, 16 per CNTVCT tick on aarch64 (`make bench`
  * boots that way once, and once in emulated real time).
  *
+ * `bench scale` measures how hits scale: threads pinned to 1, 2 and 4
+ * CPUs call vfs_read at once for a fixed emulated time, with no probe
+ * and with each kind, and count their calls (bench_scale).
+ *
  * Output lines start with "bench:" and are read by tools/bench.py.
  */
 #include "kernel/arch.h"
@@ -21,9 +25,12 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
+#include "kernel/time.h"
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "kernel/vfs.h"
+#include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -70,21 +77,65 @@ static ssize_t jprobe_entry(struct file *file, char *buf, size_t count, loff_t *
 	jprobe_return();
 }
 
-/* Cycles for calls reads, the fastest of REPEATS runs. */
+/* Handlers that count nothing, for probes hit from several CPUs at once
+ * (handler_hits is one shared word: its cache line would move between
+ * the CPUs on every hit) and for the background probes. The core counts
+ * every probe's hits per CPU (kprobe_nhit). */
+static int quiet_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	return 0;
+}
+
+static int quiet_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	(void)ri;
+	(void)regs;
+	return 0;
+}
+
+static void quiet_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)p;
+	(void)regs;
+	(void)flags;
+}
+
+static ssize_t quiet_jprobe_entry(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	(void)buf;
+	(void)count;
+	(void)pos;
+	jprobe_return();
+}
+
+/* The workload: calls reads of the first 64 bytes of f. */
+static void read_calls(struct file *f, unsigned long calls)
+{
+	char buf[64];
+
+	for (unsigned long i = 0; i < calls; i++) {
+		loff_t pos = 0;
+
+		vfs_read(f, buf, sizeof(buf), &pos);
+	}
+}
+
+/* Cycles for calls reads, the fastest of REPEATS runs. Interrupts are
+ * off while a run is timed, so the thread stays on its CPU (no timer,
+ * no preemption) and nothing else runs there: on a machine with several
+ * CPUs the others idle, and a run counts only this CPU's work. */
 static uint64_t time_reads(struct file *f, unsigned long calls)
 {
 	uint64_t best = ~0ULL;
-	char buf[64];
 
 	for (int r = 0; r < REPEATS; r++) {
 		unsigned long flags = arch_irq_save();
 		uint64_t t0 = arch_cycles();
 
-		for (unsigned long i = 0; i < calls; i++) {
-			loff_t pos = 0;
-
-			vfs_read(f, buf, sizeof(buf), &pos);
-		}
+		read_calls(f, calls);
 		best = MIN(best, arch_cycles() - t0);
 		arch_irq_restore(flags);
 	}
@@ -147,13 +198,12 @@ static long stepped_offset(void)
 	return -1;
 }
 
-static void row(const char *name, struct file *f, unsigned long calls, uint64_t base,
-		struct probes *p, struct kprobe *shown)
+/* Register the probes of row name and let the optimizer settle the
+ * point of shown (NULL: a row without probes). 0, or an error, printed. */
+static int add_all(const char *name, struct probes *p, struct kprobe *shown)
 {
-	uint64_t t;
 	int err = 0;
 
-	handler_hits = 0;
 	if (p->has_r)
 		err = register_kretprobe(&p->r);
 	if (!err && p->has_k)
@@ -163,9 +213,21 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 	if (err) {
 		kprintf("bench: %-22s error %d\n", name, err);
 		remove_all(p);
-		return;
+		return err;
 	}
-	wait_settled(shown);
+	if (shown)
+		wait_settled(shown);
+	return 0;
+}
+
+static void row(const char *name, struct file *f, unsigned long calls, uint64_t base,
+		struct probes *p, struct kprobe *shown)
+{
+	uint64_t t;
+
+	handler_hits = 0;
+	if (add_all(name, p, shown) < 0)
+		return;
 	t = time_reads(f, calls);
 	kprintf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n", name,
 		(unsigned long)((t - MIN(t, base)) / calls),
@@ -202,13 +264,6 @@ struct background {
  * after the grace period that follows its unregistering. */
 static struct kprobe pair_probes[REGISTER_PAIRS];
 
-static int background_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	(void)p;
-	(void)regs;
-	return 0;	/* the core counts nhit */
-}
-
 /* Probe one function's instructions from its start, walking from one to
  * the next by the length the back end decoded, until one is refused
  * (it cannot be probed) or there are enough. */
@@ -219,7 +274,7 @@ static void probe_function(struct background *bg, uintptr_t at, uintptr_t end)
 
 		memset(kp, 0, sizeof(*kp));
 		kp->addr = (uint8_t *)at;
-		kp->pre_handler = background_pre;
+		kp->pre_handler = quiet_pre;
 		if (register_kprobe(kp) < 0)
 			return;
 		at += arch_probe_insn_length(kp->point);
@@ -305,7 +360,7 @@ static size_t background_drop_hit(struct background *bg)
  * REGISTER_PAIRS. The unregistering is its first half only
  * (unregister_kprobe_locked: the probe is disarmed and unlinked, its
  * point's memory freed later by call_rcu): the pairs' probes then share
- * one grace period, waited for after the clock stops. What a grace
+ * one grace period, waited for, with the frees, after the clock stops. What a grace
  * period costs is timed on its own (time_grace_period).
  */
 static uint64_t time_pairs(void)
@@ -322,7 +377,9 @@ static uint64_t time_pairs(void)
 		mutex_unlock(&kprobe_mutex);
 	}
 	t = arch_cycles() - t0;
-	synchronize_rcu();
+	/* Not just the grace period: the points' frees too (point_free_rcu,
+	 * whose kfree would otherwise run in the next timed pairs). */
+	rcu_barrier();
 	for (int i = 0; i < REGISTER_PAIRS; i++)
 		kprobe_counts_fold(&pair_probes[i]);	/* as unregister_kprobes does */
 	return t / REGISTER_PAIRS;
@@ -525,6 +582,148 @@ static void bench_hits(unsigned long calls)
 	vfs_close(f);
 }
 
+/* ---- Scaling: several CPUs through the same probe at once ---- */
+
+#define SCALE_DEFAULT_MS 200
+#define SCALE_BATCH 64		/* reads between two looks at the clock */
+#define SCALE_WAIT (2 * TIMER_HZ)	/* for the threads to start or end */
+
+/* One calling thread's state, on a cache line of its own: each CPU
+ * writes only its own, so the calls are all the CPUs share. */
+struct scaler {
+	struct file *f;
+	unsigned long calls;
+} __aligned(64);
+
+static struct scaler scalers[MAX_CPUS];
+static int scale_ready, scale_go, scale_done;
+static ktime_t scale_end;
+
+/* A calling thread: wait for the start, so that every CPU begins
+ * together, then read in batches until the common end time. */
+static void scale_thread(void *arg)
+{
+	struct scaler *s = arg;
+
+	__atomic_add_fetch(&scale_ready, 1, __ATOMIC_ACQ_REL);
+	while (!__atomic_load_n(&scale_go, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+	do {
+		read_calls(s->f, SCALE_BATCH);
+		s->calls += SCALE_BATCH;
+	} while (ktime_get() < scale_end);
+	__atomic_add_fetch(&scale_done, 1, __ATOMIC_ACQ_REL);
+}
+
+/* Wait (sleeping, up to SCALE_WAIT) until *count reaches n. */
+static bool wait_count(int *count, int n)
+{
+	uint64_t end = sched_ticks() + SCALE_WAIT;
+
+	while (__atomic_load_n(count, __ATOMIC_ACQUIRE) < n && sched_ticks() < end)
+		thread_sleep(1);
+	return __atomic_load_n(count, __ATOMIC_ACQUIRE) >= n;
+}
+
+/* Start a calling thread on each of the first n CPUs that run threads,
+ * let them call for ms milliseconds, and return the reads they made (0
+ * if one could not start). Returns only once every thread has ended:
+ * they use the scalers and hit the caller's probes. */
+static unsigned long scale_run(unsigned int n, unsigned int ms)
+{
+	unsigned long cpus = smp_cpus_running(), calls = 0;
+	unsigned int started = 0;
+
+	scale_ready = scale_go = scale_done = 0;
+	for (unsigned int cpu = 0; cpu < MAX_CPUS && started < n; cpu++) {
+		struct scaler *s = &scalers[started];
+
+		if (!(cpus & (1UL << cpu)))
+			continue;
+		*s = (struct scaler){ 0 };
+		if (vfs_open(BENCH_FILE, O_RDONLY, &s->f) < 0)
+			break;
+		if (thread_create_on(cpu, "bench-scale", scale_thread, s) < 0) {
+			vfs_close(s->f);
+			break;
+		}
+		started++;
+	}
+	/* The end is set once all are waiting, before they are let go;
+	 * without it each makes one batch and ends. */
+	scale_end = 0;
+	if (started == n && wait_count(&scale_ready, (int)n))
+		scale_end = ktime_get() + (ktime_t)ms * 1000000;
+	__atomic_store_n(&scale_go, 1, __ATOMIC_RELEASE);
+	thread_sleep((uint64_t)ms * TIMER_HZ / 1000 + 1);
+	while (!wait_count(&scale_done, (int)started))
+		kprintf("bench: scale still waiting for the calling threads\n");
+	for (unsigned int i = 0; i < started; i++) {
+		calls += scalers[i].calls;
+		vfs_close(scalers[i].f);
+	}
+	return scale_end ? calls : 0;
+}
+
+/* Hits so far on every probe of p, its misses included. */
+static unsigned long row_hits(struct probes *p)
+{
+	struct kprobe *kps[] = { p->has_k ? &p->k : NULL, p->has_j ? &p->j.kp : NULL,
+				 p->has_r ? &p->r.kp : NULL };
+	unsigned long hits = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kps); i++)
+		if (kps[i])
+			hits += kprobe_nhit(kps[i]) + kprobe_nmissed(kps[i]);
+	return hits;
+}
+
+/* One scaling row: its probes registered once, then 1, 2 and 4 CPUs
+ * (as many as run threads) calling for ms milliseconds each. */
+static void scale_row(const char *name, struct probes *p, struct kprobe *shown, unsigned int ms)
+{
+	unsigned int cpus = (unsigned int)bits_set(smp_cpus_running());
+
+	if (add_all(name, p, shown) < 0)
+		return;
+	for (unsigned int n = 1; n <= MIN(cpus, 4u); n *= 2) {
+		unsigned long hits = row_hits(p), calls = scale_run(n, ms);
+
+		kprintf("bench: scale %-22s cpus %u calls %lu hits %lu ms %u path %s\n", name, n,
+			calls, row_hits(p) - hits, ms, shown ? path_of(shown) : "-");
+	}
+	remove_all(p);
+}
+
+/* bench scale: vfs_read without a probe (what the machine allows), then
+ * with each kind of probe, from 1, 2 and 4 CPUs at once. */
+static void bench_scale(unsigned int ms)
+{
+	bool was_optimizing = kprobes_optimization_enabled();
+	struct probes none = { 0 };
+	struct probes k = { .k = { .symbol_name = "vfs_read", .pre_handler = quiet_pre }, .has_k = true };
+	struct probes kpost = { .k = { .symbol_name = "vfs_read", .pre_handler = quiet_pre,
+				       .post_handler = quiet_post }, .has_k = true };
+	struct probes j = { .j = { .kp.symbol_name = "vfs_read", .entry = quiet_jprobe_entry },
+			    .has_j = true };
+	struct probes r = { .r = { .kp.symbol_name = "vfs_read", .handler = quiet_return },
+			    .has_r = true };
+	struct probes kr = { .k = k.k, .r = r.r, .has_k = true, .has_r = true };
+
+	kprintf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
+	kprobes_set_optimization(true);
+	scale_row("none", &none, NULL, ms);
+	scale_row("k-optimized", &k, &k.k, ms);
+	scale_row("k-post-handler", &kpost, &kpost.k, ms);
+	scale_row("j", &j, &j.j.kp, ms);
+	scale_row("r", &r, &r.r.kp, ms);
+	scale_row("kr", &kr, &kr.k, ms);
+	kprobes_set_optimization(false);
+	k.k.addr = NULL;
+	scale_row("k-boosted-or-emulated", &k, &k.k, ms);
+	kprobes_set_optimization(was_optimizing);	/* as the user left it */
+}
+
 /* `bench register`, with the optimizer on as registration normally runs
  * (and as the user had it afterwards). */
 static void bench_registration(void)
@@ -537,21 +736,30 @@ static void bench_registration(void)
 }
 
 /* bench [CALLS]: the hit rows. bench register: the registration rows,
- * which register 10,000 probes and take a minute or more under TCG. */
+ * which register 10,000 probes and take a minute or more under TCG.
+ * bench scale [MS]: the scaling rows, MS milliseconds per run. */
 static void cmd_bench(int argc, char **argv)
 {
 	uint64_t n = DEFAULT_CALLS;
 
 	if (argc == 2 && strcmp(argv[1], "register") == 0)
 		bench_registration();
+	else if (argc >= 2 && strcmp(argv[1], "scale") == 0) {
+		n = SCALE_DEFAULT_MS;
+		if (argc > 3 || (argc == 3 && (parse_u64(argv[2], &n) < 0 || n == 0 || n > 10000))) {
+			kprintf("bench: usage: bench scale [MS]\n");
+			return;
+		}
+		bench_scale((unsigned int)n);
+	}
 	else if (argc <= 2 && (argc == 1 || (parse_u64(argv[1], &n) == 0 && n > 0 &&
 					     n <= 10000000)))
 		bench_hits((unsigned long)n);
 	else {
-		kprintf("bench: usage: bench [CALLS] | bench register\n");
+		kprintf("bench: usage: bench [CALLS] | bench register | bench scale [MS]\n");
 		return;
 	}
 	kprintf("bench: done\n");
 }
-SHELL_COMMAND("bench", "[CALLS] | register",
-	      "measure a probe hit on vfs_read, or registration", cmd_bench);
+SHELL_COMMAND("bench", "[CALLS|register|scale [MS]]",
+	      "measure a probe hit on vfs_read, registration, or scaling", cmd_bench);
