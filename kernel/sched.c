@@ -272,7 +272,32 @@ void sched_preempt_point(struct pt_regs *regs)
 	current_thread()->preempted_regs = NULL;
 }
 
-bool sched_thread_stopped_in(uintptr_t start, size_t len)
+struct range {
+	uintptr_t start;
+	size_t len;
+	bool found;
+};
+
+static bool in_range(const struct range *r, uintptr_t ip)
+{
+	return ip >= r->start && ip < r->start + r->len;
+}
+
+/* On every other CPU, through smp_call_on_others: is what this CPU's IPI
+ * interrupted inside the range? */
+static void check_interrupted_in(void *arg)
+{
+	struct range *r = arg;
+
+	if (in_range(r, instruction_pointer(smp_call_regs())))
+		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
+}
+
+/* Is a thread other than the caller inside r? The first look (moved
+ * false): stopped there now; it also notes in *events the event number
+ * the third look starts from. The third (moved true): preempted or
+ * resumed after event number *events, having stopped there. */
+static bool thread_in_range(const struct range *r, bool moved, unsigned long *events)
 {
 	unsigned long flags = arch_irq_save();
 	struct thread *t;
@@ -280,47 +305,15 @@ bool sched_thread_stopped_in(uintptr_t start, size_t len)
 
 	spin_lock(&sched_lock);
 	list_for_each_entry(t, &all_threads, all_node) {
-		uintptr_t ip;
-
-		if (t == current_thread() || !t->preempted_regs)
+		if (t == current_thread())
 			continue;
-		ip = instruction_pointer(t->preempted_regs);
-		found |= ip >= start && ip < start + len;
+		if (moved)
+			found |= t->preempt_event > *events && in_range(r, t->stopped_at);
+		else if (t->preempted_regs)
+			found |= in_range(r, instruction_pointer(t->preempted_regs));
 	}
-	spin_unlock(&sched_lock);
-	arch_irq_restore(flags);
-	return found;
-}
-
-struct range {
-	uintptr_t start;
-	size_t len;
-	bool found;
-};
-
-/* On every other CPU, through smp_call_on_others: is what this CPU's IPI
- * interrupted inside the range? */
-static void check_interrupted_in(void *arg)
-{
-	struct range *r = arg;
-	uintptr_t ip = instruction_pointer(smp_call_regs());
-
-	if (ip >= r->start && ip < r->start + r->len)
-		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
-}
-
-/* Was a thread, other than the caller, preempted or resumed since event
- * number since, having stopped inside the range? */
-static bool moved_from_range(uintptr_t start, size_t len, unsigned long since)
-{
-	unsigned long flags = arch_irq_save();
-	struct thread *t;
-	bool found = false;
-
-	spin_lock(&sched_lock);
-	list_for_each_entry(t, &all_threads, all_node)
-		found |= t != current_thread() && t->preempt_event > since &&
-			 t->stopped_at >= start && t->stopped_at < start + len;
+	if (!moved)
+		*events = preempt_events;
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
 	return found;
@@ -338,17 +331,12 @@ static bool moved_from_range(uintptr_t start, size_t len, unsigned long since)
 bool code_in_use(uintptr_t start, size_t len)
 {
 	struct range r = { .start = start, .len = len };
-	unsigned long flags = arch_irq_save();
-	unsigned long since;
+	unsigned long events;
 
-	spin_lock(&sched_lock);
-	since = preempt_events;
-	spin_unlock(&sched_lock);
-	arch_irq_restore(flags);
-	if (sched_thread_stopped_in(start, len))
+	if (thread_in_range(&r, false, &events))
 		return true;
 	smp_call_on_others(check_interrupted_in, &r);
-	return r.found || moved_from_range(start, len, since);
+	return r.found || thread_in_range(&r, true, &events);
 }
 
 /* Called by the arch code on a new thread's first run. */
@@ -421,4 +409,5 @@ NOKPROBE_SYMBOL(wake_idle_cpu);
 NOKPROBE_SYMBOL(may_run_on);
 NOKPROBE_SYMBOL(first_runnable);
 NOKPROBE_SYMBOL(check_interrupted_in);
+NOKPROBE_SYMBOL(in_range);
 NOKPROBE_SYMBOL(note_preempt_event);

@@ -169,13 +169,10 @@ void sched_timer_tick(void);
  * switch threads if the slice ran out, unless the interrupted thread
  * disabled preemption. */
 void sched_preempt_point(struct pt_regs *regs);
-/* True if a thread other than the caller is stopped (preempted) with its
- * instruction pointer in [start, start+len). Code there is still in use. */
-bool sched_thread_stopped_in(uintptr_t start, size_t len);
-/* True if code in [start, start+len) may still be running: a thread is
- * stopped in it (above), or another CPU was interrupted in it by an IPI
- * sent now, or a thread that was preempted or resumed meanwhile had
- * stopped in it. A CPU running a handler with interrupts off answers
+/* True if code in [start, start+len) may still be running: a thread
+ * other than the caller is stopped (preempted) in it, or another CPU was
+ * interrupted in it by an IPI sent now, or a thread that was preempted
+ * or resumed meanwhile had stopped in it. A CPU running a handler with interrupts off answers
  * once it is done. False means nothing is inside, provided nothing can
  * enter any more (the caller made the code unreachable first). Thread
  * context: it waits for every other CPU. */
