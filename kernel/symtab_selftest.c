@@ -78,7 +78,7 @@ static void nokprobe_covers_text_poke(void)
 {
 	static const char *const path[] = {
 		"text_poke", "text_poke_stopped", "write_code", "poke_stopped", "poke_page",
-		"queue_stopped", "write_stopped_queue", "write_queued", "overlaps_queued",
+		"write_queued",
 		"copy_code_bytes", "virt_to_phys", "leaf",
 		"phys_to_virt", "map_page", "walk", "unmap_private_page", "unmap",
 		"arch_flush_tlb_page",
