@@ -1,11 +1,13 @@
 /* Selftests of memory: frames, heap, W^X, text patching, executable
- * memory and instruction slots. */
+ * memory, instruction slots and per-CPU allocations. */
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/insn_slot.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/mm/paging.h"
+#include "kernel/mm/percpu_alloc.h"
+#include "kernel/percpu.h"
 #include "kernel/shell/selftest.h"
 #include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
@@ -237,6 +239,65 @@ static void insn_slots_keep_one_empty_page(void)
 	EXPECT(test_slots.spare != NULL);
 }
 
+/* A new per-CPU chunk shows as a jump of the heap by MAX_CPUS units. */
+static bool percpu_alloc_took_chunk(size_t before)
+{
+	struct heap_stats now;
+
+	heap_get_stats(&now);
+	return now.bytes_in_use >= before + (size_t)MAX_CPUS * PERCPU_UNIT_SIZE;
+}
+
+/* 16-byte pieces, allocated until they start a third new chunk (a unit
+ * has 256 granules): each is zeroed on every CPU and no two overlap.
+ * Then the room a full chunk gets back is found again: with the last
+ * piece (alone in its chunk, which goes) freed, every chunk is full;
+ * freeing the piece before it opens a granule in the chunk filled last,
+ * which sits behind the other full ones, where the search stops unless
+ * the freeing moved that chunk to the front. Once all are freed the heap
+ * is back where it was: empty chunks are given back. */
+#define PERCPU_PIECES 1000
+
+static void percpu_pieces_over_several_chunks(void)
+{
+	static uint64_t *pieces[PERCPU_PIECES];
+	struct heap_stats before, after, now;
+	int n = 0, new_chunks = 0;
+	uint64_t *again;
+
+	heap_get_stats(&before);
+	while (new_chunks < 3 && n < PERCPU_PIECES) {
+		heap_get_stats(&now);
+		pieces[n] = alloc_percpu(uint64_t);
+		EXPECT(pieces[n] != NULL);
+		if (!pieces[n])
+			break;
+		new_chunks += percpu_alloc_took_chunk(now.bytes_in_use);
+		for (unsigned int cpu = 0; cpu < cpu_count(); cpu++) {
+			EXPECT_EQ(*per_cpu_ptr(pieces[n], cpu), 0);
+			*per_cpu_ptr(pieces[n], cpu) = (uint64_t)n << 8 | cpu;
+		}
+		n++;
+	}
+	EXPECT_EQ(new_chunks, 3);
+	for (int i = 0; i < n; i++)
+		for (unsigned int cpu = 0; cpu < cpu_count(); cpu++)
+			EXPECT_EQ(*per_cpu_ptr(pieces[i], cpu), (uint64_t)i << 8 | cpu);
+	if (new_chunks == 3 && n >= 2) {
+		free_percpu(pieces[--n]);
+		free_percpu(pieces[n - 1]);
+		heap_get_stats(&now);
+		again = alloc_percpu(uint64_t);
+		EXPECT(again == pieces[n - 1]);
+		EXPECT(!percpu_alloc_took_chunk(now.bytes_in_use));
+		pieces[n - 1] = again;
+	}
+	for (int i = 0; i < n; i++)
+		free_percpu(pieces[i]);
+	heap_get_stats(&after);
+	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+}
+
 static void code_runs_in_slot(void)
 {
 	static const uint8_t code[] = ARCH_RETURN_42_CODE;
@@ -262,5 +323,6 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(insn_slots_alloc_and_free),
 	SELFTEST_CASE(insn_slots_keep_one_empty_page),
 	SELFTEST_CASE(code_runs_in_slot),
+	SELFTEST_CASE(percpu_pieces_over_several_chunks),
 };
 SELFTEST_SUITE("memory", mm_cases);

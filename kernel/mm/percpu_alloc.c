@@ -15,8 +15,11 @@
  * bitmap per chunk says which are taken: an allocation is the first run
  * of free granules long enough, in the first chunk that has one; a chunk
  * is added when none has, and freed when its last piece is. Allocation
- * and freeing are rare (registering and unregistering probes), so a
- * sleeping lock and a linear search are enough.
+ * and freeing happen when probes are registered and unregistered, under
+ * a sleeping lock. The search must not grow with the number of probes
+ * (registering one probe among 10,000 costs little more than among none,
+ * docs/probes.md): full chunks are kept at the end of the list, where
+ * the search stops, and whole taken words of a bitmap are skipped.
  */
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/cpu.h"
@@ -38,6 +41,7 @@ struct percpu_chunk {
 	char *units;			/* in it, on a cache line: MAX_CPUS
 					   units, one after another */
 	uint64_t taken[GRANULES / MAP_BITS];	/* granules given out */
+	unsigned int nfree;		/* granules not given out */
 	unsigned int sizes[GRANULES];	/* at a piece's first granule: its length */
 };
 
@@ -49,13 +53,26 @@ static bool granule_taken(const struct percpu_chunk *c, unsigned int g)
 	return c->taken[g / MAP_BITS] & (1ULL << (g % MAP_BITS));
 }
 
+/* Mark n granules from first taken or free, and keep c's place in the
+ * list: a chunk that fills up goes to the end, one that had been full
+ * and gets a free granule back goes to the front. */
 static void mark(struct percpu_chunk *c, unsigned int first, unsigned int n, bool taken)
 {
+	bool was_full = c->nfree == 0;
+
 	for (unsigned int g = first; g < first + n; g++) {
 		if (taken)
 			c->taken[g / MAP_BITS] |= 1ULL << (g % MAP_BITS);
 		else
 			c->taken[g / MAP_BITS] &= ~(1ULL << (g % MAP_BITS));
+	}
+	c->nfree = taken ? c->nfree - n : c->nfree + n;
+	if (c->nfree == 0) {
+		list_del(&c->node);
+		list_add_tail(&c->node, &chunks);
+	} else if (was_full) {
+		list_del(&c->node);
+		list_add(&c->node, &chunks);
 	}
 }
 
@@ -65,6 +82,11 @@ static int find_run(const struct percpu_chunk *c, unsigned int n)
 	unsigned int run = 0;
 
 	for (unsigned int g = 0; g < GRANULES; g++) {
+		if (g % MAP_BITS == 0 && c->taken[g / MAP_BITS] == ~0ULL) {
+			run = 0;		/* a whole word taken */
+			g += MAP_BITS - 1;
+			continue;
+		}
 		run = granule_taken(c, g) ? 0 : run + 1;
 		if (run == n)
 			return (int)(g + 1 - n);
@@ -85,7 +107,8 @@ static struct percpu_chunk *chunk_create(void)
 	}
 	c->units = (char *)ALIGN_UP((uintptr_t)c->mem, CACHE_LINE);
 	c->base = (uintptr_t)c->units - percpu_offset_of(0);
-	list_add_tail(&c->node, &chunks);
+	c->nfree = GRANULES;
+	list_add(&c->node, &chunks);
 	return c;
 }
 
@@ -108,6 +131,10 @@ void *alloc_percpu_bytes(size_t size)
 		return NULL;
 	mutex_lock(&percpu_alloc_lock);
 	list_for_each_entry(c, &chunks, node) {
+		if (c->nfree == 0)
+			break;		/* the full chunks, at the end */
+		if (c->nfree < n)
+			continue;
 		first = find_run(c, n);
 		if (first >= 0) {
 			found = c;
@@ -140,7 +167,7 @@ void free_percpu(void *ptr)
 
 			mark(c, first, c->sizes[first], false);
 			c->sizes[first] = 0;
-			if (find_run(c, GRANULES) == 0) {	/* all free */
+			if (c->nfree == GRANULES) {	/* all free */
 				list_del(&c->node);
 				kfree(c->mem);
 				kfree(c);
