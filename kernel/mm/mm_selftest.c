@@ -250,12 +250,15 @@ static bool percpu_alloc_took_chunk(size_t before)
 
 /* 16-byte pieces, allocated until they start a third new chunk (a unit
  * has 256 granules): each is zeroed on every CPU and no two overlap.
- * Then the room a full chunk gets back is found again: with the last
- * piece (alone in its chunk, which goes) freed, every chunk is full;
- * freeing the piece before it opens a granule in the chunk filled last,
- * which sits behind the other full ones, where the search stops unless
- * the freeing moved that chunk to the front. Once all are freed the heap
- * is back where it was: empty chunks are given back. */
+ * - The last piece, alone in its chunk, freed and allocated again: the
+ *   emptied chunk stays as the spare (release_empty_chunks), so neither
+ *   step goes to the heap.
+ * - The piece before it, in the chunk filled last, freed and allocated
+ *   again: it gets its own place back, as that chunk moved to the front
+ *   when it got room back (without the move the search would take the
+ *   newer chunk's room, which comes first).
+ * - All freed: the heap is where it was, or one spare chunk above it if
+ *   something else kept a chunk in use meanwhile. */
 #define PERCPU_PIECES 1000
 
 static void percpu_pieces_over_several_chunks(void)
@@ -284,18 +287,23 @@ static void percpu_pieces_over_several_chunks(void)
 		for (unsigned int cpu = 0; cpu < cpu_count(); cpu++)
 			EXPECT_EQ(*per_cpu_ptr(pieces[i], cpu), (uint64_t)i << 8 | cpu);
 	if (new_chunks == 3 && n >= 2) {
-		free_percpu(pieces[--n]);
-		free_percpu(pieces[n - 1]);
 		heap_get_stats(&now);
+		free_percpu(pieces[n - 1]);
+		pieces[n - 1] = alloc_percpu(uint64_t);
+		heap_get_stats(&after);
+		EXPECT_EQ(after.bytes_in_use, now.bytes_in_use);
+
+		free_percpu(pieces[n - 2]);
 		again = alloc_percpu(uint64_t);
-		EXPECT(again == pieces[n - 1]);
-		EXPECT(!percpu_alloc_took_chunk(now.bytes_in_use));
-		pieces[n - 1] = again;
+		EXPECT(again == pieces[n - 2]);
+		pieces[n - 2] = again;
 	}
 	for (int i = 0; i < n; i++)
 		free_percpu(pieces[i]);
 	heap_get_stats(&after);
-	EXPECT_EQ(after.bytes_in_use, before.bytes_in_use);
+	EXPECT(after.bytes_in_use == before.bytes_in_use ||
+	       (after.bytes_in_use > before.bytes_in_use &&
+		after.bytes_in_use < before.bytes_in_use + 2 * (size_t)MAX_CPUS * PERCPU_UNIT_SIZE));
 }
 
 static void code_runs_in_slot(void)

@@ -14,7 +14,8 @@
  * Within a chunk the units are cut alike into 16-byte granules, and one
  * bitmap per chunk says which are taken: an allocation is the first run
  * of free granules long enough, in the first chunk that has one; a chunk
- * is added when none has, and freed when its last piece is. Allocation
+ * is added when none has, and freed when its last piece is (but one
+ * kept spare while others are in use: release_empty_chunks). Allocation
  * and freeing happen when probes are registered and unregistered, under
  * a sleeping lock. The search must not grow with the number of probes
  * (registering one probe among 10,000 costs little more than among none,
@@ -152,6 +153,36 @@ void *alloc_percpu_bytes(size_t size)
 	return found ? (void *)(found->base + (uintptr_t)first * GRANULE) : NULL;
 }
 
+static void chunk_destroy(struct percpu_chunk *c)
+{
+	list_del(&c->node);
+	kfree(c->mem);
+	kfree(c);
+}
+
+/* Give back the empty chunks, but one while another chunk is in use: a
+ * piece allocated and freed again and again at the edge of a full chunk
+ * (a probe registered and unregistered among thousands) would otherwise
+ * take a chunk from the heap and give it back each time. Once nothing
+ * is in use, every chunk goes, and the heap is as before the first
+ * allocation. */
+static void release_empty_chunks(void)
+{
+	struct percpu_chunk *c, *next;
+	bool in_use = false, spare_kept = false;
+
+	list_for_each_entry(c, &chunks, node)
+		in_use |= c->nfree < GRANULES;
+	list_for_each_entry_safe(c, next, &chunks, node) {
+		if (c->nfree < GRANULES)
+			continue;
+		if (in_use && !spare_kept)
+			spare_kept = true;
+		else
+			chunk_destroy(c);
+	}
+}
+
 void free_percpu(void *ptr)
 {
 	struct percpu_chunk *c;
@@ -167,11 +198,8 @@ void free_percpu(void *ptr)
 
 			mark(c, first, c->sizes[first], false);
 			c->sizes[first] = 0;
-			if (c->nfree == GRANULES) {	/* all free */
-				list_del(&c->node);
-				kfree(c->mem);
-				kfree(c);
-			}
+			if (c->nfree == GRANULES)
+				release_empty_chunks();
 			break;
 		}
 	}
