@@ -29,10 +29,12 @@
 #include "kernel/time.h"
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/vfs.h"
 #include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/layout.h>
 
 /* How long the bench waits for the optimizer thread to finish its work. */
 #define OPTIMIZER_WAIT (60 * TIMER_HZ)
@@ -620,11 +622,35 @@ static void bench_hits(unsigned long calls)
 struct scaler {
 	struct file *f;
 	unsigned long calls;
+	unsigned long faults;	/* exceptions taken (the "fault" row) */
 } __aligned(64);
 
 static struct scaler scalers[MAX_CPUS];
 static int scale_ready, scale_go, scale_done;
 static ktime_t scale_end;
+/* The "fault" row: each call also takes one exception that no probe
+ * causes, and faults_taken counts them over the row's runs. */
+static bool scale_with_fault;
+static unsigned long faults_taken;
+
+/* The heap's last page: mapped only if the heap ever grew to its whole
+ * gigabyte, so a read there faults. */
+#define NEVER_MAPPED (HEAP_BASE + HEAP_MAX_SIZE - PAGE_SIZE)
+
+/* calls reads like read_calls, each after a read of NEVER_MAPPED: a data
+ * abort or page fault, which the exception table turns into -EFAULT
+ * (copy_from_kernel_nofault). What an exception costs with no probe
+ * involved, against which the rows whose hits trap can be read. */
+static void read_calls_faulting(struct scaler *s, unsigned long calls)
+{
+	for (unsigned long i = 0; i < calls; i++) {
+		uint64_t word;
+
+		if (copy_from_kernel_nofault(&word, (const void *)NEVER_MAPPED, sizeof(word)) < 0)
+			s->faults++;
+		read_calls(s->f, 1);
+	}
+}
 
 /* A calling thread: wait for the start, so that every CPU begins
  * together, then read in batches until the common end time. */
@@ -636,7 +662,10 @@ static void scale_thread(void *arg)
 	while (!__atomic_load_n(&scale_go, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 	do {
-		read_calls(s->f, SCALE_BATCH);
+		if (scale_with_fault)
+			read_calls_faulting(s, SCALE_BATCH);
+		else
+			read_calls(s->f, SCALE_BATCH);
 		s->calls += SCALE_BATCH;
 	} while (ktime_get() < scale_end);
 	__atomic_add_fetch(&scale_done, 1, __ATOMIC_ACQ_REL);
@@ -687,6 +716,7 @@ static unsigned long scale_run(unsigned int n, unsigned int ms)
 		kprintf("bench: scale still waiting for the calling threads\n");
 	for (unsigned int i = 0; i < started; i++) {
 		calls += scalers[i].calls;
+		faults_taken += scalers[i].faults;
 		vfs_close(scalers[i].f);
 	}
 	return scale_end ? calls : 0;
@@ -714,15 +744,17 @@ static void scale_row(const char *name, struct probes *p, struct kprobe *shown, 
 	if (add_all(name, p, shown) < 0)
 		return;
 	for (unsigned int n = 1; n <= MIN(cpus, 4u); n *= 2) {
-		unsigned long hits = row_hits(p), calls = scale_run(n, ms);
+		/* The fault row's "hits" are its exceptions. */
+		unsigned long hits = row_hits(p) + faults_taken, calls = scale_run(n, ms);
 
 		kprintf("bench: scale %-22s cpus %u calls %lu hits %lu ms %u path %s\n", name, n,
-			calls, row_hits(p) - hits, ms, shown ? path_of(shown) : "-");
+			calls, row_hits(p) + faults_taken - hits, ms, shown ? path_of(shown) : "-");
 	}
 	remove_all(p);
 }
 
 /* bench scale: vfs_read without a probe (what the machine allows), then
+ * with an exception per call and no probe (what trapping allows), then
  * with each kind of probe, from 1, 2 and 4 CPUs at once. */
 static void bench_scale(unsigned int ms)
 {
@@ -740,6 +772,9 @@ static void bench_scale(unsigned int ms)
 	kprintf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
 	kprobes_set_optimization(true);
 	scale_row("none", &none, NULL, ms);
+	scale_with_fault = true;
+	scale_row("fault", &none, NULL, ms);
+	scale_with_fault = false;
 	scale_row("k-optimized", &k, &k.k, ms);
 	scale_row("k-post-handler", &kpost, &kpost.k, ms);
 	scale_row("j", &j, &j.j.kp, ms);
