@@ -91,9 +91,9 @@ NO_LOOP_TO_CALL void *memmove(void *dst, const void *src, size_t n)
 EXPORT_SYMBOL(memmove);
 
 /* A word of the byte at a time, then bytes: structures are zeroed this
- * way on every allocation and every instruction decoded, where a byte
- * loop ran (and, with lib/ probed at every instruction, hit) eight times
- * as often. */
+ * way by every kzalloc and, on x86_64, for every instruction decoded
+ * (insn_decode), where a byte loop ran (and, with lib/ probed at every
+ * instruction, hit) eight times as often. */
 NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
 {
 	const uint64_t word = 0x0101010101010101ULL * (unsigned char)c;
