@@ -8,6 +8,7 @@
 #include "kernel/mm/paging.h"
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/percpu.h"
+#include "kernel/rcu.h"
 #include "kernel/shell/selftest.h"
 #include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
@@ -268,6 +269,9 @@ static void percpu_pieces_over_several_chunks(void)
 	int n = 0, new_chunks = 0;
 	uint64_t *again;
 
+	/* Frees an earlier command left to the RCU thread (a probe's point)
+	 * would otherwise change the heap in the middle of the count. */
+	rcu_barrier();
 	heap_get_stats(&before);
 	while (new_chunks < 3 && n < PERCPU_PIECES) {
 		heap_get_stats(&now);
