@@ -57,7 +57,7 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
-	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -MMD -MP
+	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
@@ -100,6 +100,14 @@ $(OBJS): $(BUILD)/cflags
 $(BUILD)/objs: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(OBJS)' | cmp -s - $@ || echo '$(OBJS)' > $@
+
+# The kernel build's identity (tools/mkvermagic.py): a digest of every
+# header a module can include. The loader compares it with the vermagic=
+# that tools/modules.mk writes into each module's .modinfo. Rewritten only
+# when it changes; made before anything is compiled (order-only).
+VERMAGIC_H := $(BUILD)/include/generated/vermagic.h
+include tools/vermagic.mk
+$(OBJS): | $(VERMAGIC_H)
 
 # Portable code may use only what the architecture contract (kernel/arch.h)
 # lists: checked before anything is compiled, so a use of an undeclared
@@ -176,7 +184,7 @@ MODULES_MAKE = $(MAKE) --no-print-directory -f tools/modules.mk ARCH=$(ARCH) BUI
 
 # Always run: each directory's make does nothing when its modules are up
 # to date, and touches the stamp only when it installs a changed .ko.
-$(MODULES_STAMP): FORCE
+$(MODULES_STAMP): $(VERMAGIC_H) FORCE
 	@mkdir -p $(BUILD)/modules/lib/modules
 	$(Q)for d in $(MODULE_DIRS); do $(MODULES_MAKE) M=$$d install || exit 1; done
 	$(Q)[ -e $@ ] || touch $@

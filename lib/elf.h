@@ -46,8 +46,14 @@ typedef struct {
 #define SHT_SYMTAB   2
 #define SHT_STRTAB   3
 #define SHT_RELA     4
+#define SHT_NOTE     7
 #define SHT_NOBITS   8
 #define SHT_REL      9
+#define SHT_INIT_ARRAY 14
+#define SHT_FINI_ARRAY 15
+/* Processor-specific: meaningful only with e_machine EM_X86_64 (the
+ * x86-64 psABI's unwind tables, which GCC emits for .eh_frame there). */
+#define SHT_X86_64_UNWIND 0x70000001
 
 /* sh_flags */
 #define SHF_WRITE     0x1

@@ -170,26 +170,72 @@ static int check_section_names(struct check *c)
 	return 0;
 }
 
-/* Each section: its bytes in the file, a usable alignment, no REL. */
+/* Whether the loader can place a section of this type in memory: code
+ * and data (PROGBITS), bss (NOBITS), notes, constructor and destructor
+ * tables and, on x86_64, the unwind tables GCC emits there. Processor-
+ * specific types mean something only with their own e_machine. */
+static bool loadable_type(uint32_t type, uint16_t machine)
+{
+	switch (type) {
+	case SHT_PROGBITS:
+	case SHT_NOBITS:
+	case SHT_NOTE:
+	case SHT_INIT_ARRAY:
+	case SHT_FINI_ARRAY:
+		return true;
+	case SHT_X86_64_UNWIND:
+		return machine == EM_X86_64;
+	default:
+		return false;
+	}
+}
+
+/* What the loader will do with section i, checked against its type: an
+ * allocated section is loaded, so its type must be one the loader can
+ * load; a section named like relocations (.rel*, .rela*) is applied, so
+ * it must be RELA (another type would leave the module silently
+ * unrelocated); .modinfo is read from the file, so it must have bytes
+ * there. */
+static int check_section_use(struct check *c, unsigned int i)
+{
+	const Elf64_Shdr *sh = &c->sh[i];
+	const char *name = name_of(c, i);
+
+	if ((sh->sh_flags & SHF_ALLOC) && !loadable_type(sh->sh_type, c->eh->e_machine))
+		return refuse(c, "section %u (%s) is allocated, but its type 0x%x is not one this loader loads",
+			      i, name, sh->sh_type);
+	if (strncmp(name, ".rel", 4) == 0 && sh->sh_type != SHT_RELA)
+		return refuse(c, "section %u (%s) is named as relocations, but its type is 0x%x, not RELA (4)",
+			      i, name, sh->sh_type);
+	if (strcmp(name, ".modinfo") == 0 && sh->sh_type != SHT_PROGBITS)
+		return refuse(c, "section %u (.modinfo) has type 0x%x, not PROGBITS (1): no contents to read",
+			      i, sh->sh_type);
+	return 0;
+}
+
+/* Each section: its bytes in the file, a usable alignment, a type that
+ * fits its use, no REL. */
 static int check_sections(struct check *c)
 {
 	unsigned int nsymtab = 0;
 
 	for (unsigned int i = 0; i < c->shnum; i++) {
 		const Elf64_Shdr *sh = &c->sh[i];
+		int err;
 
-		if (sh->sh_type == SHT_NULL)
-			continue;
 		if (sh->sh_type == SHT_REL)
 			return refuse(c, "section %u (%s) holds REL relocations; this loader takes RELA only",
 				      i, name_of(c, i));
-		if (sh->sh_type != SHT_NOBITS && !in_file(c, sh->sh_offset, sh->sh_size))
+		if (elf_section_has_data(sh) && !in_file(c, sh->sh_offset, sh->sh_size))
 			return refuse(c, "section %u (%s) lies past the end of the file",
 				      i, name_of(c, i));
 		if (sh->sh_addralign & (sh->sh_addralign - 1))
 			return refuse(c, "section %u (%s) has alignment %llu, not a power of two",
 				      i, name_of(c, i),
 				      (unsigned long long)sh->sh_addralign);
+		err = check_section_use(c, i);
+		if (err)
+			return err;
 		if (sh->sh_type == SHT_SYMTAB) {
 			if (nsymtab++ > 0)
 				return refuse(c, "two symbol tables: sections %u and %u",
@@ -295,7 +341,7 @@ static int check_rela(struct check *c, unsigned int i)
 		return refuse(c, "relocation section %s applies to section %u, which does not exist",
 			      name_of(c, i), sh->sh_info);
 	target = &c->sh[sh->sh_info];
-	if (target->sh_type == SHT_NOBITS || target->sh_type == SHT_NULL)
+	if (!elf_section_has_data(target))
 		return refuse(c, "relocation section %s applies to section %u (%s), which has no contents",
 			      name_of(c, i), sh->sh_info, name_of(c, sh->sh_info));
 
@@ -360,9 +406,20 @@ const char *elf_section_name(const Elf64_Ehdr *eh, const Elf64_Shdr *sh)
 	return (const char *)eh + names->sh_offset + sh->sh_name;
 }
 
+bool elf_section_has_data(const Elf64_Shdr *sh)
+{
+	return sh->sh_type != SHT_NULL && sh->sh_type != SHT_NOBITS;
+}
+
+bool module_section_loaded(const Elf64_Ehdr *eh, const Elf64_Shdr *sh)
+{
+	return (sh->sh_flags & SHF_ALLOC) && sh->sh_size != 0 &&
+	       strcmp(elf_section_name(eh, sh), ".modinfo") != 0;
+}
+
 const void *elf_section_data(const Elf64_Ehdr *eh, const Elf64_Shdr *sh)
 {
-	if (sh->sh_type == SHT_NOBITS)
+	if (!elf_section_has_data(sh))
 		return NULL;
 	return (const uint8_t *)eh + sh->sh_offset;
 }

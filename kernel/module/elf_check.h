@@ -11,7 +11,12 @@
  * sh_size), also ends within it: its width (1 to 8 bytes) depends on the
  * type, which only the architecture knows. Nor does it bound the sizes
  * and alignments of SHT_NOBITS sections, which have no bytes in the file:
- * the loader must check their sum before allocating. */
+ * the loader must check their sum before allocating.
+ *
+ * It also checks that each section's type fits what the loader will do
+ * with it (module_section_loaded() below): an allocated section must be
+ * of a type the loader loads, a section named .rel* or .rela* must be
+ * RELA, and .modinfo must have contents in the file. */
 #ifndef KERNEL_MODULE_ELF_CHECK_H
 #define KERNEL_MODULE_ELF_CHECK_H
 
@@ -36,8 +41,21 @@ const Elf64_Shdr *elf_section(const Elf64_Ehdr *eh, unsigned int i);
 /* The name of section sh (from the section name table). */
 const char *elf_section_name(const Elf64_Ehdr *eh, const Elf64_Shdr *sh);
 
-/* The bytes of section sh in the file, or NULL for a SHT_NOBITS
- * section (.bss), which has none. */
+/* Whether section sh has bytes in the file: every type but SHT_NULL and
+ * SHT_NOBITS (.bss). This is what "inside the file" means for each type:
+ * module_elf_check() has put the bytes of every section that has them
+ * inside the file, and nothing may read those of one that has none,
+ * wherever its sh_offset points. */
+bool elf_section_has_data(const Elf64_Shdr *sh);
+
+/* Whether the loader places section sh in memory: allocated (whose type
+ * the check has made one the loader loads), not empty, and not .modinfo,
+ * which is read from the file and unused at run time. Every part of the
+ * loader decides with this. */
+bool module_section_loaded(const Elf64_Ehdr *eh, const Elf64_Shdr *sh);
+
+/* The bytes of section sh in the file, or NULL for a section that has
+ * none (elf_section_has_data). */
 const void *elf_section_data(const Elf64_Ehdr *eh, const Elf64_Shdr *sh);
 
 /* The symbol table's section header (a checked image has exactly one). */

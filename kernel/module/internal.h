@@ -27,6 +27,16 @@ static inline const char *section_name(const struct load_info *li, unsigned int 
 	return li->secstrings + li->sh[i].sh_name;
 }
 
+/* loader.c: steps 1 to 5 of a load and the sealing of code and rodata
+ * (loader.c's comment): the file checked, the module laid out,
+ * relocated and its declarations read and checked, its parameters set.
+ * Runs none of the module's code. Returns 0 with li->mod ready to
+ * start, or a negative errno with li->mod freed and a one-line reason
+ * printed; li's own tables are freed either way. */
+int prepare_module(struct load_info *li, int nargs, char **args);
+/* Free a module that is not, or no longer, published. */
+void free_module(struct module *mod);
+
 /* The index of the section called name, or 0 if there is none. */
 unsigned int find_section(const struct load_info *li, const char *name);
 
@@ -50,7 +60,30 @@ int build_module_symtab(struct load_info *li);
  * *owner to the module (NULL: the kernel). */
 const struct kernel_symbol *find_export(const char *name, struct module **owner);
 
-/* params.c: set the module's parameters from "name=value" words. */
+/* pointers.c: whether a pointer taken from the relocated module lies in
+ * its loaded sections, of the kind it must (see the file's comment). */
+/* addr is in a loaded code section. */
+bool module_code_pointer(const struct load_info *li, uintptr_t addr);
+/* addr is in any loaded section. */
+bool module_pointer(const struct load_info *li, uintptr_t addr);
+/* addr starts a string in a loaded section that is not code, with its
+ * NUL inside that section: returns it, or NULL. */
+const char *module_string(const struct load_info *li, uintptr_t addr);
+/* [addr, addr + size) lies in one loaded writable data section, and addr
+ * is a multiple of align: a variable the loader may store to. */
+bool module_variable(const struct load_info *li, uintptr_t addr, size_t size, size_t align);
+
+/* declarations.c: step 5, what the relocated module declares (init and
+ * exit, exports, parameters, never-probe code), each pointer checked
+ * before it is used; then its parameters are set from "name=value"
+ * words. */
+int read_declarations(struct load_info *li, int nargs, char **args);
+
+/* params.c: check each of the module's parameter entries (its name, its
+ * type, and that its variable is the module's writable data with room
+ * for the type); then set them from "name=value" words. */
+int check_params(const struct load_info *li, const struct kernel_param *params,
+		 size_t nparams);
 int set_module_params(struct module *mod, const struct kernel_param *params,
 		      size_t nparams, int nargs, char **args);
 

@@ -13,6 +13,7 @@
 #include "kernel/arch.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/paging.h"
+#include "kernel/module/elf_check.h"
 #include "kernel/module/internal.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
@@ -23,11 +24,7 @@ enum part { PART_TEXT, PART_RO, PART_RW };
 
 static bool is_loaded(const struct load_info *li, unsigned int i)
 {
-	const Elf64_Shdr *s = &li->sh[i];
-
-	/* .modinfo is read from the file; nothing uses it at run time. */
-	return (s->sh_flags & SHF_ALLOC) && s->sh_size &&
-	       strcmp(section_name(li, i), ".modinfo") != 0;
+	return module_section_loaded(li->eh, &li->sh[i]);
 }
 
 static bool is_init(const struct load_info *li, unsigned int i)
@@ -130,11 +127,13 @@ int layout_and_copy(struct load_info *li)
 			(unsigned long)(mod->core_layout.size + mod->init_layout.size) / 1024);
 		return err;
 	}
-	/* The ranges are zeroed: bss (NOBITS) needs no copy. */
-	for (unsigned int i = 1; i < li->eh->e_shnum; i++)
-		if (is_loaded(li, i) && li->sh[i].sh_type != SHT_NOBITS)
-			memcpy((void *)li->sec_addr[i], li->image + li->sh[i].sh_offset,
-			       li->sh[i].sh_size);
+	/* The ranges are zeroed: bss (NOBITS) has no bytes to copy. */
+	for (unsigned int i = 1; i < li->eh->e_shnum; i++) {
+		const void *data = elf_section_data(li->eh, &li->sh[i]);
+
+		if (is_loaded(li, i) && data)
+			memcpy((void *)li->sec_addr[i], data, li->sh[i].sh_size);
+	}
 	return 0;
 }
 

@@ -3,14 +3,20 @@
  *
  * Loading, step by step (module_load):
  *   1. check the ELF file (elf_check.c) and find its tables;
- *   2. read the name from .modinfo; refuse a second copy;
+ *   2. read the name from .modinfo, refuse a module built for another
+ *      kernel (vermagic) and a second copy;
  *   3. lay the allocated sections out in executable memory (layout.c);
  *   4. resolve every symbol and apply every relocation (symbols.c);
  *   5. find what the module declares: init and exit, exports,
- *      parameters, code never to probe; set the parameters (params.c);
+ *      parameters, code never to probe, each pointer checked against
+ *      the module's own sections (declarations.c); set the parameters
+ *      (params.c);
  *   6. seal code and rodata, publish the module and its symbols, tell
  *      the notifiers it is COMING, and run its init;
  *   7. LIVE: free its init memory; or, if init failed, GOING: undo it all.
+ * Steps 1 to 5 only read the file and write the module's own memory
+ * (prepare_module): none of the module's code runs before step 6, so
+ * the host fuzzer (tests/fuzz/) runs them on any input it likes.
  * Unloading (module_unload) runs exit, tells the notifiers the module is
  * GOING, unpublishes it, waits a grace period and frees it.
  *
@@ -24,6 +30,7 @@
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/rcu.h"
+#include "generated/vermagic.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -84,9 +91,10 @@ static const char *modinfo(const struct load_info *li, const char *key)
 	const char *p, *end;
 	size_t len = strlen(key);
 
-	if (!i)
+	/* The ELF check made .modinfo PROGBITS, inside the file. */
+	p = i ? elf_section_data(li->eh, &li->sh[i]) : NULL;
+	if (!p)
 		return NULL;
-	p = (const char *)li->image + li->sh[i].sh_offset;
 	end = p + li->sh[i].sh_size;
 	while (p < end) {
 		size_t n = strnlen(p, (size_t)(end - p));
@@ -108,13 +116,21 @@ static struct module *find_module(const char *name)
 	return NULL;
 }
 
-/* Step 2. */
-static int read_name(struct load_info *li)
+/* Step 2: the name, and the kernel build the module was built for,
+ * which must be this one (as Linux checks vermagic): a module compiled
+ * against other headers may lay out every shared structure differently. */
+static int read_modinfo(struct load_info *li)
 {
 	const char *name = modinfo(li, "name");
+	const char *vermagic = modinfo(li, "vermagic");
 
 	if (!name || !*name || strlen(name) >= MODULE_NAME_LEN) {
 		kprintf("insmod: no module name in .modinfo (not built by make M=DIR?)\n");
+		return -ENOEXEC;
+	}
+	if (!vermagic || strcmp(vermagic, VERMAGIC_STRING) != 0) {
+		kprintf("insmod: %s was built for kernel '%s', this is '%s'\n", name,
+			vermagic ? vermagic : "(no vermagic)", VERMAGIC_STRING);
 		return -ENOEXEC;
 	}
 	if (find_module(name)) {
@@ -123,29 +139,6 @@ static int read_name(struct load_info *li)
 	}
 	strlcpy(li->mod->name, name, sizeof(li->mod->name));
 	return 0;
-}
-
-/* A global symbol the object defines, or 0. */
-static uintptr_t defined_symbol(const struct load_info *li, const char *name)
-{
-	for (size_t i = 1; i < li->nsyms; i++) {
-		const Elf64_Sym *sym = &li->syms[i];
-
-		if (ELF64_ST_BIND(sym->st_info) != STB_LOCAL && sym->st_shndx != SHN_UNDEF &&
-		    strcmp(li->strtab + sym->st_name, name) == 0)
-			return li->sym_value[i];
-	}
-	return 0;
-}
-
-/* A loaded section's address and size in whole entries of entsize. */
-static const void *section_table(const struct load_info *li, const char *name,
-				 size_t entsize, size_t *count)
-{
-	unsigned int i = find_section(li, name);
-
-	*count = i && li->sec_addr[i] ? li->sh[i].sh_size / entsize : 0;
-	return *count ? (const void *)li->sec_addr[i] : NULL;
 }
 
 /* Where each loaded section went, for the debugger. */
@@ -171,49 +164,7 @@ static int record_sections(struct load_info *li)
 	return 0;
 }
 
-/* No module may export a name the kernel or another module exports. */
-static int check_exports(const struct module *mod)
-{
-	for (size_t i = 0; i < mod->num_exports; i++) {
-		struct module *owner;
-
-		if (find_export(mod->exports[i].name, &owner)) {
-			kprintf("insmod: %s exports %s, which %s exports already\n", mod->name,
-				mod->exports[i].name, owner ? owner->name : "the kernel");
-			return -EEXIST;
-		}
-	}
-	return 0;
-}
-
-/* Step 5: what the relocated module declares. */
-static int read_declarations(struct load_info *li, int nargs, char **args)
-{
-	struct module *mod = li->mod;
-	const struct kernel_param *params;
-	size_t nparams, n;
-	unsigned int kt = find_section(li, ".kprobes.text");
-	int err;
-
-	mod->init = (int (*)(void))defined_symbol(li, "init_module");
-	mod->exit = (void (*)(void))defined_symbol(li, "cleanup_module");
-	mod->exports = section_table(li, "__ksymtab", sizeof(struct kernel_symbol),
-				     &mod->num_exports);
-	mod->kprobe_blacklist = section_table(li, ".nokprobe_list", sizeof(uintptr_t), &n);
-	mod->num_kprobe_blacklist = n;
-	if (kt && li->sec_addr[kt]) {
-		mod->kprobes_text_start = li->sec_addr[kt];
-		mod->kprobes_text_size = li->sh[kt].sh_size;
-	}
-	params = section_table(li, "__param", sizeof(struct kernel_param), &nparams);
-	err = check_exports(mod);
-	if (!err)
-		err = set_module_params(mod, params, nparams, nargs, args);
-	return err;
-}
-
-/* Free what a module holds; it is unpublished and no CPU can be in it. */
-static void free_module(struct module *mod)
+void free_module(struct module *mod)
 {
 	for (size_t i = 0; i < mod->num_uses; i++)
 		mod->uses[i]->users--;
@@ -285,12 +236,12 @@ static int start_module(struct module *mod)
 	return 0;
 }
 
-static int load_locked(struct load_info *li, int nargs, char **args)
+int prepare_module(struct load_info *li, int nargs, char **args)
 {
 	int err = read_tables(li);
 
 	if (!err)
-		err = read_name(li);
+		err = read_modinfo(li);
 	if (!err)
 		err = layout_and_copy(li);
 	if (!err)
@@ -309,9 +260,17 @@ static int load_locked(struct load_info *li, int nargs, char **args)
 		if (err == -ENOMEM)
 			kprintf("insmod: out of memory\n");
 		free_module(li->mod);
-		return err;
 	}
-	return start_module(li->mod);
+	kfree(li->sec_addr);
+	kfree(li->sym_value);
+	return err;
+}
+
+static int load_locked(struct load_info *li, int nargs, char **args)
+{
+	int err = prepare_module(li, nargs, args);
+
+	return err ? err : start_module(li->mod);
 }
 
 int module_load(const void *image, size_t size, int nargs, char **args)
@@ -325,8 +284,6 @@ int module_load(const void *image, size_t size, int nargs, char **args)
 	mutex_lock(&modules_mutex);
 	err = load_locked(&li, nargs, args);
 	mutex_unlock(&modules_mutex);
-	kfree(li.sec_addr);
-	kfree(li.sym_value);
 	return err;
 }
 

@@ -3,6 +3,10 @@
  * word is parsed into the variable its struct kernel_param names, before
  * the module's init runs. A word naming no parameter, or a value that
  * does not parse or does not fit, refuses the module with one line.
+ *
+ * The entries are the module's own data: check_params checks every one
+ * of them (declarations.c calls it) before set_module_params follows a
+ * name or stores through a variable's pointer.
  */
 #include "kernel/module/internal.h"
 #include "kernel/mm/heap.h"
@@ -111,9 +115,6 @@ static int set_value(struct module *mod, const struct kernel_param *kp, const ch
 		}
 		strlcpy(kp->arg, value, kp->maxlen);
 		break;
-	default:
-		kprintf("insmod: parameter '%s' has unknown type %u\n", kp->name, kp->type);
-		return -ENOEXEC;
 	}
 	if (err == -ENOMEM)
 		kprintf("insmod: out of memory\n");
@@ -121,6 +122,72 @@ static int set_value(struct module *mod, const struct kernel_param *kp, const ch
 		kprintf("insmod: bad value '%s' for parameter '%s' (%s%s)\n", value, kp->name,
 			type_names[kp->type], err == -ERANGE ? ", out of range" : "");
 	return err;
+}
+
+/* The size and alignment of a parameter's variable, by its type; 0 for
+ * a type this loader does not know. */
+static size_t variable_size(const struct kernel_param *kp)
+{
+	switch (kp->type) {
+	case PARAM_TYPE_int:
+		return sizeof(int);
+	case PARAM_TYPE_uint:
+		return sizeof(unsigned int);
+	case PARAM_TYPE_long:
+		return sizeof(long);
+	case PARAM_TYPE_ulong:
+		return sizeof(unsigned long);
+	case PARAM_TYPE_bool:
+		return sizeof(bool);
+	case PARAM_TYPE_charp:
+		return sizeof(char *);
+	case PARAM_TYPE_string:
+		return kp->maxlen;	/* an array of chars */
+	default:
+		return 0;
+	}
+}
+
+static size_t variable_align(const struct kernel_param *kp)
+{
+	return kp->type == PARAM_TYPE_string ? 1 : variable_size(kp);
+}
+
+/* One entry: a name that is a string of the module's, a known type, and
+ * a variable in its writable data with room for that type. */
+static int check_param(const struct load_info *li, size_t i, const struct kernel_param *kp)
+{
+	const char *name = module_string(li, (uintptr_t)kp->name);
+
+	if (!name) {
+		kprintf("insmod: parameter %zu's name is not a string in the module's data\n", i);
+		return -ENOEXEC;
+	}
+	if (kp->type >= ARRAY_SIZE(type_names)) {
+		kprintf("insmod: parameter '%s' has unknown type %u\n", name, kp->type);
+		return -ENOEXEC;
+	}
+	if (variable_size(kp) == 0) {
+		kprintf("insmod: parameter '%s' is a string of size 0\n", name);
+		return -ENOEXEC;
+	}
+	if (!module_variable(li, (uintptr_t)kp->arg, variable_size(kp), variable_align(kp))) {
+		kprintf("insmod: parameter '%s' has no room for %s in the module's writable data\n",
+			name, type_names[kp->type]);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+int check_params(const struct load_info *li, const struct kernel_param *params, size_t nparams)
+{
+	for (size_t i = 0; i < nparams; i++) {
+		int err = check_param(li, i, &params[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 static const struct kernel_param *find_param(const struct kernel_param *params, size_t n,

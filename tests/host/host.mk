@@ -68,6 +68,47 @@ HOST_AARCH64_INSN_ELFS  := build/aarch64/probeos.elf \
 # yet is skipped.
 HOST_NOKPROBE_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 
+# The module loader's load steps on the host (module_host.h), one program
+# per architecture with that architecture's relocations and headers:
+# module_load_tool_ARCH FILE [PARAM=VALUE...] prints what insmod would
+# print before running the module (tests/host/test_module_refusals.py
+# checks the refusals of tools/mkbadmodules.py and that every module the
+# build made loads). The fuzzer's module targets (tests/fuzz/) run the
+# same sources. The kernel's exports come from tests/host/mkexports.py,
+# at made-up addresses just below the host's module region.
+HOST_LOADER_SRCS := kernel/module/layout.c kernel/module/loader.c kernel/module/params.c \
+		    kernel/module/symbols.c kernel/module/declarations.c \
+		    kernel/module/pointers.c tests/host/module_host.c
+HOST_LOADER_ARCHS := x86_64 aarch64
+HOST_EXPORTS_BASE := 0x3e000000
+HOST_LOADER_DEFS := -D__start___ksymtab=host_ksymtab -D__stop___ksymtab=host_ksymtab_end
+# $(call host-loader-cflags,ARCH): the host flags with ARCH's headers.
+host-loader-cflags = $(filter-out -Iarch/x86_64/include,$(HOST_CFLAGS)) \
+	-Iarch/$(1)/include -Ibuild/$(1)/include $(HOST_LOADER_DEFS)
+HOST_RENAME := -include tests/host/rename.h
+HOST_LOAD_TOOLS := $(patsubst %,$(HOST_BUILD)/module_load_tool_%,$(HOST_LOADER_ARCHS))
+
+include tools/vermagic.mk
+
+define host_loader_rules
+HOST_LOADER_OBJS_$(1) := $$(patsubst %.c,$(HOST_BUILD)/obj-$(1)/%.o,$$(HOST_LOADER_SRCS) \
+	arch/$(1)/module_reloc.c) $(HOST_BUILD)/obj-$(1)/exports.o
+$(HOST_BUILD)/obj-$(1)/%.o: %.c tests/host/rename.h $$(shell find lib kernel arch/$(1)/include -name '*.h') \
+		tests/host/module_host.h build/$(1)/include/generated/vermagic.h
+	@mkdir -p $$(dir $$@)
+	$$(HOST_CC) $$(call host-loader-cflags,$(1)) $$(HOST_RENAME) -c $$< -o $$@
+# module_host.c includes rename.h itself, after the C library's headers.
+$(HOST_BUILD)/obj-$(1)/tests/host/module_host.o: HOST_RENAME :=
+$(HOST_BUILD)/obj-$(1)/exports.c: tests/host/mkexports.py $$(shell find kernel lib arch/$(1) -name '*.[cS]')
+	@mkdir -p $$(dir $$@)
+	$$(HOST_PYTHON) tests/host/mkexports.py $(1) $(HOST_EXPORTS_BASE) > $$@
+$(HOST_BUILD)/obj-$(1)/exports.o: $(HOST_BUILD)/obj-$(1)/exports.c
+	$$(HOST_CC) $$(call host-loader-cflags,$(1)) -c $$< -o $$@
+$(HOST_BUILD)/module_load_tool_$(1): tests/host/module_load_tool.c $$(HOST_LOADER_OBJS_$(1)) $(HOST_LIB)
+	$$(HOST_CC) $$(call host-loader-cflags,$(1)) $$^ $(HOST_LDFLAGS) -o $$@
+endef
+$(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call host_loader_rules,$(a))))
+
 .PHONY: host-tests host-test-bins
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
@@ -75,6 +116,7 @@ host-tests: host-test-bins
 		--python tests/host/test_incremental_build.py \
 		--python tests/host/test_layers.py \
 		--python tests/host/test_module_reloc_types.py \
+		--python tests/host/test_module_refusals.py \
 		--python tests/host/test_gdb_script.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
@@ -86,7 +128,7 @@ host-tests: host-test-bins
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)
-host-test-bins: $(HOST_INSN_CHECK)
+host-test-bins: $(HOST_INSN_CHECK) $(HOST_LOAD_TOOLS)
 host-test-bins: $(HOST_AARCH64_INSN_CHECK)
 
 # lib/ sources get rename.h forced in; the tests include it themselves,

@@ -1,0 +1,164 @@
+/*
+ * The module loader on the host (module_host.h): stand-ins for the
+ * kernel services kernel/module/'s load steps call, and the call that
+ * runs them.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tests/host/rename.h"
+#include "kernel/arch.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/module/internal.h"
+#include "kernel/mutex.h"
+#include "kernel/printk.h"
+#include "kernel/rcu.h"
+#include "lib/format.h"
+#include "lib/string.h"
+#include "tests/host/module_host.h"
+#include <asm/layout.h>
+
+/* The module region: as big as the kernel's, at a fixed low address
+ * (module_host.h says why). The exports' made-up addresses lie just
+ * below it (HOST_EXPORTS_BASE, given to mkexports.py). */
+#define HOST_REGION_BASE 0x40000000UL
+#define PAGE 4096UL
+
+static FILE *log_file;
+static uint8_t *region;
+static size_t region_used, region_live;
+
+void module_host_log_to(void *file)
+{
+	log_file = file;
+}
+
+int kprintf(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (log_file)
+		fputs(line, log_file);
+	return n;
+}
+
+void *kmalloc(size_t size)
+{
+	return malloc(size ? size : 1);
+}
+
+void *kzalloc(size_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+void kfree(void *ptr)
+{
+	free(ptr);
+}
+
+/* Ranges are handed out in order and all given back together: the
+ * loader on the host holds one module at a time. */
+void *execmem_alloc_range(size_t npages)
+{
+	void *p;
+
+	if (!region) {
+		region = mmap((void *)HOST_REGION_BASE, EXEC_REGION_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE | MAP_NORESERVE,
+			      -1, 0);
+		if (region != (void *)HOST_REGION_BASE) {
+			fprintf(stderr, "module_host: cannot map the module region at 0x%lx\n",
+				HOST_REGION_BASE);
+			abort();
+		}
+	}
+	if (npages > (EXEC_REGION_SIZE - region_used) / PAGE)
+		return NULL;
+	p = region + region_used;
+	memset(p, 0, npages * PAGE);
+	region_used += npages * PAGE;
+	region_live++;
+	return p;
+}
+
+void execmem_free_range(void *addr, size_t npages)
+{
+	(void)addr;
+	(void)npages;
+	if (--region_live == 0)
+		region_used = 0;
+}
+
+int execmem_protect(void *addr, size_t npages, unsigned int prot)
+{
+	(void)addr;
+	(void)npages;
+	(void)prot;
+	return 0;
+}
+
+void arch_sync_icache(uintptr_t addr, size_t len)
+{
+	(void)addr;
+	(void)len;
+}
+
+/* One thread, and no readers to wait for. */
+void mutex_lock(struct mutex *m)
+{
+	(void)m;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	(void)m;
+}
+
+void synchronize_rcu(void)
+{
+}
+
+/* Only start_module, never reached here, publishes a module. */
+void symtab_add_module(struct symtab_module *m)
+{
+	(void)m;
+	abort();
+}
+
+void symtab_remove_module(struct symtab_module *m)
+{
+	(void)m;
+	abort();
+}
+
+void symtab_drop_module_init(struct symtab_module *m)
+{
+	(void)m;
+	abort();
+}
+
+int module_host_prepare(const void *image, size_t size, int nargs, char **args)
+{
+	/* The loader wants the file 8-byte aligned, as insmod's buffer is. */
+	void *copy = malloc(size ? size : 1);
+	struct load_info li = { .image = copy, .size = size };
+	int err;
+
+	memcpy(copy, image, size);
+	li.mod = calloc(1, sizeof(*li.mod));
+	err = prepare_module(&li, nargs, args);
+	if (err == 0)
+		free_module(li.mod);
+	free(copy);
+	return err;
+}

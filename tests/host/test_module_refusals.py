@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Does the module loader refuse every broken file with its one line, and
+still load every module the build makes?
+
+Runs the loader's load steps on the host (module_load_tool_ARCH, see
+tests/host/module_host.h), built with AddressSanitizer and UBSan so that
+a read or write outside the file or the module's memory fails the test
+even when the refusal line is right:
+
+  - each file of tools/mkbadmodules.py (a variant per way a file can
+    lie to the loader) must be refused with the line it lists, and
+    nothing else printed;
+  - every .ko under build/ARCH/M/ (the project's modules, its tests'
+    modules and Linux's samples, as `make test` builds them) must load.
+
+An architecture whose modules have not been built is skipped, as are the
+tools if they are missing (`make host-test-bins` builds them).
+"""
+
+import glob
+import importlib.util
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ARCHS = {"x86_64": "aarch64", "aarch64": "x86_64"}
+# Modules that use another module's exports, which the host loader, with
+# one module at a time, does not have: the name of the symbol they lack.
+NEEDS_OTHER_MODULE = {"mod_user.ko": "exporter_calls"}
+
+spec = importlib.util.spec_from_file_location(
+    "mkbadmodules", os.path.join(ROOT, "tools", "mkbadmodules.py"))
+mkbadmodules = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mkbadmodules)
+
+
+def tool(arch):
+    return os.path.join(ROOT, "build", "host", "module_load_tool_" + arch)
+
+
+def load(arch, path, args=()):
+    """What the loader printed, and its result."""
+    out = subprocess.run([tool(arch), path] + list(args), capture_output=True, text=True,
+                         timeout=60)
+    if out.returncode != 0 or out.stderr:
+        raise AssertionError("%s %s: exit %d, stderr: %s" % (
+            os.path.basename(tool(arch)), path, out.returncode, out.stderr[-2000:]))
+    lines = out.stdout.splitlines()
+    result = re.fullmatch(r"result: (-?\d+)", lines[-1]) if lines else None
+    if not result:
+        raise AssertionError("%s: no result line in %r" % (path, lines))
+    return lines[:-1], int(result.group(1))
+
+
+def built(arch):
+    return os.path.exists(os.path.join(ROOT, "build", arch, mkbadmodules.MODULES,
+                                       "mod_params.ko"))
+
+
+class Refusals(unittest.TestCase):
+    def check_arch(self, arch):
+        if not built(arch) or not built(ARCHS[arch]) or not os.path.exists(tool(arch)):
+            self.skipTest("%s modules or module_load_tool_%s not built" % (arch, arch))
+        cases, contents = mkbadmodules.bad_modules(os.path.join(ROOT, "build"), arch,
+                                                   ARCHS[arch])
+        self.assertGreaterEqual(len(cases), 19)
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, args, want in cases:
+                with self.subTest(file=name):
+                    path = os.path.join(tmp, name)
+                    with open(path, "wb") as f:
+                        f.write(contents[name])
+                    lines, result = load(arch, path, args.split())
+                    self.assertLess(result, 0, "%s loaded" % name)
+                    self.assertEqual(len(lines), 1, "%s: %r" % (name, lines))
+                    self.assertRegex(lines[0], want)
+
+    def test_x86_64(self):
+        self.check_arch("x86_64")
+
+    def test_aarch64(self):
+        self.check_arch("aarch64")
+
+
+class GoodModulesLoad(unittest.TestCase):
+    def check_arch(self, arch):
+        kos = sorted(glob.glob(os.path.join(ROOT, "build", arch, "M", "**", "*.ko"),
+                               recursive=True))
+        if not kos or not os.path.exists(tool(arch)):
+            self.skipTest("no %s modules built, or no module_load_tool_%s" % (arch, arch))
+        for ko in kos:
+            with self.subTest(module=ko):
+                lines, result = load(arch, ko)
+                lacking = NEEDS_OTHER_MODULE.get(os.path.basename(ko))
+                if lacking:
+                    self.assertEqual(lines, ["insmod: unknown symbol " + lacking])
+                else:
+                    self.assertEqual((lines, result), ([], 0))
+
+    def test_x86_64(self):
+        self.check_arch("x86_64")
+
+    def test_aarch64(self):
+        self.check_arch("aarch64")
+
+
+if __name__ == "__main__":
+    unittest.main()
