@@ -1402,7 +1402,8 @@ def test_poweroff(m):
 DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
-UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "selftest", "poweroff"]
+UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "module_bad_files",
+            "selftest", "poweroff"]
 
 
 class Harness:

@@ -163,14 +163,20 @@ static int check_as(const struct obj *o, uint16_t machine)
 	return module_elf_check(o->buf, o->size, machine, why, sizeof(why));
 }
 
-/* o must be refused with exactly the reason want; frees o. */
-static void expect_refused(struct obj *o, const char *want)
+/* o, checked as a module for machine, must be refused with exactly the
+ * reason want; frees o. */
+static void expect_refused_as(struct obj *o, uint16_t machine, const char *want)
 {
-	int err = check_as(o, EM_X86_64);
+	int err = check_as(o, machine);
 
 	if (err != -ENOEXEC || strcmp(why, want) != 0)
 		fail_msg("got %d \"%s\", want -ENOEXEC \"%s\"", err, why, want);
 	free(o->buf);
+}
+
+static void expect_refused(struct obj *o, const char *want)
+{
+	expect_refused_as(o, EM_X86_64, want);
 }
 
 static void test_valid(void **state)
@@ -426,6 +432,7 @@ static void test_symtab(void **state)
 
 	o = make_obj(EM_X86_64);
 	o.sh[S_TEXT].sh_type = SHT_SYMTAB;
+	o.sh[S_TEXT].sh_flags = 0;	/* an allocated symbol table is refused first */
 	expect_refused(&o, "two symbol tables: sections 1 and 3");
 
 	o = make_obj(EM_X86_64);
@@ -562,6 +569,55 @@ static void test_why_buffer(void **state)
 	free(o.buf);
 }
 
+/* Each section's type must fit what the loader does with it. */
+static void test_section_use(void **state)
+{
+	struct obj o;
+
+	(void)state;
+	/* An allocated SHT_NULL section: not loaded, and its bytes never
+	 * read, wherever its offset and size point. */
+	o = make_obj(EM_X86_64);
+	o.sh[S_BSS].sh_type = SHT_NULL;
+	o.sh[S_BSS].sh_offset = 1ULL << 40;
+	expect_refused(&o, "section 6 (.bss) is allocated, but its type 0x0 is not one this loader loads");
+
+	o = make_obj(EM_X86_64);
+	o.sh[S_TEXT].sh_type = SHT_NULL;
+	o.sh[S_TEXT].sh_size = OBJ_SIZE * 2;
+	expect_refused(&o, "section 1 (.text) is allocated, but its type 0x0 is not one this loader loads");
+
+	/* x86_64's unwind tables load there, and only there. */
+	o = make_obj(EM_X86_64);
+	o.sh[S_TEXT].sh_type = SHT_X86_64_UNWIND;
+	assert_int_equal(check_as(&o, EM_X86_64), 0);
+	free(o.buf);
+	o = make_obj(EM_AARCH64);
+	o.sh[S_TEXT].sh_type = SHT_X86_64_UNWIND;
+	o.eh->e_machine = EM_AARCH64;
+	expect_refused_as(&o, EM_AARCH64,
+			  "section 1 (.text) is allocated, but its type 0x70000001 is not one this loader loads");
+
+	/* Relocations of another type would leave the module unrelocated. */
+	o = make_obj(EM_X86_64);
+	o.sh[S_RELA_TEXT].sh_type = SHT_PROGBITS;
+	expect_refused(&o, "section 2 (.rela.text) is named as relocations, but its type is 0x1, not RELA (4)");
+
+	/* An SHT_NULL section has no bytes: none are handed out. */
+	o = make_obj(EM_X86_64);
+	o.sh[S_BSS].sh_flags = 0;
+	o.sh[S_BSS].sh_type = SHT_NULL;
+	o.sh[S_BSS].sh_offset = 1ULL << 40;
+	assert_int_equal(check_as(&o, EM_X86_64), 0);
+	assert_false(elf_section_has_data(&o.sh[S_BSS]));
+	assert_null(elf_section_data(o.eh, &o.sh[S_BSS]));
+	assert_true(elf_section_has_data(&o.sh[S_TEXT]));
+	assert_true(module_section_loaded(o.eh, &o.sh[S_TEXT]));
+	assert_false(module_section_loaded(o.eh, &o.sh[S_BSS]));
+	assert_false(module_section_loaded(o.eh, &o.sh[S_SYMTAB]));
+	free(o.buf);
+}
+
 static void test_helpers(void **state)
 {
 	struct obj o = make_obj(EM_X86_64);
@@ -613,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_relocations),
 		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_why_buffer),
+		cmocka_unit_test(test_section_use),
 		cmocka_unit_test(test_helpers),
 	};
 
