@@ -805,7 +805,7 @@ static void bench_registration(void)
 static bool bench_hits_cmd(int argc, char **argv)
 {
 	uint64_t calls = DEFAULT_CALLS;
-	int err = argc == 2 ? shell_parse_number("bench", "CALLS", argv[1], 1, MAX_CALLS, &calls)
+	int err = argc == 2 ? shell_parse_number("bench", "calls", argv[1], 1, MAX_CALLS, &calls)
 			    : 0;
 
 	if (err == -EINVAL)
@@ -820,7 +820,7 @@ static bool bench_hits_cmd(int argc, char **argv)
 static bool bench_scale_cmd(int argc, char **argv)
 {
 	uint64_t ms = SCALE_DEFAULT_MS;
-	int err = argc == 3 ? shell_parse_number("bench", "MS", argv[2], 1, SCALE_MAX_MS, &ms)
+	int err = argc == 3 ? shell_parse_number("bench", "ms", argv[2], 1, SCALE_MAX_MS, &ms)
 			    : 0;
 
 	if (argc > 3 || err == -EINVAL)
