@@ -112,22 +112,25 @@ static void workers_stop(void)
 }
 
 /* `worker start N`: N from 1 to MAX_WORKERS. */
-static bool parse_count(const char *s, unsigned int *n)
+static int parse_count(const char *s, unsigned int *n)
 {
 	uint64_t v;
+	int err = shell_parse_number("worker", "count", s, 1, MAX_WORKERS, &v);
 
-	if (parse_u64(s, &v) < 0 || v == 0 || v > MAX_WORKERS)
-		return false;
-	*n = (unsigned int)v;
-	return true;
+	if (err == 0)
+		*n = (unsigned int)v;
+	return err;
 }
 
 static void cmd_worker(int argc, char **argv)
 {
+	bool start = argc >= 2 && argc <= 3 && strcmp(argv[1], "start") == 0;
 	unsigned int n = bits_set(smp_cpus_running());
+	int err = start && argc == 3 ? parse_count(argv[2], &n) : 0;
 
-	if (argc >= 2 && argc <= 3 && strcmp(argv[1], "start") == 0 &&
-	    (argc == 2 || parse_count(argv[2], &n)))
+	if (err == -ERANGE)
+		return;		/* parse_count said why */
+	if (start && err == 0)
 		workers_start(n);
 	else if (argc == 2 && strcmp(argv[1], "stop") == 0)
 		workers_stop();

@@ -222,10 +222,18 @@ static int digit_value(char c)
 	return -1;
 }
 
-int parse_u64(const char *s, uint64_t *out)
+/* Whether value * base + d is at most max, worked out so that nothing
+ * in the test itself can overflow. */
+static bool fits(uint64_t value, unsigned int base, unsigned int d, uint64_t max)
+{
+	return value <= max / base && d <= max - value * base;
+}
+
+int parse_unsigned(const char *s, uint64_t max, uint64_t *out)
 {
 	unsigned int base = 10;
 	uint64_t value = 0;
+	bool too_big = false;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
@@ -234,18 +242,36 @@ int parse_u64(const char *s, uint64_t *out)
 	/* An empty string (or a bare "0x") is not a number. */
 	if (*s == '\0')
 		return -EINVAL;
-
+	/* Read to the end even once the value is too big: a word with junk
+	 * in it is "not a number", however many digits come first. */
 	for (; *s; s++) {
 		int d = digit_value(*s);
 
 		if (d < 0 || (unsigned int)d >= base)
 			return -EINVAL;
-		/* Check before multiplying so the overflow never happens. */
-		if (value > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		value = value * base + d;
+		if (!too_big && fits(value, base, d, max))
+			value = value * base + d;
+		else
+			too_big = true;
 	}
+	if (too_big)
+		return -ERANGE;
 	*out = value;
+	return 0;
+}
+
+int parse_signed(const char *s, int64_t max, int64_t *out)
+{
+	bool negative = *s == '-';
+	/* Two's complement: one more below zero than above. */
+	uint64_t limit = (uint64_t)max + negative;
+	uint64_t magnitude;
+	int err = parse_unsigned(s + negative, limit, &magnitude);
+
+	if (err)
+		return err;
+	/* -(magnitude - 1) - 1 so that -max - 1 never overflows. */
+	*out = negative && magnitude ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
 	return 0;
 }
 

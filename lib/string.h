@@ -18,9 +18,16 @@ char *strrchr(const char *s, int c);
 /* Copy at most size-1 bytes and always terminate; returns strlen(src). */
 size_t strlcpy(char *dst, const char *src, size_t size);
 
-/* Parse an unsigned number: decimal, or hex with a 0x prefix. The whole
- * string must be consumed. Returns 0 or -EINVAL / -ERANGE. */
-int parse_u64(const char *s, uint64_t *out);
+/* The one number parser of the shell's commands and of module
+ * parameters. An unsigned number is decimal, or hex with a 0x prefix, and
+ * is the whole string. Returns 0, -EINVAL if s is not a number, or
+ * -ERANGE if it is one larger than max; *out is set only on success. */
+int parse_unsigned(const char *s, uint64_t max, uint64_t *out);
+
+/* A signed number in [-max - 1, max], the range of a two's complement
+ * type whose largest value is max: an optional minus sign, then what
+ * parse_unsigned takes. Returns as parse_unsigned does. */
+int parse_signed(const char *s, int64_t max, int64_t *out);
 
 /* Split a line into at most max whitespace-separated words, in place.
  * Returns the word count. */

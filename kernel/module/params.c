@@ -21,28 +21,6 @@ static const char *const type_names[] = {
 	[PARAM_TYPE_string] = "a string",
 };
 
-/* A signed number in [-max - 1, max]: an optional minus sign, then what
- * parse_u64 takes. */
-static int parse_signed(const char *s, int64_t max, int64_t *out)
-{
-	bool negative = *s == '-';
-	uint64_t magnitude;
-
-	if (parse_u64(s + negative, &magnitude) < 0)
-		return -EINVAL;
-	if (magnitude > (uint64_t)max + negative)
-		return -ERANGE;
-	*out = negative ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
-	return 0;
-}
-
-static int parse_unsigned(const char *s, uint64_t max, uint64_t *out)
-{
-	if (parse_u64(s, out) < 0)
-		return -EINVAL;
-	return *out > max ? -ERANGE : 0;
-}
-
 static int parse_bool(const char *s, bool *out)
 {
 	static const char *const yes[] = { "y", "Y", "1", "true", "on" };

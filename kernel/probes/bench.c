@@ -797,31 +797,58 @@ static void bench_registration(void)
 	kprobes_set_optimization(was_optimizing);
 }
 
+#define BENCH_USAGE "bench: usage: bench [CALLS] | bench register | bench scale [MS]\n"
+#define MAX_CALLS 10000000
+#define SCALE_MAX_MS 10000
+
+/* `bench [CALLS]`; false after printing why not. */
+static bool bench_hits_cmd(int argc, char **argv)
+{
+	uint64_t calls = DEFAULT_CALLS;
+	int err = argc == 2 ? shell_parse_number("bench", "calls", argv[1], 1, MAX_CALLS, &calls)
+			    : 0;
+
+	if (err == -EINVAL)
+		kprintf(BENCH_USAGE);
+	if (err)
+		return false;
+	bench_hits((unsigned long)calls);
+	return true;
+}
+
+/* `bench scale [MS]`; false after printing why not. */
+static bool bench_scale_cmd(int argc, char **argv)
+{
+	uint64_t ms = SCALE_DEFAULT_MS;
+	int err = argc == 3 ? shell_parse_number("bench", "ms", argv[2], 1, SCALE_MAX_MS, &ms)
+			    : 0;
+
+	if (argc > 3 || err == -EINVAL)
+		kprintf("bench: usage: bench scale [MS]\n");
+	if (argc > 3 || err)
+		return false;
+	bench_scale((unsigned int)ms);
+	return true;
+}
+
 /* bench [CALLS]: the hit rows. bench register: the registration rows,
  * which register 10,000 probes and take a minute or more under TCG.
  * bench scale [MS]: the scaling rows, MS milliseconds per run. */
 static void cmd_bench(int argc, char **argv)
 {
-	uint64_t n = DEFAULT_CALLS;
+	bool done = false;
 
-	if (argc == 2 && strcmp(argv[1], "register") == 0)
+	if (argc == 2 && strcmp(argv[1], "register") == 0) {
 		bench_registration();
-	else if (argc >= 2 && strcmp(argv[1], "scale") == 0) {
-		n = SCALE_DEFAULT_MS;
-		if (argc > 3 || (argc == 3 && (parse_u64(argv[2], &n) < 0 || n == 0 || n > 10000))) {
-			kprintf("bench: usage: bench scale [MS]\n");
-			return;
-		}
-		bench_scale((unsigned int)n);
-	}
-	else if (argc <= 2 && (argc == 1 || (parse_u64(argv[1], &n) == 0 && n > 0 &&
-					     n <= 10000000)))
-		bench_hits((unsigned long)n);
-	else {
-		kprintf("bench: usage: bench [CALLS] | bench register | bench scale [MS]\n");
-		return;
-	}
-	kprintf("bench: done\n");
+		done = true;
+	} else if (argc >= 2 && strcmp(argv[1], "scale") == 0)
+		done = bench_scale_cmd(argc, argv);
+	else if (argc <= 2)
+		done = bench_hits_cmd(argc, argv);
+	else
+		kprintf(BENCH_USAGE);
+	if (done)
+		kprintf("bench: done\n");
 }
 SHELL_COMMAND("bench", "[CALLS|register|scale [MS]]",
 	      "measure a probe hit on vfs_read, registration, or scaling", cmd_bench);

@@ -110,7 +110,14 @@ NOKPROBE_SYMBOL(owner);
 
 /* ---- parsing ---- */
 
-/* "SYMBOL[+OFFSET]" -> symbol name (in buf) and offset. */
+/* An offset is kept in struct kprobe's unsigned int. */
+#define MAX_OFFSET UINT32_MAX
+/* Instances a kretprobe may keep for calls in flight (maxactive=N). */
+#define MAX_ACTIVE 1024
+
+/* "SYMBOL[+OFFSET]" -> symbol name (in buf) and offset. Returns 0,
+ * -EINVAL if text is not of that form, or -ERANGE after saying that the
+ * offset is out of range. */
 static int parse_location(const char *text, char *name, size_t size, uint64_t *offset)
 {
 	const char *plus = strchr(text, '+');
@@ -121,9 +128,19 @@ static int parse_location(const char *text, char *name, size_t size, uint64_t *o
 		return -EINVAL;
 	memcpy(name, text, len);
 	name[len] = '\0';
-	if (plus && (parse_u64(plus + 1, offset) < 0 || *offset > 0xffffffff))
-		return -EINVAL;
-	return 0;
+	return plus ? shell_parse_number("probe", "offset", plus + 1, 0, MAX_OFFSET, offset) : 0;
+}
+
+static void report_bad_location(const char *text)
+{
+	kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", text);
+}
+
+/* Past the end of a function is some other function's code. */
+static void report_past_end(const char *name, uint64_t offset, uint64_t size)
+{
+	kprintf("probe: %s+0x%lx is past the end of %s (0x%lx bytes)\n", name,
+		(unsigned long)offset, name, (unsigned long)size);
 }
 
 /* Explain a registration error in one line. */
@@ -140,8 +157,7 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 			kprintf("probe: no symbol '%s'\n", name);
 		break;
 	case -ERANGE:
-		kprintf("probe: %s+0x%lx is past the end of %s (0x%lx bytes)\n", name,
-			(unsigned long)offset, name, known ? (unsigned long)sym.size : 0UL);
+		report_past_end(name, offset, known ? sym.size : 0);
 		break;
 	case -EILSEQ:
 		kprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
@@ -190,6 +206,17 @@ static void do_unregister(struct shell_probe *sp)
 
 #define ADD_USAGE "probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET]\n"
 
+/* maxactive=N of `probe add -r`. Returns as shell_parse_number does. */
+static int parse_maxactive(const char *text, int *maxactive)
+{
+	uint64_t n;
+	int err = shell_parse_number("probe", "maxactive", text, 1, MAX_ACTIVE, &n);
+
+	if (err == 0)
+		*maxactive = (int)n;
+	return err;
+}
+
 /* Parse the flags of "probe add" and the location word into sp, which
  * the caller zeroed; false after printing why not. */
 static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char **where)
@@ -198,7 +225,7 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 	int maxactive = 0;
 
 	for (int i = 2; i < argc - 1; i++) {
-		uint64_t n;
+		int err = 0;
 
 		if (strcmp(argv[i], "-r") == 0)
 			ret = true;
@@ -206,13 +233,14 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 			jump = true;
 		else if (strcmp(argv[i], "-p") == 0)
 			sp->print = true;
-		else if (strncmp(argv[i], "maxactive=", 10) == 0 &&
-			 parse_u64(argv[i] + 10, &n) == 0 && n > 0 && n <= 1024)
-			maxactive = (int)n;
-		else {
+		else if (strncmp(argv[i], "maxactive=", 10) == 0)
+			err = parse_maxactive(argv[i] + 10, &maxactive);
+		else
+			err = -EINVAL;
+		if (err == -EINVAL)
 			kprintf(ADD_USAGE);
+		if (err)
 			return false;
-		}
 	}
 	if (ret && jump) {
 		kprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
@@ -233,10 +261,11 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
  * false after printing why not. */
 static bool parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
 {
-	if (parse_location(where, name, size, offset) == 0)
-		return true;
-	kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", where);
-	return false;
+	int err = parse_location(where, name, size, offset);
+
+	if (err == -EINVAL)
+		report_bad_location(where);
+	return err == 0;
 }
 
 /* Give sp the built-in actions of its kind. */
@@ -313,6 +342,53 @@ fail:
 
 #define MAX_TARGETS 32
 
+/* A TARGET word: a probe number, or a place in a function. */
+struct target {
+	bool by_number;
+	uint64_t number;
+	char name[64];
+	uint64_t offset;
+	struct symbol sym;
+};
+
+/* Parse TARGET into t; false after printing why it names nothing: a bad
+ * location, an unknown symbol, or a number or offset out of range. */
+static bool parse_target(const char *text, struct target *t)
+{
+	int err = shell_parse_number("probe", "probe number", text, 0, UINT64_MAX, &t->number);
+
+	t->by_number = err == 0;
+	if (err != -EINVAL)
+		return err == 0;
+	err = parse_location(text, t->name, sizeof(t->name), &t->offset);
+	if (err == -EINVAL)
+		report_bad_location(text);
+	if (err)
+		return false;
+	if (sym_by_name(t->name, &t->sym) < 0) {
+		kprintf("probe: no symbol '%s'\n", t->name);
+		return false;
+	}
+	return true;
+}
+
+static bool target_matches(const struct target *t, const struct shell_probe *sp)
+{
+	if (t->by_number)
+		return (uint64_t)sp->id == t->number;
+	return (uintptr_t)sp->kp.addr == t->sym.addr + t->offset;
+}
+
+/* Why no probe matched: no probe can be past a function's end, which is
+ * worth saying, as `probe add` does. */
+static void report_no_match(const char *text, const struct target *t)
+{
+	if (!t->by_number && t->offset >= t->sym.size)
+		report_past_end(t->name, t->offset, t->sym.size);
+	else
+		kprintf("probe: no probe %s\n", text);
+}
+
 /* Resolve TARGET into the shell probes it names, at most MAX_TARGETS of
  * them (saying so if more match); returns how many, or -1 after printing
  * why there are none. */
@@ -320,24 +396,14 @@ static int find_targets(const char *text, struct shell_probe **out)
 {
 	unsigned long flags;
 	struct shell_probe *sp;
-	uint64_t number, offset;
-	char name[64];
-	struct symbol sym;
-	uintptr_t addr = 0;
+	struct target t;
 	int n = 0, matches = 0;
-	bool by_number = parse_u64(text, &number) == 0;
 
-	if (!by_number) {
-		if (parse_location(text, name, sizeof(name), &offset) < 0 ||
-		    sym_by_name(name, &sym) < 0) {
-			kprintf("probe: no symbol '%s'\n", text);
-			return -1;
-		}
-		addr = sym.addr + offset;
-	}
+	if (!parse_target(text, &t))
+		return -1;
 	flags = spin_lock_irqsave(&shell_probes_lock);
 	list_for_each_entry(sp, &shell_probes, node) {
-		bool match = by_number ? (uint64_t)sp->id == number : (uintptr_t)sp->kp.addr == addr;
+		bool match = target_matches(&t, sp);
 
 		matches += match;
 		if (match && n < MAX_TARGETS)
@@ -345,7 +411,7 @@ static int find_targets(const char *text, struct shell_probe **out)
 	}
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
 	if (n == 0)
-		kprintf("probe: no probe %s\n", text);
+		report_no_match(text, &t);
 	else if (matches > n)
 		kprintf("probe: %d probes match %s; only the first %d are taken\n",
 			matches, text, n);

@@ -37,6 +37,14 @@ const struct shell_command *shell_find_command(const char *name);
 /* Split a line into words and run the command it names. */
 void shell_execute(char *line);
 
+/* Parse a command's number argument text (decimal, or hex with 0x) that
+ * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for
+ * the caller to answer (usually with its usage line); or -ERANGE after
+ * printing "CMD: WHAT TEXT is out of range (...)" with the bounds, the
+ * one wording of every command's overflow. */
+int shell_parse_number(const char *cmd, const char *what, const char *text,
+		       uint64_t min, uint64_t max, uint64_t *out);
+
 /* The shell's thread body: read lines from the console forever. */
 void shell_main(void *unused);
 

@@ -8,6 +8,7 @@
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 static void sym_show_name(const char *name)
@@ -40,6 +41,7 @@ static void sym_show_addr(const char *arg, uint64_t addr)
 static void sym_cmd(int argc, char **argv)
 {
 	uint64_t addr;
+	int err;
 
 	if (argc != 2) {
 		kprintf("sym: usage: sym NAME|ADDRESS\n");
@@ -50,11 +52,11 @@ static void sym_cmd(int argc, char **argv)
 		sym_show_name(argv[1]);
 		return;
 	}
-	if (parse_u64(argv[1], &addr) < 0) {
+	err = shell_parse_number("sym", "address", argv[1], 0, UINT64_MAX, &addr);
+	if (err == -EINVAL)
 		kprintf("sym: usage: sym NAME|ADDRESS\n");
-		return;
-	}
-	sym_show_addr(argv[1], addr);
+	if (err == 0)
+		sym_show_addr(argv[1], addr);
 }
 
 SHELL_COMMAND("sym", "NAME|ADDRESS",

@@ -300,6 +300,35 @@ def test_worker(m):
         raise
 
 
+@test("numbers_out_of_range")
+def test_numbers_out_of_range(m):
+    """A number too big, or below a command's smallest, is refused by
+    every command with the same words, and the bounds in the base it was
+    typed in (kernel/shell/number.c); nothing runs."""
+    for cmd, want in [
+            ("sym 0x1ffffffffffffffff",
+             "sym: address 0x1ffffffffffffffff is out of range (at most 0xffffffffffffffff)"),
+            ("worker start 99999999999999999999",
+             "worker: count 99999999999999999999 is out of range (from 1 to 16)"),
+            ("worker start 0", "worker: count 0 is out of range (from 1 to 16)"),
+            ("bench 0x0", "bench: calls 0x0 is out of range (from 0x1 to 0x989680)"),
+            ("bench scale 10001", "bench: ms 10001 is out of range (from 1 to 10000)"),
+            ("probe show vfs_read+0xffffffffffffffff",
+             "probe: offset 0xffffffffffffffff is out of range (at most 0xffffffff)"),
+            ("probe add vfs_read+4294967296",
+             "probe: offset 4294967296 is out of range (at most 4294967295)"),
+            ("probe add -r maxactive=1025 vfs_read",
+             "probe: maxactive 1025 is out of range (from 1 to 1024)"),
+            ("probe del 18446744073709551616",
+             "probe: probe number 18446744073709551616 is out of range"
+             " (at most 18446744073709551615)")]:
+        expect_exact(m.command(cmd), want, cmd)
+    out = m.command("worker")
+    check(out and not out[0].startswith("worker: running"),
+          "`worker` after the refused starts: expected none running, got %s" % show(out))
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+
+
 @test("unknown_command")
 def test_unknown_command(m):
     expect_exact(m.command("frobnicate"), "unknown command: frobnicate (try help)",
@@ -526,16 +555,20 @@ def test_probe_errors(m):
         ("probe off 77", "probe: no probe 77"),
         ("probe add -r vfs_read+0x3", "probe: a kretprobe must be at a function's entry"),
         ("probe add vfs_read+zz", "probe: bad location 'vfs_read+zz' (SYMBOL or SYMBOL+OFFSET)"),
+        ("probe show vfs_read+zz", "probe: bad location 'vfs_read+zz' (SYMBOL or SYMBOL+OFFSET)"),
+        ("probe show vfs_raed+0x4", "probe: no symbol 'vfs_raed'"),
         ("probe add kernel_symtab", "probe: kernel_symtab+0x0 is not in a function"),
     ]
     for cmd, want in cases:
         expect_exact(m.command(cmd), want, cmd)
     # Past the end of vfs_read is some other function: refused, with
     # vfs_read's size (which depends on the compiler).
-    out = m.command("probe add vfs_read+0x100000")
-    check(len(out) == 1 and re.fullmatch(
-        r"probe: vfs_read\+0x100000 is past the end of vfs_read \(0x[0-9a-f]+ bytes\)", out[0]),
-        "`probe add vfs_read+0x100000`: expected 'past the end of vfs_read', got %s" % show(out))
+    # A TARGET there names no probe, and says why the same way.
+    for cmd in ("probe add vfs_read+0x100000", "probe show vfs_read+0x100000"):
+        out = m.command(cmd)
+        check(len(out) == 1 and re.fullmatch(
+            r"probe: vfs_read\+0x100000 is past the end of vfs_read \(0x[0-9a-f]+ bytes\)",
+            out[0]), "`%s`: expected 'past the end of vfs_read', got %s" % (cmd, show(out)))
     # Some offset in vfs_read's first few bytes is inside an instruction;
     # which one depends on the compiler, so try them. Boundaries are
     # accepted, and removed again.

@@ -267,6 +267,19 @@ def define(test):
                 ("p_int=abc", "insmod: bad value 'abc' for parameter 'p_int' (an int)"),
                 ("p_int=4294967296",
                  "insmod: bad value '4294967296' for parameter 'p_int' (an int, out of range)"),
+                ("p_int=-2147483649",
+                 "insmod: bad value '-2147483649' for parameter 'p_int' (an int, out of range)"),
+                ("p_long=9223372036854775808",
+                 "insmod: bad value '9223372036854775808' for parameter 'p_long'"
+                 " (a long, out of range)"),
+                # Too big even for the parser's 64 bits: still "out of range".
+                ("p_ulong=18446744073709551616",
+                 "insmod: bad value '18446744073709551616' for parameter 'p_ulong'"
+                 " (an unsigned long, out of range)"),
+                ("p_uint=4294967296",
+                 "insmod: bad value '4294967296' for parameter 'p_uint'"
+                 " (an unsigned int, out of range)"),
+                ("p_ulong=-1", "insmod: bad value '-1' for parameter 'p_ulong' (an unsigned long)"),
                 ("p_bool=maybe",
                  "insmod: bad value 'maybe' for parameter 'p_bool' (a bool (y/n))"),
                 ("p_string=abcdefgh",

@@ -190,7 +190,7 @@ static void test_strlcpy(void **state)
 	assert_string_equal(buf, "zzzzz");	/* size 0: nothing written */
 }
 
-static void test_parse_u64_valid(void **state)
+static void test_parse_unsigned_valid(void **state)
 {
 	static const struct {
 		const char *text;
@@ -210,16 +210,18 @@ static void test_parse_u64_valid(void **state)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		uint64_t v = 12345;
 
-		assert_int_equal(parse_u64(cases[i].text, &v), 0);
+		assert_int_equal(parse_unsigned(cases[i].text, UINT64_MAX, &v), 0);
 		assert_true(v == cases[i].value);
 	}
 }
 
-static void test_parse_u64_invalid(void **state)
+static void test_parse_unsigned_invalid(void **state)
 {
 	static const char *const bad[] = {
 		"", "0x", "x1", "-1", "+1", " 1", "1 ", "12a", "0x1g", "1.5",
-		"0b101", "0x-1", "ff",
+		"0b101", "0x-1", "ff", "-",
+		/* junk after digits that overflow is still junk */
+		"99999999999999999999z", "0x1ffffffffffffffffg",
 	};
 	static const char *const too_big[] = {
 		"18446744073709551616", "99999999999999999999",
@@ -231,14 +233,84 @@ static void test_parse_u64_invalid(void **state)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		uint64_t v = 777;
 
-		assert_int_equal(parse_u64(bad[i], &v), -EINVAL);
+		assert_int_equal(parse_unsigned(bad[i], UINT64_MAX, &v), -EINVAL);
 		assert_true(v == 777);	/* untouched on error */
 	}
 	for (i = 0; i < ARRAY_SIZE(too_big); i++) {
 		uint64_t v = 777;
 
-		assert_int_equal(parse_u64(too_big[i], &v), -ERANGE);
+		assert_int_equal(parse_unsigned(too_big[i], UINT64_MAX, &v), -ERANGE);
 		assert_true(v == 777);
+	}
+}
+
+/* A maximum below UINT64_MAX: exactly the maximum fits, one more does
+ * not, in either base, and a one-digit maximum too. */
+static void test_parse_unsigned_max(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t max;
+		int err;
+	} cases[] = {
+		{ "4294967295", UINT32_MAX, 0 }, { "0xffffffff", UINT32_MAX, 0 },
+		{ "4294967296", UINT32_MAX, -ERANGE }, { "0x100000000", UINT32_MAX, -ERANGE },
+		{ "0", 0, 0 }, { "1", 0, -ERANGE }, { "0x0", 0, 0 },
+		{ "9", 9, 0 }, { "10", 9, -ERANGE }, { "0xa", 9, -ERANGE },
+		{ "0xf", 15, 0 }, { "0x10", 15, -ERANGE }, { "16", 15, -ERANGE },
+		{ "1024", 1024, 0 }, { "1025", 1024, -ERANGE }, { "0000001024", 1024, 0 },
+		{ "", 9, -EINVAL }, { "0x", 9, -EINVAL }, { "1x", 9, -EINVAL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		uint64_t v = 777;
+
+		assert_int_equal(parse_unsigned(cases[i].text, cases[i].max, &v), cases[i].err);
+		if (cases[i].err)
+			assert_true(v == 777);
+		else
+			assert_true(v <= cases[i].max);
+	}
+}
+
+static void test_parse_signed(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t max;
+		int err;
+		int64_t value;
+	} cases[] = {
+		{ "0", INT64_MAX, 0, 0 }, { "-0", INT64_MAX, 0, 0 },
+		{ "-5", INT64_MAX, 0, -5 }, { "42", INT64_MAX, 0, 42 },
+		{ "-0x10", INT64_MAX, 0, -16 }, { "0x10", INT64_MAX, 0, 16 },
+		{ "9223372036854775807", INT64_MAX, 0, INT64_MAX },
+		{ "-9223372036854775808", INT64_MAX, 0, INT64_MIN },
+		{ "9223372036854775808", INT64_MAX, -ERANGE, 0 },
+		{ "-9223372036854775809", INT64_MAX, -ERANGE, 0 },
+		{ "-0x8000000000000000", INT64_MAX, 0, INT64_MIN },
+		{ "0x8000000000000000", INT64_MAX, -ERANGE, 0 },
+		{ "-18446744073709551616", INT64_MAX, -ERANGE, 0 },
+		{ "2147483647", INT32_MAX, 0, INT32_MAX },
+		{ "-2147483648", INT32_MAX, 0, INT32_MIN },
+		{ "2147483648", INT32_MAX, -ERANGE, 0 },
+		{ "-2147483649", INT32_MAX, -ERANGE, 0 },
+		{ "4294967296", INT32_MAX, -ERANGE, 0 },
+		{ "", INT64_MAX, -EINVAL, 0 }, { "-", INT64_MAX, -EINVAL, 0 },
+		{ "--1", INT64_MAX, -EINVAL, 0 }, { "+1", INT64_MAX, -EINVAL, 0 },
+		{ "-0x", INT64_MAX, -EINVAL, 0 }, { "1-", INT64_MAX, -EINVAL, 0 },
+		{ "-abc", INT64_MAX, -EINVAL, 0 }, { "- 1", INT64_MAX, -EINVAL, 0 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int64_t v = 777;
+
+		assert_int_equal(parse_signed(cases[i].text, cases[i].max, &v), cases[i].err);
+		assert_true(v == (cases[i].err ? 777 : cases[i].value));
 	}
 }
 
@@ -318,8 +390,10 @@ int main(void)
 		cmocka_unit_test(test_strcmp_strncmp),
 		cmocka_unit_test(test_strchr_strrchr),
 		cmocka_unit_test(test_strlcpy),
-		cmocka_unit_test(test_parse_u64_valid),
-		cmocka_unit_test(test_parse_u64_invalid),
+		cmocka_unit_test(test_parse_unsigned_valid),
+		cmocka_unit_test(test_parse_unsigned_invalid),
+		cmocka_unit_test(test_parse_unsigned_max),
+		cmocka_unit_test(test_parse_signed),
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_split_words_edges),
 		cmocka_unit_test(test_strerror),

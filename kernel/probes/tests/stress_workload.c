@@ -126,8 +126,8 @@ static unsigned long string_workload(void)
 		memmove(copy + 1, copy, 21);	/* overlapping: shift right */
 		errors += copy[0] != '1' || strcmp(copy + 1, buf) != 0;
 		errors += strchr(buf, 'p') != buf + 11;
-		errors += parse_u64("0x1f2e", &v) != 0 || v != 0x1f2e;
-		errors += parse_u64("12z", &v) != -EINVAL;
+		errors += parse_unsigned("0x1f2e", UINT64_MAX, &v) != 0 || v != 0x1f2e;
+		errors += parse_unsigned("12z", UINT64_MAX, &v) != -EINVAL;
 	}
 	return errors;
 }
