@@ -112,5 +112,5 @@ fuzz: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
 
 # Say what is missing before clang fails with a bare "cannot find" error.
 fuzz-runtime:
-	@[ -e "$(FUZZ_RUNTIME)" ] || { echo "libFuzzer's runtime $(notdir $(FUZZ_RUNTIME))" \
-		"is missing (from $(FUZZ_CC) -print-file-name): run make deps" >&2; exit 1; }
+	@[ -e "$(FUZZ_RUNTIME)" ] || { echo "$(FUZZ_CC) or libFuzzer's runtime" \
+		"(libclang-rt-14-dev) is missing: run make deps" >&2; exit 1; }
