@@ -48,7 +48,8 @@ FUZZ_TEST_CAP ?= 30
 # $(call FUZZ_TARGET,NAME,RUNS,SOURCES,FLAGS,SEEDS) declares the target
 # NAME, whose harness is tests/fuzz/fuzz_NAME.c and whose committed corpus
 # is tests/fuzz/corpus/NAME/:
-#   RUNS     inputs make fuzz-test runs after the corpus (~10-20 s here)
+#   RUNS     inputs make fuzz-test runs in all, the corpus first; chosen
+#            so that the target takes 10-20 s
 #   SOURCES  the ProbeOS sources it links, compiled for this target alone
 #   FLAGS    extra compiler flags for all of them (-D..., -I...)
 #   SEEDS    extra seed files, as shell patterns (** allowed), e.g. build
