@@ -3,7 +3,8 @@
 #   make                 build build/$(ARCH)/probeos.elf (and the ISO on x86_64)
 #   make run             build and boot in QEMU, serial console on this terminal
 #   make debug           boot halted with a GDB stub and attach GDB
-#   make test            host tests, symbol-table check and boot tests
+#   make test            host tests, fuzzer, symbol-table check and boot tests
+#   make fuzz            long fuzzing campaigns (FUZZ_TIME, FUZZ_TARGETS)
 #   make M=DIR           also build the modules of DIR into /lib/modules
 #   make linux-samples   build Linux's own kprobes samples (for the tests)
 #   make deps            install missing tools from Debian packages
@@ -238,6 +239,7 @@ debug: deps $(IMAGE)
 	kill $$qemu 2>/dev/null || true
 
 include tests/host/host.mk
+include tests/fuzz/fuzz.mk
 
 # The cost of a probe hit, as a table (tools/bench.py): instruction counts
 # under -icount shift=0 and nanoseconds in emulated time. Not a test.
@@ -276,18 +278,24 @@ test: deps host-test-bins $(LINUX_SAMPLES)/Makefile
 			|| exit 1; done
 	$(PYTHON) tests/run_tests.py $(addprefix --arch ,$(TEST_ARCHS))
 
-# Debian packages this project needs, by the command that shows each is there.
+# Debian packages this project needs, by the command or file that shows
+# each is there. A file may be a pattern: libFuzzer's runtime lies under
+# clang's version (14.0.6 in Debian 12), which a point release may change.
 DEPS := grub-mkrescue:grub-common grub-mkrescue:grub-pc-bin xorriso:xorriso \
 	mformat:mtools qemu-system-x86_64:qemu-system-x86 gdb:gdb nc:netcat-openbsd \
 	gcc:gcc python3:python3 /usr/include/cmocka.h:libcmocka-dev \
 	/usr/lib/grub/i386-pc/multiboot2.mod:grub-pc-bin \
 	aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu qemu-system-aarch64:qemu-system-arm \
 	gdb-multiarch:gdb-multiarch \
-	/usr/src/linux-source-6.1.tar.xz:linux-source-6.1
+	/usr/src/linux-source-6.1.tar.xz:linux-source-6.1 \
+	clang:clang \
+	/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-$(shell uname -m).a:libclang-rt-14-dev
+# set -f: the list itself is not expanded; compgen -G matches each file
+# (or pattern) on its own.
 deps:
-	@missing=""; for d in $(DEPS); do \
+	@set -f; missing=""; for d in $(DEPS); do \
 		what=$${d%%:*}; pkg=$${d#*:}; \
-		if [ -e "$$what" ] || command -v "$$what" >/dev/null 2>&1; then :; \
+		if compgen -G "$$what" >/dev/null || command -v "$$what" >/dev/null 2>&1; then :; \
 		else missing="$$missing $$pkg"; fi; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -5,6 +5,7 @@ The parts run in this order, each as a child process whose output is
 shown as it comes:
 
     host            make host-tests          line "host: N passed, N failed, N skipped"
+    fuzz            make fuzz-test           line "fuzz: N passed, N failed"
     symtab(ARCH)    tests/host/check_symtab.py build/ARCH/probeos.elf
                                              line "check_symtab: N passed, N failed"
     boot(ARCH)      tests/boot/boot_tests.py --arch ARCH
@@ -42,6 +43,11 @@ import threading
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 HOST_TIMEOUT = 600
+# Each fuzz target's bounded run is sized to take 10-20 s (its RUNS in
+# tests/fuzz/fuzz.mk; the shell target's took 13-17 s on a shared 2-core
+# host) and stops itself after 30 s; this leaves room for building the
+# fuzzers and for more targets.
+FUZZ_TIMEOUT = 600
 SYMTAB_TIMEOUT = 120
 # The boot tests time themselves (boot 60 s, selftest 600 s, 20 s per
 # command); this only catches a harness that hangs. Each boot part took
@@ -97,6 +103,9 @@ def make_parts(archs, only, boot_tests):
     if not only or "host" in only:
         parts.append(Part("host", ["make", "--no-print-directory", "host-tests"],
                           r"^host: (\d+) passed, (\d+) failed, (\d+) skipped$", HOST_TIMEOUT))
+    if not only or "fuzz" in only:
+        parts.append(Part("fuzz", ["make", "--no-print-directory", "fuzz-test"],
+                          r"^fuzz: (\d+) passed, (\d+) failed$", FUZZ_TIMEOUT))
     for arch in archs:
         if not only or "symtab" in only:
             elf = "build/%s/probeos.elf" % arch
@@ -233,7 +242,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--arch", action="append", metavar="ARCH",
                     help="architecture to test (repeatable; default x86_64)")
-    ap.add_argument("--only", action="append", choices=["host", "symtab", "boot", "up", "gdb", "crash", "bench"],
+    ap.add_argument("--only", action="append", choices=["host", "fuzz", "symtab", "boot", "up", "gdb", "crash", "bench"],
                     help="run only this part (repeatable)")
     ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
                     help="run only this boot test (repeatable); implies --only boot"

@@ -29,7 +29,7 @@ ARCH = "x86_64"
 ELF = f"build/{ARCH}/probeos.elf"
 # What a build reads, beside the build output.
 TREE = ["Makefile", "arch", "boot", "kernel", "lib", "linker", "tools",
-        "tests/host/host.mk", "iso", "rootfs"]
+        "tests/host/host.mk", "tests/fuzz/fuzz.mk", "iso", "rootfs"]
 # The throwaway source: one function nothing calls, and a header of its
 # own, so that the removed source's dependency file names a header that
 # is gone too.

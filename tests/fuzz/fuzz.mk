@@ -1,0 +1,117 @@
+# The fuzzer: every parser of outside input, fed by libFuzzer (clang's
+# coverage-guided fuzzer) on the build machine. See docs/tests.md,
+# "The fuzzer".
+#
+#   make fuzz-test   each target: replay its corpus, then a fixed, seeded
+#                    run of FUZZ_RUNS_<target> inputs (part of make test)
+#   make fuzz        long random campaigns: FUZZ_TIME seconds per target,
+#                    all targets one after another or FUZZ_TARGETS=...
+#
+# Included by the top Makefile. Every name defined here starts with FUZZ_
+# (or fuzz-), so that it cannot collide with the kernel's or the host
+# tests' names.
+
+FUZZ_CC     ?= clang
+FUZZ_PYTHON ?= python3
+FUZZ_BUILD  ?= build/fuzz
+# -fsanitize=fuzzer gives every object libFuzzer's coverage counters and
+# comparison tracing, and links libFuzzer's main(); the sanitizers turn a
+# read past a buffer or an overflow into a crash the fuzzer can see.
+# Two UBSan checks are left out because they compare pointers, whose
+# values change from run to run (ASLR): traced, they would steer the
+# mutations, and the same -seed would no longer give the same run. A
+# null or wrapped pointer that is used still faults under ASan.
+FUZZ_SAN    ?= -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	       -fno-sanitize=null,pointer-overflow
+# -Wno-unknown-attributes: lib/string.c keeps GCC from turning its copy
+# loops into calls to memcpy() itself (the optimize attribute), which clang
+# does not know. Here such a call would reach the host's memcpy(), since
+# ProbeOS's is renamed, so the guard is not needed.
+FUZZ_CFLAGS ?= -std=gnu11 -O1 -g -Wall -Wextra -Werror -Wno-unknown-attributes \
+	       -fno-builtin -fno-omit-frame-pointer $(FUZZ_SAN) \
+	       -I. -Iarch/x86_64/include -MMD -MP
+# libFuzzer's runtime comes from libclang-rt-14-dev, not from clang itself
+# (make deps installs both). clang prints the bare name when it has no
+# such file.
+FUZZ_RUNTIME = $(shell $(FUZZ_CC) -print-file-name=libclang_rt.fuzzer-$(shell uname -m).a)
+
+# make fuzz: seconds per target.
+FUZZ_TIME ?= 1200
+# make fuzz-test: a cap on each target's seconds, should a slow machine
+# not finish its runs in time. On this project's machines the runs end
+# well before it, so every run is the same; a run the cap stops is
+# reported, and still passes if nothing crashed (docs/tests.md).
+FUZZ_TEST_CAP ?= 30
+
+# ---- Targets ----
+#
+# $(call FUZZ_TARGET,NAME,RUNS,SOURCES,FLAGS,SEEDS) declares the target
+# NAME, whose harness is tests/fuzz/fuzz_NAME.c and whose committed corpus
+# is tests/fuzz/corpus/NAME/:
+#   RUNS     inputs make fuzz-test runs in all, the corpus first; chosen
+#            so that the target takes 10-20 s
+#   SOURCES  the ProbeOS sources it links, compiled for this target alone
+#   FLAGS    extra compiler flags for all of them (-D..., -I...)
+#   SEEDS    extra seed files, as shell patterns (** allowed), e.g. build
+#            output; a pattern that matches nothing is skipped
+# Each target has its own objects (under $(FUZZ_BUILD)/NAME/), so that two
+# targets may link sources that define the same names, or compile a
+# source with different flags.
+define FUZZ_TARGET
+FUZZ_ALL += $(1)
+FUZZ_RUNS_$(1) := $(2)
+FUZZ_SEEDS_$(1) := $(5)
+FUZZ_OBJS_$(1) := $(patsubst %.c,$(FUZZ_BUILD)/$(1)/%.o,$(3))
+
+# The objects depend on the flags they were compiled with: a change of
+# flags rebuilds them.
+$(FUZZ_BUILD)/$(1)/cflags: FORCE
+	@mkdir -p $$(dir $$@)
+	@echo '$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4)' | cmp -s - $$@ || \
+		echo '$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4)' > $$@
+
+# The ProbeOS sources get rename.h forced in (tests/host/rename.h); the
+# harness includes it itself, after its system headers.
+$$(FUZZ_OBJS_$(1)): $(FUZZ_BUILD)/$(1)/%.o: %.c tests/host/rename.h \
+		$(FUZZ_BUILD)/$(1)/cflags | fuzz-runtime
+	@mkdir -p $$(dir $$@)
+	@echo "  CC      $$< (fuzz $(1))"
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4) -include tests/host/rename.h -c $$< -o $$@
+
+$(FUZZ_BUILD)/$(1)/fuzz_$(1).o: tests/fuzz/fuzz_$(1).c $(FUZZ_BUILD)/$(1)/cflags \
+		| fuzz-runtime
+	@mkdir -p $$(dir $$@)
+	@echo "  CC      $$<"
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4) -c $$< -o $$@
+
+$(FUZZ_BUILD)/fuzz_$(1): $(FUZZ_BUILD)/$(1)/fuzz_$(1).o $$(FUZZ_OBJS_$(1))
+	@echo "  LD      $$@"
+	$$(Q)$$(FUZZ_CC) $$(FUZZ_SAN) $$^ -o $$@
+
+-include $$(FUZZ_OBJS_$(1):.o=.d) $(FUZZ_BUILD)/$(1)/fuzz_$(1).d
+endef
+
+# The shell's line editor and its splitting of a line into words.
+$(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c lib/string.c,,))
+
+# ---- Running ----
+
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_RUN := $(FUZZ_PYTHON) tests/fuzz/run_fuzz.py --build $(FUZZ_BUILD)
+# --target NAME:RUNS, then --seeds NAME=PATTERN for each extra seed pattern.
+fuzz-args = $(foreach t,$(1),--target $(t):$(FUZZ_RUNS_$(t)) \
+	$(foreach p,$(FUZZ_SEEDS_$(t)),--seeds '$(t)=$(p)'))
+
+.PHONY: fuzz fuzz-test fuzz-bins fuzz-runtime
+fuzz-bins: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_ALL))
+
+fuzz-test: fuzz-bins
+	$(Q)$(FUZZ_RUN) test --cap $(FUZZ_TEST_CAP) $(call fuzz-args,$(FUZZ_ALL))
+
+fuzz: $(addprefix $(FUZZ_BUILD)/fuzz_,$(FUZZ_TARGETS))
+	$(Q)$(FUZZ_RUN) campaign --time $(FUZZ_TIME) $(call fuzz-args,$(FUZZ_TARGETS))
+
+# Say what is missing before clang fails with a bare "cannot find" error.
+fuzz-runtime:
+	@[ -e "$(FUZZ_RUNTIME)" ] || { echo "$(FUZZ_CC) or libFuzzer's runtime" \
+		"(libclang-rt-14-dev) is missing: run make deps" >&2; exit 1; }

@@ -1,0 +1,324 @@
+/* Fuzz target "shell": the shell's line editor and the splitting of a
+ * finished line into words.
+ *
+ * The input is what a user might type on the serial console: every byte
+ * goes through line_editor_feed(), as line_editor_read() would pass it.
+ * Each finished line is split with split_words() the way shell_execute()
+ * does it, and every word goes through parse_u64(), as the commands that
+ * take numbers do. After each line the harness checks what must always
+ * hold; a broken rule aborts, which libFuzzer reports as a crash.
+ *
+ * The echo goes through the real line_editor_echo_console() into the
+ * console_write() below, which plays a terminal: what it shows must be
+ * the line the editor holds. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- References from the host's C library, defined before rename.h ---- */
+
+/* What parse_u64() must answer for word, worked out with strtoull():
+ * 0 and the value, -EINVAL or -ERANGE. strtoull() itself accepts signs,
+ * spaces and a 0x after the prefix, so the digits are checked first. */
+static int ref_parse_u64(const char *word, unsigned long long *value)
+{
+	const char *digits = word;
+	int base = 10;
+
+	if (word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+		base = 16;
+		digits += 2;
+	}
+	if (*digits == '\0')
+		return -EINVAL;
+	for (const char *p = digits; *p; p++) {
+		if (base == 10 ? !isdigit((unsigned char)*p) : !isxdigit((unsigned char)*p))
+			return -EINVAL;
+	}
+	errno = 0;
+	*value = strtoull(digits, NULL, base);
+	return errno == ERANGE ? -ERANGE : 0;
+}
+
+#include "tests/host/rename.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include "kernel/printk.h"
+#include "kernel/console.h"
+#include "kernel/shell/line_editor.h"
+
+static void check_failed(const char *what, int line)
+{
+	fprintf(stderr, "fuzz_shell.c:%d: check failed: %s\n", line, what);
+	abort();
+}
+
+#define CHECK(cond) do { if (!(cond)) check_failed(#cond, __LINE__); } while (0)
+
+/* ---- The terminal, behind the console stubs ---- */
+
+/* One screen line. The cursor can pass the stored columns (an overlong
+ * line is echoed whole); it is still counted, and only lines that fit
+ * are compared. */
+#define SCREEN_COLS 4096
+
+static struct {
+	char cols[SCREEN_COLS];
+	size_t cursor;
+	size_t ended_at;	/* the cursor when the last "\n" came */
+} screen;
+
+/* The editor echoes printable characters (a TAB as a space), "\b" and
+ * "\n" only: anything else would show differently on another terminal. */
+void console_write(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (c == '\b') {
+			CHECK(screen.cursor > 0);	/* never into the prompt */
+			screen.cursor--;
+		} else if (c == '\n') {
+			screen.ended_at = screen.cursor;
+			screen.cursor = 0;
+		} else {
+			CHECK(c >= 0x20 && c < 0x7f);
+			if (screen.cursor < SCREEN_COLS)
+				screen.cols[screen.cursor] = c;
+			screen.cursor++;
+		}
+	}
+}
+
+/* line_editor_read() is not fuzzed: at the end of the input it would wait
+ * for a byte forever. It is linked (it is in line_editor.c), never called. */
+int console_getc(void)
+{
+	abort();
+}
+
+/* The screen shows the first len characters of line, a TAB as a space. */
+static bool screen_shows(const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		char shown = line[i] == '\t' ? ' ' : line[i];
+
+		if (screen.cols[i] != shown)
+			return false;
+	}
+	return true;
+}
+
+/* ---- The checks ---- */
+
+static bool is_line_char(char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\t';
+}
+
+static bool is_word_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Only typed characters, and not only blanks. */
+static bool is_history_line(const char *s)
+{
+	bool blank = true;
+
+	for (; *s; s++) {
+		if (!is_line_char(*s))
+			return false;
+		if (!is_word_space(*s))
+			blank = false;
+	}
+	return !blank;
+}
+
+/* The ring is within its bounds, every entry is a terminated, non-blank
+ * typed line, and no entry repeats the one before it. */
+static void check_history(const struct line_editor *ed)
+{
+	size_t count = line_editor_history_count(ed);
+
+	CHECK(count <= LINE_HISTORY_SIZE);
+	CHECK(ed->hist_oldest < LINE_HISTORY_SIZE);
+	CHECK(ed->browse <= count);
+	CHECK(line_editor_history(ed, count) == NULL);
+	for (size_t i = 0; i < count; i++) {
+		const char *entry = line_editor_history(ed, i);
+
+		CHECK(strnlen(entry, SHELL_MAX_LINE + 1) <= SHELL_MAX_LINE);
+		CHECK(is_history_line(entry));
+		if (i > 0)
+			CHECK(strcmp(entry, line_editor_history(ed, i - 1)) != 0);
+	}
+}
+
+/* parse_u64() accepts exactly the numbers that fit, with their value. A
+ * word that is both too big and not a number ("99999999999999999999x")
+ * may be refused for either reason: parse_u64() reads from the left and
+ * names the first problem it meets. */
+static void check_number(const char *word)
+{
+	unsigned long long expected = 0;
+	uint64_t value = 0;
+	int err = parse_u64(word, &value);
+
+	switch (ref_parse_u64(word, &expected)) {
+	case 0:
+		CHECK(err == 0 && value == expected);
+		break;
+	case -ERANGE:
+		CHECK(err == -ERANGE);
+		break;
+	default:
+		CHECK(err == -EINVAL || err == -ERANGE);
+		break;
+	}
+}
+
+/* How many words split_words() must find in line, and word k's offset. */
+static int count_words(const char *line, size_t *offsets, int max)
+{
+	int count = 0;
+
+	for (size_t i = 0; line[i] && count < max; i++) {
+		if (!is_word_space(line[i]) && (i == 0 || is_word_space(line[i - 1])))
+			offsets[count++] = i;
+	}
+	return count;
+}
+
+/* Split the line in place as shell_execute() does, and check each word
+ * against the untouched copy: the words are the line's whole words, in
+ * order, each non-empty, without blanks and inside the line. */
+static void check_split(char *line)
+{
+	char copy[SHELL_MAX_LINE + 1];
+	size_t offsets[SHELL_MAX_ARGS + 1];
+	char *words[SHELL_MAX_ARGS + 1];
+	size_t len = strlen(line);
+	int expected, count;
+
+	memcpy(copy, line, len + 1);
+	expected = count_words(copy, offsets, SHELL_MAX_ARGS + 1);
+	count = split_words(line, words, SHELL_MAX_ARGS + 1);
+	CHECK(count == expected);
+	for (int k = 0; k < count; k++) {
+		size_t wlen;
+
+		/* Offsets, not pointers: a compared pointer would end up in
+		 * libFuzzer's dictionary, and differ from run to run. */
+		CHECK((size_t)(words[k] - line) == offsets[k]);
+		wlen = strlen(words[k]);
+		CHECK(wlen > 0);
+		CHECK(offsets[k] + wlen <= len);
+		CHECK(memcmp(words[k], copy + offsets[k], wlen) == 0);
+		for (size_t i = 0; i < wlen; i++)
+			CHECK(!is_word_space(words[k][i]));
+		/* The word ends where the line's word ends. */
+		CHECK(copy[offsets[k] + wlen] == '\0' ||
+		      is_word_space(copy[offsets[k] + wlen]));
+		check_number(words[k]);
+	}
+}
+
+/* Enter on a line that fits: the line is what the screen showed, made of
+ * typed characters; a non-blank one is now the newest history entry. */
+static void check_done(struct line_editor *ed)
+{
+	char *line = line_editor_line(ed);
+	size_t len = strnlen(line, SHELL_MAX_LINE + 1);
+	size_t count = line_editor_history_count(ed);
+
+	CHECK(len <= SHELL_MAX_LINE);
+	CHECK(len == ed->len);
+	CHECK(screen.ended_at == len && screen_shows(line, len));
+	for (size_t i = 0; i < len; i++)
+		CHECK(is_line_char(line[i]));
+	if (is_history_line(line))
+		CHECK(count > 0 && strcmp(line_editor_history(ed, count - 1), line) == 0);
+	check_split(line);
+}
+
+/* Enter on a line that does not fit: it was shown whole, and the stored
+ * part is still terminated within the buffer. */
+static void check_too_long(struct line_editor *ed)
+{
+	const char *line = line_editor_line(ed);
+
+	CHECK(ed->len > SHELL_MAX_LINE);
+	CHECK(strnlen(line, SHELL_MAX_LINE + 1) == SHELL_MAX_LINE);
+	CHECK(screen.ended_at == ed->len);
+	CHECK(screen_shows(line, SHELL_MAX_LINE));
+}
+
+/* Ctrl-C: the terminal was told, on the line being typed. */
+static void check_cancelled(void)
+{
+	CHECK(screen.ended_at >= 2);
+	CHECK(screen.ended_at > SCREEN_COLS ||
+	      memcmp(screen.cols + screen.ended_at - 2, "^C", 2) == 0);
+}
+
+/* Where the history ring stood when it was last checked. */
+static struct {
+	size_t count;
+	size_t oldest;
+} history_seen;
+
+/* The whole history is checked again only when a line was added to it:
+ * a blank or repeated line leaves it as it was, and checking all its
+ * entries after each of a thousand Enters in one input would make the
+ * fuzzer several times slower. */
+static void check_history_if_added(const struct line_editor *ed)
+{
+	if (ed->hist_count == history_seen.count && ed->hist_oldest == history_seen.oldest)
+		return;
+	check_history(ed);
+	history_seen.count = ed->hist_count;
+	history_seen.oldest = ed->hist_oldest;
+}
+
+static void check_line_end(struct line_editor *ed, enum line_status status)
+{
+	switch (status) {
+	case LINE_DONE:
+		check_done(ed);
+		break;
+	case LINE_TOO_LONG:
+		check_too_long(ed);
+		break;
+	case LINE_CANCELLED:
+		check_cancelled();
+		break;
+	case LINE_CONTINUE:
+		break;
+	}
+	check_history_if_added(ed);
+}
+
+/* Kept out of the stack, as the shell keeps its own: about 4 KiB. */
+static struct line_editor editor;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	memset(&screen, 0, sizeof(screen));
+	memset(&history_seen, 0, sizeof(history_seen));
+	line_editor_init(&editor, line_editor_echo_console, NULL);
+	for (size_t i = 0; i < size; i++) {
+		enum line_status status = line_editor_feed(&editor, data[i]);
+
+		if (status == LINE_CONTINUE)
+			continue;
+		check_line_end(&editor, status);
+		line_editor_start(&editor);
+	}
+	check_history(&editor);
+	return 0;
+}
