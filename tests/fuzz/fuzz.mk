@@ -45,13 +45,15 @@ FUZZ_TEST_CAP ?= 30
 
 # ---- Targets ----
 #
-# $(call FUZZ_TARGET,NAME,RUNS,SOURCES,FLAGS,SEEDS) declares the target
-# NAME, whose harness is tests/fuzz/fuzz_NAME.c and whose committed corpus
-# is tests/fuzz/corpus/NAME/:
+# $(call FUZZ_TARGET,NAME,RUNS,SOURCES,FLAGS,SEEDS[,HARNESS]) declares the
+# target NAME, whose harness is tests/fuzz/fuzz_NAME.c (or HARNESS, when
+# several targets share one) and whose committed corpus is
+# tests/fuzz/corpus/NAME/:
 #   RUNS     inputs make fuzz-test runs in all, the corpus first; chosen
 #            so that the target takes 10-20 s
 #   SOURCES  the ProbeOS sources it links, compiled for this target alone
-#   FLAGS    extra compiler flags for all of them (-D..., -I...)
+#   FLAGS    extra compiler flags for all of them (-D..., -I...); they
+#            come first, so that an -I here wins over FUZZ_CFLAGS' own
 #   SEEDS    extra seed files, as shell patterns (** allowed), e.g. build
 #            output; a pattern that matches nothing is skipped
 # Each target has its own objects (under $(FUZZ_BUILD)/NAME/), so that two
@@ -71,18 +73,20 @@ $(FUZZ_BUILD)/$(1)/cflags: FORCE
 		echo '$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4)' > $$@
 
 # The ProbeOS sources get rename.h forced in (tests/host/rename.h); the
-# harness includes it itself, after its system headers.
+# harness, and host test code it links (tests/...), include it
+# themselves, after their system headers.
 $$(FUZZ_OBJS_$(1)): $(FUZZ_BUILD)/$(1)/%.o: %.c tests/host/rename.h \
 		$(FUZZ_BUILD)/$(1)/cflags | fuzz-runtime
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$< (fuzz $(1))"
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4) -include tests/host/rename.h -c $$< -o $$@
+	$$(Q)$$(FUZZ_CC) $(4) $$(FUZZ_CFLAGS) \
+		$$(if $$(filter tests/%,$$<),,-include tests/host/rename.h) -c $$< -o $$@
 
-$(FUZZ_BUILD)/$(1)/fuzz_$(1).o: tests/fuzz/fuzz_$(1).c $(FUZZ_BUILD)/$(1)/cflags \
+$(FUZZ_BUILD)/$(1)/fuzz_$(1).o: $(or $(6),tests/fuzz/fuzz_$(1).c) $(FUZZ_BUILD)/$(1)/cflags \
 		| fuzz-runtime
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$<"
-	$$(Q)$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(4) -c $$< -o $$@
+	$$(Q)$$(FUZZ_CC) $(4) $$(FUZZ_CFLAGS) -c $$< -o $$@
 
 $(FUZZ_BUILD)/fuzz_$(1): $(FUZZ_BUILD)/$(1)/fuzz_$(1).o $$(FUZZ_OBJS_$(1))
 	@echo "  LD      $$@"
@@ -93,6 +97,19 @@ endef
 
 # The shell's line editor and its splitting of a line into words.
 $(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c lib/string.c,,))
+
+# The module loader's load steps (tests/fuzz/fuzz_module.c), once per
+# architecture, with the sources and flags of the host tests' loader
+# (tests/host/host.mk), seeded with the .ko files the build makes and the
+# broken ones of tools/mkbadmodules.py (`make test` makes both first).
+FUZZ_MODULE_SRCS = $(HOST_LOADER_SRCS) kernel/module/elf_check.c lib/string.c lib/format.c \
+	lib/errno.c arch/$(1)/module_reloc.c build/host/obj-$(1)/exports.c
+FUZZ_MODULE_FLAGS = -Iarch/$(1)/include -Ibuild/$(1)/include $(HOST_LOADER_DEFS)
+$(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call FUZZ_TARGET,module_$(a),200000,\
+	$(call FUZZ_MODULE_SRCS,$(a)),$(call FUZZ_MODULE_FLAGS,$(a)),\
+	build/$(a)/M/**/*.ko build/$(a)/modules/lib/modules/bad/*.ko,tests/fuzz/fuzz_module.c)))
+$(foreach a,$(HOST_LOADER_ARCHS),$(eval \
+	$(FUZZ_OBJS_module_$(a)): build/$(a)/include/generated/vermagic.h))
 
 # ---- Running ----
 

@@ -65,7 +65,10 @@ def fuzzer_command(build, name, work, seeds, options):
     folder; the committed corpus and the seeds are only read."""
     crashes = os.path.join(build, "crashes", name)
     os.makedirs(crashes, exist_ok=True)
-    folders = [work, os.path.join(CORPUS, name)] + ([seeds] if seeds else [])
+    # A target's committed corpus exists once it has a file: a target
+    # seeded only from build output starts without one.
+    corpus = os.path.join(CORPUS, name)
+    folders = [work] + ([corpus] if os.path.isdir(corpus) else []) + ([seeds] if seeds else [])
     return ([os.path.join(build, "fuzz_" + name)] + options +
             ["-timeout=%d" % INPUT_TIMEOUT, "-artifact_prefix=%s/" % crashes] + folders)
 
