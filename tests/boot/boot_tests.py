@@ -419,6 +419,57 @@ def test_probe_add_del(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
 
 
+PASTE_PAIRS = 500      # pairs of `probe add` and `probe del` lines: 16 KB, 16 input rings
+PASTE_TIMEOUT = 120    # for all of them to run
+
+
+@test("paste")
+def test_paste(m):
+    """Pasted input is never lost: 500 pairs of `probe add vfs_read` and
+    `probe del N`, then `uptime`, in ONE write (Machine.paste), far more
+    than the console's 1 KiB input ring holds while a command runs. The
+    kernel must stop taking bytes from the UART while the ring is full
+    (flow control, kernel/console.c), so that QEMU holds the rest back:
+    every line must run, in order, and no probe be left."""
+    first, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    expect_exact(m.command("probe del %d" % first), "probe %d: removed" % first,
+                 "probe del %d" % first)
+    numbers = range(first + 1, first + 1 + PASTE_PAIRS)
+    block = "".join("probe add vfs_read\rprobe del %d\r" % n for n in numbers) + "uptime\r"
+    want = []
+    for n in numbers:
+        want += [qemu.PROMPT + "probe add vfs_read", "probe %d: k vfs_read+0x0 at 0x%s" % (n, addr),
+                 qemu.PROMPT + "probe del %d" % n, "probe %d: removed" % n]
+    want.append(qemu.PROMPT + "uptime")
+    start = m.mark
+    began = time.monotonic()
+    m.paste(block)
+
+    def counts():
+        got = m.screen.lines[start:]
+        added = sum(1 for line in got if PROBE_ADDED.match(line))
+        removed = sum(1 for line in got if re.match(r"^probe \d+: removed$", line))
+        return "%d probes added and %d removed of %d" % (added, removed, PASTE_PAIRS)
+
+    try:
+        m.wait_for(UPTIME.pattern, PASTE_TIMEOUT)
+        m.wait_prompt(COMMAND_TIMEOUT, echo=False)
+    except qemu.Timeout as e:
+        # Lost bytes usually took the final `uptime` with them.
+        raise qemu.Timeout("%s after pasting %d bytes; %s" % (e, len(block), counts()))
+    info("%d bytes pasted, all run in %.1f s" % (len(block), time.monotonic() - began))
+    got = m.screen.lines[start:]
+    # Each line's echo and output, in order; then the output of uptime.
+    wrong = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(want))
+    check(wrong == len(want) and len(got) == len(want) + 1,
+          "pasted lines: %s; expected %d lines of echo and output, got %d; the first wrong"
+          " one, line %d: expected %s, got %s"
+          % (counts(), len(want) + 1, len(got), wrong, show(want[wrong:wrong + 2]),
+             show(got[wrong:wrong + 2])))
+    parse_uptime(got[-1:], "the pasted uptime")
+    expect_exact(m.command("probe list"), "no probes", "probe list after the paste")
+
+
 @test("probe_kprobe")
 def test_probe_kprobe(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
@@ -1402,7 +1453,7 @@ def test_poweroff(m):
 DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
-UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "selftest", "poweroff"]
+UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "paste", "selftest", "poweroff"]
 
 
 class Harness:
