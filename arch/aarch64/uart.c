@@ -13,10 +13,10 @@
  * ever dropped - not even keys typed during boot, which switching the
  * FIFOs on would throw away (QEMU's PL011 empties its receiver then).
  * One interrupt per key is nothing for a console. The console's flow
- * control relies on the same: when its buffer is full it masks the
- * receive interrupt (arch_console_rx_irq), which must be masked, not
- * just left unserved, as it is level-triggered and would fire without
- * end, and leaves the byte in the receiver; the rest waits in QEMU.
+ * control relies on the same: while its buffer is full it leaves the
+ * byte in the receiver, and QEMU holds back the rest. It masks the
+ * receive interrupt meanwhile (arch_console_rx_irq): the interrupt is
+ * level-triggered, and an unread byte would raise it again and again.
  *
  * The baud rate is left as the firmware (here: QEMU, which ignores it)
  * set it; real hardware would need the UART clock from the device tree.
