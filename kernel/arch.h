@@ -23,7 +23,7 @@
  *
  * In the other direction, arch code calls into the core: thread_start
  * and sched_timer_tick (kernel/sched.h), smp_handle_ipi (kernel/smp.h),
- * console_input (kernel/console.h), trap_call_hook and extable_fixup (kernel/trap.h), and the probe
+ * console_rx_interrupt (kernel/console.h), trap_call_hook and extable_fixup (kernel/trap.h), and the probe
  * core's entry points listed in kernel/probes/arch_probes.h.
  */
 #ifndef KERNEL_ARCH_H
@@ -63,6 +63,16 @@ void arch_interrupts_init(void);
 void arch_console_init(void);
 /* Write one byte to the console UART, waiting while it is busy. */
 void arch_console_putc(char c);
+/* The next byte the console UART received, taken out of it, or -1 if
+ * none is waiting. Called by kernel/console.c only, with its input lock
+ * held, so that one CPU at a time reads the receiver. */
+int arch_console_rx_byte(void);
+/* Turn the UART's receive interrupt on or off. While it is off, the
+ * handler is not called and received bytes stay in the UART, which holds
+ * back the rest of the input once full: kernel/console.c's flow control.
+ * Turning it on need not raise an interrupt for bytes already waiting:
+ * the caller takes them with arch_console_rx_byte. */
+void arch_console_rx_irq(bool on);
 
 /* ---- Paging and the TLB (paging.c) ----
  * Page tables are built and walked by portable code (kernel/mm/paging.c),

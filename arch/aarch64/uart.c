@@ -4,14 +4,19 @@
  * Output is polled (wait while the transmitter is full, write the byte):
  * simple, and it works in a panic with interrupts off. Input is by
  * interrupt: the UART raises its interrupt when a byte arrives (RXIM),
- * and the handler hands every waiting byte to the console layer
- * (kernel/console.c), which buffers it and wakes the reading thread.
+ * and the handler calls the console layer (kernel/console.c), which
+ * takes the bytes with arch_console_rx_byte, buffers them and wakes the
+ * reading thread.
  *
  * The FIFOs stay off, so the receiver holds one byte. QEMU keeps the
  * rest of the input back until that byte is read, so nothing typed is
  * ever dropped - not even keys typed during boot, which switching the
  * FIFOs on would throw away (QEMU's PL011 empties its receiver then).
- * One interrupt per key is nothing for a console.
+ * One interrupt per key is nothing for a console. The console's flow
+ * control relies on the same: while its buffer is full it leaves the
+ * byte in the receiver, and QEMU holds back the rest. It masks the
+ * receive interrupt meanwhile (arch_console_rx_irq): the interrupt is
+ * level-triggered, and an unread byte would raise it again and again.
  *
  * The baud rate is left as the firmware (here: QEMU, which ignores it)
  * set it; real hardware would need the UART clock from the device tree.
@@ -65,14 +70,26 @@ void arch_console_putc(char c)
 	writel((uint8_t)c, uart + UART_DR);
 }
 
-/* Clear the interrupt first, then empty the receiver: a byte that
- * arrives after the last read raises the interrupt again. (Clearing last
- * could clear the interrupt of a byte that came in meanwhile and leave it
- * waiting, and QEMU holding back everything after it.) */
+int arch_console_rx_byte(void)
+{
+	if (readl(uart + UART_FR) & FR_RXFE)
+		return -1;
+	return (uint8_t)readl(uart + UART_DR);
+}
+
+void arch_console_rx_irq(bool on)
+{
+	writel(on ? INT_RX : 0, uart + UART_IMSC);
+}
+
+/* Clear the interrupt first, then let the console empty the receiver: a
+ * byte that arrives after the last read raises the interrupt again.
+ * (Clearing last could clear the interrupt of a byte that came in
+ * meanwhile and leave it waiting, and QEMU holding back everything after
+ * it.) */
 void uart_handle_irq(void)
 {
 	writel(INT_RX, uart + UART_ICR);
-	while (!(readl(uart + UART_FR) & FR_RXFE))
-		console_input((uint8_t)readl(uart + UART_DR));
+	console_rx_interrupt();
 }
 NOKPROBE_SYMBOL(arch_console_putc);

@@ -448,6 +448,70 @@ def test_probe_add_del(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
 
 
+PASTE_PAIRS = 500      # pairs of `probe add` and `probe del` lines: 16 KB, 16 input rings
+PASTE_TIMEOUT = 60     # for all of them to run (about 15 s on 4 CPUs)
+# The first pasted line: a command that keeps the shell busy for a known
+# while (bench scale's 8 rows of MS ms each, per 1, 2 or 4 CPUs). On one
+# CPU the shell runs `probe add` and `probe del` faster than QEMU passes
+# the bytes on, and the input ring would never fill; behind this command
+# the whole paste piles up.
+PASTE_FIRST = "bench scale 100"
+
+
+@test("paste")
+def test_paste(m):
+    """Pasted input is never lost: a slow command (PASTE_FIRST), then 500
+    pairs of `probe add vfs_read` and `probe del N`, then `uptime`, in ONE
+    write (Machine.paste), far more than the console's 1 KiB input ring
+    holds. The kernel must stop taking bytes from the UART while the ring
+    is full (flow control, kernel/console.c), so that QEMU holds the rest
+    back: every line must run, in order, and no probe be left."""
+    first, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    expect_exact(m.command("probe del %d" % first), "probe %d: removed" % first,
+                 "probe del %d" % first)
+    numbers = range(first + 1, first + 1 + PASTE_PAIRS)
+    block = (PASTE_FIRST + "\r" + "".join("probe add vfs_read\rprobe del %d\r" % n for n in numbers)
+             + "uptime\r")
+    want = []
+    for n in numbers:
+        want += [qemu.PROMPT + "probe add vfs_read", "probe %d: k vfs_read+0x0 at 0x%s" % (n, addr),
+                 qemu.PROMPT + "probe del %d" % n, "probe %d: removed" % n]
+    want.append(qemu.PROMPT + "uptime")
+    start = m.mark
+    began = time.monotonic()
+    m.paste(block)
+
+    def counts():
+        got = m.screen.lines[start:]
+        added = sum(1 for line in got if PROBE_ADDED.match(line))
+        removed = sum(1 for line in got if re.match(r"^probe \d+: removed$", line))
+        return "%d probes added and %d removed of %d" % (added, removed, PASTE_PAIRS)
+
+    try:
+        m.wait_for(UPTIME.pattern, PASTE_TIMEOUT)
+        m.wait_prompt(COMMAND_TIMEOUT, echo=False)
+    except qemu.Timeout as e:
+        # Lost bytes usually took the final `uptime` with them.
+        raise qemu.Timeout("%s after pasting %d bytes; %s" % (e, len(block), counts()))
+    info("%d bytes pasted, all run in %.1f s" % (len(block), time.monotonic() - began))
+    got = m.screen.lines[start:]
+    done = got.index("bench: done") + 1 if "bench: done" in got else 0
+    check(done and got[0] == qemu.PROMPT + PASTE_FIRST and
+          all(line.startswith("bench: ") for line in got[1:done]),
+          "pasted `%s`: expected its echo, then lines 'bench: ...' up to 'bench: done', got %s"
+          % (PASTE_FIRST, show(got[:done or 3])))
+    got = got[done:]
+    # Each line's echo and output, in order; then the output of uptime.
+    wrong = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(want))
+    check(wrong == len(want) and len(got) == len(want) + 1,
+          "pasted lines: %s; expected %d lines of echo and output after `%s`, got %d; the"
+          " first wrong one, line %d: expected %s, got %s"
+          % (counts(), len(want) + 1, PASTE_FIRST, len(got), wrong, show(want[wrong:wrong + 2]),
+             show(got[wrong:wrong + 2])))
+    parse_uptime(got[-1:], "the pasted uptime")
+    expect_exact(m.command("probe list"), "no probes", "probe list after the paste")
+
+
 @test("probe_kprobe")
 def test_probe_kprobe(m):
     expect_exact(m.command("probe list"), "no probes", "probe list")
@@ -1435,8 +1499,8 @@ def test_poweroff(m):
 DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
-UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "module_bad_files",
-            "selftest", "poweroff"]
+UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "paste",
+            "module_bad_files", "selftest", "poweroff"]
 
 
 class Harness:
