@@ -6,7 +6,8 @@
  *
  *   .modinfo          NUL-separated key=value strings: name= (the
  *                     module's name, from its file name at build time),
- *                     license=, author=, description=, parm=NAME:text,
+ *                     vermagic= (the kernel build it is for, which must
+ *                     be this one: tools/mkvermagic.py), license=, author=, description=, parm=NAME:text,
  *                     parmtype=NAME:type
  *   init_module       the global symbol module_init() aliases to the
  *                     module's init function; cleanup_module likewise
@@ -18,6 +19,10 @@
  *                     __initdata), freed once init has returned
  *   .kprobes.text     code marked __kprobes, never to be probed
  *   .nokprobe_list    addresses of functions marked NOKPROBE_SYMBOL
+ *
+ * Every pointer the loader takes from these (names, init and exit, the
+ * parameters' variables, the never-probe list) is checked against the
+ * module's own loaded sections before it is followed (declarations.c).
  *
  * The loader (kernel/module/loader.c) never calls the probes layer.
  * Layers that must know when module code appears or goes (the probes

@@ -448,33 +448,30 @@ class Machine:
 
     def send(self, data):
         """Type bytes (or a latin-1 string) into the serial port."""
-        if isinstance(data, str):
-            data = data.encode("latin-1")
-        if not self.alive():
-            raise Died("QEMU is not running%s" % self._stderr_note())
-        self.inputs.append((time.monotonic() - self.started_at, data))
-        try:
-            for i in range(0, len(data), TYPE_CHUNK):
-                self.proc.stdin.write(data[i:i + TYPE_CHUNK])
-                self.proc.stdin.flush()
-                if i + TYPE_CHUNK < len(data):
-                    time.sleep(TYPE_DELAY)
-        except (BrokenPipeError, OSError) as e:
-            raise Died("cannot write to QEMU: %s%s" % (e, self._stderr_note()))
+        self._write(data, TYPE_CHUNK)
 
     def paste(self, data):
         """Write bytes (or a latin-1 string) into the serial port in one
         write, as a terminal pastes: QEMU then has far more input waiting
         than the kernel's input ring holds, and the kernel must hold the
         rest back (flow control) rather than drop it."""
+        self._write(data, None)
+
+    def _write(self, data, chunk):
+        """Write data chunk bytes at a time, TYPE_DELAY apart, or all of
+        it in one write if chunk is None."""
         if isinstance(data, str):
             data = data.encode("latin-1")
         if not self.alive():
             raise Died("QEMU is not running%s" % self._stderr_note())
         self.inputs.append((time.monotonic() - self.started_at, data))
+        chunk = chunk or max(len(data), 1)
         try:
-            self.proc.stdin.write(data)
-            self.proc.stdin.flush()
+            for i in range(0, len(data), chunk):
+                self.proc.stdin.write(data[i:i + chunk])
+                self.proc.stdin.flush()
+                if i + chunk < len(data):
+                    time.sleep(TYPE_DELAY)
         except (BrokenPipeError, OSError) as e:
             raise Died("cannot write to QEMU: %s%s" % (e, self._stderr_note()))
 
