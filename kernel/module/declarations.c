@@ -102,7 +102,7 @@ static int read_never_probe(const struct load_info *li, struct module *mod)
 	int err;
 
 	if (kt && li->sec_addr[kt]) {
-		if (!(li->sh[kt].sh_flags & SHF_EXECINSTR)) {
+		if (!module_code_pointer(li, li->sec_addr[kt])) {
 			kprintf("insmod: section .kprobes.text is not code\n");
 			return -ENOEXEC;
 		}
