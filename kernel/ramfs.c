@@ -2,16 +2,30 @@
  *
  * Every inode is embedded in a struct ramfs_node. A directory keeps its
  * children in a list sorted by name, so listings come out in the same
- * order every time. A file keeps its contents in a kmalloc'd buffer of
- * `capacity` bytes of which the first inode.size are used; the contents
- * are copied out of the boot archive so that files can be written.
+ * order every time. A file keeps its contents in a struct ramfs_data, a
+ * kmalloc'd buffer of `capacity` bytes of which the first inode.size are
+ * used; the contents are copied out of the boot archive so that files
+ * can be written.
  *
- * Locking: one spinlock, ramfs_lock, guards the shape of every mounted
- * ramfs tree (the children lists) and the contents of every file (data,
- * capacity, inode.size). Each operation takes it once around the walk or
- * copy it does; nothing here sleeps or calls out with it held. One lock
- * for everything is coarse, but it is easy to see that it is right, and
- * vfs_read is called by the shell and by a background worker at once.
+ * Locking: readers take no lock, so that CPUs reading files at once
+ * never wait for each other or share a cache line they write.
+ *  - Directories: lookups walk the children lists inside an RCU
+ *    read-side section (kernel/rcu.h), and take a reference to what they
+ *    find. Creating and unlinking change the lists under ramfs_tree_lock,
+ *    with the RCU list calls, so a walker sees each child linked or not;
+ *    a node is freed only once its last reference is gone and a grace
+ *    period has passed (release_node), so a walker never stands on freed
+ *    memory.
+ *  - File contents: each file has a lock for its writers and a sequence
+ *    count (kernel/seqcount.h). A writer bumps the count around each
+ *    change; a reader copies, then checks the count, and copies again if
+ *    a write overlapped. So a read returns the whole file as it was
+ *    before a write or after it, never a mix. A writer that needs a
+ *    bigger buffer publishes it with rcu_assign_pointer and frees the old
+ *    one after a grace period: a reader may still be copying from it.
+ *    A reader that keeps losing to writers takes the writers' lock
+ *    (READ_TRIES), so a stream of writes cannot starve it.
+ * Nothing here sleeps or calls out with a spinlock held.
  *
  * A tree that is still being built (or is being destroyed) is reachable
  * only by the thread building it, so build and destroy take no lock;
@@ -19,6 +33,8 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/ramfs.h"
+#include "kernel/rcu.h"
+#include "kernel/seqcount.h"
 #include "kernel/spinlock.h"
 #include "kernel/vfs.h"
 #include "lib/cpio.h"
@@ -31,32 +47,113 @@
 #define RAMFS_FILE_MAX ((size_t)64 << 20)
 /* The smallest buffer a write allocates; then it doubles. */
 #define RAMFS_MIN_CAPACITY 64
+/* Lock-free passes a read makes before it waits for the writers. */
+#define READ_TRIES 4
+/* What a replaced buffer is filled with before it is freed: a reader
+ * that copied from it too late would return these bytes, and the tests
+ * look for them. */
+#define RAMFS_FREED_BYTE 0xdd
+
+/* A file's contents. Replaced whole when a write needs more room. */
+struct ramfs_data {
+	struct rcu_head rcu;		/* freeing it after a grace period */
+	size_t capacity;		/* bytes at bytes[] */
+	char bytes[];
+};
 
 struct ramfs_node {
 	struct inode inode;		/* what the VFS sees */
 	struct ramfs_node *parent;	/* NULL for the root */
 	struct list_node sibling;	/* entry in parent->children */
 	struct list_node children;	/* directories: sorted by name */
-	char *data;			/* files: the contents */
-	size_t capacity;		/* files: bytes allocated at data */
+	struct spinlock lock;		/* files: held by writers */
+	struct seqcount seq;		/* files: odd during a write */
+	struct ramfs_data *data;	/* files: the contents; NULL if none */
+	struct rcu_head rcu;		/* freeing the node */
 };
 
-static struct spinlock ramfs_lock = SPINLOCK_INIT("ramfs");
+/* Guards the shape of every mounted ramfs tree: only creating and
+ * unlinking take it, never a lookup or a read. */
+static struct spinlock ramfs_tree_lock = SPINLOCK_INIT("ramfs tree");
+
+static const struct inode_operations ramfs_dir_iops;
+static const struct inode_operations ramfs_file_iops;
+static const struct file_operations ramfs_file_fops;
 
 static struct ramfs_node *to_node(struct inode *inode)
 {
 	return container_of(inode, struct ramfs_node, inode);
 }
 
+static size_t capacity_of(const struct ramfs_data *data)
+{
+	return data ? data->capacity : 0;
+}
+
+/* ---- Nodes ---- */
+
+/* A new, unlinked node holding one reference: its directory's, once it
+ * is linked. Directories get the directory operations and no file
+ * operations, and files the reverse, so the VFS refuses to read a
+ * directory or walk into a file. */
+static struct ramfs_node *alloc_node(const char *name, enum inode_type type)
+{
+	struct ramfs_node *node = kzalloc(sizeof(*node));
+
+	if (!node)
+		return NULL;
+	strlcpy(node->inode.name, name, sizeof(node->inode.name));
+	node->inode.type = type;
+	node->inode.refs = 1;
+	node->inode.iops = type == INODE_DIR ? &ramfs_dir_iops : &ramfs_file_iops;
+	node->inode.fops = type == INODE_FILE ? &ramfs_file_fops : NULL;
+	node->inode.private = node;
+	node->lock = (struct spinlock)SPINLOCK_INIT("ramfs file");
+	list_init(&node->sibling);
+	list_init(&node->children);
+	return node;
+}
+
+static void free_data_rcu(struct rcu_head *head)
+{
+	struct ramfs_data *data = container_of(head, struct ramfs_data, rcu);
+
+	memset(data->bytes, RAMFS_FREED_BYTE, data->capacity);
+	kfree(data);
+}
+
+/* Free a buffer once no reader can be copying from it. */
+static void free_data_later(struct ramfs_data *data)
+{
+	if (data)
+		call_rcu(&data->rcu, free_data_rcu);
+}
+
+static void free_node_rcu(struct rcu_head *head)
+{
+	struct ramfs_node *node = container_of(head, struct ramfs_node, rcu);
+
+	kfree(node->data);	/* no file was open on it: nobody reads it */
+	kfree(node);
+}
+
+/* iops->release: the last reference is gone (the node was unlinked and
+ * every file on it closed), but a lookup that found it just before the
+ * unlink may still be looking at it. */
+static void release_node(struct inode *inode)
+{
+	call_rcu(&to_node(inode)->rcu, free_node_rcu);
+}
+
 /* ---- Directories ---- */
 
-/* Find name among dir's children. Caller holds ramfs_lock, or owns a
- * tree that is not mounted. */
+/* Find name among dir's children. Caller is in an RCU read-side
+ * section, holds ramfs_tree_lock, or owns a tree that is not mounted. */
 static struct ramfs_node *find_child(struct ramfs_node *dir, const char *name)
 {
 	struct ramfs_node *child;
 
-	list_for_each_entry(child, &dir->children, sibling) {
+	list_for_each_entry_rcu(child, &dir->children, sibling) {
 		int cmp = strcmp(child->inode.name, name);
 
 		if (cmp == 0)
@@ -67,8 +164,9 @@ static struct ramfs_node *find_child(struct ramfs_node *dir, const char *name)
 	return NULL;
 }
 
-/* Link node into dir's children, before the first name that sorts after it. */
-static void insert_sorted(struct ramfs_node *dir, struct ramfs_node *node)
+/* Link node into dir's children, before the first name that sorts after
+ * it. Caller holds ramfs_tree_lock or owns the tree. */
+static void link_sorted(struct ramfs_node *dir, struct ramfs_node *node)
 {
 	struct list_node *pos;
 
@@ -78,61 +176,140 @@ static void insert_sorted(struct ramfs_node *dir, struct ramfs_node *node)
 		if (strcmp(child->inode.name, node->inode.name) > 0)
 			break;
 	}
+	node->parent = dir;
 	/* Insert before pos (the list head itself if nothing sorted after). */
-	list_insert_between(&node->sibling, pos->prev, pos);
+	list_insert_between_rcu(&node->sibling, pos->prev, pos);
 }
 
 static struct inode *ramfs_lookup(struct inode *dir, const char *name)
 {
 	struct ramfs_node *child;
-	unsigned long flags;
 
-	flags = spin_lock_irqsave(&ramfs_lock);
+	rcu_read_lock();
 	child = find_child(to_node(dir), name);
-	spin_unlock_irqrestore(&ramfs_lock, flags);
+	if (child && !inode_get_unless_zero(&child->inode))
+		child = NULL;	/* unlinked and closed: on its way out */
+	rcu_read_unlock();
 	return child ? &child->inode : NULL;
 }
 
 static struct inode *ramfs_child(struct inode *dir, size_t index)
 {
 	struct ramfs_node *child, *found = NULL;
-	unsigned long flags;
 
-	flags = spin_lock_irqsave(&ramfs_lock);
-	list_for_each_entry(child, &to_node(dir)->children, sibling) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(child, &to_node(dir)->children, sibling) {
 		if (index-- == 0) {
-			found = child;
+			if (inode_get_unless_zero(&child->inode))
+				found = child;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&ramfs_lock, flags);
+	rcu_read_unlock();
 	return found ? &found->inode : NULL;
+}
+
+/* A file made beforehand, so that nothing is allocated under the lock,
+ * and freed again if the name turns out to exist. */
+static int ramfs_create(struct inode *dir, const char *name, struct inode **out)
+{
+	struct ramfs_node *fresh = alloc_node(name, INODE_FILE), *child;
+	unsigned long flags;
+	int err = 0;
+
+	if (!fresh)
+		return -ENOMEM;
+	flags = spin_lock_irqsave(&ramfs_tree_lock);
+	child = find_child(to_node(dir), name);
+	if (child && child->inode.type == INODE_DIR) {
+		err = -EISDIR;
+	} else if (!child) {
+		link_sorted(to_node(dir), fresh);
+		child = fresh;
+		fresh = NULL;
+	}
+	if (!err)
+		inode_get(&child->inode);	/* the caller's */
+	spin_unlock_irqrestore(&ramfs_tree_lock, flags);
+	kfree(fresh);
+	if (!err)
+		*out = &child->inode;
+	return err;
+}
+
+/* Unlink, then give back the directory's reference: the node goes when
+ * the last file open on it is closed. */
+static int ramfs_unlink(struct inode *dir, const char *name)
+{
+	struct ramfs_node *child;
+	unsigned long flags;
+	int err = 0;
+
+	flags = spin_lock_irqsave(&ramfs_tree_lock);
+	child = find_child(to_node(dir), name);
+	if (!child)
+		err = -ENOENT;
+	else if (child->inode.type == INODE_DIR)
+		err = -EISDIR;
+	else
+		list_del_rcu(&child->sibling);
+	spin_unlock_irqrestore(&ramfs_tree_lock, flags);
+	if (!err)
+		inode_put(&child->inode);
+	return err;
 }
 
 static const struct inode_operations ramfs_dir_iops = {
 	.lookup = ramfs_lookup,
 	.child = ramfs_child,
+	.create = ramfs_create,
+	.unlink = ramfs_unlink,
+	.release = release_node,
 };
 
 /* ---- Files ---- */
+
+/* Copy what the file holds at pos into buf, as one pass of a read: the
+ * size and buffer may belong to different versions if a write overlaps,
+ * so the copy is bounded by both; the caller's retry check throws such a
+ * pass away. */
+static size_t copy_pass(const struct ramfs_node *node, char *buf, size_t count, size_t pos)
+{
+	const struct ramfs_data *data = rcu_dereference(node->data);
+	size_t size = __atomic_load_n(&node->inode.size, __ATOMIC_RELAXED);
+	size_t end = MIN(size, capacity_of(data)), n = 0;
+
+	if (pos < end) {
+		n = MIN(count, end - pos);
+		memcpy(buf, data->bytes + pos, n);
+	}
+	return n;
+}
 
 static ssize_t ramfs_read(struct file *file, char *buf, size_t count,
 			  loff_t *pos)
 {
 	struct ramfs_node *node = to_node(file->inode);
 	unsigned long flags;
+	unsigned int seq;
 	size_t n = 0;
+	int tries;
 
 	if (*pos < 0)
 		return -EINVAL;
-
-	flags = spin_lock_irqsave(&ramfs_lock);
-	if ((uint64_t)*pos < node->inode.size) {
-		n = MIN(count, node->inode.size - (size_t)*pos);
-		memcpy(buf, node->data + *pos, n);
+	rcu_read_lock();
+	for (tries = 0; tries < READ_TRIES; tries++) {
+		seq = seqcount_read_begin(&node->seq);
+		n = copy_pass(node, buf, count, (size_t)*pos);
+		if (!seqcount_read_retry(&node->seq, seq))
+			break;
 	}
-	spin_unlock_irqrestore(&ramfs_lock, flags);
-
+	rcu_read_unlock();
+	if (tries == READ_TRIES) {	/* writers kept winning: wait for them */
+		flags = spin_lock_irqsave(&node->lock);
+		n = copy_pass(node, buf, count, (size_t)*pos);
+		spin_unlock_irqrestore(&node->lock, flags);
+	}
 	*pos += n;
 	return (ssize_t)n;
 }
@@ -149,63 +326,133 @@ static size_t grown_capacity(size_t capacity, size_t end)
 	return want;
 }
 
-/* Write at *pos, growing the buffer if the write ends past it. A gap
- * between the old end of the file and *pos reads back as zeros.
- *
- * kmalloc is not called with ramfs_lock held (the heap has its own lock
- * and may one day have to wait for memory), so growing is: note the size
- * needed, drop the lock, allocate, retake the lock, and swap the buffers
- * in unless another writer grew the file even further meanwhile. Either
- * way the buffer is big enough afterwards, and the old one can be freed
- * once the lock is dropped: readers only touch data under the lock. */
+/* Make node's buffer hold at least end bytes. Called with node->lock
+ * held (*flags from taking it); kmalloc is not called under a spinlock
+ * (the heap has its own lock and may one day wait for memory), so this
+ * drops the lock to allocate, and another writer may have grown the
+ * file meanwhile: the caller checks again. The old buffer is published
+ * away and freed after a grace period, as readers may be copying from
+ * it; the new one has the same bytes, so no sequence bump is needed. */
+static int grow(struct ramfs_node *node, size_t end, unsigned long *flags)
+{
+	size_t want = grown_capacity(capacity_of(node->data), end);
+	struct ramfs_data *fresh, *old;
+
+	spin_unlock_irqrestore(&node->lock, *flags);
+	fresh = kmalloc(sizeof(*fresh) + want);
+	*flags = spin_lock_irqsave(&node->lock);
+	if (!fresh)
+		return -ENOMEM;
+	fresh->capacity = want;
+	old = node->data;
+	if (want <= capacity_of(old)) {
+		kfree(fresh);	/* another writer grew it further */
+		return 0;
+	}
+	if (old)
+		memcpy(fresh->bytes, old->bytes, node->inode.size);
+	rcu_assign_pointer(node->data, fresh);
+	free_data_later(old);
+	return 0;
+}
+
+/* Atomic store: vfs_readdir and readers load size without any lock. */
+static void store_size(struct ramfs_node *node, size_t size)
+{
+	__atomic_store_n(&node->inode.size, size, __ATOMIC_RELAXED);
+}
+
+/* Set the size, zeroing any bytes between the old end and the new (the
+ * caller holds node->lock, inside a sequence write, with room for size). */
+static void set_size(struct ramfs_node *node, size_t size)
+{
+	size_t old = node->inode.size;
+
+	if (size > old)
+		memset(node->data->bytes + old, 0, size - old);
+	store_size(node, size);
+}
+
+/* Write at *pos (or at the end, for O_APPEND), growing the buffer if the
+ * write ends past it. A gap between the old end of the file and the
+ * write reads back as zeros. */
 static ssize_t ramfs_write(struct file *file, const char *buf, size_t count,
 			   loff_t *pos)
 {
 	struct ramfs_node *node = to_node(file->inode);
-	char *fresh = NULL, *old = NULL;
-	size_t start, end, size, want;
+	size_t start, end;
 	unsigned long flags;
+	int err;
 
 	if (*pos < 0)
 		return -EINVAL;
 	if (count == 0)
 		return 0;	/* not even a gap is filled, as in POSIX */
-	if ((uint64_t)*pos > RAMFS_FILE_MAX || count > RAMFS_FILE_MAX - (size_t)*pos)
+	if (count > RAMFS_FILE_MAX)
 		return -ENOSPC;
-	start = (size_t)*pos;
-	end = start + count;
 
-	flags = spin_lock_irqsave(&ramfs_lock);
-	if (end > node->capacity) {
-		want = grown_capacity(node->capacity, end);
-		spin_unlock_irqrestore(&ramfs_lock, flags);
-		fresh = kmalloc(want);
-		if (!fresh)
-			return -ENOMEM;
-		flags = spin_lock_irqsave(&ramfs_lock);
-		if (want > node->capacity) {
-			memcpy(fresh, node->data, node->inode.size);
-			old = node->data;
-			node->data = fresh;
-			node->capacity = want;
-			fresh = NULL;	/* now owned by the file */
+	flags = spin_lock_irqsave(&node->lock);
+	for (;;) {
+		start = file->flags & O_APPEND ? node->inode.size : (size_t)*pos;
+		if ((uint64_t)*pos > RAMFS_FILE_MAX || start > RAMFS_FILE_MAX - count) {
+			err = -ENOSPC;
+			goto out;
 		}
+		end = start + count;
+		if (end <= capacity_of(node->data))
+			break;
+		err = grow(node, end, &flags);
+		if (err)
+			goto out;
 	}
-
-	size = node->inode.size;
-	if (start > size)
-		memset(node->data + size, 0, start - size);
-	memcpy(node->data + start, buf, count);
-	/* Atomic store: vfs_readdir reads size without our lock. */
-	if (end > size)
-		__atomic_store_n(&node->inode.size, end, __ATOMIC_RELAXED);
-	spin_unlock_irqrestore(&ramfs_lock, flags);
-
-	kfree(old);
-	kfree(fresh);	/* NULL unless another writer got there first */
+	seqcount_write_begin(&node->seq);
+	if (start > node->inode.size)
+		set_size(node, start);
+	memcpy(node->data->bytes + start, buf, count);
+	if (end > node->inode.size)
+		store_size(node, end);
+	seqcount_write_end(&node->seq);
+	err = 0;
+out:
+	spin_unlock_irqrestore(&node->lock, flags);
+	if (err)
+		return err;
 	*pos = (loff_t)end;
 	return (ssize_t)count;
 }
+
+/* Cut the file to size bytes, or extend it with zeros. Cut to nothing,
+ * it gives its buffer back. */
+static int ramfs_truncate(struct inode *inode, size_t size)
+{
+	struct ramfs_node *node = to_node(inode);
+	struct ramfs_data *old = NULL;
+	unsigned long flags;
+	int err = 0;
+
+	if (size > RAMFS_FILE_MAX)
+		return -EFBIG;
+	flags = spin_lock_irqsave(&node->lock);
+	while (!err && size > capacity_of(node->data))
+		err = grow(node, size, &flags);
+	if (!err) {
+		seqcount_write_begin(&node->seq);
+		set_size(node, size);
+		if (size == 0) {
+			old = node->data;
+			rcu_assign_pointer(node->data, NULL);
+		}
+		seqcount_write_end(&node->seq);
+		free_data_later(old);
+	}
+	spin_unlock_irqrestore(&node->lock, flags);
+	return err;
+}
+
+static const struct inode_operations ramfs_file_iops = {
+	.truncate = ramfs_truncate,
+	.release = release_node,
+};
 
 static const struct file_operations ramfs_file_fops = {
 	.read = ramfs_read,
@@ -214,26 +461,14 @@ static const struct file_operations ramfs_file_fops = {
 
 /* ---- Building a tree from an archive ---- */
 
-/* A new, empty node linked under parent (if any). Directories get the
- * directory operations and no file operations, and files the reverse,
- * so the VFS refuses to read a directory or walk into a file. */
+/* A new, empty node linked under parent (if any), for building a tree. */
 static struct ramfs_node *new_node(struct ramfs_node *parent, const char *name,
 				   enum inode_type type)
 {
-	struct ramfs_node *node = kzalloc(sizeof(*node));
+	struct ramfs_node *node = alloc_node(name, type);
 
-	if (!node)
-		return NULL;
-	strlcpy(node->inode.name, name, sizeof(node->inode.name));
-	node->inode.type = type;
-	node->inode.iops = type == INODE_DIR ? &ramfs_dir_iops : NULL;
-	node->inode.fops = type == INODE_FILE ? &ramfs_file_fops : NULL;
-	node->inode.private = node;
-	node->parent = parent;
-	list_init(&node->sibling);
-	list_init(&node->children);
-	if (parent)
-		insert_sorted(parent, node);
+	if (node && parent)
+		link_sorted(parent, node);
 	return node;
 }
 
@@ -257,17 +492,18 @@ static int add_file(struct ramfs_node *dir, const char *name,
 		    const void *contents, size_t size)
 {
 	struct ramfs_node *node;
-	char *data = NULL;
+	struct ramfs_data *data = NULL;
 
 	if (find_child(dir, name))
 		return -EEXIST;
 	if (size > RAMFS_FILE_MAX)
 		return -ENOSPC;
 	if (size) {
-		data = kmalloc(size);
+		data = kmalloc(sizeof(*data) + size);
 		if (!data)
 			return -ENOMEM;
-		memcpy(data, contents, size);
+		data->capacity = size;
+		memcpy(data->bytes, contents, size);
 	}
 	node = new_node(dir, name, INODE_FILE);
 	if (!node) {
@@ -275,7 +511,6 @@ static int add_file(struct ramfs_node *dir, const char *name,
 		return -ENOMEM;
 	}
 	node->data = data;
-	node->capacity = size;
 	node->inode.size = size;
 	return 0;
 }

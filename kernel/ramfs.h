@@ -1,7 +1,8 @@
 /* ramfs: a filesystem that lives entirely in kernel memory. It is filled
  * at boot from a newc cpio archive (the boot module packed from rootfs/)
- * and then mounted as "/". Files can be read and written (a write may
- * extend a file); there is no create, unlink or rename yet. */
+ * and then mounted as "/". Files can be read, written (a write may
+ * extend a file), created, truncated and unlinked; reads take no lock
+ * (see ramfs.c). There is no mkdir, rmdir or rename yet. */
 #ifndef KERNEL_RAMFS_H
 #define KERNEL_RAMFS_H
 

@@ -6,12 +6,18 @@
  * fops->read/write, as Linux's VFS does, so another filesystem could be
  * mounted without touching this file.
  *
- * Lifetime: an inode is never freed while its filesystem is mounted
- * (ramfs has no unlink yet), so the pointers that lookups hand out stay
- * valid without reference counts. A struct file belongs to the thread
- * that opened it; it is not shared, so file->pos needs no lock. */
+ * Lifetime: inodes are reference-counted (vfs.h). A path walk holds a
+ * reference to the directory it stands in while it looks up the next
+ * name, and hands the last inode's reference to the caller; an open file
+ * holds one until vfs_close. So a file removed while it is open is still
+ * readable through that file, and nothing is freed under anyone. Reads
+ * and writes take no reference: the file already holds one.
+ *
+ * A struct file belongs to the thread that opened it; it is not shared,
+ * so file->pos needs no lock. */
 
 #include "kernel/mm/heap.h"
+#include "kernel/panic.h"
 #include "kernel/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -28,7 +34,37 @@ static struct inode *vfs_root;
 
 void vfs_mount_root(struct inode *root)
 {
+	inode_get(root);	/* the mount's: never given back */
 	__atomic_store_n(&vfs_root, root, __ATOMIC_RELEASE);
+}
+
+void inode_get(struct inode *inode)
+{
+	__atomic_fetch_add(&inode->refs, 1, __ATOMIC_RELAXED);
+}
+
+bool inode_get_unless_zero(struct inode *inode)
+{
+	unsigned long refs = __atomic_load_n(&inode->refs, __ATOMIC_RELAXED);
+
+	do {
+		if (refs == 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&inode->refs, &refs, refs + 1, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
+/* The release order makes everything done with the inode happen before
+ * the free that the last put starts. */
+void inode_put(struct inode *inode)
+{
+	unsigned long left = __atomic_sub_fetch(&inode->refs, 1, __ATOMIC_ACQ_REL);
+
+	if (left == (unsigned long)-1)
+		panic("vfs: inode %s put more often than it was taken", inode->name);
+	if (left == 0 && inode->iops && inode->iops->release)
+		inode->iops->release(inode);
 }
 
 int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
@@ -48,16 +84,35 @@ int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
 	return (int)len;
 }
 
-/* Walk an absolute path from the root. Repeated and trailing slashes are
- * ignored ("//etc///motd/" is "/etc/motd"); "." and ".." are ordinary
- * names, which no ramfs directory holds. Returns 0 and sets *out, or a
- * negative errno: -EINVAL (not absolute), -ENAMETOOLONG, -ENOTDIR (a
- * component in the middle is a file) or -ENOENT. */
-static int resolve(const char *path, struct inode **out)
+/* Step from dir to its child called name: the child's reference is
+ * taken before dir's is given back, so the walk always holds one. */
+static int walk_one(struct inode **node, const char *name)
+{
+	struct inode *dir = *node, *child;
+
+	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup)
+		return -ENOTDIR;
+	child = dir->iops->lookup(dir, name);
+	inode_put(dir);
+	if (!child)
+		return -ENOENT;
+	*node = child;
+	return 0;
+}
+
+/* Walk an absolute path from the root, up to but not including the
+ * last component if last is non-NULL (which then receives that name:
+ * "" for "/"). Repeated and trailing slashes are ignored ("//etc///motd/"
+ * is "/etc/motd"); "." and ".." are ordinary names, which no ramfs
+ * directory holds. Returns 0 and sets *out to the inode reached, with a
+ * reference the caller gives back with inode_put, or a negative errno:
+ * -EINVAL (not absolute), -ENAMETOOLONG, -ENOTDIR (a component in the
+ * middle is a file) or -ENOENT. */
+static int walk_path(const char *path, struct inode **out, char last[VFS_NAME_MAX + 1])
 {
 	struct inode *node = __atomic_load_n(&vfs_root, __ATOMIC_ACQUIRE);
-	char name[VFS_NAME_MAX + 1];
-	int len;
+	char name[VFS_NAME_MAX + 1], next[VFS_NAME_MAX + 1];
+	int len, err;
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
@@ -65,29 +120,83 @@ static int resolve(const char *path, struct inode **out)
 		return -ENAMETOOLONG;
 	if (!node)
 		return -ENOENT;		/* nothing mounted yet */
+	inode_get(node);
 
-	while ((len = vfs_next_component(&path, name)) > 0) {
-		if (node->type != INODE_DIR || !node->iops || !node->iops->lookup)
-			return -ENOTDIR;
-		node = node->iops->lookup(node, name);
-		if (!node)
-			return -ENOENT;
+	/* Keep one name in hand, so that the last can be left unwalked. */
+	name[0] = '\0';
+	while ((len = vfs_next_component(&path, next)) > 0) {
+		if (name[0] && (err = walk_one(&node, name)) != 0)
+			return err;
+		memcpy(name, next, (size_t)len + 1);
 	}
-	if (len < 0)
+	if (len < 0) {
+		inode_put(node);
 		return len;
+	}
+	if (name[0] && !last && (err = walk_one(&node, name)) != 0)
+		return err;
+	if (last)
+		strlcpy(last, name, VFS_NAME_MAX + 1);
 	*out = node;
 	return 0;
 }
 
-struct inode *vfs_lookup(const char *path)
+static int resolve(const char *path, struct inode **out)
 {
-	struct inode *inode;
-
-	return resolve(path, &inode) == 0 ? inode : NULL;
+	return walk_path(path, out, NULL);
 }
 
-/* Besides the errors listed in vfs.h, this returns those of resolve()
- * and -EINVAL for flags other than one of the three access modes. */
+int vfs_stat(const char *path, struct kstat *out)
+{
+	struct inode *inode;
+	int err = resolve(path, &inode);
+
+	if (err)
+		return err;
+	out->type = inode->type;
+	out->size = __atomic_load_n(&inode->size, __ATOMIC_RELAXED);
+	inode_put(inode);
+	return 0;
+}
+
+/* The file at path for vfs_open: looked up, or made by the directory's
+ * create with O_CREAT. Returns 0 with a reference in *out, or an errno. */
+static int open_inode(const char *path, int flags, struct inode **out)
+{
+	char name[VFS_NAME_MAX + 1];
+	struct inode *dir;
+	int err;
+
+	if (!(flags & O_CREAT))
+		return resolve(path, out);
+	err = walk_path(path, &dir, name);
+	if (err)
+		return err;
+	if (!name[0])
+		err = -EISDIR;		/* the root itself */
+	else if (dir->type != INODE_DIR || !dir->iops)
+		err = -ENOTDIR;
+	else if (!dir->iops->create)
+		err = -EROFS;
+	else
+		err = dir->iops->create(dir, name, out);
+	inode_put(dir);
+	return err;
+}
+
+/* Cut an inode opened with O_TRUNC to nothing. */
+static int truncate_on_open(struct inode *inode, int flags)
+{
+	if (!(flags & O_TRUNC) || (flags & O_ACCMODE) == O_RDONLY)
+		return 0;	/* as Linux: O_TRUNC with O_RDONLY does nothing */
+	if (!inode->iops || !inode->iops->truncate)
+		return -EROFS;
+	return inode->iops->truncate(inode, 0);
+}
+
+/* Besides the errors listed in vfs.h, this returns those of walk_path() and
+ * -EINVAL for flags outside the access modes and O_CREAT, O_TRUNC and
+ * O_APPEND. */
 int vfs_open(const char *path, int flags, struct file **out)
 {
 	struct inode *inode;
@@ -96,22 +205,42 @@ int vfs_open(const char *path, int flags, struct file **out)
 
 	if (!out)
 		return -EINVAL;
-	if (flags != O_RDONLY && flags != O_WRONLY && flags != O_RDWR)
+	if ((flags & O_ACCMODE) == O_ACCMODE || (flags & ~(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)))
 		return -EINVAL;
-	err = resolve(path, &inode);
+	err = open_inode(path, flags, &inode);
 	if (err)
 		return err;
-	if (inode->type == INODE_DIR)
-		return -EISDIR;
-
-	file = kmalloc(sizeof(*file));
-	if (!file)
-		return -ENOMEM;
+	err = inode->type == INODE_DIR ? -EISDIR : truncate_on_open(inode, flags);
+	file = err ? NULL : kmalloc(sizeof(*file));
+	if (!file) {
+		inode_put(inode);
+		return err ? err : -ENOMEM;
+	}
 	file->inode = inode;
 	file->pos = 0;
 	file->flags = flags;
 	*out = file;
 	return 0;
+}
+
+int vfs_unlink(const char *path)
+{
+	char name[VFS_NAME_MAX + 1];
+	struct inode *dir;
+	int err = walk_path(path, &dir, name);
+
+	if (err)
+		return err;
+	if (!name[0])
+		err = -EISDIR;		/* the root itself */
+	else if (dir->type != INODE_DIR || !dir->iops)
+		err = -ENOTDIR;
+	else if (!dir->iops->unlink)
+		err = -EROFS;
+	else
+		err = dir->iops->unlink(dir, name);
+	inode_put(dir);
+	return err;
 }
 
 /* The checks vfs_read and vfs_write share, in the order Linux makes
@@ -123,7 +252,7 @@ static int check_read_write(const struct file *file, bool writing, const void *b
 {
 	const struct file_operations *fops;
 
-	if (!file || !file->inode || file->flags == (writing ? O_RDONLY : O_WRONLY))
+	if (!file || !file->inode || (file->flags & O_ACCMODE) == (writing ? O_RDONLY : O_WRONLY))
 		return -EBADF;
 	fops = file->inode->fops;
 	if (!fops || (writing ? !fops->write : !fops->read))
@@ -159,6 +288,7 @@ __noinline ssize_t vfs_write(struct file *file, const char *buf, size_t count,
 
 void vfs_close(struct file *file)
 {
+	inode_put(file->inode);
 	kfree(file);
 }
 
@@ -207,18 +337,21 @@ int vfs_readdir(const char *path, size_t index, struct dirent *out)
 	err = resolve(path, &dir);
 	if (err)
 		return err;
-	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->child)
+	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->child) {
+		inode_put(dir);
 		return -ENOTDIR;
+	}
 
 	child = dir->iops->child(dir, index);
+	inode_put(dir);
 	if (!child)
 		return 0;
 	strlcpy(out->name, child->name, sizeof(out->name));
 	out->type = child->type;
-	/* A writer may be growing the file on another CPU: the filesystem
-	 * changes size under its own lock with an atomic store, and this
-	 * atomic load reads either the old or the new value, never a torn
+	/* A writer may be changing the size on another CPU, with an atomic
+	 * store; this load reads the old or the new value, never a torn
 	 * mix. Being slightly stale is fine for a listing. */
 	out->size = __atomic_load_n(&child->size, __ATOMIC_RELAXED);
+	inode_put(child);
 	return 1;
 }

@@ -17,20 +17,42 @@ struct inode;
 
 struct file_operations {
 	ssize_t (*read)(struct file *file, char *buf, size_t count, loff_t *pos);
+	/* Write at *pos, or at the end of the file if the file was opened
+	 * with O_APPEND (the end as it is under the filesystem's own lock,
+	 * so that appends from two files never overwrite each other). */
 	ssize_t (*write)(struct file *file, const char *buf, size_t count, loff_t *pos);
 };
 
 struct inode_operations {
-	/* Find the child called name in a directory; NULL if absent. */
+	/* Find the child called name in a directory. Returns it with a
+	 * reference taken (inode_put gives it back), or NULL if absent. */
 	struct inode *(*lookup)(struct inode *dir, const char *name);
-	/* Return the index-th child of a directory; NULL past the end. */
+	/* Return the index-th child of a directory, with a reference taken;
+	 * NULL past the end. */
 	struct inode *(*child)(struct inode *dir, size_t index);
+	/* The file called name in dir, made empty if it does not exist,
+	 * with a reference taken. 0, or -EISDIR if name is a directory, or
+	 * another negative errno. NULL if the directory takes no new files. */
+	int (*create)(struct inode *dir, const char *name, struct inode **out);
+	/* Remove the file called name from dir: 0, -ENOENT or -EISDIR. Open
+	 * files keep the inode, unnamed, until they are closed. */
+	int (*unlink)(struct inode *dir, const char *name);
+	/* Make a file size bytes long: cut off, or extended with zeros. */
+	int (*truncate)(struct inode *inode, size_t size);
+	/* The last reference is gone: free the inode. Lookups find inodes
+	 * without holding a reference, inside an RCU read-side section, so
+	 * the memory must stay until a grace period has passed (call_rcu). */
+	void (*release)(struct inode *inode);
 };
 
+/* An inode lives while someone holds a reference to it: its directory
+ * (until it is unlinked), each open file, each path walk passing
+ * through it. Readers of a file's data take no reference and no lock. */
 struct inode {
 	char name[VFS_NAME_MAX + 1];
 	enum inode_type type;
-	size_t size;
+	size_t size;			/* changed with atomic stores */
+	unsigned long refs;		/* atomic; see above */
 	const struct inode_operations *iops;
 	const struct file_operations *fops;
 	void *private;		/* filesystem data */
@@ -48,9 +70,29 @@ struct dirent {
 	size_t size;
 };
 
+/* Open flags, Linux's values: an access mode, and any of the others. */
 #define O_RDONLY 0
 #define O_WRONLY 1
 #define O_RDWR   2
+#define O_ACCMODE 3
+#define O_CREAT  0100	/* make the file if it does not exist */
+#define O_TRUNC  01000	/* cut it to nothing (with write access) */
+#define O_APPEND 02000	/* every write goes to the end */
+
+/* Take another reference to inode. */
+void inode_get(struct inode *inode);
+/* Take a reference unless the last one is already gone (the inode is
+ * being freed): for lookups that found inode inside an RCU read-side
+ * section. True if the reference was taken. */
+bool inode_get_unless_zero(struct inode *inode);
+/* Give a reference back; the last one frees the inode (iops->release). */
+void inode_put(struct inode *inode);
+
+/* What vfs_stat reports. */
+struct kstat {
+	enum inode_type type;
+	size_t size;
+};
 
 /* Copy the next component of *path into name, skipping the slashes in
  * front of it, and advance *path past it. Returns the length of the
@@ -59,12 +101,18 @@ int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1]);
 
 /* Mount a filesystem's root inode at "/" (only one mount for now). */
 void vfs_mount_root(struct inode *root);
-/* Resolve an absolute path to an inode; NULL if it does not exist. */
-struct inode *vfs_lookup(const char *path);
+/* The type and size of what an absolute path names: 0 or a negative
+ * errno (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG). */
+int vfs_stat(const char *path, struct kstat *out);
 
-/* Open the file at an absolute path. Returns 0 and sets *out, or a
- * negative errno (-ENOENT, -EISDIR, -ENOMEM). */
+/* Open the file at an absolute path. flags is O_RDONLY, O_WRONLY or
+ * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2). Returns 0
+ * and sets *out, or a negative errno (-ENOENT, -EISDIR, -ENOMEM, and
+ * -EROFS for O_CREAT or O_TRUNC where the filesystem cannot). */
 int vfs_open(const char *path, int flags, struct file **out);
+/* Remove the file at an absolute path: 0 or a negative errno (-ENOENT,
+ * -EISDIR, -EROFS). Files open on it read on until they are closed. */
+int vfs_unlink(const char *path);
 /* Read up to count bytes at *pos, advancing *pos. Returns bytes read,
  * 0 at end of file, or a negative errno. */
 ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);

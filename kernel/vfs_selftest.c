@@ -9,6 +9,10 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/ramfs.h"
+#include "kernel/printk.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/shell/selftest.h"
 #include "kernel/vfs.h"
 #include "lib/cpio.h"
@@ -112,7 +116,9 @@ static struct inode *build_fixture(void)
 }
 
 /* Walk a relative path ("docs/a.txt") in a private tree with the inode
- * operations, as vfs_lookup does on the mounted one. */
+ * operations, as the VFS does on the mounted one. The references the
+ * lookups take are given back at once: the tree is the test's own and
+ * lives until ramfs_destroy, whatever the counts say. */
 static struct inode *lookup_path(struct inode *dir, const char *path)
 {
 	char name[VFS_NAME_MAX + 1];
@@ -123,7 +129,9 @@ static struct inode *lookup_path(struct inode *dir, const char *path)
 
 		memcpy(name, path, len);
 		name[len] = '\0';
-		dir = dir->iops ? dir->iops->lookup(dir, name) : NULL;
+		dir = dir->iops && dir->iops->lookup ? dir->iops->lookup(dir, name) : NULL;
+		if (dir)
+			inode_put(dir);
 		path += len + (path[len] == '/');
 	}
 	return dir;
@@ -133,8 +141,11 @@ static struct inode *lookup_path(struct inode *dir, const char *path)
  * not fault on a NULL pointer. */
 static const char *child_name(struct inode *dir, size_t index)
 {
-	struct inode *child = dir && dir->iops ? dir->iops->child(dir, index) : NULL;
+	struct inode *child = dir && dir->iops && dir->iops->child ?
+			      dir->iops->child(dir, index) : NULL;
 
+	if (child)
+		inode_put(child);	/* as in lookup_path */
 	return child ? child->name : NULL;
 }
 
@@ -411,6 +422,7 @@ static bool heap_balanced(void (*work)(void))
 	for (attempt = 0; attempt < 3; attempt++) {
 		heap_get_stats(&before);
 		work();
+		rcu_barrier();	/* a replaced file buffer is freed after a grace period */
 		heap_get_stats(&after);
 		if (after.bytes_in_use == before.bytes_in_use &&
 		    after.allocations == before.allocations)
@@ -456,41 +468,269 @@ static void test_root_files(void)
 	EXPECT(strchr(buf, '`') != NULL);	/* it mentions `help` */
 }
 
+/* The type vfs_stat reports for path, or its error. */
+static int stat_type(const char *path)
+{
+	struct kstat st;
+	int err = vfs_stat(path, &st);
+
+	return err ? err : (int)st.type;
+}
+
 static void test_root_lookup(void)
 {
 	static const char long_name[] =
 		"/etc/0123456789012345678901234567890123456789012345678901234567890123";
-	struct inode *motd = vfs_lookup("/etc/motd");
-	struct file *file = NULL;
+	struct file *file = NULL, *again = NULL;
+	struct kstat st;
 
-	EXPECT(motd != NULL && motd->type == INODE_FILE);
-	if (!motd)
-		return;
-	EXPECT(vfs_lookup("//etc///motd") == motd);
-	EXPECT(vfs_lookup("/etc/motd/") == motd);
-	EXPECT(is_dir(vfs_lookup("/")));
-	EXPECT(vfs_lookup("///") == vfs_lookup("/"));
-	EXPECT(is_dir(vfs_lookup("/etc/")));
-	EXPECT(vfs_lookup("/etc//") == vfs_lookup("/etc"));
-	EXPECT(vfs_lookup("etc/motd") == NULL);
-	EXPECT(vfs_lookup("") == NULL);
-	EXPECT(vfs_lookup(NULL) == NULL);
-	EXPECT(vfs_lookup("/nope") == NULL);
-	EXPECT(vfs_lookup(long_name) == NULL);
+	EXPECT_EQ(vfs_stat("/etc/motd", &st), 0);
+	EXPECT(st.type == INODE_FILE && st.size > 0);
+	EXPECT_EQ(stat_type("//etc///motd"), INODE_FILE);
+	EXPECT_EQ(stat_type("/etc/motd/"), INODE_FILE);
+	EXPECT_EQ(stat_type("/"), INODE_DIR);
+	EXPECT_EQ(stat_type("///"), INODE_DIR);
+	EXPECT_EQ(stat_type("/etc/"), INODE_DIR);
+	EXPECT_EQ(stat_type("/etc//"), INODE_DIR);
+	EXPECT_EQ(stat_type("etc/motd"), -EINVAL);
+	EXPECT_EQ(stat_type(""), -EINVAL);
+	EXPECT_EQ(stat_type(NULL), -EINVAL);
+	EXPECT_EQ(stat_type("/nope"), -ENOENT);
+	EXPECT_EQ(stat_type("/etc/motd/x"), -ENOTDIR);
+	EXPECT_EQ(stat_type(long_name), -ENAMETOOLONG);
 
 	EXPECT_EQ(vfs_open("/etc", O_RDONLY, &file), -EISDIR);
 	EXPECT_EQ(vfs_open("/", O_RDONLY, &file), -EISDIR);
+	EXPECT_EQ(vfs_open("/", O_RDWR | O_CREAT, &file), -EISDIR);
+	EXPECT_EQ(vfs_open("/etc", O_RDWR | O_CREAT, &file), -EISDIR);
 	EXPECT_EQ(vfs_open("/nope", O_RDONLY, &file), -ENOENT);
+	EXPECT_EQ(vfs_open("/nope/new", O_RDWR | O_CREAT, &file), -ENOENT);
 	EXPECT_EQ(vfs_open("/etc/nope", O_RDONLY, &file), -ENOENT);
 	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDONLY, &file), -ENOTDIR);
+	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDWR | O_CREAT, &file), -ENOTDIR);
 	EXPECT_EQ(vfs_open("etc/motd", O_RDONLY, &file), -EINVAL);
 	EXPECT_EQ(vfs_open(long_name, O_RDONLY, &file), -ENAMETOOLONG);
 	EXPECT_EQ(vfs_open("/etc/motd", 42, &file), -EINVAL);
+	EXPECT_EQ(vfs_open("/etc/motd", O_ACCMODE, &file), -EINVAL);
 	EXPECT(file == NULL);
 
+	/* The same file however the path is spelled. */
 	EXPECT_EQ(vfs_open("/etc/motd", O_RDONLY, &file), 0);
-	EXPECT(file != NULL && file->inode == motd && file->pos == 0);
-	vfs_close(file);
+	EXPECT(file != NULL && file->pos == 0);
+	EXPECT_EQ(vfs_open("//etc///motd/", O_RDONLY, &again), 0);
+	EXPECT(file && again && file->inode == again->inode);
+	if (again)
+		vfs_close(again);
+	if (file)
+		vfs_close(file);
+}
+
+/* ---- Files made, cut and removed on the mounted root ----
+ *
+ * These write to the system's root, under names no one else uses, and
+ * remove what they made. */
+
+#define SCRATCH "/vfs-selftest.txt"
+
+/* Write text at the file's position; true if all of it went. */
+static bool put(struct file *file, const char *text)
+{
+	return vfs_write(file, text, strlen(text), &file->pos) == (ssize_t)strlen(text);
+}
+
+/* The whole file at its start, as a string in buf. */
+static ssize_t get(struct file *file, char *buf, size_t size)
+{
+	loff_t at = 0;
+	ssize_t n = vfs_read(file, buf, size - 1, &at);
+
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
+}
+
+static void create_append_truncate_unlink(void)
+{
+	struct file *w = NULL, *r = NULL, *a = NULL;
+	struct kstat st;
+	char buf[32];
+
+	EXPECT_EQ(vfs_open(SCRATCH, O_RDONLY, &r), -ENOENT);
+	EXPECT_EQ(vfs_open(SCRATCH, O_WRONLY | O_CREAT, &w), 0);
+	if (!w)
+		return;
+	EXPECT_EQ(vfs_stat(SCRATCH, &st), 0);
+	EXPECT(st.type == INODE_FILE && st.size == 0);
+	EXPECT(put(w, "hello"));
+	vfs_close(w);
+
+	/* O_CREAT on a file that exists opens it as it is. */
+	EXPECT_EQ(vfs_open(SCRATCH, O_RDWR | O_CREAT, &r), 0);
+	if (!r)
+		return;
+	EXPECT_EQ(get(r, buf, sizeof(buf)), 5);
+
+	/* O_APPEND writes at the end, wherever the position is. */
+	EXPECT_EQ(vfs_open(SCRATCH, O_WRONLY | O_APPEND, &a), 0);
+	if (a) {
+		EXPECT(put(a, " world"));
+		EXPECT_EQ(a->pos, 11);
+		a->pos = 0;
+		EXPECT(put(a, "!"));
+		EXPECT_EQ(a->pos, 12);
+		vfs_close(a);
+	}
+	EXPECT_EQ(get(r, buf, sizeof(buf)), 12);
+	EXPECT_STREQ(buf, "hello world!");
+
+	/* O_TRUNC cuts, but not for a reader (as on Linux). */
+	EXPECT_EQ(vfs_open(SCRATCH, O_RDONLY | O_TRUNC, &a), 0);
+	if (a)
+		vfs_close(a);
+	EXPECT_EQ(vfs_stat(SCRATCH, &st), 0);
+	EXPECT_EQ(st.size, 12);
+	EXPECT_EQ(vfs_open(SCRATCH, O_WRONLY | O_TRUNC, &a), 0);
+	if (a) {
+		EXPECT_EQ(get(r, buf, sizeof(buf)), 0);
+		EXPECT(put(a, "kept"));
+		vfs_close(a);
+	}
+
+	/* Removed while open: gone by name, still readable through r. */
+	EXPECT_EQ(vfs_unlink(SCRATCH), 0);
+	EXPECT_EQ(vfs_stat(SCRATCH, &st), -ENOENT);
+	EXPECT_EQ(vfs_unlink(SCRATCH), -ENOENT);
+	EXPECT_EQ(get(r, buf, sizeof(buf)), 4);
+	EXPECT_STREQ(buf, "kept");
+	vfs_close(r);
+}
+
+static void test_create_append_truncate_unlink(void)
+{
+	/* The node and its buffers are freed once the last file closes. */
+	EXPECT(heap_balanced(create_append_truncate_unlink));
+	EXPECT_EQ(vfs_unlink("/etc"), -EISDIR);
+	EXPECT_EQ(vfs_unlink("/"), -EISDIR);
+	EXPECT_EQ(vfs_unlink("/etc/motd/x"), -ENOTDIR);
+	EXPECT_EQ(vfs_unlink("/nope/x"), -ENOENT);
+	EXPECT_EQ(vfs_unlink("etc/motd"), -EINVAL);
+}
+
+/* ---- Reads never torn: readers on every CPU, one writer ----
+ *
+ * The writer fills the file with one letter at a time, and changes it
+ * only in ways after which it again holds one letter throughout: made
+ * anew with O_TRUNC and written, appended to with the same letter,
+ * overwritten whole with the next, removed. Any read that returns two
+ * letters saw half of a write; one that returns RAMFS_FREED_BYTE (0xdd)
+ * copied from a buffer already freed. Sizes go up to TEAR_MAX, so the
+ * buffer is replaced while readers copy from it. */
+
+#define TEAR_FILE "/vfs-tear-test.txt"
+#define TEAR_MAX 3000
+#define TEAR_ROUNDS 1200
+#define TEAR_READS_PER_OPEN 8
+
+struct tear_reader {
+	unsigned long reads, missing, torn;
+	char buf[TEAR_MAX + 1];
+} __aligned(64);
+
+static struct tear_reader tear_readers[MAX_CPUS];
+static int tear_stop, tear_done;
+
+/* Is the read of n bytes in buf one letter throughout? */
+static bool one_letter(const char *buf, ssize_t n)
+{
+	if (n < 0 || n > TEAR_MAX)
+		return false;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] != buf[0] || buf[i] < 'a' || buf[i] > 'z')
+			return false;
+	return true;
+}
+
+static void tear_read(void *arg)
+{
+	struct tear_reader *r = arg;
+
+	while (!__atomic_load_n(&tear_stop, __ATOMIC_ACQUIRE)) {
+		struct file *file;
+
+		if (vfs_open(TEAR_FILE, O_RDONLY, &file) < 0) {
+			r->missing++;
+			continue;
+		}
+		/* Reads on one open carry on across an unlink. */
+		for (int i = 0; i < TEAR_READS_PER_OPEN; i++) {
+			loff_t at = 0;
+			ssize_t n = vfs_read(file, r->buf, sizeof(r->buf), &at);
+
+			r->reads++;
+			r->torn += !one_letter(r->buf, n);
+		}
+		vfs_close(file);
+	}
+	__atomic_add_fetch(&tear_done, 1, __ATOMIC_RELEASE);
+}
+
+/* One write of n bytes of letter at *pos in a file opened with flags. */
+static void tear_write(int flags, char letter, size_t n, loff_t pos)
+{
+	static char bytes[TEAR_MAX];
+	struct file *file;
+
+	memset(bytes, letter, n);
+	if (vfs_open(TEAR_FILE, O_WRONLY | flags, &file) == 0) {
+		EXPECT_EQ(vfs_write(file, bytes, n, &pos), (ssize_t)n);
+		vfs_close(file);
+	}
+}
+
+/* One round of changes, each leaving one letter throughout. */
+static void tear_round(unsigned int round)
+{
+	char letter = (char)('a' + round % 26);
+	size_t n = 1 + (round * 397) % (TEAR_MAX / 2);
+	struct kstat st;
+
+	tear_write(O_CREAT | O_TRUNC, letter, n, 0);
+	tear_write(O_APPEND, letter, n, 0);
+	letter = letter == 'z' ? 'a' : (char)(letter + 1);
+	if (vfs_stat(TEAR_FILE, &st) == 0)
+		tear_write(0, letter, st.size, 0);	/* overwrite it whole */
+	if (round % 4 == 3)
+		EXPECT_EQ(vfs_unlink(TEAR_FILE), 0);
+}
+
+static void test_reads_never_tear(void)
+{
+	unsigned long cpus = smp_cpus_running(), reads = 0, torn = 0;
+	int started = 0;
+
+	tear_stop = tear_done = 0;
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!(cpus & (1UL << cpu)))
+			continue;
+		tear_readers[cpu] = (struct tear_reader){ 0 };
+		started += thread_create_on(cpu, "st-tear", tear_read, &tear_readers[cpu]) >= 0;
+	}
+	for (unsigned int round = 0; round < TEAR_ROUNDS; round++)
+		tear_round(round);
+	__atomic_store_n(&tear_stop, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < 2 * TIMER_HZ && __atomic_load_n(&tear_done, __ATOMIC_ACQUIRE) < started; i++)
+		thread_sleep(1);
+	EXPECT_EQ(tear_done, started);
+	vfs_unlink(TEAR_FILE);	/* the last round may have left it */
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!(cpus & (1UL << cpu)))
+			continue;
+		EXPECT(tear_readers[cpu].reads > 0);	/* every CPU really read */
+		reads += tear_readers[cpu].reads;
+		torn += tear_readers[cpu].torn;
+	}
+	kprintf("vfs: %lu reads on %d CPUs during %u rounds of writes, %lu torn\n",
+		reads, started, TEAR_ROUNDS, torn);
+	EXPECT_EQ(torn, 0);
 }
 
 static void test_root_readdir(void)
@@ -533,5 +773,7 @@ static const struct selftest_case vfs_cases[] = {
 	SELFTEST_CASE(test_root_files),
 	SELFTEST_CASE(test_root_lookup),
 	SELFTEST_CASE(test_root_readdir),
+	SELFTEST_CASE(test_create_append_truncate_unlink),
+	SELFTEST_CASE(test_reads_never_tear),
 };
 SELFTEST_SUITE("vfs", vfs_cases);

@@ -18,7 +18,9 @@
 #define ENOTDIR 20
 #define EISDIR  21
 #define EINVAL  22
+#define EFBIG   27
 #define ENOSPC  28
+#define EROFS   30
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38

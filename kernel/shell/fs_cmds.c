@@ -69,7 +69,7 @@ static int list_dir(const char *path)
 static void cmd_ls(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "/";
-	struct inode *inode;
+	struct kstat st;
 	int err;
 
 	if (argc > 2) {
@@ -78,10 +78,8 @@ static void cmd_ls(int argc, char **argv)
 	}
 	err = list_dir(path);
 	if (err == -ENOTDIR) {
-		inode = vfs_lookup(path);
-		if (inode && inode->type == INODE_FILE) {
-			kprintf("%s  %zu\n", path,
-				__atomic_load_n(&inode->size, __ATOMIC_RELAXED));
+		if (vfs_stat(path, &st) == 0 && st.type == INODE_FILE) {
+			kprintf("%s  %zu\n", path, st.size);
 			return;
 		}
 	}
