@@ -159,6 +159,24 @@ int vfs_stat(const char *path, struct kstat *out)
 	return 0;
 }
 
+/* Walk to the directory that holds path's last name, for making or
+ * removing that name: 0 with a reference in *dir and the name in name,
+ * or an errno (-EISDIR for "/" itself, which has no name to change). */
+static int walk_to_parent(const char *path, struct inode **dir, char name[VFS_NAME_MAX + 1])
+{
+	int err = walk_path(path, dir, name);
+
+	if (err)
+		return err;
+	if (!name[0])
+		err = -EISDIR;
+	else if ((*dir)->type != INODE_DIR || !(*dir)->iops)
+		err = -ENOTDIR;
+	if (err)
+		inode_put(*dir);
+	return err;
+}
+
 /* The file at path for vfs_open: looked up, or made by the directory's
  * create with O_CREAT. Returns 0 with a reference in *out, or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
@@ -169,17 +187,10 @@ static int open_inode(const char *path, int flags, struct inode **out)
 
 	if (!(flags & O_CREAT))
 		return resolve(path, out);
-	err = walk_path(path, &dir, name);
+	err = walk_to_parent(path, &dir, name);
 	if (err)
 		return err;
-	if (!name[0])
-		err = -EISDIR;		/* the root itself */
-	else if (dir->type != INODE_DIR || !dir->iops)
-		err = -ENOTDIR;
-	else if (!dir->iops->create)
-		err = -EROFS;
-	else
-		err = dir->iops->create(dir, name, out);
+	err = dir->iops->create ? dir->iops->create(dir, name, out) : -EROFS;
 	inode_put(dir);
 	return err;
 }
@@ -227,18 +238,11 @@ int vfs_unlink(const char *path)
 {
 	char name[VFS_NAME_MAX + 1];
 	struct inode *dir;
-	int err = walk_path(path, &dir, name);
+	int err = walk_to_parent(path, &dir, name);
 
 	if (err)
 		return err;
-	if (!name[0])
-		err = -EISDIR;		/* the root itself */
-	else if (dir->type != INODE_DIR || !dir->iops)
-		err = -ENOTDIR;
-	else if (!dir->iops->unlink)
-		err = -EROFS;
-	else
-		err = dir->iops->unlink(dir, name);
+	err = dir->iops->unlink ? dir->iops->unlink(dir, name) : -EROFS;
 	inode_put(dir);
 	return err;
 }
