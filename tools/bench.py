@@ -27,15 +27,43 @@ when nothing on the hit path is shared between the CPUs.
 
 Then scaling (bench_scale in bench.c), in boots with four CPUs on four
 host threads (-accel tcg,thread=multi): vfs_read called from 1, 2 and 4
-CPUs at once for a fixed emulated time, with no probe, with one
-exception per call and no probe, and with each kind of probe, as calls
-per second on one CPU and, on 2 and 4, as a ratio to the row's own
+CPUs at once for a fixed emulated time, with no probe, with one and with
+two exceptions per call and no probe, and with each kind of probe, as
+calls per second on one CPU and, on 2 and 4, as a ratio to the row's own
 one-CPU rate. The row without a probe is the ceiling: its ratio is what
 the host allows (QEMU's CPUs share the host's cores, whose number is
 printed with the load average), and each row's ratio is shown as a share
-of it. The exception row is the floor for the rows whose hits trap: what
-taking an exception allows, with no probe involved. Medians of the
+of it. The exception rows are the floor for the rows whose hits trap
+once (a breakpoint kprobe) or twice (a jprobe, a post-handler's step):
+what taking exceptions allows, with no probe involved. Medians of the
 boots, ranges beside them.
+
+Then the same rows in the shape of the Linux 6.1 measurement: boots of
+-smp 2 -accel tcg,thread=multi, one CPU then two calling vfs_read at
+once (`bench scale MS interleaved`, bench_interleaved in bench.c). On a
+host of two busy cores the speed QEMU gets drifts over a boot, and the
+-smp 4 table divides ratios measured minutes apart; this one is meant to
+show a difference of 5%. So each row is measured beside its own
+reference without a probe, in one palindrome per row,
+
+    ref@1 row@1 ref@2 row@2 row@2 ref@2 row@1 ref@1
+
+(--scale-ms of emulated time per run, 1000 by default): each of the
+four measurements is two runs at mirrored places, whose summed calls
+lose any drift that is linear over the row. Per boot, a row's ratio is
+its 2-CPU rate over its 1-CPU rate, the "ref beside" ratio the same for
+its reference, and its share of the ceiling the first over the second;
+the ceiling row pools every reference run of the boot. Over the boots
+(--scale-boots, 9 by default) the table shows the median and the
+interquartile range (IQR), not the range: the range is set by the one
+or two boots the host's other work disturbed most, and on this host
+straddles any target, while the IQR is where the middle half of the
+boots lie. The targets are printed, never asserted: the ceiling at
+least 1.7x, and each probe row's share at least 95%, said for each row
+as its IQR lying above, straddling or below it; beside them Linux 6.1's
+ratios on the same QEMU (for x86_64 or arm64, from the project's issue),
+the host's cores, its load averages before and after the boots, and
+how wide the shares' IQRs are: what the run could resolve.
 
 After the table, registration (bench_register in bench.c): a register +
 unregister pair at vfs_read with 0, 100, 1000 and 10000 other probes
@@ -47,14 +75,22 @@ The targets and Linux 6.1's own numbers (measured on the same QEMU with a
 counting handler on its vfs_read) come from the project's issue. Numbers
 are reported, never asserted: a benchmark is not a test.
 
-Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--smoke]
-  --boots   boots in emulated time, and as many for the scaling (default 5)
-  --smoke   a short run that only checks the tables are complete and sound:
-            every row measured with -smp 1 and -smp 4 (or absent where the
-            architecture has nothing to measure), each handler run once per
-            call, the path each row's name promises, and one scaling boot of
-            20 ms runs with every row on 1, 2 and 4 CPUs, each probe hit once
-            per call (exit 1 if not)
+Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--scale-boots N]
+                      [--scale-ms MS] [--only-scale] [--smoke]
+  --boots        boots in emulated time, and as many -smp 4 scaling boots
+                 (default 5)
+  --scale-boots  -smp 2 interleaved scaling boots (default 9)
+  --scale-ms     emulated time of each interleaved run (default 1000)
+  --only-scale   only the two scaling tables
+  --smoke        a short run that only checks the tables are complete and
+                 sound: every row measured with -smp 1 and -smp 4 (or absent
+                 where the architecture has nothing to measure), each handler
+                 run once per call, the path each row's name promises, one
+                 -smp 4 scaling boot of 20 ms runs with every row on 1, 2 and
+                 4 CPUs, and one -smp 2 interleaved boot of 20 ms runs with
+                 every row and its reference twice on 1 and 2 CPUs, each probe
+                 hit once per call (each exception row taking its exceptions)
+                 and no reference hit (exit 1 if not)
 """
 
 import argparse
