@@ -62,8 +62,9 @@ boots lie. The targets are printed, never asserted: the ceiling at
 least 1.7x, and each probe row's share at least 95%, said for each row
 as its IQR lying above, straddling or below it; beside them Linux 6.1's
 ratios on the same QEMU (for x86_64 or arm64, from the project's issue),
-the host's cores, its load averages before and after the boots, and
-how wide the shares' IQRs are: what the run could resolve.
+the host's cores, its load averages before and after the boots, how
+long the boots took, and how wide the shares' IQRs are: what the run
+could resolve.
 
 After the table, registration (bench_register in bench.c): a register +
 unregister pair at vfs_read with 0, 100, 1000 and 10000 other probes
@@ -98,6 +99,7 @@ import os
 import re
 import statistics
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
@@ -359,12 +361,13 @@ def pooled_ceiling(runs):
     return rate(1), rate(2) / rate(1)
 
 
-def report_interleaved(arch, boots, ms, load_before, load_after):
+def report_interleaved(arch, boots, ms, host):
     """The -smp 2 table: per row, the median over boots of its 1-CPU rate,
     its 2-CPU/1-CPU ratio (IQR beside it), the ratio of the reference
     measured beside it, and the share (IQR beside it, and where the IQR
     lies against the target); Linux 6.1's ratio as a reference column.
-    Returns what is missing or wrong."""
+    host: the load averages before and after the boots, and the seconds
+    they took. Returns what is missing or wrong."""
     wrong = wrong_interleaved(boots)
     if wrong:
         return wrong
@@ -375,9 +378,9 @@ def report_interleaved(arch, boots, ms, load_before, load_after):
     print("each row interleaved with a no-probe reference in one boot: ref@1 row@1 ref@2 row@2"
           " row@2 ref@2 row@1 ref@1 (%d runs per measurement);" % INTERLEAVED_RUNS)
     print("the median of %d boots, the interquartile range beside it; host: %d cores, load"
-          " average %s before the boots, %s after" % (
-              len(boots), os.cpu_count(), " ".join("%.2f" % v for v in load_before),
-              " ".join("%.2f" % v for v in load_after)))
+          " averages %s before the boots, %s after; the boots took %.0f s" % (
+              len(boots), os.cpu_count(), " ".join("%.2f" % v for v in host["load_before"]),
+              " ".join("%.2f" % v for v in host["load_after"]), host["seconds"]))
     print("%-28s %12s %7s %-13s %10s %6s %-15s %-10s %9s" % (
         "kind", "1 CPU call/s", "2 CPUs", " (IQR)", "ref beside", "share", " (IQR)",
         "IQR vs %.0f%%" % (100 * SCALE_TARGET), "Linux 6.1"))
@@ -541,10 +544,11 @@ def main():
     scaling = [run_scale(args.arch, scale_ms) for _ in range(boots)]
     missing += report_scale(args.arch, scaling, scale_ms)
     pair_ms = 20 if args.smoke else args.scale_ms
-    load_before = os.getloadavg()
+    host = {"load_before": os.getloadavg(), "start": time.time()}
     pairs = [run_interleaved(args.arch, pair_ms)
              for _ in range(1 if args.smoke else max(1, args.scale_boots))]
-    missing += report_interleaved(args.arch, pairs, pair_ms, load_before, os.getloadavg())
+    host.update(load_after=os.getloadavg(), seconds=time.time() - host["start"])
+    missing += report_interleaved(args.arch, pairs, pair_ms, host)
     complete = not missing
     if not complete:
         print("bench: incomplete or wrong table: %s" % ", ".join(missing))
