@@ -27,15 +27,44 @@ when nothing on the hit path is shared between the CPUs.
 
 Then scaling (bench_scale in bench.c), in boots with four CPUs on four
 host threads (-accel tcg,thread=multi): vfs_read called from 1, 2 and 4
-CPUs at once for a fixed emulated time, with no probe, with one
-exception per call and no probe, and with each kind of probe, as calls
-per second on one CPU and, on 2 and 4, as a ratio to the row's own
+CPUs at once for a fixed emulated time, with no probe, with one and with
+two exceptions per call and no probe, and with each kind of probe, as
+calls per second on one CPU and, on 2 and 4, as a ratio to the row's own
 one-CPU rate. The row without a probe is the ceiling: its ratio is what
 the host allows (QEMU's CPUs share the host's cores, whose number is
 printed with the load average), and each row's ratio is shown as a share
-of it. The exception row is the floor for the rows whose hits trap: what
-taking an exception allows, with no probe involved. Medians of the
+of it. The exception rows are the floor for the rows whose hits trap
+once (a breakpoint kprobe) or twice (a jprobe, a post-handler's step):
+what taking exceptions allows, with no probe involved. Medians of the
 boots, ranges beside them.
+
+Then the same rows in the shape of the Linux 6.1 measurement: boots of
+-smp 2 -accel tcg,thread=multi, one CPU then two calling vfs_read at
+once (`bench scale MS interleaved`, bench_interleaved in bench.c). On a
+host of two busy cores the speed QEMU gets drifts over a boot, and the
+-smp 4 table divides ratios measured minutes apart; this one is meant to
+show a difference of 5%. So each row is measured beside its own
+reference without a probe, in one palindrome per row,
+
+    ref@1 row@1 ref@2 row@2 row@2 ref@2 row@1 ref@1
+
+(--scale-ms of emulated time per run, 1000 by default): each of the
+four measurements is two runs at mirrored places, whose summed calls
+lose any drift that is linear over the row. Per boot, a row's ratio is
+its 2-CPU rate over its 1-CPU rate, the "ref beside" ratio the same for
+its reference, and its share of the ceiling the first over the second;
+the ceiling row pools every reference run of the boot. Over the boots
+(--scale-boots, 9 by default) the table shows the median and the
+interquartile range (IQR), not the range: the range is set by the one
+or two boots the host's other work disturbed most, and on this host
+straddles any target, while the IQR is where the middle half of the
+boots lie. The targets are printed, never asserted: the ceiling at
+least 1.7x, and each probe row's share at least 95%, said for each row
+as its IQR lying above, straddling or below it; beside them Linux 6.1's
+ratios on the same QEMU (for x86_64 or arm64, from the project's issue),
+the host's cores, its load averages before and after the boots, how
+long the boots took, and how wide the shares' IQRs are: what the run
+could resolve.
 
 After the table, registration (bench_register in bench.c): a register +
 unregister pair at vfs_read with 0, 100, 1000 and 10000 other probes
@@ -47,14 +76,22 @@ The targets and Linux 6.1's own numbers (measured on the same QEMU with a
 counting handler on its vfs_read) come from the project's issue. Numbers
 are reported, never asserted: a benchmark is not a test.
 
-Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--smoke]
-  --boots   boots in emulated time, and as many for the scaling (default 5)
-  --smoke   a short run that only checks the tables are complete and sound:
-            every row measured with -smp 1 and -smp 4 (or absent where the
-            architecture has nothing to measure), each handler run once per
-            call, the path each row's name promises, and one scaling boot of
-            20 ms runs with every row on 1, 2 and 4 CPUs, each probe hit once
-            per call (exit 1 if not)
+Usage: tools/bench.py [--arch ARCH] [--calls N] [--boots N] [--scale-boots N]
+                      [--scale-ms MS] [--only-scale] [--smoke]
+  --boots        boots in emulated time, and as many -smp 4 scaling boots
+                 (default 5)
+  --scale-boots  -smp 2 interleaved scaling boots (default 9)
+  --scale-ms     emulated time of each interleaved run (default 1000)
+  --only-scale   only the two scaling tables
+  --smoke        a short run that only checks the tables are complete and
+                 sound: every row measured with -smp 1 and -smp 4 (or absent
+                 where the architecture has nothing to measure), each handler
+                 run once per call, the path each row's name promises, one
+                 -smp 4 scaling boot of 20 ms runs with every row on 1, 2 and
+                 4 CPUs, and one -smp 2 interleaved boot of 20 ms runs with
+                 every row and its reference twice on 1 and 2 CPUs, each probe
+                 hit once per call (each exception row taking its exceptions)
+                 and no reference hit (exit 1 if not)
 """
 
 import argparse
@@ -62,6 +99,7 @@ import os
 import re
 import statistics
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
@@ -112,6 +150,7 @@ SCALE = re.compile(r"^bench: scale (\S+)\s+cpus (\d+) calls (\d+) hits (\d+) ms 
 SCALE_ROWS = [
     ("none", "no probe (the ceiling)"),
     ("fault", "no probe, an exception/call"),
+    ("fault2", "no probe, 2 exceptions/call"),
     ("k-optimized", "optimized kprobe"),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated"),
     ("k-post-handler", "kprobe with post-handler"),
@@ -122,12 +161,28 @@ SCALE_ROWS = [
 SCALE_CPUS = (1, 2, 4)
 SCALE_MS = 200
 SCALE_TARGET = 0.95     # of the ceiling's ratio, at 2 CPUs (and 4 on 4 host cores)
-# Rows that measure the machine, not a probe: no target. The fault row
-# takes one exception per call with no probe involved (a read of an
-# unmapped page, fixed up): the floor for rows whose hits trap.
-SCALE_REFERENCE_ROWS = ("none", "fault")
-# Its "hits" are its exceptions: one per call.
-SCALE_HANDLERS = dict(HANDLERS, fault=1)
+# Rows that measure the machine, not a probe: no target. The fault rows
+# take one and two exceptions per call with no probe involved (reads of
+# an unmapped page, fixed up): the floor for rows whose hits trap once
+# (a breakpoint kprobe) and twice (a jprobe, a post-handler's step).
+SCALE_REFERENCE_ROWS = ("none", "fault", "fault2")
+# Their "hits" are their exceptions: one and two per call.
+SCALE_HANDLERS = dict(HANDLERS, fault=1, fault2=2)
+
+# The -smp 2 table (bench scale MS interleaved): every row of SCALE_ROWS
+# but "none", each measured beside its own no-probe reference ("ref"):
+# ref@1 row@1 ref@2 row@2 row@2 ref@2 row@1 ref@1, a palindrome, so each
+# of the four measurements is two runs whose sum cancels a linear drift.
+INTERLEAVED = re.compile(r"^bench: interleaved (\S+)\s+(row|ref) cpus (\d+) calls (\d+)"
+                         r" hits (\d+) ms (\d+) path (\S+)")
+INTERLEAVED_RUNS = 2    # runs per measurement in one boot
+INTERLEAVED_MS = 1000   # per run (--scale-ms)
+INTERLEAVED_BOOTS = 9   # (--scale-boots)
+CEILING_TARGET = 1.7    # the no-probe ratio at 2 CPUs
+# Linux 6.1's 2-CPU/1-CPU ratios (x86_64, arm64) on the same QEMU, from
+# the project's issue; None where it has no such probe.
+LINUX_SCALE = {"none": (1.75, 1.90), "k-optimized": (1.74, None),
+               "k-boosted-or-emulated": (1.83, 1.84), "r": (1.62, 1.84)}
 
 
 def qemu_command(arch, cpus, icount):
@@ -219,6 +274,149 @@ def wrong_scale(boots):
                 elif name in PATHS and r["path"] not in PATHS[name]:
                     wrong.append("%s: path %s" % (what, r["path"]))
     return wrong
+
+
+def run_interleaved(arch, ms):
+    """One -smp 2 boot of `bench scale MS interleaved`: {(name, "row" or
+    "ref", cpus): {"calls", "hits", "ms", "runs" (summed over its runs),
+    "paths"}}."""
+    out = boot(qemu.smp_command(arch, 2), arch, ["bench scale %d interleaved" % ms])
+    runs = {}
+    for line in out:
+        m = INTERLEAVED.match(line)
+        if not m:
+            continue
+        name, which, cpus, calls, hits, run_ms, path = m.groups()
+        r = runs.setdefault((name, which, int(cpus)),
+                            {"calls": 0, "hits": 0, "ms": 0, "runs": 0, "paths": set()})
+        r["calls"] += int(calls)
+        r["hits"] += int(hits)
+        r["ms"] += int(run_ms)
+        r["runs"] += 1
+        r["paths"].add(path)
+    return runs
+
+
+def wrong_interleaved(boots):
+    """What is missing or wrong in the -smp 2 boots: a measurement without
+    its INTERLEAVED_RUNS runs or with a run of no calls, a row whose
+    probes were not hit once per call (per probe) or that ran another
+    path, a reference that was hit at all."""
+    wrong = []
+    for b, runs in enumerate(boots):
+        for name, _ in SCALE_ROWS[1:]:
+            for which in ("ref", "row"):
+                for cpus in (1, 2):
+                    r = runs.get((name, which, cpus))
+                    what = "interleaved %s %s on %d CPUs (boot %d)" % (name, which, cpus, b + 1)
+                    want = SCALE_HANDLERS.get(name, 0) if which == "row" else 0
+                    if r is None or r["runs"] != INTERLEAVED_RUNS or r["calls"] == 0:
+                        wrong.append(what)
+                    elif r["hits"] != r["calls"] * want:
+                        wrong.append("%s: %d hits for %d calls" % (what, r["hits"], r["calls"]))
+                    elif which == "row" and name in PATHS and not r["paths"] <= set(PATHS[name]):
+                        wrong.append("%s: path %s" % (what, " ".join(sorted(r["paths"]))))
+    return wrong
+
+
+def median_iqr(values):
+    """The median of values and their interquartile range (quartiles as
+    statistics.quantiles' inclusive method puts them), or None for it
+    with a single value."""
+    if len(values) < 2:
+        return values[0], None
+    q1, _, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return statistics.median(values), (q1, q3)
+
+
+def against(median, iqr, target):
+    """Where the interquartile range lies against target (the median
+    itself where there is only one boot)."""
+    low, high = iqr or (median, median)
+    return "above" if low >= target else "below" if high < target else "straddles"
+
+
+def fmt_iqr(iqr, form="%.2f"):
+    """An interquartile range in parentheses, each end in form."""
+    return (" (" + form + "-" + form + ")") % tuple(iqr) if iqr else ""
+
+
+def interleaved_values(runs, name):
+    """One boot's numbers for a row: its 1-CPU rate (calls per emulated
+    second), its 2-CPU/1-CPU ratio, the same ratio of the reference
+    measured beside it, and the row's share of that."""
+    rate = {k: runs[(name, k[0], k[1])]["calls"] * 1000 / runs[(name, k[0], k[1])]["ms"]
+            for k in (("row", 1), ("row", 2), ("ref", 1), ("ref", 2))}
+    ratio = rate[("row", 2)] / rate[("row", 1)]
+    ceiling = rate[("ref", 2)] / rate[("ref", 1)]
+    return rate[("row", 1)], ratio, ceiling, ratio / ceiling
+
+
+def pooled_ceiling(runs):
+    """One boot's no-probe row: every reference run of the boot pooled,
+    its 1-CPU rate and its 2-CPU/1-CPU ratio."""
+    def rate(cpus):
+        refs = [r for (_, which, c), r in runs.items() if which == "ref" and c == cpus]
+        return sum(r["calls"] for r in refs) * 1000 / sum(r["ms"] for r in refs)
+    return rate(1), rate(2) / rate(1)
+
+
+def report_interleaved(arch, boots, ms, host):
+    """The -smp 2 table: per row, the median over boots of its 1-CPU rate,
+    its 2-CPU/1-CPU ratio (IQR beside it), the ratio of the reference
+    measured beside it, and the share (IQR beside it, and where the IQR
+    lies against the target); Linux 6.1's ratio as a reference column.
+    host: the load averages before and after the boots, and the seconds
+    they took. Returns what is missing or wrong."""
+    wrong = wrong_interleaved(boots)
+    if wrong:
+        return wrong
+    linux = 0 if arch == "x86_64" else 1
+    print()
+    print("Scaling, %s, -smp 2: 1 CPU then 2 calling vfs_read at once (-accel tcg,thread=multi),"
+          " %d ms of emulated time per run;" % (arch, ms))
+    print("each row interleaved with a no-probe reference in one boot: ref@1 row@1 ref@2 row@2"
+          " row@2 ref@2 row@1 ref@1 (%d runs per measurement);" % INTERLEAVED_RUNS)
+    print("the median of %d boots, the interquartile range beside it; host: %d cores, load"
+          " averages %s before the boots, %s after; the boots took %.0f s" % (
+              len(boots), os.cpu_count(), " ".join("%.2f" % v for v in host["load_before"]),
+              " ".join("%.2f" % v for v in host["load_after"]), host["seconds"]))
+    print("%-28s %12s %7s %-13s %10s %6s %-15s %-10s %9s" % (
+        "kind", "1 CPU call/s", "2 CPUs", " (IQR)", "ref beside", "share", " (IQR)",
+        "IQR vs %.0f%%" % (100 * SCALE_TARGET), "Linux 6.1"))
+    pooled = [pooled_ceiling(runs) for runs in boots]
+    rate = statistics.median(p[0] for p in pooled)
+    ratio, iqr = median_iqr([p[1] for p in pooled])
+    print("%-28s %12.0f %6.2fx %-13s %10s %6s %-15s %-10s %9s" % (
+        SCALE_ROWS[0][1], rate, ratio, fmt_iqr(iqr), "-", "-", "",
+        "%s %.1fx" % (against(ratio, iqr, CEILING_TARGET), CEILING_TARGET),
+        "%.2fx" % LINUX_SCALE["none"][linux]))
+    below, widths = [], []
+    for name, label in SCALE_ROWS[1:]:
+        values = [interleaved_values(runs, name) for runs in boots]
+        ratio, ratio_iqr = median_iqr([v[1] for v in values])
+        share, share_iqr = median_iqr([v[3] for v in values])
+        where = against(share, share_iqr, SCALE_TARGET)
+        if name in SCALE_REFERENCE_ROWS:
+            where = "(%s)" % where      # the machine's, not a probe's: no target
+        elif where != "above":
+            below.append("%s %s" % (label, where))
+        if share_iqr:
+            widths.append(share_iqr[1] - share_iqr[0])
+        theirs = LINUX_SCALE.get(name, (None, None))[linux]
+        print("%-28s %12.0f %6.2fx %-13s %9.2fx %5.1f%% %-15s %-10s %9s" % (
+            label, statistics.median(v[0] for v in values), ratio, fmt_iqr(ratio_iqr),
+            statistics.median(v[2] for v in values), 100 * share,
+            fmt_iqr(share_iqr and [100 * q for q in share_iqr], "%.1f%%"),
+            where, "-" if theirs is None else "%.2fx" % theirs))
+    print("targets (never asserted): the ceiling at least %.1fx on 2 CPUs; every probe row's"
+          " share at least %.0f%%, judged by its IQR (in parentheses: rows without a target);"
+          % (CEILING_TARGET, 100 * SCALE_TARGET))
+    print("probe rows whose IQR is not above it: %s" % (", ".join(below) or "none"))
+    if widths:
+        print("the shares' IQRs are %.1f%% wide (median over rows): a difference smaller than"
+              " that is not resolved" % (100 * statistics.median(widths)))
+    return []
 
 
 def median_range(values):
@@ -333,16 +531,38 @@ def main():
     ap.add_argument("--arch", default="x86_64", choices=sorted(qemu.QEMU_COMMANDS))
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--boots", type=int, default=5)
+    ap.add_argument("--scale-boots", type=int, default=INTERLEAVED_BOOTS)
+    ap.add_argument("--scale-ms", type=int, default=INTERLEAVED_MS)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--only-scale", action="store_true")
     args = ap.parse_args()
     calls = 200 if args.smoke else args.calls
-
-    exact = run(args.arch, calls, icount=True)
-    exact_smp = run(args.arch, calls, icount=True, cpus=max(SCALE_CPUS))
     boots = 1 if args.smoke else max(1, args.boots)
-    timed = [] if args.smoke else [run(args.arch, calls, icount=False) for _ in range(boots)]
+    missing = [] if args.only_scale else report_hits(args, calls, boots)
+
     scale_ms = 20 if args.smoke else SCALE_MS
     scaling = [run_scale(args.arch, scale_ms) for _ in range(boots)]
+    missing += report_scale(args.arch, scaling, scale_ms)
+    pair_ms = 20 if args.smoke else args.scale_ms
+    host = {"load_before": os.getloadavg(), "start": time.time()}
+    pairs = [run_interleaved(args.arch, pair_ms)
+             for _ in range(1 if args.smoke else max(1, args.scale_boots))]
+    host.update(load_after=os.getloadavg(), seconds=time.time() - host["start"])
+    missing += report_interleaved(args.arch, pairs, pair_ms, host)
+    complete = not missing
+    if not complete:
+        print("bench: incomplete or wrong table: %s" % ", ".join(missing))
+    if args.smoke:
+        print("bench(%s): %d passed, %d failed" % (args.arch, complete, not complete))
+    return 0 if complete else 1
+
+
+def report_hits(args, calls, boots):
+    """The boots of the hit rows and the registration rows, and their
+    table. Returns what is missing or wrong."""
+    exact = run(args.arch, calls, icount=True)
+    exact_smp = run(args.arch, calls, icount=True, cpus=max(SCALE_CPUS))
+    timed = [] if args.smoke else [run(args.arch, calls, icount=False) for _ in range(boots)]
 
     print("Probe overhead per hit on vfs_read, %s, %d calls per row (fastest of 3);"
           % (args.arch, calls))
@@ -385,13 +605,7 @@ def main():
         print("memory per probe: %s" % exact["memory"])
     else:
         missing.append("memory")
-    missing += report_scale(args.arch, scaling, scale_ms)
-    complete = not missing
-    if not complete:
-        print("bench: incomplete or wrong table: %s" % ", ".join(missing))
-    if args.smoke:
-        print("bench(%s): %d passed, %d failed" % (args.arch, complete, not complete))
-    return 0 if complete else 1
+    return missing
 
 
 if __name__ == "__main__":

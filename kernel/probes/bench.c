@@ -13,7 +13,10 @@
  *
  * `bench scale` measures how hits scale: threads pinned to 1, 2 and 4
  * CPUs call vfs_read at once for a fixed emulated time, with no probe
- * and with each kind, and count their calls (bench_scale).
+ * and with each kind, and count their calls (bench_scale). `bench scale
+ * MS interleaved` measures each row on 1 and 2 CPUs beside a reference
+ * without probes, in one order that cancels the host's drift
+ * (bench_interleaved).
  *
  * Output lines start with "bench:" and are read by tools/bench.py.
  */
@@ -200,12 +203,26 @@ static long stepped_offset(void)
 	return -1;
 }
 
+/* Forget the addresses an earlier registration of p's probes resolved
+ * from their symbol names: a probe with both is refused. */
+static void forget_addresses(struct probes *p)
+{
+	struct kprobe *kps[] = { &p->k, &p->j.kp, &p->r.kp };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kps); i++)
+		if (kps[i]->symbol_name)
+			kps[i]->addr = NULL;
+}
+
 /* Register the probes of row name and let the optimizer settle the
- * point of shown (NULL: a row without probes). 0, or an error, printed. */
+ * point of shown (NULL: a row without probes). 0, or an error, printed.
+ * The probes may have been registered before (the rows that switch the
+ * optimizer, the interleaved runs). */
 static int add_all(const char *name, struct probes *p, struct kprobe *shown)
 {
 	int err = 0;
 
+	forget_addresses(p);
 	if (p->has_r)
 		err = register_kretprobe(&p->r);
 	if (!err && p->has_k)
@@ -601,7 +618,6 @@ static void bench_hits(unsigned long calls)
 	row("jr", f, calls, base, &jr, &jr.j.kp);
 	row("k-post-handler", f, calls, base, &kpost, &kpost.k);
 	kprobes_set_optimization(false);
-	k.k.addr = NULL;
 	row("k-boosted-or-emulated", f, calls, base, &k, &k.k);
 	if (step_off > 0)
 		row("k-single-stepped", f, calls, base, &kstep, &kstep.k);
@@ -622,32 +638,37 @@ static void bench_hits(unsigned long calls)
 struct scaler {
 	struct file *f;
 	unsigned long calls;
-	unsigned long faults;	/* exceptions taken (the "fault" row) */
+	unsigned long faults;	/* exceptions taken (the "fault" rows) */
 } __aligned(64);
 
 static struct scaler scalers[MAX_CPUS];
 static int scale_ready, scale_go, scale_done;
 static ktime_t scale_end;
-/* The "fault" row: each call also takes one exception that no probe
- * causes, and faults_taken counts them over the row's runs. */
-static bool scale_with_fault;
+/* The "fault" rows: each call also takes scale_faults exceptions that
+ * no probe causes (one in "fault", two in "fault2"), and faults_taken
+ * counts them over the row's runs. */
+static unsigned int scale_faults;
 static unsigned long faults_taken;
 
 /* The heap's last page: mapped only if the heap ever grew to its whole
  * gigabyte, so a read there faults. */
 #define NEVER_MAPPED (HEAP_BASE + HEAP_MAX_SIZE - PAGE_SIZE)
 
-/* calls reads like read_calls, each after a read of NEVER_MAPPED: a data
- * abort or page fault, which the exception table turns into -EFAULT
- * (copy_from_kernel_nofault). What an exception costs with no probe
- * involved, against which the rows whose hits trap can be read. */
-static void read_calls_faulting(struct scaler *s, unsigned long calls)
+/* calls reads like read_calls, each after faults reads of NEVER_MAPPED:
+ * data aborts or page faults, which the exception table turns into
+ * -EFAULT (copy_from_kernel_nofault). What exceptions cost with no probe
+ * involved, against which the rows whose hits trap can be read: one per
+ * call as a breakpoint kprobe takes, two as a jprobe or a post-handler. */
+static void read_calls_faulting(struct scaler *s, unsigned long calls, unsigned int faults)
 {
 	for (unsigned long i = 0; i < calls; i++) {
-		uint64_t word;
+		for (unsigned int e = 0; e < faults; e++) {
+			uint64_t word;
 
-		if (copy_from_kernel_nofault(&word, (const void *)NEVER_MAPPED, sizeof(word)) < 0)
-			s->faults++;
+			if (copy_from_kernel_nofault(&word, (const void *)NEVER_MAPPED,
+						     sizeof(word)) < 0)
+				s->faults++;
+		}
 		read_calls(s->f, 1);
 	}
 }
@@ -662,8 +683,8 @@ static void scale_thread(void *arg)
 	while (!__atomic_load_n(&scale_go, __ATOMIC_ACQUIRE))
 		arch_cpu_relax();
 	do {
-		if (scale_with_fault)
-			read_calls_faulting(s, SCALE_BATCH);
+		if (scale_faults)
+			read_calls_faulting(s, SCALE_BATCH, scale_faults);
 		else
 			read_calls(s->f, SCALE_BATCH);
 		s->calls += SCALE_BATCH;
@@ -736,27 +757,37 @@ static unsigned long row_hits(struct probes *p)
 }
 
 /* One scaling row: its probes registered once, then 1, 2 and 4 CPUs
- * (as many as run threads) calling for ms milliseconds each. */
-static void scale_row(const char *name, struct probes *p, struct kprobe *shown, unsigned int ms)
+ * (as many as run threads) calling for ms milliseconds each, each call
+ * taking faults exceptions besides. */
+static void scale_row(const char *name, struct probes *p, struct kprobe *shown,
+		      unsigned int faults, unsigned int ms)
 {
 	unsigned int cpus = (unsigned int)bits_set(smp_cpus_running());
 
 	if (add_all(name, p, shown) < 0)
 		return;
+	scale_faults = faults;
 	for (unsigned int n = 1; n <= MIN(cpus, 4u); n *= 2) {
-		/* The fault row's "hits" are its exceptions. */
+		/* The fault rows' "hits" are their exceptions. */
 		unsigned long hits = row_hits(p) + faults_taken, calls = scale_run(n, ms);
 
 		kprintf("bench: scale %-22s cpus %u calls %lu hits %lu ms %u path %s\n", name, n,
 			calls, row_hits(p) + faults_taken - hits, ms, shown ? path_of(shown) : "-");
 	}
+	scale_faults = 0;
 	remove_all(p);
 }
 
-/* bench scale: vfs_read without a probe (what the machine allows), then
- * with an exception per call and no probe (what trapping allows), then
- * with each kind of probe, from 1, 2 and 4 CPUs at once. */
-static void bench_scale(unsigned int ms)
+/* How one scaling row is run: scale_row, or interleaved_row. */
+typedef void (*scale_fn)(const char *name, struct probes *p, struct kprobe *shown,
+			 unsigned int faults, unsigned int ms);
+
+/* The scaling rows, each passed to fn: vfs_read without a probe (what
+ * the machine allows; only if with_none, as the interleaved rows each
+ * measure it beside them), then with one and two exceptions per call
+ * and no probe (what trapping allows), then with each kind of probe, the
+ * optimizer on, and the breakpoint kprobe with it off. */
+static void scale_rows(scale_fn fn, unsigned int ms, bool with_none)
 {
 	bool was_optimizing = kprobes_optimization_enabled();
 	struct probes none = { 0 };
@@ -769,21 +800,91 @@ static void bench_scale(unsigned int ms)
 			    .has_r = true };
 	struct probes kr = { .k = k.k, .r = r.r, .has_k = true, .has_r = true };
 
-	kprintf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
 	kprobes_set_optimization(true);
-	scale_row("none", &none, NULL, ms);
-	scale_with_fault = true;
-	scale_row("fault", &none, NULL, ms);
-	scale_with_fault = false;
-	scale_row("k-optimized", &k, &k.k, ms);
-	scale_row("k-post-handler", &kpost, &kpost.k, ms);
-	scale_row("j", &j, &j.j.kp, ms);
-	scale_row("r", &r, &r.r.kp, ms);
-	scale_row("kr", &kr, &kr.k, ms);
+	if (with_none)
+		fn("none", &none, NULL, 0, ms);
+	fn("fault", &none, NULL, 1, ms);
+	fn("fault2", &none, NULL, 2, ms);
+	fn("k-optimized", &k, &k.k, 0, ms);
+	fn("k-post-handler", &kpost, &kpost.k, 0, ms);
+	fn("j", &j, &j.j.kp, 0, ms);
+	fn("r", &r, &r.r.kp, 0, ms);
+	fn("kr", &kr, &kr.k, 0, ms);
 	kprobes_set_optimization(false);
-	k.k.addr = NULL;
-	scale_row("k-boosted-or-emulated", &k, &k.k, ms);
+	fn("k-boosted-or-emulated", &k, &k.k, 0, ms);
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
+}
+
+/* bench scale: every scaling row from 1, 2 and 4 CPUs at once. */
+static void bench_scale(unsigned int ms)
+{
+	kprintf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
+	scale_rows(scale_row, ms, true);
+}
+
+/*
+ * ---- Interleaved scaling: each row beside its own reference ----
+ *
+ * A row's share of the no-probe ceiling divides two ratios measured at
+ * different times, and on a host shared with other work its speed
+ * drifts between them: measured row after row, the ceiling's ratio
+ * would be taken minutes away from the last row's. So each row is
+ * measured beside its own reference run without probes or exceptions,
+ * on 1 and then 2 CPUs, in the order of interleaved_runs.
+ */
+
+/* The runs of one interleaved row: the row ("probed") or its reference,
+ * on 1 or 2 CPUs. A palindrome: each of the four measurements has two
+ * runs placed symmetrically about the row's middle (0 and 7, 1 and 6,
+ * 2 and 5, 3 and 4), so a drift of the host's speed that is linear over
+ * the row gives one run what it takes from the other, and their sum of
+ * calls keeps none of it; each ratio is then free of it, not only the
+ * share. The row's two 2-CPU runs are in the middle, next to each
+ * other, so that its probes are registered three times, not four. */
+static const struct interleaved_run {
+	bool probed;
+	unsigned int cpus;
+} interleaved_runs[] = {
+	{ false, 1 }, { true, 1 }, { false, 2 }, { true, 2 },
+	{ true, 2 }, { false, 2 }, { true, 1 }, { false, 1 },
+};
+
+/* One interleaved row: a line per run, "row" or "ref", in the order of
+ * interleaved_runs. The probes are registered only for the row's runs
+ * (and the optimizer has settled them again each time). */
+static void interleaved_row(const char *name, struct probes *p, struct kprobe *shown,
+			    unsigned int faults, unsigned int ms)
+{
+	bool registered = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(interleaved_runs); i++) {
+		const struct interleaved_run *run = &interleaved_runs[i];
+		unsigned long hits, calls;
+
+		if (run->probed && !registered && add_all(name, p, shown) < 0)
+			return;
+		if (!run->probed && registered)
+			remove_all(p);
+		registered = run->probed;
+		scale_faults = run->probed ? faults : 0;
+		hits = row_hits(p) + faults_taken;
+		calls = scale_run(run->cpus, ms);
+		kprintf("bench: interleaved %-22s %s cpus %u calls %lu hits %lu ms %u path %s\n",
+			name, run->probed ? "row" : "ref", run->cpus, calls,
+			row_hits(p) + faults_taken - hits, ms,
+			run->probed && shown ? path_of(shown) : "-");
+	}
+	scale_faults = 0;
+	if (registered)
+		remove_all(p);
+}
+
+/* bench scale MS interleaved: every row but "none", each interleaved
+ * with its reference, on 1 and 2 CPUs (tools/bench.py boots -smp 2). */
+static void bench_interleaved(unsigned int ms)
+{
+	kprintf("bench: interleaved cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
+	scale_rows(interleaved_row, ms, false);
 }
 
 /* `bench register`, with the optimizer on as registration normally runs
@@ -797,7 +898,8 @@ static void bench_registration(void)
 	kprobes_set_optimization(was_optimizing);
 }
 
-#define BENCH_USAGE "bench: usage: bench [CALLS] | bench register | bench scale [MS]\n"
+#define SCALE_USAGE "bench scale [MS] [interleaved]"
+#define BENCH_USAGE "bench: usage: bench [CALLS] | bench register | " SCALE_USAGE "\n"
 #define MAX_CALLS 10000000
 #define SCALE_MAX_MS 10000
 
@@ -816,24 +918,30 @@ static bool bench_hits_cmd(int argc, char **argv)
 	return true;
 }
 
-/* `bench scale [MS]`; false after printing why not. */
+/* `bench scale [MS] [interleaved]`; false after printing why not. */
 static bool bench_scale_cmd(int argc, char **argv)
 {
+	bool interleaved = argc > 2 && strcmp(argv[argc - 1], "interleaved") == 0;
+	int numbers = argc - 2 - interleaved;	/* the words left for MS */
 	uint64_t ms = SCALE_DEFAULT_MS;
-	int err = argc == 3 ? shell_parse_number("bench", "ms", argv[2], 1, SCALE_MAX_MS, &ms)
-			    : 0;
+	int err = numbers == 1 ? shell_parse_number("bench", "ms", argv[2], 1, SCALE_MAX_MS, &ms)
+			       : 0;
 
-	if (argc > 3 || err == -EINVAL)
-		kprintf("bench: usage: bench scale [MS]\n");
-	if (argc > 3 || err)
+	if (numbers > 1 || err == -EINVAL)
+		kprintf("bench: usage: " SCALE_USAGE "\n");
+	if (numbers > 1 || err)
 		return false;
-	bench_scale((unsigned int)ms);
+	if (interleaved)
+		bench_interleaved((unsigned int)ms);
+	else
+		bench_scale((unsigned int)ms);
 	return true;
 }
 
 /* bench [CALLS]: the hit rows. bench register: the registration rows,
  * which register 10,000 probes and take a minute or more under TCG.
- * bench scale [MS]: the scaling rows, MS milliseconds per run. */
+ * bench scale [MS]: the scaling rows, MS milliseconds per run; with
+ * interleaved, each row beside its reference on 1 and 2 CPUs. */
 static void cmd_bench(int argc, char **argv)
 {
 	bool done = false;
@@ -850,5 +958,5 @@ static void cmd_bench(int argc, char **argv)
 	if (done)
 		kprintf("bench: done\n");
 }
-SHELL_COMMAND("bench", "[CALLS|register|scale [MS]]",
+SHELL_COMMAND("bench", "[CALLS|register|scale [MS] [interleaved]]",
 	      "measure a probe hit on vfs_read, registration, or scaling", cmd_bench);

@@ -451,7 +451,7 @@ def test_probe_add_del(m):
 PASTE_PAIRS = 500      # pairs of `probe add` and `probe del` lines: 16 KB, 16 input rings
 PASTE_TIMEOUT = 60     # for all of them to run (about 15 s on 4 CPUs)
 # The first pasted line: a command that keeps the shell busy for a known
-# while (bench scale's 8 rows of MS ms each, per 1, 2 or 4 CPUs). On one
+# while (bench scale's 9 rows of MS ms each, per 1, 2 or 4 CPUs). On one
 # CPU the shell runs `probe add` and `probe del` faster than QEMU passes
 # the bytes on, and the input ring would never fill; behind this command
 # the whole paste piles up.
