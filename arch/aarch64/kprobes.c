@@ -30,6 +30,7 @@
 #include "kernel/panic.h"
 #include "kernel/probes/probe_point.h"
 #include "kernel/mm/text_patch.h"
+#include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include <asm/sysreg.h>
@@ -52,6 +53,8 @@ NOKPROBE_SYMBOL(a64_encode_brk);
 NOKPROBE_SYMBOL(a64_is_brk);
 NOKPROBE_SYMBOL(a64_is_load_exclusive);
 NOKPROBE_SYMBOL(a64_is_store_exclusive);
+NOKPROBE_SYMBOL(a64_add_sub_imm_result);
+NOKPROBE_SYMBOL(a64_decode_sp_store);
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions
  * emulated here. */
@@ -114,6 +117,16 @@ static bool __kprobes in_exclusive_sequence(uintptr_t addr, uintptr_t func_start
 	return false;
 }
 
+/* A store that may fault into an exception fix-up must fault at its own
+ * address, where the fix-up table expects it - not inside the handler
+ * emulating it: it runs out of line (stepped, as has_fixup makes it). */
+static bool __kprobes store_with_fixup(const struct arch_probe_insn *ai, uintptr_t addr)
+{
+	bool store = ai->decoded.emu == A64_EMU_STP_SP || ai->decoded.emu == A64_EMU_STR_SP;
+
+	return store && extable_search(addr);
+}
+
 int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
 {
 	struct arch_probe_insn *ai = &pp->insn;
@@ -131,10 +144,10 @@ int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, 
 		return -EINVAL;
 	if (in_exclusive_sequence(addr, func_start))
 		return -EINVAL;
-	pp->can_emulate = ai->decoded.cls == A64_EMULATED;
+	pp->can_emulate = ai->decoded.cls == A64_EMULATED && !store_with_fixup(ai, addr);
 	pp->slot = NULL;
 	ai->boostable = false;
-	if (ai->decoded.cls == A64_OUT_OF_LINE) {
+	if (!pp->can_emulate) {
 		err = fill_slot(pp);
 		if (err)
 			return err;
@@ -215,11 +228,48 @@ static uint64_t __kprobes load_literal(enum a64_emu kind, uintptr_t at)
 	}
 }
 
+/* The registers a store through sp stores, at sp + its offset - in the
+ * gap the synchronous-exception entry left between the interrupted sp and
+ * regs (SYNC_STACK_GAP), or above sp - then sp's write-back. */
+_Static_assert(SYNC_STACK_GAP >= A64_SP_STORE_REACH,
+	       "an emulated store through sp must land in the trap entry's gap");
+
+static void __kprobes emulate_sp_store(const struct a64_insn *in, struct pt_regs *regs)
+{
+	struct a64_sp_store st;
+	uintptr_t at;
+
+	a64_decode_sp_store(in, &st);
+	at = regs->sp + st.offset;
+	for (unsigned int n = 0; n < st.count; n++, at += st.size) {
+		uint64_t value = xreg(regs, n ? st.rt2 : st.rt);
+
+		if (st.size == 8)
+			*(uint64_t *)at = value;
+		else
+			*(uint32_t *)at = (uint32_t)value;
+	}
+	regs->sp += st.sp_change;
+}
+
+/* add/sub (immediate): register 31 is sp here, as source and result. */
+static void __kprobes emulate_add_sub(const struct a64_insn *in, struct pt_regs *regs)
+{
+	unsigned int rn = a64_rn(in->raw), rd = a64_rd(in->raw);
+	uint64_t result = a64_add_sub_imm_result(in, rn == 31 ? regs->sp : regs->regs[rn]);
+
+	if (rd == 31)
+		regs->sp = result;
+	else
+		regs->regs[rd] = result;
+}
+
 /*
  * Do what the instruction at pp->addr would have done, on the trap's
- * registers. Nothing here writes to memory: the trap's own frame lies
- * just below the interrupted sp, so emulating a store to the stack
- * (stp x29, x30, [sp, #-16]!) would overwrite it. Those are boosted.
+ * registers. The only memory written is by a store through sp, which a
+ * breakpoint's exception (a synchronous one) can take: its frame lies
+ * SYNC_STACK_GAP bytes below the interrupted sp, further than any such
+ * store reaches.
  * Not inlined: it needs registers that a boosted or stepped hit, which
  * only sets the pc, would otherwise save and restore for nothing.
  */
@@ -269,6 +319,14 @@ static __noinline void __kprobes emulate(const struct probe_point *pp, struct pt
 	case A64_EMU_BR:
 	case A64_EMU_RET:
 		regs->pc = xreg(regs, a64_rn(in->raw));
+		break;
+	case A64_EMU_ADD_IMM:
+	case A64_EMU_SUB_IMM:
+		emulate_add_sub(in, regs);
+		break;
+	case A64_EMU_STP_SP:
+	case A64_EMU_STR_SP:
+		emulate_sp_store(in, regs);
 		break;
 	default:
 		break;	/* nop, prfm (literal) */
@@ -325,8 +383,12 @@ void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size
 {
 	const struct a64_insn *in = &pp->insn.decoded;
 
-	snprintf(buf, size, "%08x, %s%s%s", in->raw, a64_class_name(in->cls),
-		 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
+	if (in->cls == A64_EMULATED && !pp->can_emulate)
+		snprintf(buf, size, "%08x, out of line (it has an exception fix-up): %s",
+			 in->raw, in->what);
+	else
+		snprintf(buf, size, "%08x, %s%s%s", in->raw, a64_class_name(in->cls),
+			 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
 }
 
 size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
@@ -337,17 +399,55 @@ size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
 
 /* ---- kretprobes and jprobes ---- */
 
-/* No exception: the frame jprobe_return_regs() returns is laid out as the
- * exception entry saves one (struct pt_regs), so sp moves onto it and
- * trap_return reloads it; its eret resumes the probed function's pc and
- * pstate, and sp comes from regs->sp. Interrupts stay masked until then
- * (the entry function runs with them masked), so nothing else can use
- * this CPU's jprobe state or ELR/SPSR. */
+/* Does the way the probed instruction was started leave x16 and x17
+ * free for jprobe_branch_back? At a function's entry - the only place a
+ * jprobe sits - AAPCS64 lets a linker veneer clobber x16 and x17 (IP0,
+ * IP1), so the function reads neither before writing it; a boosted or
+ * detour copy has not run yet and an emulated branch or store writes
+ * neither, so that still holds where they resume. Only an emulated
+ * instruction that writes x16 or x17 itself makes one live. A stepped
+ * instruction (a fix-up) needs the exception return: it must run with
+ * its step state set up, which it is, but keeping the one path that
+ * handles every case there costs nothing worth saving. */
+static bool __kprobes jprobe_may_branch_back(const struct probe_point *pp)
+{
+	const struct a64_insn *in = &pp->insn.decoded;
+	unsigned int rd = a64_rd(in->raw);
+	bool writes_rd;
+
+	if (kprobe_status() == KPROBE_HIT_SS)
+		return false;
+	if (!pp->can_emulate)
+		return true;
+	writes_rd = in->emu == A64_EMU_ADR || in->emu == A64_EMU_ADRP ||
+		    in->emu == A64_EMU_LDR_LIT_W || in->emu == A64_EMU_LDR_LIT_X ||
+		    in->emu == A64_EMU_LDRSW_LIT || in->emu == A64_EMU_MOV_FROM_SP ||
+		    in->emu == A64_EMU_MRS_DAIF || in->emu == A64_EMU_ADD_IMM ||
+		    in->emu == A64_EMU_SUB_IMM;
+	return !(writes_rd && (rd == 16 || rd == 17));
+}
+
+/* jprobe_trampoline.S: resume regs without an exception return. */
+extern void jprobe_branch_back(struct pt_regs *regs) __noreturn;
+
+/* No exception: jprobe_return_regs() puts the trap frame back as the
+ * breakpoint left it and starts the probed instruction on it. Usually
+ * jprobe_branch_back then loads it and branches to its pc - no eret,
+ * which on QEMU takes the global lock and on hardware drains the
+ * pipeline. Otherwise sp moves onto the frame (laid out as the
+ * exception entry saves one, struct pt_regs) and trap_return's eret
+ * resumes it. Interrupts stay masked until then (the entry function runs
+ * with them masked), so nothing else can use this CPU's jprobe state,
+ * ELR/SPSR, or the frame below the probed sp. */
 void __kprobes jprobe_return(void)
 {
-	__asm__ volatile("bl jprobe_return_regs\n\t"
-			 "mov sp, x0\n\t"
-			 "b trap_return" : : : "memory");
+	struct probe_point *pp = kprobe_ctlblk()->point;
+	struct pt_regs *regs = jprobe_return_regs();
+
+	if (jprobe_may_branch_back(pp))
+		jprobe_branch_back(regs);
+	__asm__ volatile("mov sp, %0\n\t"
+			 "b trap_return" : : "r"(regs) : "memory");
 	__builtin_unreachable();
 }
 EXPORT_SYMBOL(jprobe_return);

@@ -1,5 +1,7 @@
 /* struct pt_regs: the registers of an interrupted context, as the
- * exception entry (arch/aarch64/trap_entry.S) saves them on the stack.
+ * exception entry (arch/aarch64/trap_entry.S) saves them on the stack
+ * (below the interrupted sp; for a synchronous exception, below a gap of
+ * SYNC_STACK_GAP bytes under it).
  *
  * Layout, from the lowest address (where the entry code leaves sp and
  * passes it to C) upwards, in 8-byte words:
@@ -36,6 +38,18 @@
 #define S_VECTOR (36 * 8)
 #define S_FRAME  (38 * 8)
 #define PT_REGS_SIZE (40 * 8)
+/*
+ * The EL1 synchronous-exception entry (where a probe's BRK arrives)
+ * leaves this many bytes unused between the interrupted sp and the
+ * struct pt_regs it saves below it. A probe handler can then emulate a
+ * store through sp - a function prologue's stp x29, x30, [sp, #-N]! -
+ * without overwriting the saved registers: every such store the
+ * classifier emulates writes at most A64_SP_STORE_REACH (insn.h) below
+ * sp, and lands in the gap. Interrupts need no gap (nothing emulates
+ * there), so their frames stay right below sp. The gap costs stack
+ * only: 512 bytes per nested synchronous exception.
+ */
+#define SYNC_STACK_GAP 512
 #define LINK_REGISTER 30	/* x30: regs[LINK_REGISTER] */
 
 #ifndef __ASSEMBLY__
