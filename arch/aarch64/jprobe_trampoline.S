@@ -30,41 +30,58 @@ jprobe_trampoline:
 	.size jprobe_trampoline, . - jprobe_trampoline
 
 /*
- * void jprobe_branch_back(struct pt_regs *regs), from jprobe_return
- * (arch/aarch64/kprobes.c): resume regs - the probed function at its
- * entry, its first instruction emulated or about to run as a boosted
- * copy - as an eret would, but with loads and a branch. Every register
- * comes from regs except x16 and x17, which carry the pc and the PSTATE
- * to the end: at a function's entry AAPCS64 lets a veneer clobber them
- * (IP0, IP1), so the function holds nothing there (jprobe_return checks
- * that the probed instruction did not write them). Of PSTATE, only NZCV
- * and DAIF can differ from what runs here (the same EL, on SP_EL1), and
- * msr sets those two. Interrupts are masked until the msr daif, so the
- * frame, below the new sp by then, is still intact when it is read.
+ * void jprobe_return(void), at the end of a jprobe's entry function (see
+ * kernel/probes/jprobes.c). jprobe_return_regs() puts the trap frame back
+ * as the breakpoint left it, starts the probed instruction on it as for
+ * any kprobe hit, and returns it.
+ *
+ * Then, usually, the frame is resumed with loads and a branch: no
+ * exception return, which on QEMU takes its global lock and on hardware
+ * drains the pipeline. Every register comes from the frame except x16
+ * and x17, which carry the pc and PSTATE to the end. That is safe at a
+ * function's entry - the only place a jprobe sits - because AAPCS64 lets
+ * a linker veneer clobber x16 and x17 (IP0, IP1) on the way to any
+ * function, so no function reads them before writing them: a boosted copy
+ * of the first instruction has not run yet, and an emulated branch or
+ * store writes neither. Of PSTATE, only NZCV and DAIF can differ from
+ * what runs here (the same EL, on SP_EL1), and msr sets those two.
+ * Interrupts stay masked (the entry function runs with them masked)
+ * until the msr daif, so the frame, below the new sp by then, is intact
+ * when its last words are read.
+ *
+ * The back end sets regs->need_eret where that would be wrong: the
+ * instruction is stepped (the step is set up for the exception return),
+ * or was emulated and wrote x16 or x17. Then sp moves onto the frame
+ * and trap_return's eret resumes it, as every exception does.
  */
-	.globl jprobe_branch_back
-	.type jprobe_branch_back, %function
-jprobe_branch_back:
-	mov	x16, x0
-	ldp	x0, x1, [x16, #S_X0]
-	ldp	x2, x3, [x16, #S_X0 + 16 * 1]
-	ldp	x4, x5, [x16, #S_X0 + 16 * 2]
-	ldp	x6, x7, [x16, #S_X0 + 16 * 3]
-	ldp	x8, x9, [x16, #S_X0 + 16 * 4]
-	ldp	x10, x11, [x16, #S_X0 + 16 * 5]
-	ldp	x12, x13, [x16, #S_X0 + 16 * 6]
-	ldp	x14, x15, [x16, #S_X0 + 16 * 7]
-	ldp	x18, x19, [x16, #S_X0 + 16 * 9]
-	ldp	x20, x21, [x16, #S_X0 + 16 * 10]
-	ldp	x22, x23, [x16, #S_X0 + 16 * 11]
-	ldp	x24, x25, [x16, #S_X0 + 16 * 12]
-	ldp	x26, x27, [x16, #S_X0 + 16 * 13]
-	ldp	x28, x29, [x16, #S_X0 + 16 * 14]
-	ldr	x30, [x16, #S_X30]
-	ldr	x17, [x16, #S_SP]
-	mov	sp, x17
-	ldp	x16, x17, [x16, #S_PC]		/* pc, pstate */
+	.globl jprobe_return
+	.type jprobe_return, %function
+jprobe_return:
+	bl	jprobe_return_regs
+	ldr	x1, [x0, #S_NEED_ERET]
+	cbnz	x1, 1f
+	mov	x17, x0
+	ldp	x0, x1, [x17, #S_X0]
+	ldp	x2, x3, [x17, #S_X0 + 16 * 1]
+	ldp	x4, x5, [x17, #S_X0 + 16 * 2]
+	ldp	x6, x7, [x17, #S_X0 + 16 * 3]
+	ldp	x8, x9, [x17, #S_X0 + 16 * 4]
+	ldp	x10, x11, [x17, #S_X0 + 16 * 5]
+	ldp	x12, x13, [x17, #S_X0 + 16 * 6]
+	ldp	x14, x15, [x17, #S_X0 + 16 * 7]
+	ldp	x18, x19, [x17, #S_X0 + 16 * 9]
+	ldp	x20, x21, [x17, #S_X0 + 16 * 10]
+	ldp	x22, x23, [x17, #S_X0 + 16 * 11]
+	ldp	x24, x25, [x17, #S_X0 + 16 * 12]
+	ldp	x26, x27, [x17, #S_X0 + 16 * 13]
+	ldp	x28, x29, [x17, #S_X0 + 16 * 14]
+	ldr	x30, [x17, #S_X30]
+	ldr	x16, [x17, #S_SP]
+	mov	sp, x16
+	ldp	x16, x17, [x17, #S_PC]		/* pc, pstate */
 	msr	nzcv, x17
 	msr	daif, x17
 	br	x16
-	.size jprobe_branch_back, . - jprobe_branch_back
+1:	mov	sp, x0
+	b	trap_return
+	.size jprobe_return, . - jprobe_return

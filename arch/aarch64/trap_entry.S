@@ -72,7 +72,7 @@ exception_vectors:
 	mrs	x4, esr_el1
 	mrs	x5, far_el1
 	stp	x4, x5, [sp, #S_ESR]
-	stp	x0, xzr, [sp, #S_VECTOR]
+	stp	x0, xzr, [sp, #S_VECTOR]	/* vector, need_eret */
 	/* Frame record { interrupted x29, interrupted pc }: backtraces from
 	 * the handler continue into the code that was interrupted. */
 	stp	x29, x2, [sp, #S_FRAME]

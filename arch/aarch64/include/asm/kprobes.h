@@ -32,6 +32,8 @@ struct arch_probe_insn {
 	uint32_t orig;			/* the original instruction */
 	struct a64_insn decoded;
 	bool boostable;			/* the slot's B reaches back */
+	bool writes_ip;			/* emulated, and writes x16 or x17 */
+	struct a64_sp_store store;	/* a store through sp, decoded once */
 };
 
 /* The jump optimizer's part of a point (arch/aarch64/optprobe.c): one B

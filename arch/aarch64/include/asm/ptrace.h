@@ -18,7 +18,10 @@
  *   35     far             FAR_EL1, the faulting address of an abort
  *   36     vector          which of the 16 vector-table entries was taken
  *                          (VECTOR_* in asm/sysreg.h)
- *   37     unused          keeps the frame a multiple of 16 bytes
+ *   37     need_eret       zero at entry; the probes back end sets it
+ *                          when the frame must be resumed by the
+ *                          exception return (see jprobe_return,
+ *                          arch/aarch64/jprobe_trampoline.S)
  *   38-39  frame           a frame record { x29, pc }: the entry code
  *                          points x29 here, so a backtrace taken inside
  *                          the handler walks on into the interrupted code
@@ -36,6 +39,7 @@
 #define S_ESR    (34 * 8)
 #define S_FAR    (35 * 8)
 #define S_VECTOR (36 * 8)
+#define S_NEED_ERET (37 * 8)
 #define S_FRAME  (38 * 8)
 #define PT_REGS_SIZE (40 * 8)
 /*
@@ -63,7 +67,7 @@ struct pt_regs {
 	uint64_t esr;
 	uint64_t far;
 	uint64_t vector;
-	uint64_t unused;
+	uint64_t need_eret;
 	uint64_t frame[2];
 };
 
