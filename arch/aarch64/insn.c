@@ -618,7 +618,7 @@ void a64_decode_sp_store(const struct a64_insn *in, struct a64_sp_store *out)
 		out->rt2 = bits(i, 14, 10);
 		imm = sign_extend(bits(i, 21, 15), 7) * out->size;
 		pre_or_offset = bits(i, 24, 23) != 1;
-		out->sp_change = bits(i, 24, 23) == 2 ? 0 : imm;
+		out->sp_change = (int16_t)(bits(i, 24, 23) == 2 ? 0 : imm);
 	} else {
 		out->size = bit(i, 30) ? 8 : 4;
 		out->count = 1;
@@ -630,11 +630,11 @@ void a64_decode_sp_store(const struct a64_insn *in, struct a64_sp_store *out)
 		} else {		/* imm9, pre (11) or post (01) */
 			imm = sign_extend(bits(i, 20, 12), 9);
 			pre_or_offset = bit(i, 11);
-			out->sp_change = imm;
+			out->sp_change = (int16_t)imm;
 		}
 	}
 	/* Post-indexed: stores at sp, then moves it. */
-	out->offset = pre_or_offset ? imm : 0;
+	out->offset = (int16_t)(pre_or_offset ? imm : 0);	/* |imm| < 32 KiB */
 }
 
 bool a64_b_reaches(uint64_t from, uint64_t to)

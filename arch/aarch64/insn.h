@@ -125,12 +125,12 @@ uint64_t a64_add_sub_imm_result(const struct a64_insn *in, uint64_t rn_value);
  */
 #define A64_SP_STORE_REACH 512
 
-struct a64_sp_store {
-	int64_t offset;		/* the first byte written, from sp */
-	int64_t sp_change;	/* added to sp by write-back (0: none) */
-	unsigned int size;	/* bytes per register: 4 (w) or 8 (x) */
-	unsigned int count;	/* registers stored: 1 (str) or 2 (stp) */
-	unsigned int rt, rt2;	/* stored registers; 31 is xzr */
+struct a64_sp_store {	/* small: every probe point holds one */
+	int16_t offset;		/* the first byte written, from sp */
+	int16_t sp_change;	/* added to sp by write-back (0: none) */
+	uint8_t size;		/* bytes per register: 4 (w) or 8 (x) */
+	uint8_t count;		/* registers stored: 1 (str) or 2 (stp) */
+	uint8_t rt, rt2;	/* stored registers; 31 is xzr */
 };
 
 void a64_decode_sp_store(const struct a64_insn *in, struct a64_sp_store *out);

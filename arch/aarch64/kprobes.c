@@ -5,22 +5,31 @@
  * instruction is 4 bytes, so the breakpoint covers exactly one). When the
  * CPU reaches it, the exception enters the probes core with pc AT the
  * BRK. After the pre-handlers, the original instruction must run as if it
- * had never been replaced. There are three ways, cheapest first:
+ * had never been replaced. There are three ways (and the optimizer's
+ * detour, which needs no BRK at all):
  *
  *  emulate   every instruction that reads the pc - pc-relative addresses
  *            and loads, all branches - does what it would have done, on
  *            the saved registers: a copy elsewhere would see the wrong pc.
  *            (Also nop, mov xd, sp and mrs xt, daif.) No slot, no trap.
+ *            A function prologue's instructions - add/sub (immediate),
+ *            stp/str through sp - are emulated too, when a post-handler
+ *            must run: it then runs in the same exception. Their stores
+ *            land in the gap the synchronous-exception entry leaves below
+ *            the interrupted sp (SYNC_STACK_GAP, asm/ptrace.h).
  *  boost     a copy in a slot, followed by a B back to the next original
  *            instruction; pc is pointed at the copy and the trap returns.
- *            Used when no post-handler must run after it.
+ *            Used when no post-handler must run - for the prologue
+ *            instructions too, as it costs fewer instructions than their
+ *            emulation (see also_boosted).
  *  step      a copy in the same slot followed by a second BRK, with
  *            another immediate, that marks the end of the step: no
  *            hardware single-step is needed. arch/aarch64/traps.c sends
  *            that BRK to the single-step hook, and arch_finish_step
  *            resumes after the original instruction. Interrupts are
  *            masked from the first BRK to the second, so nothing else
- *            runs on this CPU in between.
+ *            runs on this CPU in between. A second exception and eret:
+ *            kept for what cannot be emulated.
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
@@ -28,6 +37,7 @@
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
+#include "kernel/probes/kprobes_internal.h"	/* kprobe_exec_path */
 #include "kernel/probes/probe_point.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"
@@ -432,16 +442,36 @@ void __kprobes arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 	restore_irq_mask(regs, saved);
 }
 
+/* How a jprobe at pp ends (see jprobe_return in jprobe_trampoline.S),
+ * or "" if pp has none. The caller holds kprobe_mutex. */
+static const char __kprobes *jprobe_return_how(const struct probe_point *pp)
+{
+	enum probe_exec how = kprobe_exec_path(pp);
+	struct kprobe *p;
+
+	list_for_each_entry(p, &pp->probes, point_node) {
+		if (p->kind != KPROBE_KIND_J)
+			continue;
+		if (how == PROBE_EXEC_STEP || (how == PROBE_EXEC_EMULATE && pp->insn.writes_ip))
+			return "; jprobe returns by eret";
+		return "; jprobe returns by branch";
+	}
+	return "";
+}
+
 void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
+	const char *jprobe = jprobe_return_how(pp);
 
 	if (in->cls == A64_EMULATED && !pp->can_emulate)
-		snprintf(buf, size, "%08x, out of line (it has an exception fix-up): %s",
-			 in->raw, in->what);
+		snprintf(buf, size, "%08x, out of line (it has an exception fix-up): %s%s",
+			 in->raw, in->what, jprobe);
 	else
-		snprintf(buf, size, "%08x, %s%s%s", in->raw, a64_class_name(in->cls),
-			 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
+		snprintf(buf, size, "%08x, %s%s%s%s%s", in->raw, a64_class_name(in->cls),
+			 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what,
+			 pp->boost_copy && pp->can_emulate ? " (boosted if no post-handler)" : "",
+			 jprobe);
 }
 
 size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
