@@ -14,6 +14,7 @@
  *
  * In .entry.text, which is never probed.
  */
+#include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
 
 	.section .entry.text, "ax"
@@ -60,25 +61,13 @@ jprobe_return:
 	bl	jprobe_return_regs
 	ldr	x1, [x0, #S_NEED_ERET]
 	cbnz	x1, 1f
-	mov	x17, x0
-	ldp	x0, x1, [x17, #S_X0]
-	ldp	x2, x3, [x17, #S_X0 + 16 * 1]
-	ldp	x4, x5, [x17, #S_X0 + 16 * 2]
-	ldp	x6, x7, [x17, #S_X0 + 16 * 3]
-	ldp	x8, x9, [x17, #S_X0 + 16 * 4]
-	ldp	x10, x11, [x17, #S_X0 + 16 * 5]
-	ldp	x12, x13, [x17, #S_X0 + 16 * 6]
-	ldp	x14, x15, [x17, #S_X0 + 16 * 7]
-	ldp	x18, x19, [x17, #S_X0 + 16 * 9]
-	ldp	x20, x21, [x17, #S_X0 + 16 * 10]
-	ldp	x22, x23, [x17, #S_X0 + 16 * 11]
-	ldp	x24, x25, [x17, #S_X0 + 16 * 12]
-	ldp	x26, x27, [x17, #S_X0 + 16 * 13]
-	ldp	x28, x29, [x17, #S_X0 + 16 * 14]
-	ldr	x30, [x17, #S_X30]
-	ldr	x16, [x17, #S_SP]
+	mov	x30, x0				/* the frame; x30 is loaded last */
+	ldp	x0, x1, [x30, #S_X0]
+	LOAD_X2_X29 x30
+	ldr	x16, [x30, #S_SP]
 	mov	sp, x16
-	ldp	x16, x17, [x17, #S_PC]		/* pc, pstate */
+	ldp	x16, x17, [x30, #S_PC]		/* pc, pstate */
+	ldr	x30, [x30, #S_X30]
 	msr	nzcv, x17
 	msr	daif, x17
 	br	x16
