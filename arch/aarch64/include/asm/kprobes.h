@@ -62,6 +62,15 @@ static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 	return regs->pc;
 }
 
+/* A prologue instruction (add/sub immediate, a store through sp) is both
+ * emulated and copied to a slot (also_boosted in kprobes.c): the copy and
+ * its B back cost fewer instructions than the emulation in C, which is
+ * for when a post-handler must run in the same exception. */
+static inline bool arch_boost_before_emulating(void)
+{
+	return true;
+}
+
 /* ---- kretprobes: inline, as they run on every probed call ---- */
 
 extern char kretprobe_trampoline[];
