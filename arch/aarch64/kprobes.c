@@ -145,7 +145,7 @@ static bool __kprobes store_with_fixup(const struct arch_probe_insn *ai, uintptr
  * emulated only so that a post-handler can run without a second
  * exception. Without one, a copy in the slot followed by a B back costs
  * fewer instructions than the C that emulates it (make bench: 142 per
- * hit boosted, 246 emulated, on vfs_read's stp), and the exceptions are
+ * hit boosted, 205 emulated, on vfs_read's stp), and the exceptions are
  * the same: so they get a slot too, and the core boosts them when it
  * may (choose_exec in kprobe_trap.c). The instructions that read the pc
  * cannot run anywhere else and have no slot.
