@@ -156,7 +156,7 @@ static bool __kprobes also_boosted(const struct a64_insn *in)
 }
 
 /* Does an emulated instruction write x16 or x17, which the jprobe
- * return clobbers (jprobe_branch_back)? */
+ * return clobbers (jprobe_return, jprobe_trampoline.S)? */
 static bool __kprobes writes_ip_register(const struct a64_insn *in)
 {
 	unsigned int rd = a64_rd(in->raw);
