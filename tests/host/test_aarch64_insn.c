@@ -206,12 +206,20 @@ static void test_unallocated(void **state)
 	check_samples(s, sizeof(s) / sizeof(s[0]));
 }
 
-static uint64_t target(uint32_t raw, uint64_t pc)
+/* Decode raw, which must be an emulated instruction. */
+static struct a64_insn emulated_insn(uint32_t raw)
 {
 	struct a64_insn in;
 
 	a64_decode(raw, &in);
 	assert_int_equal(in.cls, A64_EMULATED);
+	return in;
+}
+
+static uint64_t target(uint32_t raw, uint64_t pc)
+{
+	struct a64_insn in = emulated_insn(raw);
+
 	return a64_pcrel_target(&in, pc);
 }
 
@@ -237,10 +245,8 @@ static void test_targets(void **state)
 
 static uint64_t add_sub(uint32_t raw, uint64_t rn_value)
 {
-	struct a64_insn in;
+	struct a64_insn in = emulated_insn(raw);
 
-	a64_decode(raw, &in);
-	assert_int_equal(in.cls, A64_EMULATED);
 	return a64_add_sub_imm_result(&in, rn_value);
 }
 
@@ -259,11 +265,9 @@ static void test_add_sub(void **state)
 static void check_store(uint32_t raw, int64_t offset, int64_t sp_change, unsigned int size,
 			unsigned int count, unsigned int rt, unsigned int rt2)
 {
+	struct a64_insn in = emulated_insn(raw);
 	struct a64_sp_store st;
-	struct a64_insn in;
 
-	a64_decode(raw, &in);
-	assert_int_equal(in.cls, A64_EMULATED);
 	a64_decode_sp_store(&in, &st);
 	if (st.offset != offset || st.sp_change != sp_change || st.size != size ||
 	    st.count != count || st.rt != rt || (count == 2 && st.rt2 != rt2))
