@@ -219,6 +219,7 @@ __noreturn void arch_halt(void);
  *   arch_kprobe_state        what a single-step saves and puts back
  *   arch_jprobe_state        what arch_jprobe_enter changes in a trap frame
  *   arch_breakpoint_addr     the address of the breakpoint that trapped
+ *   arch_boost_before_emulating  whether an emulated point with a boost copy boosts first
  *   arch_prepare_kretprobe   swap a call's return address for the trampoline's
  *   arch_kretprobe_matches   whether trampoline regs are the return of an instance
  *   arch_kretprobe_slot_matches  whether a stack slot holds an instance's return

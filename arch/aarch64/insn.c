@@ -93,7 +93,13 @@ static void decode_dp_imm(uint32_t i, struct a64_insn *out)
 			emulated(out, A64_EMU_MOV_FROM_SP);
 			return;
 		}
-		out_of_line(out, "add/sub (immediate)");
+		/* Without flags (S=0) it is one addition on the saved
+		 * registers - sub sp, sp, #N opens many a function. The
+		 * flag-setting forms (adds, subs, cmp, cmn) run out of line. */
+		if (!bit(i, 29))
+			emulated(out, bit(i, 30) ? A64_EMU_SUB_IMM : A64_EMU_ADD_IMM);
+		else
+			out_of_line(out, "add/sub (immediate, setting flags)");
 		return;
 	case 3:		/* add/sub with tags (memory tagging) */
 		if (!sf || bit(i, 29) || bit(i, 22))
@@ -287,6 +293,33 @@ static bool size_opc_allocated(uint32_t i, bool has_prefetch)
 	return !(size == 2 && opc == 3);
 }
 
+/*
+ * Stores through sp that a function's prologue makes (stp x29, x30, [sp,
+ * #-N]!, str x19, [sp, #N]...) are emulated: with sp as the base their
+ * address is known to be the stack's, and they cannot fault where the
+ * stack was good. Stores through any other base register, and the byte,
+ * halfword, unscaled and register-offset forms, run out of line.
+ *
+ * stp/stp w (opc 10/00, L=0) post-indexed, signed offset or pre-indexed
+ * (op2 01, 10, 11: not the no-allocate stnp); the caller checked that
+ * bits 29:28 are 10 and V (bit 26) is 0.
+ */
+static bool is_stp_through_sp(uint32_t i)
+{
+	return a64_rn(i) == 31 && !bit(i, 22) && bits(i, 24, 23) != 0 && !bit(i, 30);
+}
+
+/* str xt/wt (size 11/10, V=0, opc=00) with an unsigned offset, or
+ * post-/pre-indexed (op4 01/11); the caller checked bits 29:28 are 11. */
+static bool is_str_through_sp(uint32_t i)
+{
+	if (a64_rn(i) != 31 || bits(i, 31, 30) < 2 || bit(i, 26) || bits(i, 23, 22) != 0)
+		return false;
+	if (bit(i, 24))		/* unsigned offset */
+		return true;
+	return !bit(i, 21) && bit(i, 10);	/* imm9 with op4 = x1 */
+}
+
 static void decode_load_store(uint32_t i, struct a64_insn *out)
 {
 	uint32_t op2 = bits(i, 24, 23), op4 = bits(i, 11, 10);
@@ -323,6 +356,8 @@ static void decode_load_store(uint32_t i, struct a64_insn *out)
 	case 2:	/* pairs: opc=11 is free; ldpsw has no no-allocate form */
 		if (bits(i, 31, 30) == 3 || (bits(i, 31, 30) == 1 && op2 == 0))
 			unallocated(out);
+		else if (is_stp_through_sp(i))
+			emulated(out, A64_EMU_STP_SP);
 		else
 			out_of_line(out, "load/store pair");
 		return;
@@ -330,7 +365,9 @@ static void decode_load_store(uint32_t i, struct a64_insn *out)
 		break;
 	}
 	/* Single register. */
-	if (op2 >= 2) {
+	if (is_str_through_sp(i)) {
+		emulated(out, A64_EMU_STR_SP);
+	} else if (op2 >= 2) {
 		if (size_opc_allocated(i, true))
 			out_of_line(out, "load/store (unsigned offset)");
 		else
@@ -491,6 +528,7 @@ const char *a64_emu_name(enum a64_emu emu)
 		"-", "nop", "prfm (literal)", "mov xd, sp", "mrs daif", "adr", "adrp",
 		"b", "bl", "b.cond", "cbz", "cbnz", "tbz", "tbnz", "ldr wt (literal)",
 		"ldr xt (literal)", "ldrsw (literal)", "br", "blr", "ret",
+		"add (immediate)", "sub (immediate)", "stp through sp", "str through sp",
 	};
 
 	return emu < A64_EMU_COUNT ? names[emu] : "?";
@@ -556,6 +594,47 @@ bool a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_va
 	default:
 		return true;
 	}
+}
+
+uint64_t a64_add_sub_imm_result(const struct a64_insn *in, uint64_t rn_value)
+{
+	uint32_t i = in->raw;
+	uint64_t imm = (uint64_t)bits(i, 21, 10) << (bit(i, 22) ? 12 : 0);
+	uint64_t result = in->emu == A64_EMU_SUB_IMM ? rn_value - imm : rn_value + imm;
+
+	return bit(i, 31) ? result : (uint32_t)result;
+}
+
+void a64_decode_sp_store(const struct a64_insn *in, struct a64_sp_store *out)
+{
+	uint32_t i = in->raw;
+	bool pre_or_offset;
+	int64_t imm;
+
+	out->rt = a64_rd(i);
+	if (in->emu == A64_EMU_STP_SP) {
+		out->size = bit(i, 31) ? 8 : 4;
+		out->count = 2;
+		out->rt2 = bits(i, 14, 10);
+		imm = sign_extend(bits(i, 21, 15), 7) * out->size;
+		pre_or_offset = bits(i, 24, 23) != 1;
+		out->sp_change = (int16_t)(bits(i, 24, 23) == 2 ? 0 : imm);
+	} else {
+		out->size = bit(i, 30) ? 8 : 4;
+		out->count = 1;
+		out->rt2 = out->rt;
+		if (bit(i, 24)) {	/* unsigned offset, scaled */
+			imm = (int64_t)bits(i, 21, 10) * out->size;
+			pre_or_offset = true;
+			out->sp_change = 0;
+		} else {		/* imm9, pre (11) or post (01) */
+			imm = sign_extend(bits(i, 20, 12), 9);
+			pre_or_offset = bit(i, 11);
+			out->sp_change = (int16_t)imm;
+		}
+	}
+	/* Post-indexed: stores at sp, then moves it. */
+	out->offset = (int16_t)(pre_or_offset ? imm : 0);	/* |imm| < 32 KiB */
 }
 
 bool a64_b_reaches(uint64_t from, uint64_t to)

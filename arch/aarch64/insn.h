@@ -14,8 +14,10 @@
  *                part of an exclusive load/store pair, or reads state the
  *                breakpoint exception itself overwrites;
  *   emulated     it reads the pc (pc-relative addresses and loads, every
- *                branch) or is cheaper to emulate than to run: the probes
- *                layer does what it would do on the saved registers;
+ *                branch) or is cheaper to emulate than to run - the
+ *                function-prologue instructions: add/sub (immediate) and
+ *                stores through sp: the probes layer does what it would
+ *                do on the saved registers;
  *   out of line  anything else: it behaves the same at any address, so a
  *                copy of it runs in an instruction slot. Such a copy may
  *                always be boosted (followed by a B back) as well as
@@ -64,6 +66,10 @@ enum a64_emu {
 	A64_EMU_BR,
 	A64_EMU_BLR,
 	A64_EMU_RET,
+	A64_EMU_ADD_IMM,	/* add xd|sp, xn|sp, #imm (no flags) */
+	A64_EMU_SUB_IMM,	/* sub xd|sp, xn|sp, #imm (no flags) */
+	A64_EMU_STP_SP,		/* stp xt, xt2, [sp...] (pre, post, offset) */
+	A64_EMU_STR_SP,		/* str xt, [sp...] (pre, post, unsigned offset) */
 	A64_EMU_COUNT
 };
 
@@ -104,6 +110,30 @@ bool a64_condition_holds(unsigned int cond, uint64_t pstate);
 /* For b.cond, cbz/cbnz and tbz/tbnz: is the branch taken, given pstate
  * and the value of the tested register Rt? */
 bool a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_value);
+
+/* add/sub (immediate): the result, given the value of Rn (sp when Rn is
+ * 31), truncated to 32 bits for the w form. */
+uint64_t a64_add_sub_imm_result(const struct a64_insn *in, uint64_t rn_value);
+
+/*
+ * A store through sp (A64_EMU_STP_SP, A64_EMU_STR_SP), all its effects
+ * relative to sp before it runs. Every such store the classifier calls
+ * emulated writes no lower than A64_SP_STORE_REACH bytes below sp (stp x
+ * pre-indexed reaches -512; the w and str forms less), so a trap entry
+ * that leaves that much room below the interrupted sp
+ * (arch/aarch64/trap_entry.S) can emulate them all.
+ */
+#define A64_SP_STORE_REACH 512
+
+struct a64_sp_store {	/* small: every probe point holds one */
+	int16_t offset;		/* the first byte written, from sp */
+	int16_t sp_change;	/* added to sp by write-back (0: none) */
+	uint8_t size;		/* bytes per register: 4 (w) or 8 (x) */
+	uint8_t count;		/* registers stored: 1 (str) or 2 (stp) */
+	uint8_t rt, rt2;	/* stored registers; 31 is xzr */
+};
+
+void a64_decode_sp_store(const struct a64_insn *in, struct a64_sp_store *out);
 
 /* B from `from` to `to`: whether its 26-bit offset reaches (+-128 MiB),
  * and its encoding. */

@@ -5,22 +5,31 @@
  * instruction is 4 bytes, so the breakpoint covers exactly one). When the
  * CPU reaches it, the exception enters the probes core with pc AT the
  * BRK. After the pre-handlers, the original instruction must run as if it
- * had never been replaced. There are three ways, cheapest first:
+ * had never been replaced. There are three ways (and the optimizer's
+ * detour, which needs no BRK at all):
  *
  *  emulate   every instruction that reads the pc - pc-relative addresses
  *            and loads, all branches - does what it would have done, on
  *            the saved registers: a copy elsewhere would see the wrong pc.
  *            (Also nop, mov xd, sp and mrs xt, daif.) No slot, no trap.
+ *            A function prologue's instructions - add/sub (immediate),
+ *            stp/str through sp - are emulated too, when a post-handler
+ *            must run: it then runs in the same exception. Their stores
+ *            land in the gap the synchronous-exception entry leaves below
+ *            the interrupted sp (SYNC_STACK_GAP, asm/ptrace.h).
  *  boost     a copy in a slot, followed by a B back to the next original
  *            instruction; pc is pointed at the copy and the trap returns.
- *            Used when no post-handler must run after it.
+ *            Used when no post-handler must run - for the prologue
+ *            instructions too, as it costs fewer instructions than their
+ *            emulation (see also_boosted).
  *  step      a copy in the same slot followed by a second BRK, with
  *            another immediate, that marks the end of the step: no
  *            hardware single-step is needed. arch/aarch64/traps.c sends
  *            that BRK to the single-step hook, and arch_finish_step
  *            resumes after the original instruction. Interrupts are
  *            masked from the first BRK to the second, so nothing else
- *            runs on this CPU in between.
+ *            runs on this CPU in between. A second exception and eret:
+ *            kept for what cannot be emulated.
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
@@ -28,8 +37,10 @@
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
+#include "kernel/probes/kprobes_internal.h"	/* kprobe_exec_path */
 #include "kernel/probes/probe_point.h"
 #include "kernel/mm/text_patch.h"
+#include "kernel/trap.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include <asm/sysreg.h>
@@ -52,6 +63,8 @@ NOKPROBE_SYMBOL(a64_encode_brk);
 NOKPROBE_SYMBOL(a64_is_brk);
 NOKPROBE_SYMBOL(a64_is_load_exclusive);
 NOKPROBE_SYMBOL(a64_is_store_exclusive);
+NOKPROBE_SYMBOL(a64_add_sub_imm_result);
+NOKPROBE_SYMBOL(a64_decode_sp_store);
 
 /* Register n as an operand: 31 reads as zero (xzr) in the instructions
  * emulated here. */
@@ -114,6 +127,56 @@ static bool __kprobes in_exclusive_sequence(uintptr_t addr, uintptr_t func_start
 	return false;
 }
 
+static bool __kprobes is_sp_store(const struct a64_insn *in)
+{
+	return in->emu == A64_EMU_STP_SP || in->emu == A64_EMU_STR_SP;
+}
+
+/* A store that may fault into an exception fix-up must fault at its own
+ * address, where the fix-up table expects it - not inside the handler
+ * emulating it: it runs out of line (stepped, as has_fixup makes it). */
+static bool __kprobes store_with_fixup(const struct arch_probe_insn *ai, uintptr_t addr)
+{
+	return is_sp_store(&ai->decoded) && extable_search(addr);
+}
+
+/*
+ * The prologue instructions (add/sub immediate, stores through sp) are
+ * emulated only so that a post-handler can run without a second
+ * exception. Without one, a copy in the slot followed by a B back costs
+ * fewer instructions than the C that emulates it (make bench: 142 per
+ * hit boosted, 205 emulated, on vfs_read's stp), and the exceptions are
+ * the same: so they get a slot too, and the core boosts them when it
+ * may (choose_exec in kprobe_trap.c). The instructions that read the pc
+ * cannot run anywhere else and have no slot.
+ */
+static bool __kprobes also_boosted(const struct a64_insn *in)
+{
+	return is_sp_store(in) || in->emu == A64_EMU_ADD_IMM || in->emu == A64_EMU_SUB_IMM;
+}
+
+/* Does an emulated instruction write x16 or x17, which the jprobe
+ * return clobbers (jprobe_return, jprobe_trampoline.S)? */
+static bool __kprobes writes_ip_register(const struct a64_insn *in)
+{
+	unsigned int rd = a64_rd(in->raw);
+
+	switch (in->emu) {
+	case A64_EMU_ADR:
+	case A64_EMU_ADRP:
+	case A64_EMU_LDR_LIT_W:
+	case A64_EMU_LDR_LIT_X:
+	case A64_EMU_LDRSW_LIT:
+	case A64_EMU_MOV_FROM_SP:
+	case A64_EMU_MRS_DAIF:
+	case A64_EMU_ADD_IMM:
+	case A64_EMU_SUB_IMM:
+		return rd == 16 || rd == 17;
+	default:
+		return false;
+	}
+}
+
 int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, size_t func_size)
 {
 	struct arch_probe_insn *ai = &pp->insn;
@@ -131,10 +194,13 @@ int __kprobes arch_prepare_kprobe(struct probe_point *pp, uintptr_t func_start, 
 		return -EINVAL;
 	if (in_exclusive_sequence(addr, func_start))
 		return -EINVAL;
-	pp->can_emulate = ai->decoded.cls == A64_EMULATED;
+	pp->can_emulate = ai->decoded.cls == A64_EMULATED && !store_with_fixup(ai, addr);
+	if (is_sp_store(&ai->decoded))
+		a64_decode_sp_store(&ai->decoded, &ai->store);
+	ai->writes_ip = pp->can_emulate && writes_ip_register(&ai->decoded);
 	pp->slot = NULL;
 	ai->boostable = false;
-	if (ai->decoded.cls == A64_OUT_OF_LINE) {
+	if (!pp->can_emulate || also_boosted(&ai->decoded)) {
 		err = fill_slot(pp);
 		if (err)
 			return err;
@@ -215,11 +281,45 @@ static uint64_t __kprobes load_literal(enum a64_emu kind, uintptr_t at)
 	}
 }
 
+/* The registers a store through sp stores, at sp + its offset - in the
+ * gap the synchronous-exception entry left between the interrupted sp and
+ * regs (SYNC_STACK_GAP), or above sp - then sp's write-back. */
+_Static_assert(SYNC_STACK_GAP >= A64_SP_STORE_REACH,
+	       "an emulated store through sp must land in the trap entry's gap");
+
+static void __kprobes emulate_sp_store(const struct a64_sp_store *st, struct pt_regs *regs)
+{
+	uintptr_t at = regs->sp + st->offset;
+
+	for (unsigned int n = 0; n < st->count; n++, at += st->size) {
+		uint64_t value = xreg(regs, n ? st->rt2 : st->rt);
+
+		if (st->size == 8)
+			*(uint64_t *)at = value;
+		else
+			*(uint32_t *)at = (uint32_t)value;
+	}
+	regs->sp += st->sp_change;
+}
+
+/* add/sub (immediate): register 31 is sp here, as source and result. */
+static void __kprobes emulate_add_sub(const struct a64_insn *in, struct pt_regs *regs)
+{
+	unsigned int rn = a64_rn(in->raw), rd = a64_rd(in->raw);
+	uint64_t result = a64_add_sub_imm_result(in, rn == 31 ? regs->sp : regs->regs[rn]);
+
+	if (rd == 31)
+		regs->sp = result;
+	else
+		regs->regs[rd] = result;
+}
+
 /*
  * Do what the instruction at pp->addr would have done, on the trap's
- * registers. Nothing here writes to memory: the trap's own frame lies
- * just below the interrupted sp, so emulating a store to the stack
- * (stp x29, x30, [sp, #-16]!) would overwrite it. Those are boosted.
+ * registers. The only memory written is by a store through sp, which a
+ * breakpoint's exception (a synchronous one) can take: its frame lies
+ * SYNC_STACK_GAP bytes below the interrupted sp, further than any such
+ * store reaches.
  * Not inlined: it needs registers that a boosted or stepped hit, which
  * only sets the pc, would otherwise save and restore for nothing.
  */
@@ -270,6 +370,14 @@ static __noinline void __kprobes emulate(const struct probe_point *pp, struct pt
 	case A64_EMU_RET:
 		regs->pc = xreg(regs, a64_rn(in->raw));
 		break;
+	case A64_EMU_ADD_IMM:
+	case A64_EMU_SUB_IMM:
+		emulate_add_sub(in, regs);
+		break;
+	case A64_EMU_STP_SP:
+	case A64_EMU_STR_SP:
+		emulate_sp_store(&pp->insn.store, regs);
+		break;
 	default:
 		break;	/* nop, prfm (literal) */
 	}
@@ -280,10 +388,23 @@ void __kprobes arch_exec_probed_insn(struct probe_point *pp, enum probe_exec how
 {
 	switch (how) {
 	case PROBE_EXEC_EMULATE:
+		/* A prologue's store, the commonest by far (a post-handler
+		 * at a function's entry), skips emulate()'s dispatch. */
+		if (is_sp_store(&pp->insn.decoded)) {
+			emulate_sp_store(&pp->insn.store, regs);
+			regs->pc = (uintptr_t)pp->addr + A64_INSN_SIZE;
+			break;
+		}
 		emulate(pp, regs);
+		/* A jprobe's return would clobber the x16 or x17 it wrote. */
+		if (unlikely(pp->insn.writes_ip))
+			regs->need_eret = 1;
 		break;
 	case PROBE_EXEC_STEP:
-		/* Run the copy up to the step BRK with interrupts masked. */
+		/* Run the copy up to the step BRK with interrupts masked; a
+		 * jprobe's return into it keeps the exception return, which
+		 * handles every case. */
+		regs->need_eret = 1;
 		saved->pstate = regs->pstate;
 		regs->pstate |= PSR_I;
 		regs->pc = (uintptr_t)pp->slot + SLOT_STEP_OFFSET;
@@ -321,12 +442,36 @@ void __kprobes arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 	restore_irq_mask(regs, saved);
 }
 
+/* How a jprobe at pp ends (see jprobe_return in jprobe_trampoline.S),
+ * or "" if pp has none. The caller holds kprobe_mutex. */
+static const char __kprobes *jprobe_return_how(const struct probe_point *pp)
+{
+	enum probe_exec how = kprobe_exec_path(pp);
+	struct kprobe *p;
+
+	list_for_each_entry(p, &pp->probes, point_node) {
+		if (p->kind != KPROBE_KIND_J)
+			continue;
+		if (how == PROBE_EXEC_STEP || (how == PROBE_EXEC_EMULATE && pp->insn.writes_ip))
+			return "; jprobe returns by eret";
+		return "; jprobe returns by branch";
+	}
+	return "";
+}
+
 void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)
 {
 	const struct a64_insn *in = &pp->insn.decoded;
+	const char *jprobe = jprobe_return_how(pp);
 
-	snprintf(buf, size, "%08x, %s%s%s", in->raw, a64_class_name(in->cls),
-		 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what);
+	if (in->cls == A64_EMULATED && !pp->can_emulate)
+		snprintf(buf, size, "%08x, out of line (it has an exception fix-up): %s%s",
+			 in->raw, in->what, jprobe);
+	else
+		snprintf(buf, size, "%08x, %s%s%s%s%s", in->raw, a64_class_name(in->cls),
+			 in->cls == A64_OUT_OF_LINE ? ": " : " as ", in->what,
+			 pp->boost_copy && pp->can_emulate ? " (boosted if no post-handler)" : "",
+			 jprobe);
 }
 
 size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
@@ -337,17 +482,6 @@ size_t __kprobes arch_probe_insn_length(const struct probe_point *pp)
 
 /* ---- kretprobes and jprobes ---- */
 
-/* No exception: the frame jprobe_return_regs() returns is laid out as the
- * exception entry saves one (struct pt_regs), so sp moves onto it and
- * trap_return reloads it; its eret resumes the probed function's pc and
- * pstate, and sp comes from regs->sp. Interrupts stay masked until then
- * (the entry function runs with them masked), so nothing else can use
- * this CPU's jprobe state or ELR/SPSR. */
-void __kprobes jprobe_return(void)
-{
-	__asm__ volatile("bl jprobe_return_regs\n\t"
-			 "mov sp, x0\n\t"
-			 "b trap_return" : : : "memory");
-	__builtin_unreachable();
-}
+/* jprobe_return() is in jprobe_trampoline.S: with no C around it, the
+ * return without eret costs fewer instructions than the one with it. */
 EXPORT_SYMBOL(jprobe_return);

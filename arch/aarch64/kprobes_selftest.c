@@ -1,8 +1,9 @@
 /*
  * Selftests of the aarch64 probe back end: every emulated instruction
- * class, boosted and stepped instructions, the interrupt mask around a
- * step, the instructions that are refused, and kretprobes where aarch64
- * differs. The fault handler during a stepped load is tested in
+ * class (a function prologue's stores through sp and add/sub included),
+ * boosted and stepped instructions, the interrupt mask around a step,
+ * the instructions that are refused, and kretprobes and the jprobe
+ * return where aarch64 differs. The fault handler during a stepped load is tested in
  * kernel/probes/tests/kprobes_selftest.c, on probed_load and the other targets this
  * file provides (kernel/probes/tests/probe_selftest_arch.h).
  *
@@ -16,6 +17,7 @@
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/shell/selftest.h"
 #include "lib/errno.h"
+#include "lib/string.h"
 #include <asm/irq.h>
 #include <asm/sysreg.h>
 
@@ -139,10 +141,11 @@ __asm__(
 	".Lmrs:	mrs x0, daif\n"
 	"	ret\n"
 	".size a64_probed_daif, .-a64_probed_daif\n"
-	/* unsigned long a64_probed_daif_after(void): DAIF just after a probed add */
+	/* unsigned long a64_probed_daif_after(void): DAIF just after a
+	 * probed eor (out of line: stepped with a post-handler) */
 	".globl a64_probed_daif_after\n.type a64_probed_daif_after, %function\n"
 	"a64_probed_daif_after:\n"
-	".Ladd:	add x1, x1, #1\n"
+	".Ladd:	eor x1, x1, #1\n"
 	"	mrs x0, daif\n"
 	"	ret\n"
 	".size a64_probed_daif_after, .-a64_probed_daif_after\n"
@@ -164,6 +167,78 @@ __asm__(
 	"	ldp x29, x30, [sp], #16\n"
 	"	ret\n"
 	".size a64_probed_z_after, .-a64_probed_z_after\n"
+	/* void a64_probed_frame(uint64_t out[12], uint64_t a, uint64_t b): a
+	 * prologue of every store through sp and add/sub (immediate) that
+	 * is emulated, then out[] = what it finds in its frame (x29 = entry
+	 * sp - 96), so each store's bytes and each write-back's sp show:
+	 *   0,1 a, b (stp offset)      2 b (str offset)
+	 *   3 a | b << 32 (stp w)      4 a (str w, low word)
+	 *   5 a (str pre, at x29-48)   6 b (str post, at x29+64)
+	 *   7,8 a, b (stp post)        9 a + 0x1000 (add, lsl #12)
+	 *   10 (uint32_t)(b - 1)       11 sp - x29 at the end (0)
+	 * sp stays 16-byte aligned throughout. */
+	".globl a64_probed_frame\n.type a64_probed_frame, %function\n"
+	"a64_probed_frame:\n"
+	".Lfstp:	stp x29, x30, [sp, #-96]!\n"
+	"	mov x29, sp\n"
+	".Lfstpo:	stp x1, x2, [sp, #16]\n"
+	".Lfstr:	str x2, [sp, #32]\n"
+	".Lfstpw:	stp w1, w2, [sp, #40]\n"
+	".Lfstrw:	str w1, [sp, #48]\n"
+	".Lfsub:	sub sp, sp, #32\n"
+	".Lfstrpre:	str x1, [sp, #-16]!\n"
+	".Lfaddsp:	add sp, sp, #112\n"
+	".Lfstrpost:	str x2, [sp], #16\n"
+	".Lfstppost:	stp x1, x2, [sp], #-80\n"
+	".Lfaddx:	add x3, x1, #1, lsl #12\n"
+	".Lfsubw:	sub w4, w2, #1\n"
+	"	ldp x5, x6, [x29, #16]\n"
+	"	stp x5, x6, [x0]\n"
+	"	ldr x5, [x29, #32]\n"
+	"	ldr x6, [x29, #40]\n"
+	"	stp x5, x6, [x0, #16]\n"
+	"	ldr w5, [x29, #48]\n"
+	"	ldr x6, [x29, #-48]\n"
+	"	stp x5, x6, [x0, #32]\n"
+	"	ldr x5, [x29, #64]\n"
+	"	ldr x6, [x29, #80]\n"
+	"	stp x5, x6, [x0, #48]\n"
+	"	ldr x5, [x29, #88]\n"
+	"	stp x5, x3, [x0, #64]\n"
+	"	mov x5, sp\n"
+	"	sub x5, x5, x29\n"
+	"	stp x4, x5, [x0, #80]\n"
+	"	ldp x29, x30, [sp], #96\n"
+	"	ret\n"
+	".size a64_probed_frame, .-a64_probed_frame\n"
+	/* long a64_probed_cset(void): 1 if Z was set at its call (cset eq:
+	 * out of line, so boosted) */
+	".globl a64_probed_cset\n.type a64_probed_cset, %function\n"
+	"a64_probed_cset:\n"
+	"	cset x0, eq\n"
+	"	ret\n"
+	".size a64_probed_cset, .-a64_probed_cset\n"
+	/* long a64_probed_call_cmp(long (*fn)(void), long x): fn() called
+	 * with the flags of cmp x, #0 */
+	".globl a64_probed_call_cmp\n.type a64_probed_call_cmp, %function\n"
+	"a64_probed_call_cmp:\n"
+	"	stp x29, x30, [sp, #-16]!\n"
+	"	mov x29, sp\n"
+	"	cmp x1, #0\n"
+	"	blr x0\n"
+	"	ldp x29, x30, [sp], #16\n"
+	"	ret\n"
+	".size a64_probed_call_cmp, .-a64_probed_call_cmp\n"
+	/* long a64_probed_x16(long x): x + 3, through x16 (an emulated
+	 * literal load that writes it: a jprobe here returns through eret) */
+	".globl a64_probed_x16\n.type a64_probed_x16, %function\n"
+	"a64_probed_x16:\n"
+	"	ldr x16, 1f\n"
+	"	add x0, x0, x16\n"
+	"	ret\n"
+	"	.balign 8\n"
+	"1:	.quad 3\n"
+	".size a64_probed_x16, .-a64_probed_x16\n"
 	/* long probed_load(const char *p): *p, or -EFAULT through a fix-up */
 	".globl probed_load\n.type probed_load, %function\n"
 	"probed_load:\n"
@@ -220,6 +295,11 @@ __asm__(
 	"	.quad .Lhvc, .Lsmc, .Lsvc, .Lhlt, .Lwfi, .Lwfe, .Ldaifset, .Lmsrdaif\n"
 	"	.quad .Lmsrvbar, .Lmrselr, .Lretaa, .Ludf\n"
 	".size a64_probed_points, .-a64_probed_points\n"
+	".globl a64_frame_points\n.type a64_frame_points, %object\n"
+	"a64_frame_points:\n"
+	"	.quad .Lfstp, .Lfstpo, .Lfstr, .Lfstpw, .Lfstrw, .Lfsub, .Lfstrpre\n"
+	"	.quad .Lfaddsp, .Lfstrpost, .Lfstppost, .Lfaddx, .Lfsubw\n"
+	".size a64_frame_points, .-a64_frame_points\n"
 	".text\n");
 
 enum {
@@ -247,6 +327,18 @@ unsigned long a64_probed_daif_after(void);
 long a64_probed_set_z(void);
 long a64_probed_z_after(long (*fn)(void));
 long a64_probed_value = 0x1234567890L;
+void a64_probed_frame(uint64_t out[12], uint64_t a, uint64_t b);
+long a64_probed_cset(void);
+long a64_probed_call_cmp(long (*fn)(void), long x);
+long a64_probed_x16(long x);
+
+/* The probed instructions of a64_probed_frame, and where sp is when
+ * each is reached, from the entry sp. */
+enum { FRAME_NPOINTS = 12 };
+extern const uintptr_t a64_frame_points[FRAME_NPOINTS];
+static const long frame_sp_at[FRAME_NPOINTS] = {
+	0, -96, -96, -96, -96, -96, -128, -144, -32, -16, -96, -96,
+};
 
 /* Call through volatile pointers so the calls really happen. */
 static long (*volatile branchy)(long) = probed_branchy;
@@ -263,6 +355,9 @@ static long (*volatile br_fn)(long) = a64_probed_br;
 static long (*volatile nop_fn)(void) = a64_probed_nop;
 static unsigned long (*volatile daif_fn)(void) = a64_probed_daif;
 static unsigned long (*volatile daif_after)(void) = a64_probed_daif_after;
+static void (*volatile frame_fn)(uint64_t *, uint64_t, uint64_t) = a64_probed_frame;
+static long (*volatile call_cmp)(long (*)(void), long) = a64_probed_call_cmp;
+static long (*volatile x16_fn)(long) = a64_probed_x16;
 static long (*volatile z_after)(long (*)(void)) = a64_probed_z_after;
 
 bool probe_test_is_data_fault(const struct pt_regs *regs, int trapnr)
@@ -280,8 +375,10 @@ static void function_entry(void)
 {
 	struct kprobe stp, mov;
 
-	/* stp x29, x30, [sp, #-16]! stores below sp: boosted, never
-	 * emulated; mov x29, sp is emulated even with a post-handler. */
+	/* stp x29, x30, [sp, #-16]! is boosted without a post-handler (its
+	 * copy costs less than its emulation) and emulated with one: the
+	 * store lands in the gap the exception entry leaves below sp
+	 * (SYNC_STACK_GAP). mov x29, sp is emulated either way. */
 	EXPECT(probe_test_at(&stp, a64_probed_points[P_STP], false));
 	EXPECT(probe_test_at(&mov, a64_probed_points[P_MOVFP], true));
 	EXPECT_EQ(branchy(0), 1);
@@ -290,12 +387,113 @@ static void function_entry(void)
 	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_BOOST), 2);
 	EXPECT_EQ(probe_test_path_count(&mov, PROBE_EXEC_EMULATE), 2);
 	unregister_kprobe(&stp);
-	/* With a post-handler the stp is stepped. */
 	EXPECT(probe_test_at(&stp, a64_probed_points[P_STP], true));
 	EXPECT_EQ(branchy(0), 1);
-	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_STEP), 1);
+	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_EMULATE), 1);
+	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_STEP), 0);
 	unregister_kprobe(&stp);
 	unregister_kprobe(&mov);
+}
+
+/* What the probes on a64_probed_frame saw, by point. */
+static uintptr_t frame_pc[FRAME_NPOINTS], frame_sp[FRAME_NPOINTS], frame_post_pc[FRAME_NPOINTS];
+static int frame_posts[FRAME_NPOINTS];
+
+static int frame_index(const struct kprobe *p)
+{
+	for (int i = 0; i < FRAME_NPOINTS; i++)
+		if ((uintptr_t)p->addr == a64_frame_points[i])
+			return i;
+	return 0;
+}
+
+static int frame_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	int i = frame_index(p);
+
+	frame_pc[i] = regs->pc;
+	frame_sp[i] = regs->sp;
+	return 0;
+}
+
+static void frame_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	int i = frame_index(p);
+
+	(void)flags;
+	frame_posts[i]++;
+	frame_post_pc[i] = regs->pc;
+}
+
+/* out[] as a64_probed_frame(out, a, b) must leave it (see its comment). */
+static void frame_expect(const uint64_t *out, uint64_t a, uint64_t b)
+{
+	EXPECT_EQ(out[0], a);
+	EXPECT_EQ(out[1], b);
+	EXPECT_EQ(out[2], b);
+	EXPECT_EQ(out[3], (uint32_t)a | (uint64_t)(uint32_t)b << 32);
+	EXPECT_EQ(out[4], (uint32_t)a);
+	EXPECT_EQ(out[5], a);
+	EXPECT_EQ(out[6], b);
+	EXPECT_EQ(out[7], a);
+	EXPECT_EQ(out[8], b);
+	EXPECT_EQ(out[9], a + 0x1000);
+	EXPECT_EQ(out[10], (uint32_t)(b - 1));
+	EXPECT_EQ(out[11], 0);
+}
+
+/* Every store through sp and add/sub (immediate) form of a function's
+ * prologue, probed with a post-handler, is emulated in the breakpoint's
+ * own exception, post-handler included: the right registers and memory,
+ * sp written back, the pre-handler sees the pc at the probe, the
+ * post-handler runs once with the pc after it. Without a post-handler
+ * the same instructions are boosted, with the same results. Interrupts
+ * are masked around the calls, as the test reads back one store made
+ * below the final sp. */
+static void prologue_is_emulated(bool post)
+{
+	struct kprobe kp[FRAME_NPOINTS];
+	uint64_t out[12] = { 0 };
+	unsigned long flags;
+	uintptr_t entry_sp;
+
+	flags = arch_irq_save();
+	frame_fn(out, 0x1111222233334444ULL, 0);
+	arch_irq_restore(flags);
+	frame_expect(out, 0x1111222233334444ULL, 0);
+	for (int i = 0; i < FRAME_NPOINTS; i++) {
+		kp[i] = (struct kprobe){ .addr = (uint8_t *)a64_frame_points[i],
+					 .pre_handler = frame_pre,
+					 .post_handler = post ? frame_post : NULL };
+		frame_posts[i] = 0;
+		EXPECT_EQ(register_kprobe(&kp[i]), 0);
+	}
+	memset(out, 0, sizeof(out));
+	flags = arch_irq_save();
+	frame_fn(out, 0x5555666677778888ULL, 0x10);
+	arch_irq_restore(flags);
+	frame_expect(out, 0x5555666677778888ULL, 0x10);
+	entry_sp = frame_sp[0];
+	for (int i = 0; i < FRAME_NPOINTS; i++) {
+		EXPECT_EQ(probe_test_path_count(&kp[i], post ? PROBE_EXEC_EMULATE
+							  : PROBE_EXEC_BOOST), 1);
+		EXPECT_EQ(frame_pc[i], a64_frame_points[i]);
+		EXPECT_EQ(frame_sp[i], entry_sp + frame_sp_at[i]);
+		EXPECT_EQ(frame_posts[i], post ? 1 : 0);
+		if (post)
+			EXPECT_EQ(frame_post_pc[i], a64_frame_points[i] + 4);
+		unregister_kprobe(&kp[i]);
+	}
+}
+
+static void prologue_is_emulated_with_post_handler(void)
+{
+	prologue_is_emulated(true);
+}
+
+static void prologue_is_boosted_without_post_handler(void)
+{
+	prologue_is_emulated(false);
 }
 
 static void conditional_branches_are_emulated(void)
@@ -511,8 +709,171 @@ static void kretprobe_trampoline_keeps_flags(void)
 	unregister_kretprobe(&rp);
 }
 
+/* ---- jprobes: the return without an exception return ---- */
+
+static uint64_t jp_seen[2];
+static int jp_calls;
+
+static void jprobe_entry_frame(uint64_t *out, uint64_t a, uint64_t b)
+{
+	(void)out;
+	jp_seen[0] = a;
+	jp_seen[1] = b;
+	jp_calls++;
+	jprobe_return();
+}
+
+static long jprobe_entry_void(void)
+{
+	jp_calls++;
+	jprobe_return();
+}
+
+static long jprobe_entry_long(long x)
+{
+	jp_seen[0] = (uint64_t)x;
+	jp_calls++;
+	jprobe_return();
+}
+
+static uint64_t read_elr(void)
+{
+	uint64_t elr;
+
+	__asm__ volatile("mrs %0, elr_el1" : "=r"(elr));
+	return elr;
+}
+
+/*
+ * Whether the jprobe hit in fn ended without an exception return: the
+ * breakpoint's eret into jprobe_trampoline left ELR_EL1 pointing there,
+ * and any later exception entry, or trap_return, would have changed it.
+ * Interrupts are masked so that none can. Returns what fn returned.
+ */
+static long call_masked(long (*fn)(long), long x, bool *no_eret)
+{
+	unsigned long flags = arch_irq_save();
+	long ret = fn(x);
+
+	*no_eret = read_elr() == (uintptr_t)jprobe_trampoline;
+	arch_irq_restore(flags);
+	return ret;
+}
+
+static long call_frame(long x)
+{
+	uint64_t out[12];
+
+	frame_fn(out, (uint64_t)x, 7);
+	frame_expect(out, (uint64_t)x, 7);
+	return (long)out[0];
+}
+
+static long call_cset(long x)
+{
+	return call_cmp(a64_probed_cset, x);
+}
+
+/* A jprobe at a prologue's stp: the arguments are seen, the function
+ * runs right, and no eret ends the hit - with the stp boosted (the
+ * jprobe alone) or emulated (a kprobe with a post-handler shares the
+ * point; the post-handler runs once, in jprobe_return). */
+static void jprobe_returns_without_eret(void)
+{
+	struct jprobe jp = { .kp.addr = (uint8_t *)a64_probed_frame, .entry = jprobe_entry_frame };
+	struct kprobe post = { .addr = (uint8_t *)a64_probed_frame, .pre_handler = frame_pre,
+			       .post_handler = frame_post };
+	bool no_eret = false;
+
+	jp_calls = 0;
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT_EQ(call_masked(call_frame, 0x1234, &no_eret), 0x1234);
+	EXPECT(no_eret);
+	EXPECT_EQ(jp_calls, 1);
+	EXPECT_EQ(jp_seen[0], 0x1234);
+	EXPECT_EQ(jp_seen[1], 7);
+	EXPECT_EQ(probe_test_path_count(&jp.kp, PROBE_EXEC_BOOST), 1);
+
+	frame_posts[0] = 0;
+	no_eret = false;
+	EXPECT_EQ(register_kprobe(&post), 0);
+	EXPECT_EQ(call_masked(call_frame, 0x4321, &no_eret), 0x4321);
+	EXPECT(no_eret);
+	EXPECT_EQ(jp_calls, 2);
+	EXPECT_EQ(jp_seen[0], 0x4321);
+	EXPECT_EQ(frame_posts[0], 1);
+	EXPECT_EQ(frame_pc[0], (uintptr_t)a64_probed_frame);
+	EXPECT_EQ(frame_post_pc[0], (uintptr_t)a64_probed_frame + 4);
+	EXPECT_EQ(probe_test_path_count(&jp.kp, PROBE_EXEC_EMULATE), 1);
+	unregister_kprobe(&post);
+	unregister_jprobe(&jp);
+}
+
+/* The first instruction boosted (cset eq, out of line): it reads the
+ * flags the caller set, which the branch back restored with msr nzcv;
+ * and the interrupt mask the function runs with is the caller's, which
+ * msr daif restored (the entry function ran with interrupts masked). */
+static void jprobe_branch_back_restores_pstate(void)
+{
+	struct jprobe jp = { .kp.addr = (uint8_t *)a64_probed_cset, .entry = jprobe_entry_void };
+	struct jprobe jd = { .kp.addr = (uint8_t *)a64_probed_daif_after,
+			     .entry = jprobe_entry_void };
+	unsigned long irqs_on = daif_fn(), flags;
+	bool no_eret = false;
+
+	jp_calls = 0;
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT_EQ(call_masked(call_cset, 0, &no_eret), 1);
+	EXPECT(no_eret);
+	EXPECT_EQ(call_masked(call_cset, 5, &no_eret), 0);
+	EXPECT(no_eret);
+	EXPECT_EQ(jp_calls, 2);
+	EXPECT_EQ(probe_test_path_count(&jp.kp, PROBE_EXEC_BOOST), 2);
+	unregister_jprobe(&jp);
+
+	EXPECT_EQ(register_jprobe(&jd), 0);
+	EXPECT_EQ(daif_after(), irqs_on);
+	flags = arch_irq_save();
+	EXPECT_EQ(daif_after() & PSR_I, PSR_I);
+	arch_irq_restore(flags);
+	EXPECT_EQ(jp_calls, 4);
+	unregister_jprobe(&jd);
+}
+
+/* Where the branch back cannot be used, the exception return still is:
+ * a stepped first instruction (a post-handler on an out-of-line one), and
+ * an emulated one that writes x16 (ldr x16, literal). */
+static void jprobe_returns_through_eret_when_needed(void)
+{
+	struct jprobe jp = { .kp.addr = (uint8_t *)a64_probed_cset, .entry = jprobe_entry_void };
+	struct jprobe jx = { .kp.addr = (uint8_t *)a64_probed_x16, .entry = jprobe_entry_long };
+	struct kprobe post;
+	bool no_eret = true;
+
+	jp_calls = 0;
+	EXPECT_EQ(register_jprobe(&jp), 0);
+	EXPECT(probe_test_at(&post, (uintptr_t)a64_probed_cset, true));
+	EXPECT_EQ(call_masked(call_cset, 0, &no_eret), 1);
+	EXPECT(!no_eret);
+	EXPECT_EQ(call_cmp(a64_probed_cset, 3), 0);
+	EXPECT_EQ(jp_calls, 2);
+	EXPECT_EQ(probe_test_path_count(&jp.kp, PROBE_EXEC_STEP), 2);
+	unregister_kprobe(&post);
+	unregister_jprobe(&jp);
+
+	no_eret = true;
+	EXPECT_EQ(register_jprobe(&jx), 0);
+	EXPECT_EQ(call_masked(x16_fn, 39, &no_eret), 42);
+	EXPECT(!no_eret);
+	EXPECT_EQ(jp_seen[0], 39);
+	EXPECT_EQ(probe_test_path_count(&jx.kp, PROBE_EXEC_EMULATE), 1);
+	unregister_jprobe(&jx);
+}
+
 static const struct selftest_case aarch64_probe_cases[] = {
 	SELFTEST_CASE(function_entry),
+	SELFTEST_CASE(prologue_is_emulated_with_post_handler),
+	SELFTEST_CASE(prologue_is_boosted_without_post_handler),
 	SELFTEST_CASE(conditional_branches_are_emulated),
 	SELFTEST_CASE(branches_and_calls_are_emulated),
 	SELFTEST_CASE(pc_relative_loads_are_emulated),
@@ -523,5 +884,8 @@ static const struct selftest_case aarch64_probe_cases[] = {
 	SELFTEST_CASE(unsafe_instructions_are_refused),
 	SELFTEST_CASE(kretprobe_on_a_leaf),
 	SELFTEST_CASE(kretprobe_trampoline_keeps_flags),
+	SELFTEST_CASE(jprobe_returns_without_eret),
+	SELFTEST_CASE(jprobe_branch_back_restores_pstate),
+	SELFTEST_CASE(jprobe_returns_through_eret_when_needed),
 };
 SELFTEST_SUITE("kprobes-aarch64", aarch64_probe_cases);

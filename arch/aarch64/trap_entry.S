@@ -8,7 +8,8 @@
  * are saved the same way so that the panic can show the registers.
  *
  * Every entry makes room for a struct pt_regs (asm/ptrace.h) on the
- * current stack, saves x0 and x1, puts its own number in x0 and joins
+ * current stack - the synchronous one SYNC_STACK_GAP bytes lower, see
+ * asm/ptrace.h - saves x0 and x1, puts its own number in x0 and joins
  * exception_common (or sync_common, for the kernel's own synchronous
  * exceptions), which saves everything else, builds a frame record and
  * calls trap_dispatch(regs) - sync_common first offers a BRK to its trap
@@ -26,9 +27,9 @@
 
 	.section .entry.text, "ax"
 
-.macro vector_entry n, common=exception_common
+.macro vector_entry n, common=exception_common, gap=0
 	.balign 128
-	sub	sp, sp, #PT_REGS_SIZE
+	sub	sp, sp, #(PT_REGS_SIZE + \gap)
 	stp	x0, x1, [sp, #S_X0]
 	mov	x0, #\n
 	b	\common
@@ -42,7 +43,10 @@ exception_vectors:
 	vector_entry 1		/*   IRQ */
 	vector_entry 2		/*   FIQ */
 	vector_entry 3		/*   SError */
-	vector_entry 4, sync_common /* current EL, SP_ELx: synchronous */
+	/* current EL, SP_ELx: synchronous. The gap below the interrupted
+	 * sp is where a probe's emulated store through sp lands
+	 * (SYNC_STACK_GAP, asm/ptrace.h). */
+	vector_entry 4, sync_common, SYNC_STACK_GAP
 	vector_entry 5		/*   IRQ */
 	vector_entry 6		/*   FIQ */
 	vector_entry 7		/*   SError */
@@ -57,10 +61,10 @@ exception_vectors:
 	.size exception_vectors, . - exception_vectors
 
 /* Save the rest of the struct pt_regs: the entry stored x0 and x1 and
- * left its own number in x0. Leaves ESR_EL1 in x4. */
-.macro save_exception_frame
+ * left its own number in x0; gap is the entry's. Leaves ESR_EL1 in x4. */
+.macro save_exception_frame gap=0
 	SAVE_X2_X29
-	add	x1, sp, #PT_REGS_SIZE	/* sp as it was before the exception */
+	add	x1, sp, #(PT_REGS_SIZE + \gap)	/* sp as it was before the exception */
 	stp	x30, x1, [sp, #S_X30]
 	mrs	x2, elr_el1
 	mrs	x3, spsr_el1
@@ -68,7 +72,7 @@ exception_vectors:
 	mrs	x4, esr_el1
 	mrs	x5, far_el1
 	stp	x4, x5, [sp, #S_ESR]
-	stp	x0, xzr, [sp, #S_VECTOR]
+	stp	x0, xzr, [sp, #S_VECTOR]	/* vector, need_eret */
 	/* Frame record { interrupted x29, interrupted pc }: backtraces from
 	 * the handler continue into the code that was interrupted. */
 	stp	x29, x2, [sp, #S_FRAME]
@@ -85,7 +89,7 @@ exception_vectors:
  */
 	.type sync_common, %function
 sync_common:
-	save_exception_frame
+	save_exception_frame SYNC_STACK_GAP
 	ubfx	x5, x4, #ESR_EC_SHIFT, #6	/* the exception class */
 	cmp	x5, #EC_BRK64
 	b.ne	.Ldispatch

@@ -30,6 +30,7 @@
 _Static_assert(sizeof(struct pt_regs) == PT_REGS_SIZE, "pt_regs layout (asm/ptrace.h)");
 _Static_assert(__builtin_offsetof(struct pt_regs, pc) == S_PC, "pt_regs layout");
 _Static_assert(__builtin_offsetof(struct pt_regs, frame) == S_FRAME, "pt_regs layout");
+_Static_assert(__builtin_offsetof(struct pt_regs, need_eret) == S_NEED_ERET, "pt_regs layout");
 
 static const char *const vector_names[VECTOR_COUNT] = {
 	"synchronous exception on SP_EL0", "IRQ on SP_EL0", "FIQ on SP_EL0",

@@ -47,7 +47,11 @@ void arch_disarm_kprobe(struct probe_point *pp);
 void arch_unpatched_bytes(const struct probe_point *pp, uint8_t *buf,
 			  uintptr_t buf_addr, size_t len);
 /* arch_breakpoint_addr(regs), the address of the breakpoint that trapped,
- * is a static inline of <asm/kprobes.h>: it is on every hit's path. */
+ * is a static inline of <asm/kprobes.h>: it is on every hit's path. So is
+ * arch_boost_before_emulating(): true if a point that can be emulated
+ * and also has a boost copy is boosted when it may be (no post-handler
+ * to run), because the copy costs less than the emulation; a constant,
+ * so that an architecture without such points pays nothing for it. */
 /* True if the breakpoint instruction is at addr (someone else's int3). */
 bool arch_is_breakpoint(uintptr_t addr);
 /* Begin running the original instruction after the pre-handlers, in one

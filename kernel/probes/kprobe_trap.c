@@ -58,9 +58,13 @@ static __noinline void __kprobes count_missed(struct kprobe_ctlblk *kcb, struct 
 			kprobe_count_missed(kcb, p);
 }
 
-/* Emulation is cheapest. Boosting needs no post-handler to run, and an
- * instruction that may fault into a fix-up must fault where the fix-up
- * table expects it, so it is stepped. Stepping always works. */
+/* Emulation is cheapest, as a rule. Boosting needs no post-handler to
+ * run, and an instruction that may fault into a fix-up must fault where
+ * the fix-up table expects it, so it is stepped. Stepping always works.
+ * Where an emulated instruction also has a boost copy (aarch64's function
+ * prologues, arch_boost_before_emulating), the copy is cheaper and is
+ * taken when it may be; the emulation then serves the hits with a
+ * post-handler, which it spares a step. */
 static inline enum probe_exec __kprobes choose_exec(const struct probe_point *pp, bool handlers_run)
 {
 	/* A point being (or just) patched: the detour buffer's copy runs the
@@ -69,7 +73,8 @@ static inline enum probe_exec __kprobes choose_exec(const struct probe_point *pp
 	 * return to addr+1. (No post-handler can be here: it forbids this.) */
 	if (pp->detour_copy && (pp->opt_state == OPT_READY || pp->opt_state == OPT_OPTIMIZED))
 		return PROBE_EXEC_DETOUR;
-	if (pp->can_emulate)
+	if (pp->can_emulate && !(arch_boost_before_emulating() && pp->boost_copy &&
+				 !(handlers_run && pp->has_post_handler)))
 		return PROBE_EXEC_EMULATE;
 	if (pp->boost_copy && !pp->has_fixup && !(handlers_run && pp->has_post_handler))
 		return PROBE_EXEC_BOOST;

@@ -3,7 +3,7 @@
  * inspect probes with built-in actions that count hits and record them in
  * the trace buffer (kernel/probes/trace.c).
  *
- *   probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET]
+ *   probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]
  *   probe list
  *   probe off | probe on                 the global knob
  *   probe off TARGET | probe on TARGET   disable / enable
@@ -12,7 +12,9 @@
  *
  * TARGET is a probe number (from `probe add`) or SYMBOL[+OFFSET], which
  * means every probe at that address. -p makes the probe print each hit
- * as well as record it.
+ * as well as record it. -a gives a kprobe a post-handler too, which
+ * counts its runs (`probe show` prints them): the way to see how a
+ * point runs its instruction when a post-handler must follow it.
  */
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
@@ -34,6 +36,8 @@ struct shell_probe {
 	int id;
 	enum kprobe_kind kind;
 	bool print;			/* -p: print each hit too */
+	bool post;			/* -a: a kprobe with a post-handler */
+	unsigned long post_runs;	/* how often it ran (interrupts off) */
 	union {
 		struct kprobe kp;	/* every kind starts with its kprobe */
 		struct jprobe jp;
@@ -204,7 +208,7 @@ static void do_unregister(struct shell_probe *sp)
 		unregister_kprobe(&sp->kp);
 }
 
-#define ADD_USAGE "probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET]\n"
+#define ADD_USAGE "probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]\n"
 
 /* maxactive=N of `probe add -r`. Returns as shell_parse_number does. */
 static int parse_maxactive(const char *text, int *maxactive)
@@ -233,6 +237,8 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 			jump = true;
 		else if (strcmp(argv[i], "-p") == 0)
 			sp->print = true;
+		else if (strcmp(argv[i], "-a") == 0)
+			sp->post = true;
 		else if (strncmp(argv[i], "maxactive=", 10) == 0)
 			err = parse_maxactive(argv[i] + 10, &maxactive);
 		else
@@ -244,6 +250,10 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 	}
 	if (ret && jump) {
 		kprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
+		return false;
+	}
+	if (sp->post && (ret || jump)) {
+		kprintf("probe: -a (a post-handler) is for kprobes only\n");
 		return false;
 	}
 	if (maxactive && !ret) {
@@ -259,6 +269,16 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 
 /* The location word of "probe add" as a symbol name and an offset;
  * false after printing why not. */
+/* -a: count the runs of the post-handler. Hits run with interrupts off
+ * on one CPU each; the count is only read by `probe show`, and two CPUs
+ * racing on it may lose one. */
+static void action_kprobe_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
+{
+	(void)regs;
+	(void)flags;
+	__atomic_fetch_add(&owner(p)->post_runs, 1, __ATOMIC_RELAXED);
+}
+
 static bool parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
 {
 	int err = parse_location(where, name, size, offset);
@@ -271,8 +291,10 @@ static bool parse_add_location(const char *where, char *name, size_t size, uint6
 /* Give sp the built-in actions of its kind. */
 static void set_actions(struct shell_probe *sp)
 {
-	if (sp->kind == KPROBE_KIND_K)
+	if (sp->kind == KPROBE_KIND_K) {
 		sp->kp.pre_handler = action_kprobe;
+		sp->kp.post_handler = sp->post ? action_kprobe_post : NULL;
+	}
 	else if (sp->kind == KPROBE_KIND_J)
 		sp->jp.entry = (void *)action_jprobe;
 	else {
@@ -576,6 +598,8 @@ static void show_one(struct shell_probe *sp)
 	kprintf("  %s\n", text);
 	kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),
 		kprobe_nmissed(&sp->kp) + (sp->kind == KPROBE_KIND_R ? kretprobe_nmissed(&sp->rp) : 0));
+	if (sp->post)
+		kprintf("  post      %lu runs of the post-handler\n", sp->post_runs);
 	if (sp->kind == KPROBE_KIND_R) {
 		int used = kretprobe_instances_in_use(&sp->rp);
 
@@ -626,7 +650,7 @@ static void cmd_probe(int argc, char **argv)
 	else if (strcmp(sub, "show") == 0 && argc == 3)
 		probe_show(argv[2]);
 	else
-		kprintf("probe: usage: probe add [-r [maxactive=N] | -j] [-p] SYMBOL[+OFFSET] | list | "
+		kprintf("probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET] | list | "
 			"on|off [TARGET] | optimize on|off | del TARGET|all | show TARGET\n");
 }
 SHELL_COMMAND("probe", "add|list|on|off|del|show ...",

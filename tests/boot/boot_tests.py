@@ -585,6 +585,46 @@ def test_probe_ret_and_jprobe(m):
     check(any("instances 0 in use, 4 free" in line for line in out),
           "`probe show` of a kretprobe: expected 'instances 0 in use, 4 free', got %s"
           % show(out, 12))
+    if m.arch == "aarch64":
+        check_aarch64_entry_paths(m, jnum)
+
+
+def show_field(out, name):
+    """The rest of the `probe show` line that starts with name, or None."""
+    for line in out:
+        if line.split()[:1] == [name]:
+            return line.split(None, 1)[1]
+    return None
+
+
+def check_aarch64_entry_paths(m, jnum):
+    """aarch64: vfs_read's first instruction (stp x29, x30, [sp, #-N]!) is
+    boosted for a jprobe, whose return then branches back with no eret,
+    and emulated once a kprobe with a post-handler (`probe add -a`)
+    shares the point - in the breakpoint's own exception, with no step;
+    the post-handler runs once per hit."""
+    out = m.command("probe show %d" % jnum)
+    insn, path = show_field(out, "insn"), show_field(out, "path")
+    check(insn and "emulated as stp through sp" in insn and "jprobe returns by branch" in insn,
+          "`probe show` of the jprobe on vfs_read: expected an insn line with 'emulated as"
+          " stp through sp' and 'jprobe returns by branch', got %s" % show(out, 12))
+    check(path and path.startswith("boosted;"),
+          "`probe show` of the jprobe on vfs_read: expected 'path boosted', got %s"
+          % show(out, 12))
+    pnum, _ = probe_add(m, "-a vfs_read", "k", "vfs_read+0x0")
+    m.command("cat /etc/hostname")
+    out = m.command("probe show %d" % pnum)
+    path = show_field(out, "path")
+    taken = re.search(r"emulated (\d+), boosted \d+, single-stepped (\d+)", path or "")
+    check(path and path.startswith("emulated;") and taken and int(taken.group(1)) > 0
+          and taken.group(2) == "0",
+          "`probe show` of a post-handler probe on vfs_read: expected 'path emulated' taken"
+          " emulated at least once and never single-stepped, got %s" % show(out, 12))
+    hits, post = show_field(out, "hits"), show_field(out, "post")
+    check(post and hits and post.split()[0] == hits and int(hits) > 0,
+          "`probe show` of a post-handler probe on vfs_read: expected as many post-handler"
+          " runs as hits, got %s" % show(out, 12))
+    expect_exact(m.command("probe del %d" % pnum), "probe %d: removed" % pnum, "probe del")
 
 
 @test("probe_worker")

@@ -119,6 +119,21 @@ static bool starts_with(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+/* The operands address memory through sp with an immediate (or no)
+ * offset: "[sp]", "[sp, #N]", "[sp, #N]!" or "[sp], #N" - not "[sp, xN]". */
+static bool through_sp_immediate(const char *ops)
+{
+	const char *base = strstr(ops, "[sp");
+
+	return base && (base[3] == ']' || starts_with(base + 3, ", #"));
+}
+
+/* The third operand, or "". */
+static const char *third_operand(const char *ops)
+{
+	return second_operand(second_operand(ops));
+}
+
 /* What objdump's text says the class must be; for emulated ones, *emu
  * is the kind. */
 static enum expect expected(const char *mn, const char *ops, enum a64_emu *emu)
@@ -168,6 +183,21 @@ static enum expect expected(const char *mn, const char *ops, enum a64_emu *emu)
 	}
 	if (strcmp(mn, "mov") == 0 && ops[0] == 'x' && strcmp(second, "sp") == 0) {
 		*emu = A64_EMU_MOV_FROM_SP;
+		return EXPECT_EMULATED;
+	}
+	/* add/sub (immediate) without flags; mov to sp is add sp, xn, #0. */
+	if ((strcmp(mn, "add") == 0 || strcmp(mn, "sub") == 0) && third_operand(ops)[0] == '#') {
+		*emu = mn[0] == 'a' ? A64_EMU_ADD_IMM : A64_EMU_SUB_IMM;
+		return EXPECT_EMULATED;
+	}
+	if (strcmp(mn, "mov") == 0 && starts_with(ops, "sp,")) {
+		*emu = A64_EMU_ADD_IMM;
+		return EXPECT_EMULATED;
+	}
+	/* Stores of general registers through sp, immediate offsets. */
+	if ((strcmp(mn, "stp") == 0 || strcmp(mn, "str") == 0) && (ops[0] == 'x' || ops[0] == 'w') &&
+	    through_sp_immediate(ops)) {
+		*emu = mn[2] == 'p' ? A64_EMU_STP_SP : A64_EMU_STR_SP;
 		return EXPECT_EMULATED;
 	}
 	return EXPECT_OUT_OF_LINE;

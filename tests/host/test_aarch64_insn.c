@@ -1,7 +1,8 @@
 /*
  * Host tests for arch/aarch64/insn.c on hand-picked encodings: the class
  * of each kind of instruction the probes layer cares about, and the pure
- * parts of emulating them (branch targets, conditions, encodings).
+ * parts of emulating them (branch targets, conditions, add/sub results,
+ * stores through sp, encodings).
  *
  * The encodings were checked with aarch64-linux-gnu-as/objdump; the
  * whole-kernel comparison with objdump is check_aarch64_insn.c.
@@ -69,6 +70,22 @@ static void test_emulated(void **state)
 		EMU(0xd63f0040, BLR, "blr x2"),
 		EMU(0xd65f03c0, RET, "ret"),
 		EMU(0xd65f0020, RET, "ret x1"),
+		/* A function prologue's instructions. */
+		EMU(0x91000400, ADD_IMM, "add x0, x0, #0x1"),
+		EMU(0x910003bf, ADD_IMM, "mov sp, x29"),
+		EMU(0x91400423, ADD_IMM, "add x3, x1, #0x1, lsl #12"),
+		EMU(0xd108c3ff, SUB_IMM, "sub sp, sp, #0x230"),
+		EMU(0x51000444, SUB_IMM, "sub w4, w2, #0x1"),
+		EMU(0xa9bf7bfd, STP_SP, "stp x29, x30, [sp, #-16]!"),
+		EMU(0xa9a07bfd, STP_SP, "stp x29, x30, [sp, #-512]!"),
+		EMU(0xa8817bfd, STP_SP, "stp x29, x30, [sp], #16"),
+		EMU(0xa90153f3, STP_SP, "stp x19, x20, [sp, #16]"),
+		EMU(0x29050be1, STP_SP, "stp w1, w2, [sp, #40]"),
+		EMU(0xf9000bf3, STR_SP, "str x19, [sp, #16]"),
+		EMU(0xb90033e1, STR_SP, "str w1, [sp, #48]"),
+		EMU(0xf81f0fe0, STR_SP, "str x0, [sp, #-16]!"),
+		EMU(0xf80107e2, STR_SP, "str x2, [sp], #16"),
+		EMU(0xf90007ff, STR_SP, "str xzr, [sp, #8]"),
 	};
 
 	(void)state;
@@ -81,10 +98,20 @@ static void test_out_of_line(void **state)
 		OOL(0x92400000, "and x0, x0, #0x1"),
 		OOL(0x12001c00, "and w0, w0, #0xff"),
 		OOL(0xb200f3e0, "mov x0, #0x5555555555555555"),
-		OOL(0xa9bf7bfd, "stp x29, x30, [sp, #-16]!"),
 		OOL(0xa8c17bfd, "ldp x29, x30, [sp], #16"),
-		OOL(0x910003bf, "mov sp, x29"),
-		OOL(0x91000400, "add x0, x0, #0x1"),
+		/* Flag-setting add/sub, and stores that are not a prologue's:
+		 * through another base, or a form the emulation leaves out. */
+		OOL(0xb1000400, "adds x0, x0, #0x1"),
+		OOL(0xf100041f, "cmp x0, #0x1"),
+		OOL(0xa9000801, "stp x1, x2, [x0]"),
+		OOL(0xa8000be1, "stnp x1, x2, [sp]"),
+		OOL(0x390003e0, "strb w0, [sp]"),
+		OOL(0x790007e0, "strh w0, [sp, #2]"),
+		OOL(0xf81f83e0, "stur x0, [sp, #-8]"),
+		OOL(0xf8216be0, "str x0, [sp, x1]"),
+		OOL(0xf8000be0, "sttr x0, [sp]"),
+		OOL(0x690007e0, "stgp x0, x1, [sp]"),
+		OOL(0xf94007e0, "ldr x0, [sp, #8]"),
 		OOL(0xd2800540, "mov x0, #0x2a"),
 		OOL(0xaa0103e0, "mov x0, x1"),
 		OOL(0xeb01001f, "cmp x0, x1"),
@@ -97,7 +124,6 @@ static void test_out_of_line(void **state)
 		OOL(0xf9400020, "ldr x0, [x1]"),
 		OOL(0x39400020, "ldrb w0, [x1]"),
 		OOL(0xb8617800, "ldr w0, [x0, x1, lsl #2]"),
-		OOL(0xf81f0fe0, "str x0, [sp, #-16]!"),
 		OOL(0xf9800020, "prfm pldl1keep, [x1]"),
 		OOL(0xc8dffc20, "ldar x0, [x1]"),
 		OOL(0xc89ffc20, "stlr x0, [x1]"),
@@ -180,12 +206,20 @@ static void test_unallocated(void **state)
 	check_samples(s, sizeof(s) / sizeof(s[0]));
 }
 
-static uint64_t target(uint32_t raw, uint64_t pc)
+/* Decode raw, which must be an emulated instruction. */
+static struct a64_insn emulated_insn(uint32_t raw)
 {
 	struct a64_insn in;
 
 	a64_decode(raw, &in);
 	assert_int_equal(in.cls, A64_EMULATED);
+	return in;
+}
+
+static uint64_t target(uint32_t raw, uint64_t pc)
+{
+	struct a64_insn in = emulated_insn(raw);
+
 	return a64_pcrel_target(&in, pc);
 }
 
@@ -207,6 +241,58 @@ static void test_targets(void **state)
 	assert_true(target(0x3607ffe0, PC) == PC - 4);		/* tbz, backwards */
 	assert_true(target(0x58000040, PC) == PC + 8);		/* ldr literal */
 	assert_true(target(0x58ffffe0, PC) == PC - 4);
+}
+
+static uint64_t add_sub(uint32_t raw, uint64_t rn_value)
+{
+	struct a64_insn in = emulated_insn(raw);
+
+	return a64_add_sub_imm_result(&in, rn_value);
+}
+
+static void test_add_sub(void **state)
+{
+	(void)state;
+	assert_true(add_sub(0x91000400, 41) == 42);			/* add x0, x0, #1 */
+	assert_true(add_sub(0x91400423, 5) == 0x1005);		/* lsl #12 */
+	assert_true(add_sub(0xd108c3ff, 0x10000) == 0x10000 - 0x230);	/* sub sp */
+	assert_true(add_sub(0x51000444, 0) == 0xffffffffULL);	/* sub w: 32 bits */
+	assert_true(add_sub(0x51000444, 0x100000005ULL) == 4);
+	assert_true(add_sub(0x910003bf, 0x1230) == 0x1230);		/* mov sp, x29 */
+}
+
+/* A store through sp: what it writes, from sp, and the write-back. */
+static void check_store(uint32_t raw, int64_t offset, int64_t sp_change, unsigned int size,
+			unsigned int count, unsigned int rt, unsigned int rt2)
+{
+	struct a64_insn in = emulated_insn(raw);
+	struct a64_sp_store st;
+
+	a64_decode_sp_store(&in, &st);
+	if (st.offset != offset || st.sp_change != sp_change || st.size != size ||
+	    st.count != count || st.rt != rt || (count == 2 && st.rt2 != rt2))
+		fail_msg("%08x: offset %lld sp %+lld size %u count %u rt %u rt2 %u", raw,
+			 (long long)st.offset, (long long)st.sp_change, st.size, st.count,
+			 st.rt, st.rt2);
+	/* Within the reach the trap entry's gap is sized for. */
+	assert_true(st.offset >= -A64_SP_STORE_REACH);
+}
+
+static void test_sp_stores(void **state)
+{
+	(void)state;
+	check_store(0xa9bf7bfd, -16, -16, 8, 2, 29, 30);	/* stp x29, x30, [sp, #-16]! */
+	check_store(0xa9a07bfd, -512, -512, 8, 2, 29, 30);	/* the furthest */
+	check_store(0xa8817bfd, 0, 16, 8, 2, 29, 30);		/* post-indexed */
+	check_store(0xa90153f3, 16, 0, 8, 2, 19, 20);		/* signed offset */
+	check_store(0x29050be1, 40, 0, 4, 2, 1, 2);		/* stp w */
+	check_store(0xf9000bf3, 16, 0, 8, 1, 19, 0);		/* str, unsigned offset */
+	check_store(0xb90033e1, 48, 0, 4, 1, 1, 0);		/* str w */
+	check_store(0xf81f0fe0, -16, -16, 8, 1, 0, 0);		/* str pre-indexed */
+	check_store(0xf80107e2, 0, 16, 8, 1, 2, 0);		/* str post-indexed */
+	check_store(0xf90007ff, 8, 0, 8, 1, 31, 0);		/* str xzr */
+	check_store(0xb81f0fe0, -16, -16, 4, 1, 0, 0);		/* str w0, [sp, #-16]! */
+	check_store(0xf8100fe0, -256, -256, 8, 1, 0, 0);	/* str pre: the furthest */
 }
 
 #define N (1ULL << 31)
@@ -320,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_unallocated),
 		cmocka_unit_test(test_targets),
+		cmocka_unit_test(test_add_sub),
+		cmocka_unit_test(test_sp_stores),
 		cmocka_unit_test(test_conditions),
 		cmocka_unit_test(test_branch_taken),
 		cmocka_unit_test(test_encodings),

@@ -32,6 +32,8 @@ struct arch_probe_insn {
 	uint32_t orig;			/* the original instruction */
 	struct a64_insn decoded;
 	bool boostable;			/* the slot's B reaches back */
+	bool writes_ip;			/* emulated, and writes x16 or x17 */
+	struct a64_sp_store store;	/* a store through sp, decoded once */
 };
 
 /* The jump optimizer's part of a point (arch/aarch64/optprobe.c): one B
@@ -58,6 +60,15 @@ struct arch_jprobe_state {
 static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 {
 	return regs->pc;
+}
+
+/* A prologue instruction (add/sub immediate, a store through sp) is both
+ * emulated and copied to a slot (also_boosted in kprobes.c): the copy and
+ * its B back cost fewer instructions than the emulation in C, which is
+ * for when a post-handler must run in the same exception. */
+static inline bool arch_boost_before_emulating(void)
+{
+	return true;
 }
 
 /* ---- kretprobes: inline, as they run on every probed call ---- */

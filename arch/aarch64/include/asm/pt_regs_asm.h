@@ -1,5 +1,7 @@
 /* Assembler macros that store and load x2-x29 at their places in the
- * struct pt_regs that sp points to (asm/ptrace.h): pairs at 16 * n. The
+ * struct pt_regs that sp points to (asm/ptrace.h): pairs at 16 * n.
+ * LOAD_X2_X29 takes another base register if asked (jprobe_return, where
+ * the frame is not at sp); the base must not be one of x2-x29. The
  * exception entry, the kretprobe trampoline and the optimizer's detour
  * buffer all build that structure; x0, x1 and x30 are saved by each in
  * its own way, because each needs scratch registers at a different
@@ -24,21 +26,21 @@
 	stp	x28, x29, [sp, #16 * 14]
 .endm
 
-.macro LOAD_X2_X29
-	ldp	x2, x3, [sp, #16 * 1]
-	ldp	x4, x5, [sp, #16 * 2]
-	ldp	x6, x7, [sp, #16 * 3]
-	ldp	x8, x9, [sp, #16 * 4]
-	ldp	x10, x11, [sp, #16 * 5]
-	ldp	x12, x13, [sp, #16 * 6]
-	ldp	x14, x15, [sp, #16 * 7]
-	ldp	x16, x17, [sp, #16 * 8]
-	ldp	x18, x19, [sp, #16 * 9]
-	ldp	x20, x21, [sp, #16 * 10]
-	ldp	x22, x23, [sp, #16 * 11]
-	ldp	x24, x25, [sp, #16 * 12]
-	ldp	x26, x27, [sp, #16 * 13]
-	ldp	x28, x29, [sp, #16 * 14]
+.macro LOAD_X2_X29 base=sp
+	ldp	x2, x3, [\base, #16 * 1]
+	ldp	x4, x5, [\base, #16 * 2]
+	ldp	x6, x7, [\base, #16 * 3]
+	ldp	x8, x9, [\base, #16 * 4]
+	ldp	x10, x11, [\base, #16 * 5]
+	ldp	x12, x13, [\base, #16 * 6]
+	ldp	x14, x15, [\base, #16 * 7]
+	ldp	x16, x17, [\base, #16 * 8]
+	ldp	x18, x19, [\base, #16 * 9]
+	ldp	x20, x21, [\base, #16 * 10]
+	ldp	x22, x23, [\base, #16 * 11]
+	ldp	x24, x25, [\base, #16 * 12]
+	ldp	x26, x27, [\base, #16 * 13]
+	ldp	x28, x29, [\base, #16 * 14]
 .endm
 
 #endif

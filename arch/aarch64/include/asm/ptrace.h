@@ -1,5 +1,7 @@
 /* struct pt_regs: the registers of an interrupted context, as the
- * exception entry (arch/aarch64/trap_entry.S) saves them on the stack.
+ * exception entry (arch/aarch64/trap_entry.S) saves them on the stack
+ * (below the interrupted sp; for a synchronous exception, below a gap of
+ * SYNC_STACK_GAP bytes under it).
  *
  * Layout, from the lowest address (where the entry code leaves sp and
  * passes it to C) upwards, in 8-byte words:
@@ -16,7 +18,10 @@
  *   35     far             FAR_EL1, the faulting address of an abort
  *   36     vector          which of the 16 vector-table entries was taken
  *                          (VECTOR_* in asm/sysreg.h)
- *   37     unused          keeps the frame a multiple of 16 bytes
+ *   37     need_eret       zero at entry; the probes back end sets it
+ *                          when the frame must be resumed by the
+ *                          exception return (see jprobe_return,
+ *                          arch/aarch64/jprobe_trampoline.S)
  *   38-39  frame           a frame record { x29, pc }: the entry code
  *                          points x29 here, so a backtrace taken inside
  *                          the handler walks on into the interrupted code
@@ -34,8 +39,21 @@
 #define S_ESR    (34 * 8)
 #define S_FAR    (35 * 8)
 #define S_VECTOR (36 * 8)
+#define S_NEED_ERET (37 * 8)
 #define S_FRAME  (38 * 8)
 #define PT_REGS_SIZE (40 * 8)
+/*
+ * The EL1 synchronous-exception entry (where a probe's BRK arrives)
+ * leaves this many bytes unused between the interrupted sp and the
+ * struct pt_regs it saves below it. A probe handler can then emulate a
+ * store through sp - a function prologue's stp x29, x30, [sp, #-N]! -
+ * without overwriting the saved registers: every such store the
+ * classifier emulates writes at most A64_SP_STORE_REACH (insn.h) below
+ * sp, and lands in the gap. Interrupts need no gap (nothing emulates
+ * there), so their frames stay right below sp. The gap costs stack
+ * only: 512 bytes per nested synchronous exception.
+ */
+#define SYNC_STACK_GAP 512
 #define LINK_REGISTER 30	/* x30: regs[LINK_REGISTER] */
 
 #ifndef __ASSEMBLY__
@@ -49,7 +67,7 @@ struct pt_regs {
 	uint64_t esr;
 	uint64_t far;
 	uint64_t vector;
-	uint64_t unused;
+	uint64_t need_eret;
 	uint64_t frame[2];
 };
 

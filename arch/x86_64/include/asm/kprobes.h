@@ -68,6 +68,13 @@ static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 	return regs->rip - 1;
 }
 
+/* An emulated instruction never has a boost copy here (arch_prepare_kprobe
+ * fills no slot for it): the question never arises. */
+static inline bool arch_boost_before_emulating(void)
+{
+	return false;
+}
+
 /* ---- kretprobes: inline, as they run on every probed call ---- */
 
 extern char kretprobe_trampoline[];
