@@ -310,7 +310,7 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT(!(seen_daif & PSR_I));
 	EXPECT(!(seen.pstate & PSR_I));
 	EXPECT_EQ(current_thread()->preempt_count, 0);
-	EXPECT_EQ(kp.point->opt_hits, 1);
+	EXPECT_EQ(point_opt_hits(kp.point), 1);
 	flags = arch_irq_save();
 	masked_sum = opt_probed_call_sum(1, 2, at_entry);
 	arch_irq_restore(flags);
@@ -359,7 +359,7 @@ static void run_relocation_case(const struct relocation_case *c)
 	EXPECT_IN_CASE(c, probe_test_jumps_to_detour(&kp));
 	EXPECT_IN_CASE(c, call_case(c) == want);
 	EXPECT_IN_CASE(c, seen_hits == 1);
-	EXPECT_IN_CASE(c, kp.point->opt_hits == 1);
+	EXPECT_IN_CASE(c, point_opt_hits(kp.point) == 1);
 	EXPECT_IN_CASE(c, seen.pc == addr);
 	unregister_kprobe(&kp);
 	EXPECT_IN_CASE(c, word_at(addr) == before);	/* byte-identical again */
@@ -421,7 +421,7 @@ static void interrupt_mask_survives(void)
 	flags = arch_irq_save();
 	EXPECT_EQ(opt_probed_daif(), off);
 	arch_irq_restore(flags);
-	EXPECT_EQ(kp.point->opt_hits, 2);
+	EXPECT_EQ(point_opt_hits(kp.point), 2);
 	unregister_kprobe(&kp);
 }
 

@@ -171,7 +171,7 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(seen_rsi, 12);
 	EXPECT_EQ(seen_rip, (uintptr_t)opt_probed_sum + 1);	/* as after int3 */
 	EXPECT(seen_ret != 0);
-	EXPECT_EQ(kp.point->opt_hits, 1);
+	EXPECT_EQ(point_opt_hits(kp.point), 1);
 	unregister_kprobe(&kp);
 	EXPECT(memcmp(before, (void *)opt_probed_sum, sizeof(before)) == 0);
 	EXPECT_EQ(sum(1, 1), 3);
@@ -261,7 +261,7 @@ static void stopped_thread_delays_the_patch(void)
 			/* A hit meanwhile runs the detour buffer's copy. */
 			scan((const void *)opt_probed_points, 0, &quick_done);
 			EXPECT(quick_done);
-			EXPECT_EQ(kp.point->exec_count[PROBE_EXEC_DETOUR], 1);
+			EXPECT_EQ(point_exec_count(kp.point, PROBE_EXEC_DETOUR), 1);
 		}
 		EXPECT(st != OPT_OPTIMIZED || scan_done);
 		thread_sleep(1);

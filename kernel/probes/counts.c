@@ -1,5 +1,6 @@
 /*
- * Hit and miss counts, one copy per CPU.
+ * Hit and miss counts, one copy per CPU: a probe's, and a point's counts
+ * of how its hits ran.
  *
  * A probe hit on several CPUs at once would make one shared counter's
  * cache line bounce between them on every hit, even with nothing else
@@ -48,3 +49,36 @@ unsigned long __kprobes kprobe_nmissed(const struct kprobe *p)
 	return p->nmissed + (p->counts_offset ? per_cpu_sum(&kprobe_counts_of(p)->nmissed) : 0);
 }
 EXPORT_SYMBOL(kprobe_nmissed);
+
+/* A point's counts are made with the point and go with it. */
+int __kprobes point_counts_alloc(struct probe_point *pp)
+{
+	struct point_counts *counts = alloc_percpu(struct point_counts);
+
+	if (!counts)
+		return -ENOMEM;
+	pp->counts_offset = (uintptr_t)counts - (uintptr_t)&kprobe_cpu_block;
+	return 0;
+}
+
+void __kprobes point_counts_free(struct probe_point *pp)
+{
+	if (pp->counts_offset)
+		free_percpu((void *)((uintptr_t)&kprobe_cpu_block + pp->counts_offset));
+	pp->counts_offset = 0;
+}
+
+static const struct point_counts __kprobes *point_counts_of(const struct probe_point *pp)
+{
+	return (const struct point_counts *)((uintptr_t)&kprobe_cpu_block + pp->counts_offset);
+}
+
+unsigned long __kprobes point_exec_count(const struct probe_point *pp, enum probe_exec how)
+{
+	return pp->counts_offset ? per_cpu_sum(&point_counts_of(pp)->exec[how]) : 0;
+}
+
+unsigned long __kprobes point_opt_hits(const struct probe_point *pp)
+{
+	return pp->counts_offset ? per_cpu_sum(&point_counts_of(pp)->opt_hits) : 0;
+}

@@ -151,7 +151,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 {
 	enum probe_exec how = choose_exec(pp, true);
 
-	__atomic_fetch_add(&pp->exec_count[how], 1, __ATOMIC_RELAXED);
+	point_counts_here(kcb, pp)->exec[how]++;	/* interrupts off */
 	start_probed_insn(pp, how, regs, &kcb->arch);
 	if (how == PROBE_EXEC_STEP) {
 		kcb->point = pp;	/* for the single-step and fault hooks */
@@ -376,7 +376,7 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	kprobe_set_status(KPROBE_HIT_OPTIMIZED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
 	kcb->irq_depth = this_cpu_field(irq_depth);
-	pp->opt_hits++;
+	point_counts_here(kcb, pp)->opt_hits++;	/* busy: no hit here can race it */
 	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk();
 }

@@ -248,6 +248,7 @@ CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 static void __kprobes point_destroy(struct probe_point *pp)
 {
 	kfree(pp->gone);
+	point_counts_free(pp);
 	if (pp->slot)
 		insn_slot_free(&kprobe_slots, pp->slot);
 	if (pp->detour)
@@ -295,7 +296,9 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	pp->has_fixup = extable_search(addr) != 0;
 	list_init(&pp->probes);
 	list_init(&pp->opt_node);
-	err = arch_prepare_kprobe(pp, func->addr, func->size);
+	err = point_counts_alloc(pp);
+	if (!err)
+		err = arch_prepare_kprobe(pp, func->addr, func->size);
 	if (err < 0) {
 		point_destroy(pp);
 		return err;

@@ -97,6 +97,16 @@ int kprobe_counts_alloc(struct kprobe *p);
  * any more): add the CPUs' counts into p->nhit and p->nmissed, and free
  * them. */
 void kprobe_counts_fold(struct kprobe *p);
+/* counts.c: give pp its zeroed per-CPU counts (struct point_counts), as
+ * it is made: 0 or -ENOMEM. */
+int point_counts_alloc(struct probe_point *pp);
+/* Free them, when the point is freed (no hit can count any more). */
+void point_counts_free(struct probe_point *pp);
+/* How many of pp's hits ran its instruction the way how, summed over
+ * the CPUs (`probe show`, the selftests). */
+unsigned long point_exec_count(const struct probe_point *pp, enum probe_exec how);
+/* How many of pp's hits came through the optimizer's jump. */
+unsigned long point_opt_hits(const struct probe_point *pp);
 /*
  * kretprobes.c: a kretprobe's pool of instances, cut into parts (one per
  * CPU when registered). Apart from registration, the selftests use these

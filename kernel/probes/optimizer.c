@@ -378,7 +378,7 @@ void __kprobes optimizer_describe_locked(struct probe_point *pp, char *buf, size
 	switch (pp->opt_state) {
 	case OPT_OPTIMIZED:
 		snprintf(buf, size, "optimized: jump to detour buffer 0x%016lx, %lu hits through it",
-			 (unsigned long)detour, pp->opt_hits);
+			 (unsigned long)detour, point_opt_hits(pp));
 		break;
 	case OPT_REFUSED:
 		sym_format_offset(where, at, sizeof(at));

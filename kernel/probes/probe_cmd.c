@@ -37,7 +37,7 @@ struct shell_probe {
 	enum kprobe_kind kind;
 	bool print;			/* -p: print each hit too */
 	bool post;			/* -a: a kprobe with a post-handler */
-	unsigned long post_runs;	/* how often it ran (interrupts off) */
+	unsigned long post_runs;	/* how often it ran (atomic) */
 	union {
 		struct kprobe kp;	/* every kind starts with its kprobe */
 		struct jprobe jp;
@@ -267,11 +267,8 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 	return true;
 }
 
-/* The location word of "probe add" as a symbol name and an offset;
- * false after printing why not. */
-/* -a: count the runs of the post-handler. Hits run with interrupts off
- * on one CPU each; the count is only read by `probe show`, and two CPUs
- * racing on it may lose one. */
+/* -a: count the runs of the post-handler (an atomic add, so that hits
+ * on several CPUs at once count exactly; only `probe show` reads it). */
 static void action_kprobe_post(struct kprobe *p, struct pt_regs *regs, unsigned long flags)
 {
 	(void)regs;
@@ -279,6 +276,8 @@ static void action_kprobe_post(struct kprobe *p, struct pt_regs *regs, unsigned 
 	__atomic_fetch_add(&owner(p)->post_runs, 1, __ATOMIC_RELAXED);
 }
 
+/* The location word of "probe add" as a symbol name and an offset;
+ * false after printing why not. */
 static bool parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
 {
 	int err = parse_location(where, name, size, offset);
@@ -592,8 +591,8 @@ static void show_one(struct shell_probe *sp)
 	}
 	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
 		" detour copy %lu\n", probe_exec_name(kprobe_exec_path(pp)),
-		pp->exec_count[PROBE_EXEC_EMULATE], pp->exec_count[PROBE_EXEC_BOOST],
-		pp->exec_count[PROBE_EXEC_STEP], pp->exec_count[PROBE_EXEC_DETOUR]);
+		point_exec_count(pp, PROBE_EXEC_EMULATE), point_exec_count(pp, PROBE_EXEC_BOOST),
+		point_exec_count(pp, PROBE_EXEC_STEP), point_exec_count(pp, PROBE_EXEC_DETOUR));
 	optimizer_describe_locked(pp, text, sizeof(text));
 	kprintf("  %s\n", text);
 	kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),

@@ -54,8 +54,9 @@ struct probe_point {
 	struct arch_probe_insn insn;	/* the back end's part */
 	uintptr_t func_start;		/* the function the point is in */
 	size_t func_size;
-	/* How many hits took each path (shown by `probe show`). */
-	unsigned long exec_count[PROBE_EXEC_KINDS];
+	/* How its hits ran (struct point_counts): per-CPU memory, given as
+	 * its distance from kprobe_cpu_block, as a kprobe's counts are. */
+	uintptr_t counts_offset;
 
 	/* The jump optimizer's part, guarded by kprobe_mutex. */
 	enum opt_state opt_state;
@@ -66,7 +67,6 @@ struct probe_point {
 					   jumps back past the region */
 	const char *opt_refusal;	/* OPT_REFUSED: the failed check... */
 	uintptr_t opt_refusal_addr;	/* ...and the address it is about */
-	unsigned long opt_hits;		/* hits that came through the jump */
 	struct arch_opt_insn opt;	/* the back end's part */
 
 	struct rcu_head rcu;		/* its deferred free, once unregistered */
@@ -74,6 +74,14 @@ struct probe_point {
 	 * its init code freed): the point is disarmed and unpublished, and
 	 * its text is never read or written again. */
 	struct point_gone *gone;
+};
+
+/* How a point's hits ran, one copy per CPU (counts.c): a hit on every
+ * CPU at once writes only its own CPU's words, never a line that the
+ * others read on their hits. */
+struct point_counts {
+	unsigned long exec[PROBE_EXEC_KINDS];	/* hits that ran the instruction each way */
+	unsigned long opt_hits;			/* hits that came through the jump */
 };
 
 /* What `probe list` and `probe show` say about a gone point. */
@@ -151,6 +159,14 @@ static inline struct kprobe_counts *kprobe_counts_here(struct kprobe_ctlblk *kcb
 							const struct kprobe *p)
 {
 	return (struct kprobe_counts *)((char *)kcb + p->counts_offset);
+}
+
+/* This CPU's copy of pp's counts, found as kprobe_counts_here finds a
+ * probe's; add to it with interrupts off or the CPU busy with the hit. */
+static inline struct point_counts *point_counts_here(struct kprobe_ctlblk *kcb,
+						     const struct probe_point *pp)
+{
+	return (struct point_counts *)((char *)kcb + pp->counts_offset);
 }
 
 /* Count a missed hit of p on this CPU. Interrupts may be on (aarch64's

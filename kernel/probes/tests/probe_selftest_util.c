@@ -45,7 +45,7 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post)
 
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how)
 {
-	return kp->point->exec_count[how];
+	return point_exec_count(kp->point, how);
 }
 
 enum opt_state probe_test_opt_state(struct kprobe *kp)
