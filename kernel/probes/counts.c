@@ -6,7 +6,7 @@
  * cache line bounce between them on every hit, even with nothing else
  * shared. So a registered probe counts in per-CPU memory
  * (kernel/mm/percpu_alloc.h): each hit adds one to its own CPU's copy,
- * with a plain increment (probe_point.h, kprobe_counts_here), and
+ * with a plain increment (probe_point.h, count_here), and
  * whoever reads the count adds the copies up. When the probe is
  * unregistered and no hit can run any more, the copies are added into
  * the public nhit and nmissed, as Linux's modules expect to read them

@@ -45,7 +45,7 @@ void __kprobes kprobe_count_missed(struct kprobe_ctlblk *kcb, struct kprobe *p)
 {
 	unsigned long flags = arch_irq_save();
 
-	kprobe_counts_here(kcb, p)->nmissed++;
+	count_here(kcb, p->counts_offset, offsetof(struct kprobe_counts, nmissed));
 	arch_irq_restore(flags);
 }
 
@@ -151,7 +151,8 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 {
 	enum probe_exec how = choose_exec(pp, true);
 
-	point_counts_here(kcb, pp)->exec[how]++;	/* interrupts off */
+	count_here(kcb, pp->counts_offset,	/* interrupts off */
+		   offsetof(struct point_counts, exec) + how * sizeof(unsigned long));
 	start_probed_insn(pp, how, regs, &kcb->arch);
 	if (how == PROBE_EXEC_STEP) {
 		kcb->point = pp;	/* for the single-step and fault hooks */
@@ -182,8 +183,8 @@ struct pt_regs __kprobes *jprobe_return_regs(void)
 static __attribute__((always_inline)) inline bool __kprobes
 run_pre_handler(struct kprobe_ctlblk *kcb, struct kprobe *p, struct pt_regs *regs)
 {
-	kprobe_counts_here(kcb, p)->nhit++;	/* interrupts off, or see
-							 * kprobe_count_missed */
+	/* Interrupts off, or see kprobe_count_missed. */
+	count_here(kcb, p->counts_offset, offsetof(struct kprobe_counts, nhit));
 	kcb->running = p;
 	return p->pre_handler && p->pre_handler(p, regs);
 }
@@ -376,7 +377,8 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	kprobe_set_status(KPROBE_HIT_OPTIMIZED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* the compiler keeps the order */
 	kcb->irq_depth = this_cpu_field(irq_depth);
-	point_counts_here(kcb, pp)->opt_hits++;	/* busy: no hit here can race it */
+	/* Busy: no hit here can race it. */
+	count_here(kcb, pp->counts_offset, offsetof(struct point_counts, opt_hits));
 	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk();
 }

@@ -149,24 +149,22 @@ static inline struct kprobe_counts *kprobe_counts_of(const struct kprobe *p)
 	return (struct kprobe_counts *)((uintptr_t)&kprobe_cpu_block + p->counts_offset);
 }
 
-/* This CPU's copy of p's counts, found from this CPU's control block:
- * both are per-CPU memory, so they lie as far apart on every CPU, and a
- * hit has the control block already. Count in it with interrupts off:
- * only this CPU writes it, so a plain increment is enough (a reader
- * elsewhere sees the word before or after it, whole), and nothing is
- * shared between CPUs. */
-static inline struct kprobe_counts *kprobe_counts_here(struct kprobe_ctlblk *kcb,
-							const struct kprobe *p)
+/*
+ * Add one to a count in per-CPU memory, on this CPU: the word at byte
+ * field of the block at offset (a probe's kprobe_counts, or a point's
+ * point_counts, given as their distance from kprobe_cpu_block), found
+ * from this CPU's control block: both are per-CPU memory, so they lie as
+ * far apart on every CPU, and a hit has the control block already.
+ * Count with interrupts off, or the CPU busy with the hit: only this CPU
+ * writes its copy, so a plain increment is enough (a reader elsewhere
+ * sees the word before or after it, whole), and nothing is shared
+ * between CPUs. The address is written as control block + (offset +
+ * field), which an add can take as base, index and displacement: on
+ * x86_64 a count is the offset's load and one add.
+ */
+static inline void count_here(struct kprobe_ctlblk *kcb, uintptr_t offset, size_t field)
 {
-	return (struct kprobe_counts *)((char *)kcb + p->counts_offset);
-}
-
-/* This CPU's copy of pp's counts, found as kprobe_counts_here finds a
- * probe's; add to it with interrupts off or the CPU busy with the hit. */
-static inline struct point_counts *point_counts_here(struct kprobe_ctlblk *kcb,
-						     const struct probe_point *pp)
-{
-	return (struct point_counts *)((char *)kcb + pp->counts_offset);
+	(*(unsigned long *)((char *)kcb + (offset + field)))++;
 }
 
 /* Count a missed hit of p on this CPU. Interrupts may be on (aarch64's
