@@ -669,6 +669,7 @@ static void tear_read(void *arg)
 			r->torn += !one_letter(r->buf, n);
 		}
 		vfs_close(file);
+		thread_yield();		/* to the writer, if it shares this CPU */
 	}
 	__atomic_add_fetch(&tear_done, 1, __ATOMIC_RELEASE);
 }
@@ -708,14 +709,19 @@ static void test_reads_never_tear(void)
 	int started = 0;
 
 	tear_stop = tear_done = 0;
+	tear_round(0);		/* the readers start with a file to read */
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (!(cpus & (1UL << cpu)))
 			continue;
 		tear_readers[cpu] = (struct tear_reader){ 0 };
 		started += thread_create_on(cpu, "st-tear", tear_read, &tear_readers[cpu]) >= 0;
 	}
-	for (unsigned int round = 0; round < TEAR_ROUNDS; round++)
+	/* Yield between rounds: on this CPU a reader runs only when the
+	 * writer lets it (with one CPU, only then at all). */
+	for (unsigned int round = 1; round < TEAR_ROUNDS; round++) {
 		tear_round(round);
+		thread_yield();
+	}
 	__atomic_store_n(&tear_stop, 1, __ATOMIC_RELEASE);
 	for (int i = 0; i < 2 * TIMER_HZ && __atomic_load_n(&tear_done, __ATOMIC_ACQUIRE) < started; i++)
 		thread_sleep(1);
