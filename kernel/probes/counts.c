@@ -18,13 +18,20 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "lib/errno.h"
 
+/* Where alloc_percpu's memory lies from kprobe_cpu_block (see
+ * percpu_counts_at): what a probe or a point keeps of it. */
+static uintptr_t __kprobes offset_from_block(const void *percpu)
+{
+	return (uintptr_t)percpu - (uintptr_t)&kprobe_cpu_block;
+}
+
 int __kprobes kprobe_counts_alloc(struct kprobe *p)
 {
 	struct kprobe_counts *counts = alloc_percpu(struct kprobe_counts);
 
 	if (!counts)
 		return -ENOMEM;
-	p->counts_offset = (uintptr_t)counts - (uintptr_t)&kprobe_cpu_block;
+	p->counts_offset = offset_from_block(counts);
 	p->nhit = 0;
 	p->nmissed = 0;
 	return 0;
@@ -57,20 +64,20 @@ int __kprobes point_counts_alloc(struct probe_point *pp)
 
 	if (!counts)
 		return -ENOMEM;
-	pp->counts_offset = (uintptr_t)counts - (uintptr_t)&kprobe_cpu_block;
+	pp->counts_offset = offset_from_block(counts);
 	return 0;
 }
 
 void __kprobes point_counts_free(struct probe_point *pp)
 {
 	if (pp->counts_offset)
-		free_percpu((void *)((uintptr_t)&kprobe_cpu_block + pp->counts_offset));
+		free_percpu(percpu_counts_at(pp->counts_offset));
 	pp->counts_offset = 0;
 }
 
-static const struct point_counts __kprobes *point_counts_of(const struct probe_point *pp)
+static struct point_counts __kprobes *point_counts_of(const struct probe_point *pp)
 {
-	return (const struct point_counts *)((uintptr_t)&kprobe_cpu_block + pp->counts_offset);
+	return percpu_counts_at(pp->counts_offset);
 }
 
 unsigned long __kprobes point_exec_count(const struct probe_point *pp, enum probe_exec how)

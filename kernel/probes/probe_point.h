@@ -143,10 +143,17 @@ static inline struct kprobe_ctlblk *kprobe_ctlblk(void)
 	return this_cpu_ptr(&kprobe_cpu_block);
 }
 
+/* The per-CPU memory (the pointer per_cpu_ptr takes) at offset from
+ * kprobe_cpu_block: how a probe's or a point's counts are kept. */
+static inline void *percpu_counts_at(uintptr_t offset)
+{
+	return (void *)((uintptr_t)&kprobe_cpu_block + offset);
+}
+
 /* p's per-CPU counts (the pointer per_cpu_ptr takes), p registered. */
 static inline struct kprobe_counts *kprobe_counts_of(const struct kprobe *p)
 {
-	return (struct kprobe_counts *)((uintptr_t)&kprobe_cpu_block + p->counts_offset);
+	return percpu_counts_at(p->counts_offset);
 }
 
 /*
