@@ -15,7 +15,7 @@
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
-#include "kernel/ramfs.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"

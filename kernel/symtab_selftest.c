@@ -3,7 +3,7 @@
 #include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/text_patch.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"

@@ -16,7 +16,7 @@
 #include "kernel/sched.h"
 #include "kernel/shell/shell.h"
 #include "kernel/smp.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"

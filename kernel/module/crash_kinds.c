@@ -12,7 +12,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/module/module.h"
 #include "kernel/printk.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 
 static void crash_in_module(void)
 {

@@ -3,7 +3,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"

@@ -9,7 +9,7 @@
 #include "kernel/module/module.h"
 #include "kernel/rcu.h"
 #include "kernel/shell/selftest.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include <asm/layout.h>
 
 #define TEST_MODULE "mod_params"

@@ -33,7 +33,7 @@
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/nofault.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -6,7 +6,7 @@
 
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

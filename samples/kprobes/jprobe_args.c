@@ -31,7 +31,7 @@ struct file;	/* only its address is printed */
 static unsigned long calls;
 
 /* vfs_read(struct file *file, char *buf, size_t count, loff_t *pos),
- * kernel/vfs.h. */
+ * kernel/fs/vfs.h. */
 static ssize_t j_vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos)
 {
 	if (every && calls++ % every == 0)

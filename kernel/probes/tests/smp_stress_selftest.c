@@ -24,7 +24,7 @@
 #include "kernel/shell/selftest.h"
 #include "kernel/smp.h"
 #include "kernel/symtab.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/bitops.h"
 #include "lib/string.h"
 

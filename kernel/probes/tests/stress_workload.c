@@ -6,7 +6,7 @@
 #include "kernel/sched.h"
 #include "kernel/shell/selftest.h"
 #include "kernel/symtab.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"

@@ -1,8 +1,8 @@
 /* The virtual file system: a tree of inodes, files opened on them, and
  * per-filesystem operations, shaped after Linux's so that probing
  * vfs_read here teaches the same thing as probing it there. */
-#ifndef KERNEL_VFS_H
-#define KERNEL_VFS_H
+#ifndef KERNEL_FS_VFS_H
+#define KERNEL_FS_VFS_H
 
 #include "lib/list.h"
 #include "lib/types.h"

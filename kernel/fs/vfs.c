@@ -18,7 +18,7 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

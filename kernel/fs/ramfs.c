@@ -32,11 +32,11 @@
  * vfs_mount_root publishes the finished tree to the other CPUs. */
 
 #include "kernel/mm/heap.h"
-#include "kernel/ramfs.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/rcu.h"
 #include "kernel/seqcount.h"
 #include "kernel/spinlock.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/cpio.h"
 #include "lib/errno.h"
 #include "lib/list.h"

@@ -8,13 +8,13 @@
  * never replaced or changed, and free it again with ramfs_destroy(). */
 
 #include "kernel/mm/heap.h"
-#include "kernel/ramfs.h"
+#include "kernel/fs/ramfs.h"
 #include "kernel/printk.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/shell/selftest.h"
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/cpio.h"
 #include "lib/errno.h"
 #include "lib/format.h"

@@ -3,10 +3,10 @@
  * and then mounted as "/". Files can be read, written (a write may
  * extend a file), created, truncated and unlinked; reads take no lock
  * (see ramfs.c). There is no mkdir, rmdir or rename yet. */
-#ifndef KERNEL_RAMFS_H
-#define KERNEL_RAMFS_H
+#ifndef KERNEL_FS_RAMFS_H
+#define KERNEL_FS_RAMFS_H
 
-#include "kernel/vfs.h"
+#include "kernel/fs/vfs.h"
 #include "lib/types.h"
 
 /* Build a tree from the archive and mount it as the root. Directories
