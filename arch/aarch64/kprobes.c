@@ -447,16 +447,12 @@ void __kprobes arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 static const char __kprobes *jprobe_return_how(const struct probe_point *pp)
 {
 	enum probe_exec how = kprobe_exec_path(pp);
-	struct kprobe *p;
 
-	list_for_each_entry(p, &pp->probes, point_node) {
-		if (p->kind != KPROBE_KIND_J)
-			continue;
-		if (how == PROBE_EXEC_STEP || (how == PROBE_EXEC_EMULATE && pp->insn.writes_ip))
-			return "; jprobe returns by eret";
-		return "; jprobe returns by branch";
-	}
-	return "";
+	if (!point_jprobe_locked(pp))
+		return "";
+	if (how == PROBE_EXEC_STEP || (how == PROBE_EXEC_EMULATE && pp->insn.writes_ip))
+		return "; jprobe returns by eret";
+	return "; jprobe returns by branch";
 }
 
 void __kprobes arch_describe_probe(const struct probe_point *pp, char *buf, size_t size)

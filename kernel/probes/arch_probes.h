@@ -17,6 +17,7 @@
 
 #include "lib/types.h"
 
+struct kprobe;
 struct probe_point;
 struct pt_regs;
 struct arch_kprobe_state;
@@ -129,6 +130,10 @@ void arch_unoptimize(struct probe_point *pp);
 /* Copy len bytes of text at addr as they were before any probe patched
  * them (for decoding next to other probes). */
 void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
+
+/* The jprobe among pp's probes, or NULL (a point has one at most). Call
+ * with kprobe_mutex held. */
+struct kprobe *point_jprobe_locked(const struct probe_point *pp);
 
 /* The detour buffer's C half: run the pre-handlers of pp. Called with
  * preemption disabled; interrupts may be on (see arch_prepare_optprobe). */

@@ -49,20 +49,6 @@ static int __kprobes setjmp_pre_handler(struct kprobe *p, struct pt_regs *regs)
 	return 1;
 }
 
-int __kprobes register_jprobe(struct jprobe *jp)
-{
-	jp->kp.pre_handler = setjmp_pre_handler;
-	jp->kp.post_handler = NULL;
-	return register_kprobe_kind(&jp->kp, KPROBE_KIND_J);
-}
-EXPORT_SYMBOL(register_jprobe);
-
-void __kprobes unregister_jprobe(struct jprobe *jp)
-{
-	unregister_jprobes(&jp, 1);
-}
-EXPORT_SYMBOL(unregister_jprobe);
-
 static struct kprobe __kprobes *nth_jprobe(void *array, int i)
 {
 	return &((struct jprobe **)array)[i]->kp;
@@ -74,9 +60,24 @@ static int __kprobes register_jprobe_of(struct kprobe *p)
 }
 
 static const struct probe_type jprobe_type = {
+	.kind = KPROBE_KIND_J,
 	.nth = nth_jprobe,
 	.register_one = register_jprobe_of,
 };
+
+int __kprobes register_jprobe(struct jprobe *jp)
+{
+	jp->kp.pre_handler = setjmp_pre_handler;
+	jp->kp.post_handler = NULL;
+	return register_kprobe_kind(&jp->kp, &jprobe_type);
+}
+EXPORT_SYMBOL(register_jprobe);
+
+void __kprobes unregister_jprobe(struct jprobe *jp)
+{
+	unregister_jprobes(&jp, 1);
+}
+EXPORT_SYMBOL(unregister_jprobe);
 
 int __kprobes register_jprobes(struct jprobe **jps, int num)
 {

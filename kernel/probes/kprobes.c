@@ -307,28 +307,28 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	return 0;
 }
 
-static struct kprobe __kprobes *point_jprobe_locked(struct probe_point *pp)
+struct kprobe __kprobes *point_jprobe_locked(const struct probe_point *pp)
 {
 	struct kprobe *q;
 
 	list_for_each_entry(q, &pp->probes, point_node)
-		if (q->kind == KPROBE_KIND_J)
+		if (q->type->kind == KPROBE_KIND_J)
 			return q;
 	return NULL;
 }
 
-/* Add p to pp, as a probe of the given kind. A jprobe goes last on its
+/* Add p to pp, as a probe of the given type. A jprobe goes last on its
  * point, so the kprobes sharing the point run their pre-handlers before
  * the jprobe diverts execution to its entry. p is filled in before the
  * store that links it, as a hit may walk the list meanwhile. */
 static int __kprobes
-point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind)
+point_add_locked(struct probe_point *pp, struct kprobe *p, const struct probe_type *type)
 {
 	struct kprobe *jp = point_jprobe_locked(pp);
 
-	if (jp && kind == KPROBE_KIND_J)
+	if (jp && type->kind == KPROBE_KIND_J)
 		return -EBUSY;
-	p->kind = kind;
+	p->type = type;
 	p->addr = pp->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
 	p->point = pp;
@@ -345,8 +345,8 @@ point_add_locked(struct probe_point *pp, struct kprobe *p, enum kprobe_kind kind
 }
 
 /* Register p at addr, in func, creating the point if it is the first. */
-static int __kprobes register_at_locked(struct kprobe *p, enum kprobe_kind kind, uintptr_t addr,
-			      const struct symbol *func)
+static int __kprobes register_at_locked(struct kprobe *p, const struct probe_type *type,
+					uintptr_t addr, const struct symbol *func)
 {
 	struct probe_point *pp = point_lookup(addr);
 	int err;
@@ -357,7 +357,7 @@ static int __kprobes register_at_locked(struct kprobe *p, enum kprobe_kind kind,
 			return err;
 		point_publish_locked(pp);
 	}
-	return point_add_locked(pp, p, kind);
+	return point_add_locked(pp, p, type);
 }
 
 /* Where p asks to go, checked: its address and the function it is in. */
@@ -369,7 +369,7 @@ static int __kprobes locate_probe(struct kprobe *p, enum kprobe_kind kind, uintp
 	return err ? err : check_address(*addr, kind, func);
 }
 
-int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
+int __kprobes register_kprobe_kind(struct kprobe *p, const struct probe_type *type)
 {
 	/* Inside register_probes this thread holds the lock already. */
 	bool batch = mutex_is_held(&kprobe_mutex);
@@ -379,11 +379,11 @@ int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 
 	if (!batch)
 		mutex_lock(&kprobe_mutex);
-	err = p->point ? -EEXIST : locate_probe(p, kind, &addr, &func);
+	err = p->point ? -EEXIST : locate_probe(p, type->kind, &addr, &func);
 	if (!err)
 		err = kprobe_counts_alloc(p);
 	if (!err) {
-		err = register_at_locked(p, kind, addr, &func);
+		err = register_at_locked(p, type, addr, &func);
 		if (err)
 			kprobe_counts_fold(p);	/* never hit: frees them */
 	}
@@ -392,9 +392,20 @@ int __kprobes register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind)
 	return err;
 }
 
+static struct kprobe __kprobes *nth_kprobe(void *array, int i)
+{
+	return ((struct kprobe **)array)[i];
+}
+
+static const struct probe_type kprobe_type = {
+	.kind = KPROBE_KIND_K,
+	.nth = nth_kprobe,
+	.register_one = register_kprobe,
+};
+
 int __kprobes register_kprobe(struct kprobe *p)
 {
-	return register_kprobe_kind(p, KPROBE_KIND_K);
+	return register_kprobe_kind(p, &kprobe_type);
 }
 EXPORT_SYMBOL(register_kprobe);
 
@@ -534,16 +545,6 @@ void __kprobes unregister_probes(void *array, int num, const struct probe_type *
 	}
 }
 
-static struct kprobe __kprobes *nth_kprobe(void *array, int i)
-{
-	return ((struct kprobe **)array)[i];
-}
-
-static const struct probe_type kprobe_type = {
-	.nth = nth_kprobe,
-	.register_one = register_kprobe,
-};
-
 int __kprobes register_kprobes(struct kprobe **kps, int num)
 {
 	return register_probes(kps, num, &kprobe_type);
@@ -599,12 +600,12 @@ int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
 			struct kprobe_info *info = &out[n];
 
 			info->addr = (uintptr_t)p->addr;
-			info->kind = p->kind;
+			info->kind = p->type->kind;
 			info->flags = p->flags;
 			info->nhit = kprobe_nhit(p);
 			info->nmissed = kprobe_nmissed(p);
-			if (p->kind == KPROBE_KIND_R)
-				info->nmissed += kretprobe_nmissed(container_of(p, struct kretprobe, kp));
+			if (p->type->report_locked)
+				p->type->report_locked(p, info);
 			info->probe = p;
 			if (p->point->gone)
 				strlcpy(info->where, p->point->gone->where, sizeof(info->where));

@@ -27,6 +27,7 @@
 
 struct kprobe;
 struct probe_point;
+struct probe_type;
 
 /* Return non-zero if the handler changed the instruction pointer: the
  * probed instruction is then not run and execution goes where regs says. */
@@ -76,7 +77,9 @@ struct kprobe {
 	 * layer's per-CPU control block, which a hit holds already: one add
 	 * finds this CPU's copy. 0 while not registered. */
 	uintptr_t counts_offset;
-	enum kprobe_kind kind;
+	/* What kind of probe it is, and what the core asks of that kind
+	 * (kprobes_internal.h): set at registration. */
+	const struct probe_type *type;
 	struct probe_point *point;	/* the breakpoint this probe shares */
 	struct list_node point_node;	/* in point->probes */
 	struct list_node all_node;	/* in the list of all probes */

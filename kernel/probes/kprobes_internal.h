@@ -122,19 +122,23 @@ void kretprobe_pool_destroy(struct kretprobe_pool *pool);
 struct kretprobe_instance *kretprobe_pool_take(struct kretprobe_pool *pool, unsigned int cpu);
 /* Give back an instance of a live kretprobe, to the part it belongs to. */
 void kretprobe_pool_give_back(struct kretprobe_instance *ri);
-/* register_kprobe for a probe of the given kind (jprobes, kretprobes);
+/* register_kprobe for a probe of the given type (jprobes, kretprobes);
  * inside register_probes, with kprobe_mutex already held. */
-int register_kprobe_kind(struct kprobe *p, enum kprobe_kind kind);
+int register_kprobe_kind(struct kprobe *p, const struct probe_type *type);
 /* One word naming a way to run the probed instruction ("emulated", ...). */
 const char *probe_exec_name(enum probe_exec how);
 /* The way pp's instruction runs after a hit that ran the handlers. */
 enum probe_exec kprobe_exec_path(const struct probe_point *pp);
 /*
- * What the batch calls (register_kprobes, register_jprobes, ...) need to
- * know about one type of probe, so that the three types share one
- * register loop and one unregister loop.
+ * What the core needs to know about one type of probe (kprobes.c,
+ * jprobes.c, kretprobes.c each define theirs), so that it handles the
+ * three alike without naming any: the batch calls (register_kprobes,
+ * register_jprobes, ...) share one register loop and one unregister
+ * loop, and a listing asks a probe's type (kprobe->type) for what only
+ * the type knows.
  */
 struct probe_type {
+	enum kprobe_kind kind;
 	/* The kprobe of the i-th probe of an array of pointers to the type. */
 	struct kprobe *(*nth)(void *array, int i);
 	/* Register one probe, given its kprobe. */
@@ -144,6 +148,11 @@ struct probe_type {
 	 * the kprobe is unlinked, and once the grace period has passed. */
 	void (*before_unlink_locked)(struct kprobe *p);
 	void (*after_grace_period)(struct kprobe *p);
+	/* For a type that counts more than its kprobe does (a kretprobe's
+	 * calls missed for want of an instance), or NULL: add that to the
+	 * report of p, a registered probe of the type, with kprobe_mutex
+	 * held. */
+	void (*report_locked)(const struct kprobe *p, struct kprobe_info *info);
 };
 /* Register the num probes of array, in order; if one fails, unregister
  * those already registered and return its error, as the Kprobes guide

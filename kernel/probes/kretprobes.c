@@ -360,38 +360,6 @@ unsigned long __kprobes kretprobe_nmissed(const struct kretprobe *rp)
 }
 EXPORT_SYMBOL(kretprobe_nmissed);
 
-int __kprobes register_kretprobe(struct kretprobe *rp)
-{
-	int err;
-
-	/* Before anything is reset: the fields below belong to the live
-	 * registration if there is one. */
-	if (rp->kp.point)
-		return -EEXIST;
-	if (rp->maxactive <= 0)
-		rp->maxactive = kretprobe_default_maxactive();
-	rp->nmissed = 0;
-	/* One part per CPU, and at least one instance in each. */
-	rp->pool = kretprobe_pool_create(rp, MIN(cpu_count(), (unsigned int)rp->maxactive));
-	if (!rp->pool)
-		return -ENOMEM;
-	rp->kp.pre_handler = pre_handler_kretprobe;
-	rp->kp.post_handler = NULL;
-	err = register_kprobe_kind(&rp->kp, KPROBE_KIND_R);
-	if (err) {
-		kretprobe_pool_destroy(rp->pool);	/* never reachable by a hit */
-		rp->pool = NULL;
-	}
-	return err;
-}
-EXPORT_SYMBOL(register_kretprobe);
-
-void __kprobes unregister_kretprobe(struct kretprobe *rp)
-{
-	unregister_kretprobes(&rp, 1);
-}
-EXPORT_SYMBOL(unregister_kretprobe);
-
 static struct kprobe __kprobes *nth_kretprobe(void *array, int i)
 {
 	return &((struct kretprobe **)array)[i]->kp;
@@ -429,12 +397,53 @@ static void __kprobes drop_pool(struct kprobe *p)
 	release_pool(pool);
 }
 
+/* A listing's report of a kretprobe counts the calls missed for want
+ * of an instance among its misses. */
+static void __kprobes report_pool_locked(const struct kprobe *p, struct kprobe_info *info)
+{
+	info->nmissed += kretprobe_nmissed(container_of(p, struct kretprobe, kp));
+}
+
 static const struct probe_type kretprobe_type = {
+	.kind = KPROBE_KIND_R,
 	.nth = nth_kretprobe,
 	.register_one = register_kretprobe_of,
 	.before_unlink_locked = detach_pool_locked,
 	.after_grace_period = drop_pool,
+	.report_locked = report_pool_locked,
 };
+
+int __kprobes register_kretprobe(struct kretprobe *rp)
+{
+	int err;
+
+	/* Before anything is reset: the fields below belong to the live
+	 * registration if there is one. */
+	if (rp->kp.point)
+		return -EEXIST;
+	if (rp->maxactive <= 0)
+		rp->maxactive = kretprobe_default_maxactive();
+	rp->nmissed = 0;
+	/* One part per CPU, and at least one instance in each. */
+	rp->pool = kretprobe_pool_create(rp, MIN(cpu_count(), (unsigned int)rp->maxactive));
+	if (!rp->pool)
+		return -ENOMEM;
+	rp->kp.pre_handler = pre_handler_kretprobe;
+	rp->kp.post_handler = NULL;
+	err = register_kprobe_kind(&rp->kp, &kretprobe_type);
+	if (err) {
+		kretprobe_pool_destroy(rp->pool);	/* never reachable by a hit */
+		rp->pool = NULL;
+	}
+	return err;
+}
+EXPORT_SYMBOL(register_kretprobe);
+
+void __kprobes unregister_kretprobe(struct kretprobe *rp)
+{
+	unregister_kretprobes(&rp, 1);
+}
+EXPORT_SYMBOL(unregister_kretprobe);
 
 int __kprobes register_kretprobes(struct kretprobe **rps, int num)
 {

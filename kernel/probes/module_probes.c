@@ -69,9 +69,9 @@ static bool __kprobes owned_by(const struct kprobe *p, const struct module *mod)
 	if (in_module(mod, p) || in_module(mod, p->pre_handler) ||
 	    in_module(mod, p->post_handler) || in_module(mod, p->fault_handler))
 		return true;
-	if (p->kind == KPROBE_KIND_J)
+	if (p->type->kind == KPROBE_KIND_J)
 		return in_module(mod, jp->entry);
-	if (p->kind == KPROBE_KIND_R)
+	if (p->type->kind == KPROBE_KIND_R)
 		return in_module(mod, rp->handler) || in_module(mod, rp->entry_handler);
 	return false;
 }
@@ -82,7 +82,7 @@ static const char *const kind_names[] = {
 
 static void __kprobes unregister_any(struct kprobe *p)
 {
-	if (p->kind == KPROBE_KIND_R)
+	if (p->type->kind == KPROBE_KIND_R)
 		unregister_kretprobe(container_of(p, struct kretprobe, kp));
 	else
 		unregister_kprobe(p);	/* a jprobe is its kprobe */
@@ -110,7 +110,7 @@ static void __kprobes remove_owned_probes(struct module *mod)
 		if (!where[0])
 			sym_format_offset((uintptr_t)found->addr, where, sizeof(where));
 		kprintf("kprobes: warning: module %s left a %s registered on %s; unregistering it\n",
-			mod->name, kind_names[found->kind], where);
+			mod->name, kind_names[found->type->kind], where);
 		unregister_any(found);
 	}
 }

@@ -79,17 +79,14 @@ static void __kprobes set_optimized_flags_locked(struct probe_point *pp)
  * now, or NULL if it may. */
 static const char __kprobes *not_candidate_locked(struct probe_point *pp)
 {
-	struct kprobe *p;
-
 	if (!optimization_on)
 		return "optimization is off";
 	if (!pp->armed)
 		return "not armed";
 	if (pp->has_post_handler)
 		return "a probe here has a post-handler";
-	list_for_each_entry(p, &pp->probes, point_node)
-		if (p->kind == KPROBE_KIND_J)
-			return "a jprobe is here";
+	if (point_jprobe_locked(pp))
+		return "a jprobe is here";
 	/* Another probe inside the replaced bytes would be overwritten. */
 	if (pp->opt_len &&
 	    point_inside_locked((uintptr_t)pp->addr, (uintptr_t)pp->addr + pp->opt_len))
