@@ -15,21 +15,13 @@
 #ifndef KERNEL_PROBES_ARCH_PROBES_H
 #define KERNEL_PROBES_ARCH_PROBES_H
 
+#include "kernel/probes/probe_report.h"	/* enum probe_exec */
 #include "lib/types.h"
 
 struct kprobe;
 struct probe_point;
 struct pt_regs;
 struct arch_kprobe_state;
-
-/* How the original instruction runs after the pre-handlers. */
-enum probe_exec {
-	PROBE_EXEC_EMULATE,	/* emulated on the saved registers: no slot */
-	PROBE_EXEC_BOOST,	/* run from the slot, which jumps back */
-	PROBE_EXEC_STEP,	/* run from the slot with a single-step trap */
-	PROBE_EXEC_DETOUR,	/* run the copy in the prepared detour buffer */
-};
-#define PROBE_EXEC_KINDS (PROBE_EXEC_DETOUR + 1)
 
 /* ---- The probe back end (arch/<name>/kprobes.c) ---- */
 

@@ -25,8 +25,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/rcu.h"
 #include "kernel/printk.h"
-#include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/optimizer.h"
+#include "kernel/probes/probe_report.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
@@ -37,6 +36,7 @@
 #include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/irq.h>
 #include <asm/layout.h>
 
 /* How long the bench waits for the optimizer thread to finish its work. */
@@ -166,20 +166,25 @@ static void remove_all(struct probes *p)
 }
 
 /* Wait (up to 2 s) for the optimizer to settle the point of kp. */
-static void wait_settled(struct kprobe *kp)
+static void wait_settled(const struct kprobe *kp)
 {
 	uint64_t end = sched_ticks() + 2 * TIMER_HZ;
+	struct kprobe_info info;
 
-	while (sched_ticks() < end && kp->point &&
-	       (kp->point->opt_state == OPT_QUEUED || kp->point->opt_state == OPT_READY))
+	while (sched_ticks() < end && kprobe_get_info(kp, &info) == 0 &&
+	       (info.opt_state == OPT_QUEUED || info.opt_state == OPT_READY))
 		thread_sleep(1);
 }
 
-static const char *path_of(struct kprobe *kp)
+static const char *path_of(const struct kprobe *kp)
 {
-	if (kp->flags & KPROBE_FLAG_OPTIMIZED)
+	struct kprobe_info info;
+
+	if (kprobe_get_info(kp, &info) < 0)
+		return "unregistered";
+	if (info.flags & KPROBE_FLAG_OPTIMIZED)
 		return "optimized";
-	return probe_exec_name(kprobe_exec_path(kp->point));
+	return probe_exec_name(info.path);
 }
 
 /* An offset of vfs_read whose instruction must be single-stepped. */
@@ -191,11 +196,12 @@ static long stepped_offset(void)
 		return -1;
 	for (size_t off = 1; off < sym.size; off++) {
 		struct kprobe kp = { .addr = (uint8_t *)(sym.addr + off), .pre_handler = count_pre };
+		struct kprobe_info info;
 		bool stepped;
 
 		if (register_kprobe(&kp) < 0)
 			continue;
-		stepped = kprobe_exec_path(kp.point) == PROBE_EXEC_STEP;
+		stepped = kprobe_get_info(&kp, &info) == 0 && info.path == PROBE_EXEC_STEP;
 		unregister_kprobe(&kp);
 		if (stepped)
 			return (long)off;
@@ -298,14 +304,17 @@ static void probe_function(struct background *bg, uintptr_t at, uintptr_t end)
 {
 	while (at < end && bg->count < BACKGROUND_MAX) {
 		struct kprobe *kp = bg->probes[bg->count];
+		struct kprobe_info info;
 
 		memset(kp, 0, sizeof(*kp));
 		kp->addr = (uint8_t *)at;
 		kp->pre_handler = quiet_pre;
 		if (register_kprobe(kp) < 0)
 			return;
-		at += arch_probe_insn_length(kp->point);
 		bg->count++;
+		if (kprobe_get_info(kp, &info) < 0)
+			return;
+		at += info.insn_len;
 	}
 }
 
@@ -389,7 +398,7 @@ static size_t background_drop_hit(struct background *bg)
 /*
  * Cycles for one register + unregister pair at vfs_read, the average of
  * REGISTER_PAIRS. The unregistering is its first half only
- * (unregister_kprobe_locked: the probe is disarmed and unlinked, its
+ * (unregister_kprobe_begin: the probe is disarmed and unlinked, its
  * point's memory freed later by call_rcu): the pairs' probes then share
  * one grace period, which settle_pairs waits for once the clock has
  * stopped. What a grace period costs is timed on its own
@@ -404,22 +413,20 @@ static uint64_t time_pairs(void)
 
 		*kp = (struct kprobe){ .symbol_name = "vfs_read", .pre_handler = count_pre };
 		register_kprobe(kp);
-		mutex_lock(&kprobe_mutex);
-		unregister_kprobe_locked(kp);
-		mutex_unlock(&kprobe_mutex);
+		unregister_kprobe_begin(kp);
 	}
 	return (arch_cycles() - t0) / REGISTER_PAIRS;
 }
 
 /* After time_pairs: the grace period, and the points' frees too
  * (point_free_rcu), whose kfree would otherwise run in the next timed
- * pairs; then the counts, as unregister_kprobes does. The heap code that
- * runs here runs outside the timed pairs. */
+ * pairs; then the second half of each unregistering, the counts. The
+ * heap code that runs here runs outside the timed pairs. */
 static void settle_pairs(void)
 {
 	rcu_barrier();
 	for (int i = 0; i < REGISTER_PAIRS; i++)
-		kprobe_counts_fold(&pair_probes[i]);
+		unregister_kprobe_finish(&pair_probes[i]);
 }
 
 /* Cycles one synchronize_rcu takes, the average of GRACE_PERIODS. */

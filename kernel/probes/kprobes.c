@@ -457,13 +457,27 @@ static void __kprobes release_points_locked(struct list_node *emptied)
 	}
 }
 
-void __kprobes unregister_kprobe_locked(struct kprobe *p)
+/* unregister_kprobe_begin's work, with kprobe_mutex held. */
+static void __kprobes unregister_kprobe_locked(struct kprobe *p)
 {
 	LIST_HEAD(emptied);
 
 	unlink_kprobe_locked(p, &emptied);
 	text_poke_sync();	/* inside a batch: write the disarm first */
 	release_points_locked(&emptied);
+}
+
+void __kprobes unregister_kprobe_begin(struct kprobe *p)
+{
+	mutex_lock(&kprobe_mutex);
+	unregister_kprobe_locked(p);
+	mutex_unlock(&kprobe_mutex);
+}
+
+void __kprobes unregister_kprobe_finish(struct kprobe *p)
+{
+	if (p->counts_offset)	/* it was registered */
+		kprobe_counts_fold(p);
 }
 
 static void __kprobes kill_point(struct probe_point *pp, void *why)
@@ -473,7 +487,7 @@ static void __kprobes kill_point(struct probe_point *pp, void *why)
 
 	if (!gone)
 		panic("kprobes: no memory to mark a probe gone");
-	sym_format_offset((uintptr_t)pp->addr, gone->where, sizeof(gone->where));
+	kprobes_name_place((uintptr_t)pp->addr, gone->where, sizeof(gone->where), gone->module);
 	strlcpy(gone->why, why, sizeof(gone->why));
 	list_for_each_entry(p, &pp->probes, point_node)
 		p->flags |= KPROBE_FLAG_GONE;
@@ -538,8 +552,7 @@ void __kprobes unregister_probes(void *array, int num, const struct probe_type *
 	for (int i = 0; i < num; i++) {
 		struct kprobe *p = type->nth(array, i);
 
-		if (p->counts_offset)	/* it was registered */
-			kprobe_counts_fold(p);
+		unregister_kprobe_finish(p);
 		if (type->after_grace_period)
 			type->after_grace_period(p);
 	}
@@ -588,35 +601,6 @@ int __kprobes enable_kprobe(struct kprobe *p)
 	return set_disabled(p, false);
 }
 EXPORT_SYMBOL(enable_kprobe);
-
-int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
-{
-	struct kprobe *p;
-	int n = 0;
-
-	mutex_lock(&kprobe_mutex);
-	list_for_each_entry(p, &all_kprobes, all_node) {
-		if (n < max) {
-			struct kprobe_info *info = &out[n];
-
-			info->addr = (uintptr_t)p->addr;
-			info->kind = p->type->kind;
-			info->flags = p->flags;
-			info->nhit = kprobe_nhit(p);
-			info->nmissed = kprobe_nmissed(p);
-			if (p->type->report_locked)
-				p->type->report_locked(p, info);
-			info->probe = p;
-			if (p->point->gone)
-				strlcpy(info->where, p->point->gone->where, sizeof(info->where));
-			else
-				sym_format_offset(info->addr, info->where, sizeof(info->where));
-		}
-		n++;
-	}
-	mutex_unlock(&kprobe_mutex);
-	return n;
-}
 
 static void __kprobes set_global(bool armed)
 {

@@ -105,6 +105,16 @@ void unregister_kprobe(struct kprobe *p);
 int register_kprobes(struct kprobe **kps, int num);
 /* Remove num probes, waiting one grace period for all of them. */
 void unregister_kprobes(struct kprobe **kps, int num);
+/* unregister_kprobe in two halves, for a caller that lets many probes
+ * share one grace period of its own choosing (the bench's timed pairs).
+ * The first disarms and unlinks p (freeing its point, if p was the last
+ * probe there, once no CPU can be using it): after it, no new hit reaches
+ * p. Once a grace period has passed (synchronize_rcu or rcu_barrier,
+ * kernel/rcu.h), the second adds p's counts into p->nhit and
+ * p->nmissed; then p may be freed. For kprobes and jprobes: a
+ * kretprobe's instances need unregister_kretprobe. */
+void unregister_kprobe_begin(struct kprobe *p);
+void unregister_kprobe_finish(struct kprobe *p);
 /* Disarm or re-arm one probe without unregistering it. -EINVAL if it is
  * not registered. */
 int disable_kprobe(struct kprobe *p);
@@ -120,25 +130,21 @@ unsigned long kprobe_nmissed(const struct kprobe *p);
  * entry function uses it to know which jprobe called it). */
 struct kprobe *kprobe_running(void);
 
-/* A copy of one registered probe's public state, for listings. */
-struct kprobe_info {
-	uintptr_t addr;
-	enum kprobe_kind kind;
-	unsigned int flags;
-	unsigned long nhit;
-	unsigned long nmissed;	/* for a kretprobe, with its rp->nmissed */
-	const struct kprobe *probe;	/* identity only: do not dereference */
-	char where[96];		/* "fn+0x4", with " [module]" in a module */
-};
-/* Fill out[] with up to max registered probes in registration order;
- * returns how many there are in all. */
-int kprobes_snapshot(struct kprobe_info *out, int max);
-
 /* The global knob: disarm every probe (each keeps its own enabled or
  * disabled state) or arm again those that are enabled. */
 void kprobes_global_disarm(void);
 void kprobes_global_arm(void);
 bool kprobes_globally_armed(void);
+
+/* The jump optimizer's switch (`probe optimize on|off`): off takes every
+ * jump out and leaves all probes breakpoints until it is on again. */
+void kprobes_set_optimization(bool on);
+/* The setting kprobes_set_optimization made last (on at boot). */
+bool kprobes_optimization_enabled(void);
+/* Sleep until the optimizer has no point waiting for it, or at most
+ * ticks; true if it has none. For tests and the bench: the text is
+ * final once it returns true. */
+bool optimizer_wait_idle(uint64_t ticks);
 
 /* ---- jprobes ---- */
 struct jprobe {

@@ -70,6 +70,10 @@ void for_each_point_in_locked(uintptr_t start, uintptr_t end,
 			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
 /* True if a probe point lies strictly inside (start, end). Mutex held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
+/* report.c: name the place addr is at, as reports do: "fn+0x4", with
+ * " [module]" in a module, into where (size bytes), and the module's
+ * name alone, or "" in the kernel, into module (MODULE_NAME_LEN bytes). */
+void kprobes_name_place(uintptr_t addr, char *where, size_t size, char *module);
 /* Mark every probe on a point in [start, end) gone (KPROBE_FLAG_GONE):
  * disarm the points while their code still exists, unpublish them, and
  * never touch their text again. why says what happened to the code. */
@@ -125,8 +129,6 @@ void kretprobe_pool_give_back(struct kretprobe_instance *ri);
 /* register_kprobe for a probe of the given type (jprobes, kretprobes);
  * inside register_probes, with kprobe_mutex already held. */
 int register_kprobe_kind(struct kprobe *p, const struct probe_type *type);
-/* One word naming a way to run the probed instruction ("emulated", ...). */
-const char *probe_exec_name(enum probe_exec how);
 /* The way pp's instruction runs after a hit that ran the handlers. */
 enum probe_exec kprobe_exec_path(const struct probe_point *pp);
 /*
@@ -148,10 +150,10 @@ struct probe_type {
 	 * the kprobe is unlinked, and once the grace period has passed. */
 	void (*before_unlink_locked)(struct kprobe *p);
 	void (*after_grace_period)(struct kprobe *p);
-	/* For a type that counts more than its kprobe does (a kretprobe's
-	 * calls missed for want of an instance), or NULL: add that to the
-	 * report of p, a registered probe of the type, with kprobe_mutex
-	 * held. */
+	/* For a type that knows more than its kprobe does (a kretprobe's
+	 * calls missed for want of an instance, its instances), or NULL:
+	 * add that to the report of p, a registered probe of the type, with
+	 * kprobe_mutex held. */
 	void (*report_locked)(const struct kprobe *p, struct kprobe_info *info);
 };
 /* Register the num probes of array, in order; if one fails, unregister
@@ -160,12 +162,5 @@ struct probe_type {
 int register_probes(void *array, int num, const struct probe_type *type);
 /* Unregister the num probes of array, sharing one grace period. */
 void unregister_probes(void *array, int num, const struct probe_type *type);
-/* Unregistration in two halves, so that a batch shares one grace
- * period. The first, with kprobe_mutex held, disarms p and unlinks it
- * (and its point, if p was the last probe there, whose memory is then
- * freed once no CPU and no stopped thread can be using it); after it,
- * no new hit reaches p. The caller then waits with synchronize_rcu()
- * before p's memory may be reused. */
-void unregister_kprobe_locked(struct kprobe *p);
 
 #endif

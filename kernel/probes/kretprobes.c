@@ -397,11 +397,15 @@ static void __kprobes drop_pool(struct kprobe *p)
 	release_pool(pool);
 }
 
-/* A listing's report of a kretprobe counts the calls missed for want
- * of an instance among its misses. */
+/* A report of a kretprobe (probe_report.h) counts the calls missed for
+ * want of an instance among its misses, and tells of its instances. */
 static void __kprobes report_pool_locked(const struct kprobe *p, struct kprobe_info *info)
 {
-	info->nmissed += kretprobe_nmissed(container_of(p, struct kretprobe, kp));
+	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
+
+	info->nmissed += kretprobe_nmissed(rp);
+	info->instances_in_use = kretprobe_instances_in_use(rp);
+	info->maxactive = rp->maxactive;
 }
 
 static const struct probe_type kretprobe_type = {

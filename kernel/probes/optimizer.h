@@ -33,12 +33,5 @@ void optimizer_describe_locked(struct probe_point *pp, char *buf, size_t size);
 /* True when no point waits for the optimizer thread (none QUEUED or
  * READY): the thread has done all the work it was given. */
 bool optimizer_idle_locked(void);
-/* Sleep until the optimizer is idle, or at most ticks; true if it is.
- * For tests and the bench: the text is final once it returns true. */
-bool optimizer_wait_idle(uint64_t ticks);
-/* Whether the optimizer runs (`probe optimize on|off`). */
-void kprobes_set_optimization(bool on);
-/* The setting kprobes_set_optimization made last (on at boot). */
-bool kprobes_optimization_enabled(void);
 
 #endif

@@ -20,8 +20,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
-#include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/optimizer.h"
+#include "kernel/probes/probe_report.h"
 #include "kernel/probes/trace.h"
 #include "kernel/shell/shell.h"
 #include "kernel/spinlock.h"
@@ -173,8 +172,7 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 		kprintf("probe: out of memory or instruction slots\n");
 		break;
 	case -EINVAL:
-		if (known && (within_nokprobe_text(sym.addr + offset) ||
-			      kprobes_check_module_address(sym.addr + offset) == -EINVAL))
+		if (known && kprobe_blacklisted(sym.addr + offset))
 			kprintf("probe: %s is blacklisted\n", name);
 		else if (kind != KPROBE_KIND_K && offset)
 			kprintf("probe: a %s must be at a function's entry\n",
@@ -551,61 +549,56 @@ static void print_bytes(const char *label, const uint8_t *bytes, size_t n)
 	kprintf("\n");
 }
 
-static void show_one(struct shell_probe *sp)
+static void print_counts(const struct kprobe_info *info)
 {
-	struct probe_point *pp;
-	uint8_t orig[16], live[16];
-	char text[128];
+	kprintf("  hits      %lu\n  missed    %lu\n", info->nhit, info->nmissed);
+}
 
-	/* The point and the optimizer's view of it hold still meanwhile. */
-	mutex_lock(&kprobe_mutex);
-	pp = sp->kp.point;
-	if (!pp) {
-		mutex_unlock(&kprobe_mutex);
-		return;
-	}
-	kprintf("probe %d: %c %s at 0x%016lx%s%s\n", sp->id, kind_letter[sp->kind], sp->name,
-		(unsigned long)sp->kp.addr,
-		sp->kp.flags & KPROBE_FLAG_GONE ? " [GONE]" : "",
-		sp->kp.flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
-	if (pp->gone) {
-		/* Its code is freed: nothing there to show. */
-		kprintf("  gone      %s: %s; `probe del %d` removes it\n", pp->gone->where,
-			pp->gone->why, sp->id);
-		kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),
-			kprobe_nmissed(&sp->kp));
-		mutex_unlock(&kprobe_mutex);
-		return;
-	}
-	kprobes_read_text((uintptr_t)pp->addr, orig, sizeof(orig));
-	memcpy(live, pp->addr, sizeof(live));
-	print_bytes("original", orig, sizeof(orig));
-	print_bytes("live", live, sizeof(live));
-	arch_describe_probe(pp, text, sizeof(text));
-	kprintf("  insn      %s\n", text);
-	if (pp->slot) {
-		kprintf("  slot      0x%016lx\n", (unsigned long)pp->slot);
-		print_bytes("slot code", pp->slot, 16);
+/* The lines of the point's code: its bytes, its instruction, how hits
+ * run it, and the optimizer's view of it. */
+static void print_point(const struct kprobe_report *r)
+{
+	print_bytes("original", r->original, sizeof(r->original));
+	print_bytes("live", r->live, sizeof(r->live));
+	kprintf("  insn      %s\n", r->insn);
+	if (r->slot) {
+		kprintf("  slot      0x%016lx\n", (unsigned long)r->slot);
+		print_bytes("slot code", r->slot_code, sizeof(r->slot_code));
 	} else {
 		kprintf("  slot      none (emulated)\n");
 	}
 	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
-		" detour copy %lu\n", probe_exec_name(kprobe_exec_path(pp)),
-		point_exec_count(pp, PROBE_EXEC_EMULATE), point_exec_count(pp, PROBE_EXEC_BOOST),
-		point_exec_count(pp, PROBE_EXEC_STEP), point_exec_count(pp, PROBE_EXEC_DETOUR));
-	optimizer_describe_locked(pp, text, sizeof(text));
-	kprintf("  %s\n", text);
-	kprintf("  hits      %lu\n  missed    %lu\n", kprobe_nhit(&sp->kp),
-		kprobe_nmissed(&sp->kp) + (sp->kind == KPROBE_KIND_R ? kretprobe_nmissed(&sp->rp) : 0));
+		" detour copy %lu\n", probe_exec_name(r->info.path),
+		r->taken[PROBE_EXEC_EMULATE], r->taken[PROBE_EXEC_BOOST],
+		r->taken[PROBE_EXEC_STEP], r->taken[PROBE_EXEC_DETOUR]);
+	kprintf("  %s\n", r->optimizer);
+}
+
+static void show_one(struct shell_probe *sp)
+{
+	static struct kprobe_report r;	/* off the shell's stack */
+	const struct kprobe_info *info = &r.info;
+
+	if (kprobe_report(&sp->kp, &r) < 0)
+		return;
+	kprintf("probe %d: %c %s at 0x%016lx%s%s\n", sp->id, kind_letter[sp->kind], sp->name,
+		(unsigned long)info->addr,
+		info->flags & KPROBE_FLAG_GONE ? " [GONE]" : "",
+		info->flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
+	if (info->flags & KPROBE_FLAG_GONE) {
+		/* Its code is freed: nothing there to show. */
+		kprintf("  gone      %s: %s; `probe del %d` removes it\n", info->where,
+			r.gone_why, sp->id);
+		print_counts(info);
+		return;
+	}
+	print_point(&r);
+	print_counts(info);
 	if (sp->post)
 		kprintf("  post      %lu runs of the post-handler\n", sp->post_runs);
-	if (sp->kind == KPROBE_KIND_R) {
-		int used = kretprobe_instances_in_use(&sp->rp);
-
-		kprintf("  instances %d in use, %d free (maxactive %d)\n", used,
-			sp->rp.maxactive - used, sp->rp.maxactive);
-	}
-	mutex_unlock(&kprobe_mutex);
+	if (sp->kind == KPROBE_KIND_R)
+		kprintf("  instances %d in use, %d free (maxactive %d)\n", info->instances_in_use,
+			info->maxactive - info->instances_in_use, info->maxactive);
 }
 
 static void probe_show(const char *target)

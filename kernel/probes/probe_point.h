@@ -13,19 +13,11 @@
 
 #include "kernel/probes/kprobes.h"
 #include "kernel/probes/arch_probes.h"
+#include "kernel/probes/probe_report.h"	/* enum opt_state */
 #include "kernel/cpu.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
 #include <asm/kprobes.h>
-
-/* Where a point stands with the jump optimizer (kernel/probes/optimizer.c). */
-enum opt_state {
-	OPT_NONE,	/* not a candidate now */
-	OPT_QUEUED,	/* a candidate, waiting for the optimizer thread */
-	OPT_READY,	/* checked, detour buffer built, jump not written yet */
-	OPT_OPTIMIZED,	/* the jump to the detour buffer is in the text */
-	OPT_REFUSED,	/* a safety check failed: never optimized */
-};
 
 struct probe_point {
 	uint8_t *addr;
@@ -84,9 +76,10 @@ struct point_counts {
 	unsigned long opt_hits;			/* hits that came through the jump */
 };
 
-/* What `probe list` and `probe show` say about a gone point. */
+/* What a report (probe_report.h) says about a gone point. */
 struct point_gone {
 	char where[96];		/* "fn+0x4 [module]", named while it existed */
+	char module[MODULE_NAME_LEN];	/* the module alone */
 	char why[96];		/* "module m was removed" */
 };
 
@@ -209,7 +202,5 @@ static inline void reset_ctlblk(void)
 /* An instruction slot of ARCH_PROBE_SLOT_SIZE bytes for pp->slot (the
  * core frees it with the point), or NULL when none is left. */
 uint8_t *kprobe_alloc_slot(void);
-/* Instruction slots in use (tests check none leak). */
-unsigned long kprobe_slots_in_use(void);
 
 #endif
