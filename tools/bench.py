@@ -2,7 +2,7 @@
 """`make bench`: the cost of a probe hit, as one table.
 
 Boots the kernel twice in QEMU (TCG) and runs the shell's `bench` command
-each time (kernel/probes/bench.c), which times in ticks of the
+each time (kernel/probes/cmd/bench.c), which times in ticks of the
 architecture's counter (arch_cycles: the TSC on x86_64, the generic
 timer's virtual count CNTVCT on aarch64) and says how many counter ticks
 one 10 ms timer tick takes:

@@ -1,5 +1,6 @@
 /*
- * The trace rings and the `trace` shell command (see trace.h).
+ * The trace rings, and reading them (see trace.h). The `trace` shell
+ * command that prints them is kernel/probes/cmd/trace_cmd.c.
  *
  * Writing. Each CPU records into a ring of its own, with interrupts off
  * so that nothing else on that CPU records in between. No other CPU ever
@@ -36,7 +37,6 @@
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
@@ -158,7 +158,7 @@ NOKPROBE_SYMBOL(fill_record);
 NOKPROBE_SYMBOL(publish);
 NOKPROBE_SYMBOL(copy_words);
 
-/* ---- reading: the `trace` command ---- */
+/* ---- reading, for the `trace` command ---- */
 
 /* One CPU's share of a snapshot. */
 struct trace_part {
@@ -341,8 +341,7 @@ static void print_snapshot(struct trace_snapshot *s)
 	kprintf("trace: %lu records, %lu lost\n", (unsigned long)shown, (unsigned long)s->lost);
 }
 
-/* `trace`: take a snapshot, then print it. Returns 0 or -ENOMEM. */
-static int trace_print(void)
+int trace_print(void)
 {
 	struct trace_snapshot s;
 	struct trace_record *buffer;
@@ -355,9 +354,8 @@ static int trace_print(void)
 	return 0;
 }
 
-/* `trace clear`: the next `trace` starts after every record written so
- * far. A hit racing with this lands on either side of the mark. */
-static void trace_clear(void)
+/* A hit racing with this lands on either side of the mark. */
+void trace_clear(void)
 {
 	/* Relaxed: written and dropped are only counts here. */
 	for (unsigned int cpu = 0; cpu < cpu_count(); cpu++) {
@@ -365,19 +363,3 @@ static void trace_clear(void)
 		rings[cpu].dropped_cleared = __atomic_load_n(&rings[cpu].dropped, __ATOMIC_RELAXED);
 	}
 }
-
-static void cmd_trace(int argc, char **argv)
-{
-	if (argc == 1) {
-		int err = trace_print();
-
-		if (err)
-			kprintf("trace: %s\n", strerror(err));
-	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
-		trace_clear();
-		kprintf("trace: cleared\n");
-	} else {
-		kprintf("trace: usage: trace [clear]\n");
-	}
-}
-SHELL_COMMAND("trace", "[clear]", "show (or clear) what the probes recorded", cmd_trace);

@@ -38,4 +38,12 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		     const uint64_t values[TRACE_VALUES]);
 
+/* Print every CPU's records since the last trace_clear, merged in time
+ * order, one line each, then "trace: N records, M lost". Recording goes
+ * on meanwhile. 0, or -ENOMEM (nothing printed) if there is no memory
+ * for the copy it prints from. */
+int trace_print(void);
+/* Make the next trace_print start after every record written so far. */
+void trace_clear(void);
+
 #endif

@@ -1083,9 +1083,16 @@ def every_instruction(m, names):
             for offset in instruction_offsets(m, elf, name, kernel[name])]
 
 
+TRACE_SOURCES = ("kernel/probes/trace.c", "kernel/probes/cmd/trace_cmd.c")
+
+
 def trace_reader_probes(m):
-    """Every instruction of kernel/probes/trace.c's functions."""
-    return every_instruction(m, elf_functions(m, "build/%s/obj/kernel/probes/trace.c.o" % m.arch))
+    """Every instruction of the functions of the trace rings and of the
+    `trace` command (TRACE_SOURCES)."""
+    functions = {}
+    for source in TRACE_SOURCES:
+        functions.update(elf_functions(m, "build/%s/obj/%s.o" % (m.arch, source)))
+    return every_instruction(m, functions)
 
 
 # The answers of `probe add` that refuse a location a test chose well:
@@ -1152,7 +1159,7 @@ def trace_output(m, cmd="trace"):
 @test("trace_probed_in_trace")
 def test_trace_probed_in_trace(m):
     """A probe on every instruction of `trace` and `trace clear` (every
-    function of trace.c): each hit records while the command runs, and
+    function of TRACE_SOURCES): each hit records while the command runs, and
     neither waits for the other. (When the command held a lock that
     recording takes, this hung at the first hit under the lock.)"""
     locations = trace_reader_probes(m)
@@ -1163,13 +1170,13 @@ def test_trace_probed_in_trace(m):
         # The recording code itself is blacklisted; a few instructions
         # may not be probeable.
         refused = add_probes(m, locations, numbers)
-        check(numbers, "`probe add` of trace.c's instructions: none added")
-        info("%d probes in trace.c, %d refused" % (len(numbers), refused))
+        check(numbers, "`probe add` of the trace's instructions: none added")
+        info("%d probes in the trace's code, %d refused" % (len(numbers), refused))
         expect_exact(m.command("trace clear"), "trace: cleared", "trace clear")
         lines, _, _ = trace_output(m)
         ours = set(numbers)
         check(any(int(TRACE_LINE.match(line).group("probe")) in ours for line in lines),
-              "`trace` with probes in trace.c: expected records of those probes"
+              "`trace` with probes in the trace's code: expected records of those probes"
               " (hit by `trace clear`), got %s" % show(lines))
 
     run_with_probes(m, steps)
@@ -1257,7 +1264,7 @@ KNOWN_SPINLOCK_USERS = ("kmalloc", "kfree", "console_getc", "wait_queue_wait", "
 OBJDUMP_FUNCTION = re.compile(r"^[0-9a-f]+ <(\S+)>:$", re.M)
 
 PROBED_TIMEOUT = 600    # a command whose every lock prints dozens of hits (`probe del all` of 3816 probes took 90 s on aarch64 with four CPUs)
-MAX_LISTED = 128        # lines of `probe list`: kernel/probes/probe_cmd.c
+MAX_LISTED = 128        # lines of `probe list`: kernel/probes/cmd/probe_cmd.c
 PROBE_LIST_LINE = re.compile(r"^[0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d+ missed=\d+$")
 
 

@@ -1,0 +1,29 @@
+/*
+ * The `trace` shell command: print what the shell's probes recorded, or
+ * forget it. The rings and how they are read without stopping the CPUs
+ * that write them are kernel/probes/trace.c.
+ *
+ *   trace          every record since the last `trace clear`
+ *   trace clear
+ */
+#include "kernel/printk.h"
+#include "kernel/probes/trace.h"
+#include "kernel/shell/shell.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+static void cmd_trace(int argc, char **argv)
+{
+	if (argc == 1) {
+		int err = trace_print();
+
+		if (err)
+			kprintf("trace: %s\n", strerror(err));
+	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		trace_clear();
+		kprintf("trace: cleared\n");
+	} else {
+		kprintf("trace: usage: trace [clear]\n");
+	}
+}
+SHELL_COMMAND("trace", "[clear]", "show (or clear) what the probes recorded", cmd_trace);
