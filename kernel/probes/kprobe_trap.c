@@ -29,9 +29,7 @@
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/probes/optimizer.h"
 #include "kernel/sched.h"
-#include "kernel/trap.h"
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
@@ -277,12 +275,17 @@ busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
 }
 
 /*
+ * The breakpoint hook: no C code calls it. The trap entry's assembly
+ * does, through trap_hooks[TRAP_HOOK_BREAKPOINT], where kprobes_init put
+ * it (see kprobes_internal.h): breakpoint_common for int3 on x86_64,
+ * sync_common for a BRK on aarch64.
+ *
  * The point is looked up without a lock: this runs with interrupts off,
  * a read-side section, so a point found here is not freed before the
  * hit is over (unregistering waits a grace period), and nothing the
  * interrupted code holds is needed.
  */
-static bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
+bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	uintptr_t addr = arch_breakpoint_addr(regs);
@@ -307,7 +310,9 @@ static bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 	return true;
 }
 
-static bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
+/* The single-step hook, called through trap_hooks[TRAP_HOOK_SINGLESTEP]
+ * (see kprobes_internal.h): the end of a stepped instruction. */
+bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
 {
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 
@@ -325,7 +330,9 @@ static bool __kprobes kprobe_singlestep_handler(struct pt_regs *regs)
 	return true;
 }
 
-static bool __kprobes kprobe_fault_handler(struct pt_regs *regs)
+/* The fault hook, called through trap_hooks[TRAP_HOOK_FAULT] (see
+ * kprobes_internal.h) for any other exception, before the fix-up table. */
+bool __kprobes kprobe_fault_handler(struct pt_regs *regs)
 {
 	enum kprobe_status status = kprobe_status();
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
@@ -381,14 +388,4 @@ void __kprobes optprobe_callback(struct probe_point *pp, struct pt_regs *regs)
 	count_here(kcb, pp->counts_offset, offsetof(struct point_counts, opt_hits));
 	run_pre_handlers(kcb, pp, regs);
 	reset_ctlblk();
-}
-
-void __kprobes kprobes_init(void)
-{
-	kretprobes_init();
-	optimizer_init();
-	kprobes_modules_init();
-	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
-	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);
-	trap_set_hook(TRAP_HOOK_FAULT, kprobe_fault_handler);
 }

@@ -631,3 +631,17 @@ bool __kprobes kprobes_globally_armed(void)
 {
 	return globally_armed;
 }
+
+/* At boot (kmain, once the scheduler and RCU are up): the optimizer
+ * thread, the kretprobes' return-address recovery, the module notifier,
+ * and the three trap hooks through which every hit arrives
+ * (kprobe_trap.c). */
+void __kprobes kprobes_init(void)
+{
+	kretprobes_init();
+	optimizer_init();
+	kprobes_modules_init();
+	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);
+	trap_set_hook(TRAP_HOOK_SINGLESTEP, kprobe_singlestep_handler);
+	trap_set_hook(TRAP_HOOK_FAULT, kprobe_fault_handler);
+}

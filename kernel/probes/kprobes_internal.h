@@ -94,6 +94,28 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 /* Register the kretprobes' return-address recovery for unwinders (at
  * boot, from kprobes_init). */
 void kretprobes_init(void);
+/*
+ * kprobe_trap.c: the trap hooks (kernel/trap.h) through which every hit
+ * arrives. kprobes_init installs them in trap_hooks[], and no C code
+ * calls them by name, so grep finds no caller. Who does:
+ *
+ *   kprobe_breakpoint_handler  the trap entry's assembly, before any C:
+ *       x86_64's breakpoint_common for int3, aarch64's sync_common for a
+ *       BRK (arch/ARCH/trap_entry.S), through
+ *       trap_hooks[TRAP_HOOK_BREAKPOINT];
+ *   kprobe_singlestep_handler  the end of a stepped instruction:
+ *       x86_64's debug trap, through trap_dispatch (arch/x86_64/traps.c);
+ *       aarch64's BRK after the slot's copy, from sync_common's assembly
+ *       like the breakpoint;
+ *   kprobe_fault_handler  any other exception, from trap_dispatch
+ *       (arch/ARCH/traps.c), before the fix-up table or a panic.
+ *
+ * Each returns true if it handled the trap (the interrupted code resumes
+ * with *regs, which it may have changed), false to pass it on.
+ */
+bool kprobe_breakpoint_handler(struct pt_regs *regs);
+bool kprobe_singlestep_handler(struct pt_regs *regs);
+bool kprobe_fault_handler(struct pt_regs *regs);
 /* counts.c: give p zeroed per-CPU counts and zero its public ones, at
  * registration: 0 or -ENOMEM. */
 int kprobe_counts_alloc(struct kprobe *p);
