@@ -37,7 +37,6 @@
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
-#include "kernel/probes/kprobes_internal.h"	/* kprobe_exec_path */
 #include "kernel/probes/probe_point.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/trap.h"

@@ -26,11 +26,11 @@
  *     so no test function can fail them.
  */
 #include "kernel/arch.h"
-#include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
 #include "kernel/shell/selftest.h"
+#include <asm/irq.h>
 #include <asm/sysreg.h>
 
 __asm__(
@@ -310,7 +310,7 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT(!(seen_daif & PSR_I));
 	EXPECT(!(seen.pstate & PSR_I));
 	EXPECT_EQ(current_thread()->preempt_count, 0);
-	EXPECT_EQ(point_opt_hits(kp.point), 1);
+	EXPECT_EQ(probe_test_opt_hits(&kp), 1);
 	flags = arch_irq_save();
 	masked_sum = opt_probed_call_sum(1, 2, at_entry);
 	arch_irq_restore(flags);
@@ -359,7 +359,7 @@ static void run_relocation_case(const struct relocation_case *c)
 	EXPECT_IN_CASE(c, probe_test_jumps_to_detour(&kp));
 	EXPECT_IN_CASE(c, call_case(c) == want);
 	EXPECT_IN_CASE(c, seen_hits == 1);
-	EXPECT_IN_CASE(c, point_opt_hits(kp.point) == 1);
+	EXPECT_IN_CASE(c, probe_test_opt_hits(&kp) == 1);
 	EXPECT_IN_CASE(c, seen.pc == addr);
 	unregister_kprobe(&kp);
 	EXPECT_IN_CASE(c, word_at(addr) == before);	/* byte-identical again */
@@ -421,7 +421,7 @@ static void interrupt_mask_survives(void)
 	flags = arch_irq_save();
 	EXPECT_EQ(opt_probed_daif(), off);
 	arch_irq_restore(flags);
-	EXPECT_EQ(point_opt_hits(kp.point), 2);
+	EXPECT_EQ(probe_test_opt_hits(&kp), 2);
 	unregister_kprobe(&kp);
 }
 
@@ -449,7 +449,7 @@ static void detour_copy_runs_the_instruction(void)
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
-	EXPECT_EQ(kprobe_exec_path(kp.point), PROBE_EXEC_DETOUR);
+	EXPECT_EQ(probe_test_exec_path(&kp), PROBE_EXEC_DETOUR);
 	EXPECT(kp.point->detour_copy > kp.point->detour &&
 	       kp.point->detour_copy < kp.point->detour + ARCH_DETOUR_SIZE);
 	copy = (long (*)(long, long))kp.point->detour_copy;

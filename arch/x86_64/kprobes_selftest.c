@@ -10,7 +10,6 @@
  * out of the symbol table, and probed_points[] and x86_probed_points[] hand them
  * to C.
  */
-#include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/shell/selftest.h"
@@ -281,7 +280,7 @@ static void vex_instructions_are_not_emulated(void)
 		struct kprobe kp;
 
 		EXPECT(probe_test_at(&kp, x86_probed_points[points[i]], false));
-		EXPECT(kprobe_exec_path(kp.point) != PROBE_EXEC_EMULATE);
+		EXPECT(probe_test_exec_path(&kp) != PROBE_EXEC_EMULATE);
 		unregister_kprobe(&kp);
 	}
 }

@@ -9,7 +9,6 @@
  * and the jump decoding this file provides
  * (kernel/probes/tests/probe_selftest_arch.h).
  */
-#include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
@@ -171,7 +170,7 @@ static void safe_point_is_optimized_and_fires(void)
 	EXPECT_EQ(seen_rsi, 12);
 	EXPECT_EQ(seen_rip, (uintptr_t)opt_probed_sum + 1);	/* as after int3 */
 	EXPECT(seen_ret != 0);
-	EXPECT_EQ(point_opt_hits(kp.point), 1);
+	EXPECT_EQ(probe_test_opt_hits(&kp), 1);
 	unregister_kprobe(&kp);
 	EXPECT(memcmp(before, (void *)opt_probed_sum, sizeof(before)) == 0);
 	EXPECT_EQ(sum(1, 1), 3);
@@ -261,7 +260,7 @@ static void stopped_thread_delays_the_patch(void)
 			/* A hit meanwhile runs the detour buffer's copy. */
 			scan((const void *)opt_probed_points, 0, &quick_done);
 			EXPECT(quick_done);
-			EXPECT_EQ(point_exec_count(kp.point, PROBE_EXEC_DETOUR), 1);
+			EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_DETOUR), 1);
 		}
 		EXPECT(st != OPT_OPTIMIZED || scan_done);
 		thread_sleep(1);
@@ -287,7 +286,7 @@ static void thread_in_a_neighbours_slot_delays_the_patch(void)
 
 	EXPECT_EQ(register_kprobe(&inner), 0);
 	EXPECT_EQ(probe_test_settle(&inner), OPT_REFUSED);
-	EXPECT_EQ(kprobe_exec_path(inner.point), PROBE_EXEC_BOOST);
+	EXPECT_EQ(probe_test_exec_path(&inner), PROBE_EXEC_BOOST);
 	EXPECT_EQ(register_kprobe(&outer), 0);
 	/* The optimizer learns the outer region's length, sees inner in it,
 	 * and leaves the point alone. */

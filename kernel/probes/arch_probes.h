@@ -126,6 +126,9 @@ void kprobes_read_text(uintptr_t addr, uint8_t *buf, size_t len);
 /* The jprobe among pp's probes, or NULL (a point has one at most). Call
  * with kprobe_mutex held. */
 struct kprobe *point_jprobe_locked(const struct probe_point *pp);
+/* The way pp's instruction runs after a breakpoint hit that ran the
+ * handlers, as things stand now (for describing the point). */
+enum probe_exec kprobe_exec_path(const struct probe_point *pp);
 
 /* The detour buffer's C half: run the pre-handlers of pp. Called with
  * preemption disabled; interrupts may be on (see arch_prepare_optprobe). */

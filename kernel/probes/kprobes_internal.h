@@ -151,8 +151,6 @@ void kretprobe_pool_give_back(struct kretprobe_instance *ri);
 /* register_kprobe for a probe of the given type (jprobes, kretprobes);
  * inside register_probes, with kprobe_mutex already held. */
 int register_kprobe_kind(struct kprobe *p, const struct probe_type *type);
-/* The way pp's instruction runs after a hit that ran the handlers. */
-enum probe_exec kprobe_exec_path(const struct probe_point *pp);
 /*
  * What the core needs to know about one type of probe (kprobes.c,
  * jprobes.c, kretprobes.c each define theirs), so that it handles the

@@ -381,8 +381,8 @@ static void jprobe_with_a_post_handler(void)
 	reset_records();
 	EXPECT_EQ(register_jprobe(&jp), 0);
 	EXPECT_EQ(register_kprobe(&post), 0);
-	EXPECT(kprobe_exec_path(jp.kp.point) == PROBE_EXEC_STEP ||
-	       kprobe_exec_path(jp.kp.point) == PROBE_EXEC_EMULATE);
+	EXPECT(probe_test_exec_path(&jp.kp) == PROBE_EXEC_STEP ||
+	       probe_test_exec_path(&jp.kp) == PROBE_EXEC_EMULATE);
 	EXPECT_EQ(call_add(40, 2), 42);
 	EXPECT_EQ(jp_calls, 1);
 	EXPECT_EQ(jp_args[0], 40);

@@ -335,7 +335,7 @@ static void optimize_everything_in_lib_and_vfs(void)
 	rounds = stress_run_workload();
 
 	for (size_t i = 0; i < n; i++)
-		through_jumps += point_opt_hits(kps[i]->point);
+		through_jumps += probe_test_opt_hits(kps[i]);
 	EXPECT(through_jumps > 100);
 	kprintf("    # %zu probes, %zu optimized; %lu hits through jumps; reader rounds %lu\n",
 		n, optimized, through_jumps, rounds);

@@ -48,6 +48,16 @@ unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how
 	return point_exec_count(kp->point, how);
 }
 
+enum probe_exec probe_test_exec_path(const struct kprobe *kp)
+{
+	return kprobe_exec_path(kp->point);
+}
+
+unsigned long probe_test_opt_hits(const struct kprobe *kp)
+{
+	return point_opt_hits(kp->point);
+}
+
 enum opt_state probe_test_opt_state(struct kprobe *kp)
 {
 	enum opt_state st;

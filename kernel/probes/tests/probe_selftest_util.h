@@ -14,6 +14,10 @@ void probe_test_nop_post(struct kprobe *p, struct pt_regs *regs, unsigned long f
 bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
+/* The way a breakpoint hit on kp's point would run its instruction now. */
+enum probe_exec probe_test_exec_path(const struct kprobe *kp);
+/* How many hits of kp's point came through the optimizer's jump. */
+unsigned long probe_test_opt_hits(const struct kprobe *kp);
 
 /* A CPU that runs threads other than the one the caller runs on now
  * (which it may leave), in *cpu; false if there is only one. */
