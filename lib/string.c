@@ -8,7 +8,7 @@
 /* Each function is exported to modules (EXPORT_SYMBOL): they call them,
  * and GCC may emit calls to memcpy, memset and memmove for a structure
  * copy or initialisation in any code, -fno-builtin or not. */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "lib/errno.h"
 
 /*

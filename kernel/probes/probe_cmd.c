@@ -23,7 +23,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/trace.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"

@@ -36,7 +36,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/symtab.h"
 #include "kernel/time.h"
 #include "lib/errno.h"

@@ -25,7 +25,7 @@ HOST_LDLIBS  ?= -lcmocka
 # The sources under test, built into one static library so each test
 # program links only the parts it uses.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
-		 kernel/symtab.c kernel/shell/number.c
+		 kernel/symtab.c kernel/command.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
