@@ -274,31 +274,3 @@ int parse_signed(const char *s, int64_t max, int64_t *out)
 	*out = negative && magnitude ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
 	return 0;
 }
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-	       c == '\v' || c == '\f';
-}
-
-/* Words beyond the first max are left in the line unsplit and are not
- * counted: a caller that needs to notice extra words can pass a max one
- * larger than it accepts. */
-int split_words(char *line, char **words, int max)
-{
-	int count = 0;
-
-	while (count < max) {
-		while (is_space(*line))
-			line++;
-		if (*line == '\0')
-			break;
-		words[count++] = line;
-		while (*line && !is_space(*line))
-			line++;
-		if (*line == '\0')
-			break;
-		*line++ = '\0';
-	}
-	return count;
-}

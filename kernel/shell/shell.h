@@ -7,14 +7,19 @@
 #include "kernel/command.h"
 #include "lib/types.h"
 
-#define SHELL_MAX_LINE 255
-#define SHELL_MAX_ARGS 16
+/* The longest line the shell takes (Linux's PATH_MAX, so that a line
+ * can name any path), and the most words such a line can hold: one
+ * character each, with a blank between. */
+#define SHELL_MAX_LINE 4096
+#define SHELL_MAX_WORDS ((SHELL_MAX_LINE + 1) / 2)
 
 /* Look up a command by name; NULL if there is none. */
 const struct shell_command *shell_find_command(const char *name);
 
-/* Split a line into words and run the command it names. */
-void shell_execute(char *line);
+/* Parse a line (kernel/shell/cmdline.h) and run the command it names,
+ * its output sent where the line says. Only the shell's thread runs
+ * commands: the parse is kept in static buffers, off its stack. */
+void shell_execute(const char *line);
 
 /* The shell's thread body: read lines from the console forever. */
 void shell_main(void *unused);
