@@ -3,7 +3,7 @@
 #include "kernel/arch.h"
 #include "kernel/code_range.h"
 #include "kernel/cpu.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"

@@ -22,7 +22,7 @@
 #include "lib/string.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/spinlock.h"
 #include "lib/format.h"

@@ -3,7 +3,7 @@
 #include <asm/irq.h>
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/spinlock.h"
 #include "lib/string.h"
 

@@ -21,7 +21,6 @@
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/smp_call.h"
-#include "kernel/shell/shell.h"
 #include "kernel/time.h"
 #include "lib/errno.h"
 
@@ -43,6 +42,11 @@ bool cpu_online(unsigned int id)
 uint64_t cpu_hw_id(unsigned int id)
 {
 	return id < found ? hw_ids[id] : 0;
+}
+
+unsigned int smp_cpus_found(void)
+{
+	return found;
 }
 
 unsigned long smp_cpus_running(void)
@@ -137,16 +141,6 @@ unsigned int smp_boot_cpus(const struct boot_info *bi)
 	return up;
 }
 
-static void cmd_cpus(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	kprintf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
-	for (unsigned int id = 0; id < found; id++)
-		kprintf("%-4u 0x%-10lx %s\n", id, (unsigned long)hw_ids[id],
-			!cpu_online(id) ? "offline" : "online");
-}
-SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);
 NOKPROBE_SYMBOL(smp_handle_ipi);
 NOKPROBE_SYMBOL(smp_stop_others);
 NOKPROBE_SYMBOL(smp_cpus_running);

@@ -32,6 +32,9 @@ unsigned long smp_cpus_running(void);
 /* Send IPI_STOP to every other CPU that runs threads, without waiting
  * (a panic: they halt where they are). */
 void smp_stop_others(void);
+/* How many CPUs the architecture found, started or not: CPU numbers
+ * run from 0 to this minus one. */
+unsigned int smp_cpus_found(void);
 /* Whether CPU id has come up, and its hardware id (x86_64: local APIC
  * id; aarch64: MPIDR affinity). */
 bool cpu_online(unsigned int id);

@@ -12,7 +12,7 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/smp.h"
 #include "kernel/smp_call.h"
 #include "kernel/time.h"

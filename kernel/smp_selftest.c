@@ -3,7 +3,7 @@
  * kernel/smp_call_selftest.c.) On one CPU they pass trivially. */
 #include "kernel/cpu.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/smp.h"
 
 /* The CPUs something ran on, a bit each. */

@@ -1,6 +1,6 @@
 /* Selftests of the kernel's own symbol table and the never-probe list. */
 #include "kernel/nokprobe.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/fs/vfs.h"

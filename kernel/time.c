@@ -11,7 +11,7 @@
  */
 #include "kernel/time.h"
 #include "kernel/arch.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/printk.h"
 
 static uint64_t zero_cycles;	/* the counter at time_init */

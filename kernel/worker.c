@@ -14,7 +14,7 @@
 #include "kernel/cpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/smp.h"
 #include "kernel/fs/vfs.h"
 #include "lib/bitops.h"

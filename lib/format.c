@@ -14,7 +14,7 @@
  * left, or on the right with the '-' flag).
  */
 #include "lib/format.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "lib/string.h"
 
 enum {

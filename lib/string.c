@@ -8,7 +8,7 @@
 /* Each function is exported to modules (EXPORT_SYMBOL): they call them,
  * and GCC may emit calls to memcpy, memset and memmove for a structure
  * copy or initialisation in any code, -fno-builtin or not. */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "lib/errno.h"
 
 /*
@@ -273,32 +273,4 @@ int parse_signed(const char *s, int64_t max, int64_t *out)
 	/* -(magnitude - 1) - 1 so that -max - 1 never overflows. */
 	*out = negative && magnitude ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
 	return 0;
-}
-
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
-	       c == '\v' || c == '\f';
-}
-
-/* Words beyond the first max are left in the line unsplit and are not
- * counted: a caller that needs to notice extra words can pass a max one
- * larger than it accepts. */
-int split_words(char *line, char **words, int max)
-{
-	int count = 0;
-
-	while (count < max) {
-		while (is_space(*line))
-			line++;
-		if (*line == '\0')
-			break;
-		words[count++] = line;
-		while (*line && !is_space(*line))
-			line++;
-		if (*line == '\0')
-			break;
-		*line++ = '\0';
-	}
-	return count;
 }

@@ -29,8 +29,5 @@ int parse_unsigned(const char *s, uint64_t max, uint64_t *out);
  * parse_unsigned takes. Returns as parse_unsigned does. */
 int parse_signed(const char *s, int64_t max, int64_t *out);
 
-/* Split a line into at most max whitespace-separated words, in place.
- * Returns the word count. */
-int split_words(char *line, char **words, int max);
 
 #endif

@@ -33,7 +33,7 @@
  *
  * See the slot layout in asm/kprobes.h, and docs/aarch64.md.
  */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"

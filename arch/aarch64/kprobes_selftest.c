@@ -15,7 +15,7 @@
  */
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 #include <asm/irq.h>

@@ -1,7 +1,7 @@
 /* Selftests of aarch64 trap handling: the breakpoint and single-step
  * hooks the probes layer builds on. (Exception fix-ups are tested with the
  * nofault copies in kernel/mm/mm_selftest.c.) */
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include <asm/irq.h>

@@ -21,7 +21,7 @@
  * relative to the slot; its 32-bit displacement is adjusted when copied.
  * (Slots live within 2 GiB of kernel text, so the adjusted value fits.)
  */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"

@@ -12,7 +12,7 @@
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "lib/string.h"
 #include <asm/layout.h>
 

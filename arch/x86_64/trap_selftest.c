@@ -1,7 +1,7 @@
 /* Selftests of x86_64 trap handling: the breakpoint and single-step hooks
  * the probes layer builds on. (Exception fix-ups are tested with the
  * nofault copies in kernel/mm/mm_selftest.c.) */
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/trap.h"
 #include "lib/errno.h"
 #include <asm/layout.h>

@@ -1,9 +1,9 @@
 /* EXPORT_SYMBOL(name) in a module: name becomes callable by modules
- * loaded after it (see kernel/export.h, the same macro the kernel uses;
+ * loaded after it (see lib/export.h, the same macro the kernel uses;
  * the loader reads the module's __ksymtab section). */
 #ifndef _LINUX_EXPORT_H
 #define _LINUX_EXPORT_H
 
-#include "kernel/export.h"
+#include "lib/export.h"
 
 #endif

@@ -12,7 +12,7 @@
  * for a while, by a module loaded and removed say, returns to the system.
  */
 #include "kernel/mm/heap.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/paging.h"
 #include "kernel/panic.h"

@@ -9,7 +9,7 @@
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
 #include "lib/string.h"

@@ -31,7 +31,7 @@
 #ifndef KERNEL_MODULE_MODULE_H
 #define KERNEL_MODULE_MODULE_H
 
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/symtab.h"
 #include "lib/list.h"
 #include "lib/types.h"

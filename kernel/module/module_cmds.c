@@ -2,7 +2,7 @@
 #include "kernel/module/module.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/format.h"

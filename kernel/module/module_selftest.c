@@ -8,7 +8,7 @@
 #include "kernel/mm/paging.h"
 #include "kernel/module/module.h"
 #include "kernel/rcu.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/fs/vfs.h"
 #include <asm/layout.h>
 

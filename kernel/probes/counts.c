@@ -12,7 +12,7 @@
  * the public nhit and nmissed, as Linux's modules expect to read them
  * after unregister_kprobe, and the memory is given back.
  */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/nokprobe.h"
 #include "kernel/probes/kprobes_internal.h"

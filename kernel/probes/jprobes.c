@@ -18,7 +18,7 @@
  * path, which resumes it. Nothing is copied back: the probed function's
  * stack was never written.
  */
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"

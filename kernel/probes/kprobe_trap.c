@@ -24,7 +24,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"

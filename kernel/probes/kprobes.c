@@ -18,7 +18,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/code_range.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/insn_slot.h"

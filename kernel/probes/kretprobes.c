@@ -62,7 +62,7 @@
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/export.h"
+#include "lib/export.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/nokprobe.h"

@@ -3,6 +3,7 @@
  * SHELL_COMMAND() (see shell.h), so this file knows none of them except
  * `help`. */
 #include "kernel/shell/shell.h"
+#include "kernel/shell/cmdline.h"
 #include "kernel/shell/line_editor.h"
 #include "kernel/printk.h"
 #include "lib/string.h"
@@ -20,29 +21,26 @@ const struct shell_command *shell_find_command(const char *name)
 	return NULL;
 }
 
-void shell_execute(char *line)
+void shell_execute(const char *line)
 {
-	/* One slot more than allowed, to notice a line with too many
-	 * words, and one for the NULL that ends argv as in C's main(). */
-	char *argv[SHELL_MAX_ARGS + 2];
+	/* The words of a line fit in a copy of it (cmdline.h). */
+	static char store[SHELL_MAX_LINE + 1];
+	static char *words[SHELL_MAX_WORDS + 1];
 	const struct shell_command *cmd;
-	int argc;
+	struct cmdline cl;
 
-	argc = split_words(line, argv, SHELL_MAX_ARGS + 1);
-	if (argc == 0)
-		return;
-	if (argc > SHELL_MAX_ARGS) {
-		kprintf("shell: too many words (max %d)\n", SHELL_MAX_ARGS);
+	if (cmdline_parse(line, store, sizeof(store), words, SHELL_MAX_WORDS, &cl) < 0) {
+		kprintf("shell: %s\n", cl.error);
 		return;
 	}
-	argv[argc] = NULL;
-
-	cmd = shell_find_command(argv[0]);
+	if (cl.argc == 0)
+		return;
+	cmd = shell_find_command(cl.argv[0]);
 	if (!cmd) {
-		kprintf("unknown command: %s (try help)\n", argv[0]);
+		kprintf("unknown command: %s (try help)\n", cl.argv[0]);
 		return;
 	}
-	cmd->run(argc, argv);
+	cmd->run(cl.argc, cl.argv);
 }
 
 /* `help` lists the commands sorted by name, so that its output does not

@@ -1,49 +1,25 @@
-/* Shell command registration.
- *
- * Each module declares its own commands with SHELL_COMMAND(); the linker
- * gathers the descriptors into one section (see linker/), so the shell
- * finds them all without a central list that would have to know every
- * module. */
+/* The shell: finds and runs the commands that subsystems declare with
+ * SHELL_COMMAND() (kernel/command.h). Only the shell's own files and
+ * kernel/main.c, which starts it, include this header. */
 #ifndef KERNEL_SHELL_H
 #define KERNEL_SHELL_H
 
+#include "kernel/command.h"
 #include "lib/types.h"
 
-#define SHELL_MAX_LINE 255
-#define SHELL_MAX_ARGS 16
-
-struct shell_command {
-	const char *name;
-	const char *usage;	/* arguments, e.g. "[PATH]" */
-	const char *help;	/* one line shown by `help` */
-	/* argv[0] is the command name. The return value is ignored by the
-	 * shell: commands print their own one-line errors. */
-	void (*run)(int argc, char **argv);
-};
-
-#define SHELL_COMMAND(cmd_name, cmd_usage, cmd_help, fn)                       \
-	static const struct shell_command shell_cmd_##fn                      \
-		__used __section(".shell_cmds") __aligned(8) = {              \
-		.name = cmd_name, .usage = cmd_usage, .help = cmd_help,       \
-		.run = fn,                                                    \
-	}
-
-/* Bounds of the command table, set by the linker script. */
-extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
+/* The longest line the shell takes (Linux's PATH_MAX, so that a line
+ * can name any path), and the most words such a line can hold: one
+ * character each, with a blank between. */
+#define SHELL_MAX_LINE 4096
+#define SHELL_MAX_WORDS ((SHELL_MAX_LINE + 1) / 2)
 
 /* Look up a command by name; NULL if there is none. */
 const struct shell_command *shell_find_command(const char *name);
 
-/* Split a line into words and run the command it names. */
-void shell_execute(char *line);
-
-/* Parse a command's number argument text (decimal, or hex with 0x) that
- * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for
- * the caller to answer (usually with its usage line); or -ERANGE after
- * printing "CMD: WHAT TEXT is out of range (...)" with the bounds, the
- * one wording of every command's overflow. */
-int shell_parse_number(const char *cmd, const char *what, const char *text,
-		       uint64_t min, uint64_t max, uint64_t *out);
+/* Parse a line (kernel/shell/cmdline.h) and run the command it names,
+ * its output sent where the line says. Only the shell's thread runs
+ * commands: the parse is kept in static buffers, off its stack. */
+void shell_execute(const char *line);
 
 /* The shell's thread body: read lines from the console forever. */
 void shell_main(void *unused);

@@ -3,7 +3,7 @@
  *
  * The editor is fed from strings and its echo is captured in a buffer,
  * so no console is involved. */
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/shell/line_editor.h"
 #include "kernel/shell/shell.h"
 #include "lib/string.h"

@@ -1,9 +1,11 @@
-/* Shell commands about the system as a whole: ps, mem, uptime, poweroff. */
+/* Shell commands about the system as a whole: ps, cpus, mem, uptime,
+ * poweroff. */
 #include "kernel/arch.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
+#include "kernel/smp.h"
 #include "kernel/shell/shell.h"
 #include "lib/string.h"
 
@@ -55,6 +57,17 @@ static void cmd_ps(int argc, char **argv)
 			(unsigned long)snap.rows[i].run_ticks, snap.rows[i].name);
 }
 SHELL_COMMAND("ps", "", "list threads", cmd_ps);
+
+static void cmd_cpus(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	kprintf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
+	for (unsigned int id = 0; id < smp_cpus_found(); id++)
+		kprintf("%-4u 0x%-10lx %s\n", id, (unsigned long)cpu_hw_id(id),
+			!cpu_online(id) ? "offline" : "online");
+}
+SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);
 
 static void cmd_mem(int argc, char **argv)
 {

@@ -46,7 +46,7 @@ SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all o
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
-                 "worker", "selftest", "cpus", "poweroff"]
+                 "worker", "selftest", "cpus", "poweroff", "echo"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -337,11 +337,43 @@ def test_unknown_command(m):
 
 @test("long_line")
 def test_long_line(m):
-    msg = "shell: line too long (max 255 characters)"
-    out = m.command("x" * 300)
+    # 4,096 characters are taken (as many words as fit), 4,097 refused.
+    words = ["w%d" % i for i in range(800)]
+    line = "echo " + " ".join(words)
+    line += " " + "y" * (4096 - len(line) - 1)
+    assert len(line) == 4096
+    out = m.command(line, timeout=60)
+    check(out == [line[len("echo "):]],
+          "a 4,096-character echo: expected its words back, got %s" % show(out[:3]))
+    msg = "shell: line too long (max 4096 characters)"
+    out = m.command("x" * 4097, timeout=60)
     check(any(msg in line for line in out),
-          "300-character line: expected %r, got %s" % (msg, show(out)))
+          "4,097-character line: expected %r, got %s" % (msg, show(out)))
     parse_uptime(m.command("uptime"), "uptime after the long line")
+
+
+@test("echo")
+def test_echo(m):
+    cases = [
+        ("echo", ""),
+        ("echo hello   world", "hello world"),
+        ("echo 'p:ev vfs_read count=%dx'", "p:ev vfs_read count=%dx"),
+        ("echo \"a 'b' > c\"", "a 'b' > c"),
+        ("echo \"q\\\"q\" a\\ b x'y z'\"w\"", 'q"q a b xy zw'),
+        ("echo -n", None),
+    ]
+    for typed, want in cases:
+        out = m.command(typed)
+        if want is None:
+            check(out == [], "`%s`: expected no output, got %s" % (typed, show(out)))
+        else:
+            expect_exact(out, want, typed)
+    for typed, msg in [("echo 'open", "shell: missing closing '"),
+                       ('echo "open', 'shell: missing closing "'),
+                       ("echo x >", "shell: > needs a file name"),
+                       ("echo x >>", "shell: >> needs a file name"),
+                       ("echo x > a > b", "shell: only one > or >> per command")]:
+        expect_exact(m.command(typed), msg, typed)
 
 
 def check_like_help(m, typed, shown):

@@ -95,8 +95,8 @@ $(FUZZ_BUILD)/fuzz_$(1): $(FUZZ_BUILD)/$(1)/fuzz_$(1).o $$(FUZZ_OBJS_$(1))
 -include $$(FUZZ_OBJS_$(1):.o=.d) $(FUZZ_BUILD)/$(1)/fuzz_$(1).d
 endef
 
-# The shell's line editor and its splitting of a line into words.
-$(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c lib/string.c,,))
+# The shell's line editor and its parsing of a line into words and a redirection.
+$(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c kernel/shell/cmdline.c lib/string.c,,))
 
 # The module loader's load steps (tests/fuzz/fuzz_module.c), once per
 # architecture, with the sources and flags of the host tests' loader

@@ -3,9 +3,9 @@
  *
  * The input is what a user might type on the serial console: every byte
  * goes through line_editor_feed(), as line_editor_read() would pass it.
- * Each finished line is split with split_words() the way shell_execute()
- * does it, and every word goes through parse_unsigned(), as the commands that
- * take numbers do. After each line the harness checks what must always
+ * Each finished line is parsed with cmdline_parse() the way shell_execute()
+ * does it (quotes, backslashes, > and >>), and every word of a plain line
+ * goes through parse_unsigned(), as the commands that take numbers do. After each line the harness checks what must always
  * hold; a broken rule aborts, which libFuzzer reports as a crash.
  *
  * The echo goes through the real line_editor_echo_console() into the
@@ -47,6 +47,7 @@ static int ref_parse_unsigned(const char *word, unsigned long long *value)
 #include "lib/string.h"
 #include "kernel/printk.h"
 #include "kernel/console.h"
+#include "kernel/shell/cmdline.h"
 #include "kernel/shell/line_editor.h"
 
 static void check_failed(const char *what, int line)
@@ -171,7 +172,8 @@ static void check_number(const char *word)
 	CHECK(err != 0 || value == expected);
 }
 
-/* How many words split_words() must find in line, and word k's offset. */
+/* How many words a line with no quote, backslash or > holds, and word
+ * k's offset: the runs of non-blanks. */
 static int count_words(const char *line, size_t *offsets, int max)
 {
 	int count = 0;
@@ -183,38 +185,94 @@ static int count_words(const char *line, size_t *offsets, int max)
 	return count;
 }
 
-/* Split the line in place as shell_execute() does, and check each word
- * against the untouched copy: the words are the line's whole words, in
- * order, each non-empty, without blanks and inside the line. */
-static void check_split(char *line)
+static bool has_shell_syntax(const char *line)
 {
-	char copy[SHELL_MAX_LINE + 1];
-	size_t offsets[SHELL_MAX_ARGS + 1];
-	char *words[SHELL_MAX_ARGS + 1];
-	size_t len = strlen(line);
-	int expected, count;
+	return strpbrk(line, "'\"\\>") != NULL;
+}
 
-	memcpy(copy, line, len + 1);
-	expected = count_words(copy, offsets, SHELL_MAX_ARGS + 1);
-	count = split_words(line, words, SHELL_MAX_ARGS + 1);
-	CHECK(count == expected);
-	for (int k = 0; k < count; k++) {
-		size_t wlen;
+/* The parse of a plain line is its runs of non-blanks, in order. */
+static void check_plain_words(const char *line, const struct cmdline *cl)
+{
+	static size_t offsets[SHELL_MAX_WORDS + 1];
+	int expected = count_words(line, offsets, SHELL_MAX_WORDS + 1);
 
-		/* Offsets, not pointers: a compared pointer would end up in
-		 * libFuzzer's dictionary, and differ from run to run. */
-		CHECK((size_t)(words[k] - line) == offsets[k]);
-		wlen = strlen(words[k]);
+	CHECK(cl->argc == expected);
+	CHECK(cl->redirect == NULL);
+	for (int k = 0; k < cl->argc; k++) {
+		size_t wlen = strlen(cl->argv[k]);
+
 		CHECK(wlen > 0);
-		CHECK(offsets[k] + wlen <= len);
-		CHECK(memcmp(words[k], copy + offsets[k], wlen) == 0);
-		for (size_t i = 0; i < wlen; i++)
-			CHECK(!is_word_space(words[k][i]));
-		/* The word ends where the line's word ends. */
-		CHECK(copy[offsets[k] + wlen] == '\0' ||
-		      is_word_space(copy[offsets[k] + wlen]));
-		check_number(words[k]);
+		CHECK(memcmp(cl->argv[k], line + offsets[k], wlen) == 0);
+		CHECK(line[offsets[k] + wlen] == '\0' || is_word_space(line[offsets[k] + wlen]));
+		check_number(cl->argv[k]);
 	}
+}
+
+/* Append word to out in single quotes, each ' in it written '\'' (close
+ * the quote, a backslashed quote, open again). Returns the new end. */
+static char *append_quoted(char *out, const char *word)
+{
+	*out++ = '\'';
+	for (; *word; word++) {
+		if (*word == '\'') {
+			memcpy(out, "'\\''", 4);
+			out += 4;
+		} else {
+			*out++ = *word;
+		}
+	}
+	*out++ = '\'';
+	*out++ = ' ';
+	return out;
+}
+
+/* Parsing is undone by quoting: each word and the file, quoted, parse
+ * back to the same words and file. */
+static void check_round_trip(const struct cmdline *cl)
+{
+	static char line[4 * SHELL_MAX_LINE + 16], store[sizeof(line)];
+	static char *words[SHELL_MAX_WORDS + 1];
+	struct cmdline again;
+	char *end = line;
+
+	for (int k = 0; k < cl->argc; k++)
+		end = append_quoted(end, cl->argv[k]);
+	if (cl->redirect) {
+		end = stpcpy(end, cl->append ? ">>" : ">");
+		end = append_quoted(end, cl->redirect);
+	}
+	*end = '\0';
+	CHECK(cmdline_parse(line, store, sizeof(store), words, SHELL_MAX_WORDS, &again) == 0);
+	CHECK(again.argc == cl->argc);
+	for (int k = 0; k < cl->argc; k++)
+		CHECK(strcmp(again.argv[k], cl->argv[k]) == 0);
+	CHECK((again.redirect == NULL) == (cl->redirect == NULL));
+	CHECK(!cl->redirect || (strcmp(again.redirect, cl->redirect) == 0 &&
+				again.append == cl->append));
+}
+
+/* Parse the line as shell_execute() does: it is refused with a reason,
+ * or its words and file are the line's, as the two checks above say. */
+static void check_parse(const char *line)
+{
+	static char store[SHELL_MAX_LINE + 1];
+	static char *words[SHELL_MAX_WORDS + 1];
+	struct cmdline cl;
+	int err = cmdline_parse(line, store, strlen(line) + 1, words, SHELL_MAX_WORDS, &cl);
+
+	CHECK(cl.argc >= 0 && cl.argc <= SHELL_MAX_WORDS);
+	CHECK(cl.argv[cl.argc] == NULL);
+	if (err) {
+		/* Every line that fits has room for its words: only its
+		 * syntax can be refused. */
+		CHECK(err == -EINVAL && cl.error != NULL);
+		CHECK(has_shell_syntax(line));
+		return;
+	}
+	CHECK(cl.error == NULL);
+	if (!has_shell_syntax(line))
+		check_plain_words(line, &cl);
+	check_round_trip(&cl);
 }
 
 /* Enter on a line that fits: the line is what the screen showed, made of
@@ -232,7 +290,7 @@ static void check_done(struct line_editor *ed)
 		CHECK(is_line_char(line[i]));
 	if (is_history_line(line))
 		CHECK(count > 0 && strcmp(line_editor_history(ed, count - 1), line) == 0);
-	check_split(line);
+	check_parse(line);
 }
 
 /* Enter on a line that does not fit: it was shown whole, and the stored

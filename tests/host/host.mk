@@ -25,7 +25,7 @@ HOST_LDLIBS  ?= -lcmocka
 # The sources under test, built into one static library so each test
 # program links only the parts it uses.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
-		 kernel/symtab.c kernel/shell/number.c
+		 kernel/symtab.c kernel/command.c kernel/shell/cmdline.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
@@ -34,7 +34,7 @@ HOST_LIB_SRCS += kernel/module/elf_check.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
 HOST_LIB      := $(HOST_BUILD)/libprobeos.a
 
-HOST_TESTS     := string format cpio symtab sym_cmd
+HOST_TESTS     := string format cpio symtab sym_cmd cmdline
 HOST_TESTS     += insn
 HOST_TESTS     += aarch64_insn
 HOST_TESTS     += fdt acpi

@@ -182,7 +182,7 @@ SNIPPETS = {
         }
     """,
     "module_tables": r"""
-        #include "kernel/export.h"
+        #include "lib/export.h"
         #include "kernel/module/moduleparam.h"
         int exported_counter;
         int exported_fn(int x) { return x + exported_counter; }

@@ -314,18 +314,6 @@ static void test_parse_signed(void **state)
 	}
 }
 
-static void test_split_words(void **state)
-{
-	char line[] = "  ls \t-l\t/etc  \n";
-	char *words[4];
-
-	(void)state;
-	assert_int_equal(split_words(line, words, 4), 3);
-	assert_string_equal(words[0], "ls");
-	assert_string_equal(words[1], "-l");
-	assert_string_equal(words[2], "/etc");
-}
-
 static void test_split_words_edges(void **state)
 {
 	char empty[] = "", blank[] = " \t \r\n", one[] = "word";
@@ -394,8 +382,6 @@ int main(void)
 		cmocka_unit_test(test_parse_unsigned_invalid),
 		cmocka_unit_test(test_parse_unsigned_max),
 		cmocka_unit_test(test_parse_signed),
-		cmocka_unit_test(test_split_words),
-		cmocka_unit_test(test_split_words_edges),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_strerror_all_defined),
 	};

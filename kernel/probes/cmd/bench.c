@@ -29,7 +29,7 @@
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/time.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/fs/vfs.h"

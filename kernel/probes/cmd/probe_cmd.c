@@ -22,7 +22,7 @@
 #include "kernel/printk.h"
 #include "kernel/probes/probe_report.h"
 #include "kernel/probes/trace.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"

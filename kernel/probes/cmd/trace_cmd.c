@@ -6,9 +6,9 @@
  *   trace          every record since the last `trace clear`
  *   trace clear
  */
+#include "kernel/command.h"
 #include "kernel/printk.h"
 #include "kernel/probes/trace.h"
-#include "kernel/shell/shell.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 

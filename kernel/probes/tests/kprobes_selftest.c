@@ -12,7 +12,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/time.h"

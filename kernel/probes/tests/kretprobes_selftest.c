@@ -6,7 +6,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 #include "lib/string.h"

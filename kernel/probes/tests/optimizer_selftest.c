@@ -23,7 +23,7 @@
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 #include "lib/string.h"

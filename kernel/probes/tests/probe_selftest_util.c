@@ -4,7 +4,7 @@
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "lib/string.h"
 
 #define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */

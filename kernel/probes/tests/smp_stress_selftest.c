@@ -21,7 +21,7 @@
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/smp.h"
 #include "kernel/symtab.h"
 #include "kernel/fs/vfs.h"

@@ -8,7 +8,7 @@
  */
 #include "kernel/printk.h"
 #include "kernel/probes/tests/stress_workload.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 
 static void probe_everything_in_lib_and_vfs(void)
 {

@@ -4,7 +4,7 @@
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/symtab.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"

@@ -8,7 +8,7 @@
  * The bounds are shown in the base the number was typed in, so that they
  * can be compared with it at a glance. */
 #include "kernel/printk.h"
-#include "kernel/shell/shell.h"
+#include "kernel/command.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"

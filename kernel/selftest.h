@@ -1,9 +1,11 @@
 /* In-kernel self tests.
  *
  * A suite is a named array of test cases, declared with SELFTEST_SUITE()
- * in the file whose code it tests. The linker gathers the suites; the
- * `selftest` shell command runs them and prints KTAP (the format of
- * Linux's KUnit), ending with `selftest: N passed, N failed`. */
+ * in the file whose code it tests. The linker gathers the suites into
+ * one table (.selftests, see linker/); selftest_run() in
+ * kernel/selftest.c walks it and prints KTAP (the format of Linux's
+ * KUnit), ending with `selftest: N passed, N failed`. The `selftest`
+ * shell command calls it. */
 #ifndef KERNEL_SELFTEST_H
 #define KERNEL_SELFTEST_H
 

@@ -6,9 +6,13 @@
  * one table (__start___ksymtab ... __stop___ksymtab, see linker/), which
  * the module loader (kernel/module/) searches when it resolves a
  * module's undefined symbols. A module exports its own symbols to
- * modules loaded after it the same way: its __ksymtab section. */
-#ifndef KERNEL_EXPORT_H
-#define KERNEL_EXPORT_H
+ * modules loaded after it the same way: its __ksymtab section.
+ *
+ * It lives in lib/, the lowest layer, because lib/'s own functions
+ * (memcpy, snprintf, ...) are exported too, and lib/ includes nothing of
+ * kernel/. */
+#ifndef LIB_EXPORT_H
+#define LIB_EXPORT_H
 
 #include "lib/types.h"
 

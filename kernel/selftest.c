@@ -1,4 +1,5 @@
-/* The selftest runner and the `selftest` shell command.
+/* The selftest runner, which the `selftest` shell command calls
+ * (kernel/shell/selftest_cmd.c).
  *
  * Output is KTAP version 1, the format of Linux's KUnit, so existing
  * tools can read it: one top-level line per suite, and nested inside it
@@ -16,9 +17,8 @@
  *	not ok 1 shell
  *	selftest: 1 passed, 1 failed
  */
-#include "kernel/shell/selftest.h"
+#include "kernel/selftest.h"
 #include "kernel/printk.h"
-#include "kernel/shell/shell.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -111,15 +111,3 @@ int selftest_run(const char *name)
 	kprintf("selftest: %d passed, %d failed\n", passed, failed);
 	return failed;
 }
-
-static void selftest_cmd(int argc, char **argv)
-{
-	if (argc > 2) {
-		kprintf("usage: selftest [SUITE]\n");
-		return;
-	}
-	if (selftest_run(argc == 2 ? argv[1] : NULL) == -ENOENT)
-		kprintf("selftest: no suite '%s'\n", argv[1]);
-}
-SHELL_COMMAND("selftest", "[SUITE]",
-	      "run the kernel's self tests (all, or one suite)", selftest_cmd);

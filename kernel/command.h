@@ -1,0 +1,41 @@
+/* Shell commands, declared where they are written.
+ *
+ * Each subsystem declares its own commands with SHELL_COMMAND(); the
+ * linker gathers the descriptors into one table (.shell_cmds, see
+ * linker/), which the shell (kernel/shell/shell.c) walks to find a
+ * command by name. No central list knows them all, and the code that
+ * declares a command needs only this header: the shell is a leaf above
+ * everything, which nothing includes. */
+#ifndef KERNEL_COMMAND_H
+#define KERNEL_COMMAND_H
+
+#include "lib/types.h"
+
+struct shell_command {
+	const char *name;
+	const char *usage;	/* arguments, e.g. "[PATH]" */
+	const char *help;	/* one line shown by `help` */
+	/* argv[0] is the command name. The return value is ignored by the
+	 * shell: commands print their own one-line errors. */
+	void (*run)(int argc, char **argv);
+};
+
+#define SHELL_COMMAND(cmd_name, cmd_usage, cmd_help, fn)                       \
+	static const struct shell_command shell_cmd_##fn                      \
+		__used __section(".shell_cmds") __aligned(8) = {              \
+		.name = cmd_name, .usage = cmd_usage, .help = cmd_help,       \
+		.run = fn,                                                    \
+	}
+
+/* Bounds of the command table, set by the linker script. */
+extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
+
+/* Parse a command's number argument text (decimal, or hex with 0x) that
+ * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for
+ * the caller to answer (usually with its usage line); or -ERANGE after
+ * printing "CMD: WHAT TEXT is out of range (...)" with the bounds, the
+ * one wording of every command's overflow. */
+int shell_parse_number(const char *cmd, const char *what, const char *text,
+		       uint64_t min, uint64_t max, uint64_t *out);
+
+#endif
