@@ -60,6 +60,9 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
 	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
+# The architecture's linker script includes linker/common.ld, the
+# sections every architecture shares: the links depend on both.
+LDSCRIPTS := linker/$(ARCH).ld linker/common.ld
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
 
@@ -135,15 +138,15 @@ $(BUILD)/symtab0.S: tools/mksymtab.py
 $(BUILD)/symtab%.o: $(BUILD)/symtab%.S
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
-$(BUILD)/link1.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab0.o linker/$(ARCH).ld
+$(BUILD)/link1.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab0.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab0.o
 $(BUILD)/symtab1.S: $(BUILD)/link1.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o linker/$(ARCH).ld
+$(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab1.o
 $(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o linker/$(ARCH).ld
+$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab2.o
 	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
