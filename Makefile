@@ -259,6 +259,7 @@ QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS IMAGE POWEROFF_
 # $(call other-arch,ARCH): the first listed architecture that is not ARCH.
 other-arch = $(firstword $(filter-out $(1),$(ARCHS)))
 OTHER_ARCH := $(call other-arch,$(ARCH))
+# (The `@:` is a command, so that make does not add "Nothing to be done".)
 qemu-config:
 	$(foreach v,$(QEMU_CONFIG),$(info $(v)=$($(v))))
 	@:
