@@ -311,7 +311,7 @@ def test_worker(m):
 def test_numbers_out_of_range(m):
     """A number too big, or below a command's smallest, is refused by
     every command with the same words, and the bounds in the base it was
-    typed in (kernel/shell/number.c); nothing runs."""
+    typed in (kernel/command.c); nothing runs."""
     for cmd, want in [
             ("sym 0x1ffffffffffffffff",
              "sym: address 0x1ffffffffffffffff is out of range (at most 0xffffffffffffffff)"),
