@@ -3,6 +3,7 @@
 #   make                 build build/$(ARCH)/probeos.elf (and the ISO on x86_64)
 #   make run             build and boot in QEMU, serial console on this terminal
 #   make debug           boot halted with a GDB stub and attach GDB
+#   make -s qemu-config  print this architecture's QEMU settings for the tests
 #   make test            host tests, fuzzer, symbol-table check and boot tests
 #   make fuzz            long fuzzing campaigns (FUZZ_TIME, FUZZ_TARGETS)
 #   make M=DIR           also build the modules of DIR into /lib/modules
@@ -17,6 +18,10 @@
 # freestanding kernel with the flags it sets).
 
 SHELL := /bin/bash
+# Every architecture there is: `make test` builds and tests each, and the
+# test scripts read this list from `make qemu-config`. A port adds its
+# name here (docs/porting.md).
+ARCHS := x86_64 aarch64
 ARCH ?= x86_64
 BUILD := build/$(ARCH)
 PYTHON ?= python3
@@ -32,9 +37,9 @@ Q := $(if $(V),,@)
 # What differs between the architectures (toolchain, code-generation
 # flags, how QEMU boots the kernel, which images are built) is set in
 # arch/$(ARCH)/arch.mk: CROSS_COMPILE, ARCH_CFLAGS, QEMU, QEMU_FLAGS, IMAGE,
-# CRASH_IMAGES, POWEROFF_STATUS and GDB.
+# CRASH_IMAGES, QEMU_CRASH_FLAGS, POWEROFF_STATUS and GDB.
 ifeq ($(wildcard arch/$(ARCH)/arch.mk),)
-$(error ARCH=$(ARCH) is not supported: there is no arch/$(ARCH)/arch.mk (try x86_64 or aarch64))
+$(error ARCH=$(ARCH) is not supported: there is no arch/$(ARCH)/arch.mk (try one of: $(ARCHS)))
 endif
 include arch/$(ARCH)/arch.mk
 
@@ -60,6 +65,9 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-fno-asynchronous-unwind-tables -fcf-protection=none \
 	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
+# The architecture's linker script includes linker/common.ld, the
+# sections every architecture shares: the links depend on both.
+LDSCRIPTS := linker/$(ARCH).ld linker/common.ld
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
 
@@ -70,7 +78,7 @@ SRCS := $(sort $(shell find kernel lib -name '*.c')) \
 	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug test host-tests deps clean crash-images bench modules linux-samples
+.PHONY: all run debug qemu-config test host-tests deps clean crash-images bench modules linux-samples
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
 
@@ -135,15 +143,15 @@ $(BUILD)/symtab0.S: tools/mksymtab.py
 $(BUILD)/symtab%.o: $(BUILD)/symtab%.S
 	$(Q)$(CC) $(ASFLAGS) -c $< -o $@
 
-$(BUILD)/link1.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab0.o linker/$(ARCH).ld
+$(BUILD)/link1.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab0.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab0.o
 $(BUILD)/symtab1.S: $(BUILD)/link1.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o linker/$(ARCH).ld
+$(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab1.o
 $(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o linker/$(ARCH).ld
+$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab2.o
 	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
@@ -238,6 +246,24 @@ debug: deps $(IMAGE)
 	$(GDB) -q $(BUILD)/probeos.elf -x tools/gdb/probeos.py -ex 'target remote localhost:1234'; \
 	kill $$qemu 2>/dev/null || true
 
+# What the tests (tests/boot/archs.py) and tools/bench.py need from the
+# build, so that no script repeats arch.mk: one KEY=VALUE a line, for
+# this ARCH, with CPUS CPUs and QEMU_ACCEL as given (make's own defaults
+# otherwise). A test adds its serial and monitor options to QEMU and
+# QEMU_FLAGS; QEMU_CRASH_FLAGS boots with crash=% on the kernel's command
+# line (% is the kind); OTHER_ARCH is another architecture, whose modules
+# the tests offer this one's loader.
+#   make -s ARCH=aarch64 CPUS=1 qemu-config
+QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS IMAGE POWEROFF_STATUS \
+	GDB NM OBJDUMP
+# $(call other-arch,ARCH): the first listed architecture that is not ARCH.
+other-arch = $(firstword $(filter-out $(1),$(ARCHS)))
+OTHER_ARCH := $(call other-arch,$(ARCH))
+# (The `@:` is a command, so that make does not add "Nothing to be done".)
+qemu-config:
+	$(foreach v,$(QEMU_CONFIG),$(info $(v)=$($(v))))
+	@:
+
 include tests/host/host.mk
 include tests/fuzz/fuzz.mk
 
@@ -253,7 +279,6 @@ bench: deps $(IMAGE)
 # written into the project's own files.
 LINUX_SOURCE_TAR := /usr/src/linux-source-6.1.tar.xz
 LINUX_SAMPLES := build/linux-samples/kprobes
-TEST_ARCHS := x86_64 aarch64
 $(LINUX_SAMPLES)/Makefile: | deps
 	@[ -e $(LINUX_SOURCE_TAR) ] || { echo "$(LINUX_SOURCE_TAR) is missing: run make deps" >&2; exit 1; }
 	@echo "  TAR     $(LINUX_SOURCE_TAR): samples/kprobes"
@@ -261,22 +286,21 @@ $(LINUX_SAMPLES)/Makefile: | deps
 	$(Q)tar -xJf $(LINUX_SOURCE_TAR) -C $(LINUX_SAMPLES).tmp --wildcards '*/samples/kprobes/*'
 	$(Q)mv $(LINUX_SAMPLES).tmp/*/samples/kprobes $(LINUX_SAMPLES) && rm -rf $(LINUX_SAMPLES).tmp
 linux-samples: deps $(LINUX_SAMPLES)/Makefile
-	@for arch in $(TEST_ARCHS); do \
+	@for arch in $(ARCHS); do \
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all || exit 1; done
 
-# Every test, on both architectures. Linux's kprobes samples are built
+# Every test, on every architecture. Linux's kprobes samples are built
 # into each archive first, so that the boot tests can load them, and so
 # are broken module files (tools/mkbadmodules.py), one of them a module
-# of the other architecture.
+# of another architecture (other-arch).
 test: deps host-test-bins $(LINUX_SAMPLES)/Makefile
-	@for arch in $(TEST_ARCHS); do \
+	@for arch in $(ARCHS); do \
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) modules || exit 1; done
-	$(Q)$(PYTHON) tools/mkbadmodules.py build x86_64 aarch64
-	$(Q)$(PYTHON) tools/mkbadmodules.py build aarch64 x86_64
-	@for arch in $(TEST_ARCHS); do \
+	$(Q)$(foreach a,$(ARCHS),$(PYTHON) tools/mkbadmodules.py build $(a) $(call other-arch,$(a)) &&) true
+	@for arch in $(ARCHS); do \
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) all crash-images \
 			|| exit 1; done
-	$(PYTHON) tests/run_tests.py $(addprefix --arch ,$(TEST_ARCHS))
+	$(PYTHON) tests/run_tests.py $(addprefix --arch ,$(ARCHS))
 
 # Debian packages this project needs, by the command or file that shows
 # each is there. A file may be a pattern: libFuzzer's runtime lies under

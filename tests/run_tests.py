@@ -34,13 +34,14 @@ Only the Python 3 standard library is used.
 import argparse
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
 import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
+import archs  # noqa: E402
 
 HOST_TIMEOUT = 600
 # Each fuzz target's bounded run is sized to take 10-20 s (its RUNS in
@@ -56,32 +57,22 @@ BOOT_TIMEOUT = 1800
 CRASH_TIMEOUT = 300
 # One boot, a module build and a GDB session: about 5 s when all is well.
 GDB_TIMEOUT = 300
+# The boot tests again on one CPU (UP_TESTS): one boot and the
+# selftests, so well under the boot tests' limit.
+UP_TIMEOUT = 900
 # `make bench` has a short smoke run here (is the table complete?); the
 # numbers themselves are never asserted. The whole smoke, its -smp 4 and
 # scaling boots included, took 2 minutes on x86_64 and 1.5 on aarch64 at
 # commit 69c596e; the limit leaves room for a loaded host.
-BENCH_ARCHS = ("x86_64", "aarch64")
-# The boot tests again on one CPU (UP_TESTS): one boot and the
-# selftests, so well under the boot tests' limit.
-UP_TIMEOUT = 900
 BENCH_TIMEOUT = 900
 
 
-# The nm that reads another architecture's ELF files: the cross
-# toolchain's, as the Makefile picks it, if installed (check_symtab.py
-# runs $NM; the host nm is the fallback).
-CROSS_NM = {
-    "aarch64": ["aarch64-none-elf-nm", "aarch64-linux-gnu-nm"],
-}
-
-
 def nm_env(arch):
+    """check_symtab.py runs $NM: unless it is set, the nm the build uses
+    for arch (the cross toolchain's for another architecture)."""
     if "NM" in os.environ:
         return {}
-    for nm in CROSS_NM.get(arch, []):
-        if shutil.which(nm):
-            return {"NM": nm}
-    return {}
+    return {"NM": archs.config(arch)["NM"]}
 
 
 class Part:
@@ -128,7 +119,7 @@ def make_parts(archs, only, boot_tests):
                               r"^up\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
                               % re.escape(arch),
                               UP_TIMEOUT))
-        if (not only or "bench" in only) and not boot_tests and arch in BENCH_ARCHS:
+        if (not only or "bench" in only) and not boot_tests:
             parts.append(Part("bench(%s)" % arch,
                               [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
                               r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),

@@ -103,9 +103,12 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
+import archs  # noqa: E402
 import qemu  # noqa: E402
 
-# row name in `bench` -> (label, instructions target, Linux instructions, Linux ns)
+# row name in `bench` -> (label, instructions target, Linux instructions, Linux ns),
+# the targets and Linux figures the project's issue gives for ROWS_ARCH
+ROWS_ARCH = "x86_64"
 ROWS = [
     ("k-optimized", "optimized kprobe", 60, 120, 170),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated", 150, 540, 1190),
@@ -124,9 +127,8 @@ HANDLERS = {"k-optimized": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
             "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
 PATHS = {"k-optimized": ("optimized",), "k-boosted-or-emulated": ("boosted", "emulated"),
          "k-single-stepped": ("single-stepped",)}
-# The only row an architecture may lack: aarch64 steps only instructions
-# with an exception fix-up (or a post-handler), and vfs_read has none.
-MAY_BE_ABSENT = {("aarch64", "k-single-stepped")}
+# The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
+# (arch/ARCH/testdata.py).
 
 LINE = re.compile(r"^bench: (\S+)\s+overhead\s+([\d.]+) cycles/hit\s+path (\S+)\s+hits (\d+)")
 RATE = re.compile(r"^bench: calls (\d+), cycles per tick (\d+) \(tick = (\d+) ms\)")
@@ -179,10 +181,8 @@ INTERLEAVED_RUNS = 2    # runs per measurement in one boot
 INTERLEAVED_MS = 1000   # per run (--scale-ms)
 INTERLEAVED_BOOTS = 9   # (--scale-boots)
 CEILING_TARGET = 1.7    # the no-probe ratio at 2 CPUs
-# Linux 6.1's 2-CPU/1-CPU ratios (x86_64, arm64) on the same QEMU, from
-# the project's issue; None where it has no such probe.
-LINUX_SCALE = {"none": (1.75, 1.90), "k-optimized": (1.74, None),
-               "k-boosted-or-emulated": (1.83, 1.84), "r": (1.62, 1.84)}
+# Linux 6.1's 2-CPU/1-CPU ratios on the same QEMU are each
+# architecture's BENCH_LINUX_SCALE (arch/ARCH/testdata.py).
 
 
 def qemu_command(arch, cpus, icount):
@@ -190,11 +190,11 @@ def qemu_command(arch, cpus, icount):
     (plain `-accel tcg` picks it; QEMU refuses thread=multi with -icount),
     which then runs the CPUs in turn: the other CPUs' idle loops wait for an interrupt and run no
     instructions, so the count stays the measuring CPU's. Without
-    -icount, several CPUs each get a host thread (qemu.smp_command), so
+    -icount, several CPUs each get a host thread (qemu.command), so
     that they really run at once."""
     if icount:
-        return list(qemu.QEMU_COMMANDS[arch]) + ["-smp", str(cpus), "-icount", "shift=0"]
-    return qemu.smp_command(arch, cpus) if cpus > 1 else list(qemu.QEMU_COMMANDS[arch])
+        return qemu.command(arch, cpus, accel="tcg") + ["-icount", "shift=0"]
+    return qemu.command(arch, cpus)
 
 
 def boot(qemu_cmd, arch, commands):
@@ -280,7 +280,7 @@ def run_interleaved(arch, ms):
     """One -smp 2 boot of `bench scale MS interleaved`: {(name, "row" or
     "ref", cpus): {"calls", "hits", "ms", "runs" (summed over its runs),
     "paths"}}."""
-    out = boot(qemu.smp_command(arch, 2), arch, ["bench scale %d interleaved" % ms])
+    out = boot(qemu.command(arch, 2), arch, ["bench scale %d interleaved" % ms])
     runs = {}
     for line in out:
         m = INTERLEAVED.match(line)
@@ -371,7 +371,7 @@ def report_interleaved(arch, boots, ms, host):
     wrong = wrong_interleaved(boots)
     if wrong:
         return wrong
-    linux = 0 if arch == "x86_64" else 1
+    linux = archs.testdata(arch).BENCH_LINUX_SCALE
     print()
     print("Scaling, %s, -smp 2: 1 CPU then 2 calling vfs_read at once (-accel tcg,thread=multi),"
           " %d ms of emulated time per run;" % (arch, ms))
@@ -390,7 +390,7 @@ def report_interleaved(arch, boots, ms, host):
     print("%-28s %12.0f %6.2fx %-13s %10s %6s %-15s %-10s %9s" % (
         SCALE_ROWS[0][1], rate, ratio, fmt_iqr(iqr), "-", "-", "",
         "%s %.1fx" % (against(ratio, iqr, CEILING_TARGET), CEILING_TARGET),
-        "%.2fx" % LINUX_SCALE["none"][linux]))
+        "%.2fx" % linux["none"]))
     below, widths = [], []
     for name, label in SCALE_ROWS[1:]:
         values = [interleaved_values(runs, name) for runs in boots]
@@ -403,7 +403,7 @@ def report_interleaved(arch, boots, ms, host):
             below.append("%s %s" % (label, where))
         if share_iqr:
             widths.append(share_iqr[1] - share_iqr[0])
-        theirs = LINUX_SCALE.get(name, (None, None))[linux]
+        theirs = linux.get(name)
         print("%-28s %12.0f %6.2fx %-13s %9.2fx %5.1f%% %-15s %-10s %9s" % (
             label, statistics.median(v[0] for v in values), ratio, fmt_iqr(ratio_iqr),
             statistics.median(v[2] for v in values), 100 * share,
@@ -528,7 +528,7 @@ def report_registration(exact, scale):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--arch", default="x86_64", choices=sorted(qemu.QEMU_COMMANDS))
+    ap.add_argument("--arch", default="x86_64", choices=archs.archs())
     ap.add_argument("--calls", type=int, default=20000)
     ap.add_argument("--boots", type=int, default=5)
     ap.add_argument("--scale-boots", type=int, default=INTERLEAVED_BOOTS)
@@ -585,7 +585,7 @@ def report_hits(args, calls, boots):
             insns *= scale
             insns_smp *= scale_smp
             missing += wrong_row(exact, name, calls) + wrong_row(exact_smp, name, calls)
-        elif name in exact["absent"] and (args.arch, name) in MAY_BE_ABSENT:
+        elif name in exact["absent"] and name in archs.testdata(args.arch).BENCH_MAY_BE_ABSENT:
             notes.append("%s: not measured, no %s" % (label, exact["absent"][name]))
         else:
             missing.append(name)
@@ -596,8 +596,8 @@ def report_hits(args, calls, boots):
             label, exact["paths"].get(name, "-"), fmt(insns, 1), fmt(insns_smp, 1),
             fmt(diff, 1), fmt(target), fmt(linux),
             fmt(statistics.median(ns) if ns else None, 1), spread, fmt(linux_ns)))
-    if args.arch != "x86_64":
-        notes.append("targets and Linux figures are the issue's, for x86_64")
+    if args.arch != ROWS_ARCH:
+        notes.append("targets and Linux figures are the issue's, for %s" % ROWS_ARCH)
     for note in notes:
         print(note)
     missing += report_registration(exact, scale)

@@ -9,9 +9,8 @@ each file of bad_modules(): a text file, a truncated module, a module of
 OTHER-ARCH, and copies of this architecture's good modules broken in one
 way each, one per way the loader must refuse (docs/modules.md, "What the
 loader refuses"). It touches BUILD-ROOT/ARCH/modules.stamp when a file
-changed, so that the next `make` rebuilds the archive. Both
-architectures' tests/modules must have been built (`make ARCH=...
-modules`).
+changed, so that the next `make` rebuilds the archive. The tests/modules
+of ARCH and OTHER-ARCH must have been built (`make ARCH=... modules`).
 
 The same list, with the line insmod must print for each, is what the
 host test (tests/host/test_module_refusals.py, on the host build of the
@@ -123,7 +122,9 @@ def bad_modules(root, arch, other):
     e = Elf(params)
     modinfo, data = e.section(".modinfo"), e.section(".data")
     outside = len(params) + 0x1000
-    other_name = "aarch64 (machine 183)" if arch == "x86_64" else "x86_64 (machine 62)"
+    # How the loader names the other architecture: its name, and the
+    # ELF header's e_machine (at offset 0x12) of that architecture's module.
+    other_name = "%s (machine %d)" % (other, struct.unpack_from("<H", foreign, 0x12)[0])
     vermagic = re.search(rb"vermagic=probeos-([0-9a-f]{12})", params)
     wrong_build = params.replace(vermagic.group(0),
                                  vermagic.group(0)[:-12] + b"0123456789ab")

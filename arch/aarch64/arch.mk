@@ -4,6 +4,8 @@
 # the toolchain, the code-generation flags, how QEMU boots the kernel
 # and which images `make all` and `make crash-images` build. BUILD, Q and
 # QEMU_ACCEL and CPUS are set by the Makefile before this file is read.
+# The tests read the QEMU settings through `make qemu-config`, and what
+# they expect of this architecture from testdata.py beside this file.
 
 # A bare-metal aarch64-none-elf- compiler when installed, and otherwise
 # Debian's Linux cross compiler, which builds a freestanding kernel as well.
@@ -40,8 +42,10 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -M virt -cpu cortex-a72 -m 256M 
 	-display none -no-reboot
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
 
-# No crash images: QEMU's -append passes crash=KIND to the usual image.
+# No crash images: QEMU's -append passes crash=KIND to the usual image
+# (QEMU_CRASH_FLAGS, for tests/boot/crash_tests.py: % is the kind).
 CRASH_IMAGES :=
+QEMU_CRASH_FLAGS = $(QEMU_FLAGS) -append crash=%
 # `poweroff` ends QEMU through PSCI, with status 0.
 POWEROFF_STATUS := 0
 GDB := gdb-multiarch

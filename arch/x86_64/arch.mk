@@ -4,6 +4,8 @@
 # the toolchain, the code-generation flags, how QEMU boots the kernel
 # and which images `make all` and `make crash-images` build. BUILD, Q and
 # QEMU_ACCEL and CPUS are set by the Makefile before this file is read.
+# The tests read the QEMU settings through `make qemu-config`, and what
+# they expect of this architecture from testdata.py beside this file.
 
 # A bare-metal x86_64-elf- compiler when installed, and otherwise the host
 # GCC, which can build a freestanding kernel with these flags.
@@ -35,10 +37,13 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -m 256M -cdrom $(BUILD)/probeos.
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
 
-# An ISO per crash kind (kernel/crash_test.c), whose GRUB passes crash=KIND.
+# An ISO per crash kind (kernel/crash_test.c), whose GRUB passes crash=KIND:
+# GRUB's configuration is the only way to the kernel's command line.
+# QEMU_CRASH_FLAGS boots the ISO of kind % (tests/boot/crash_tests.py).
 CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint \
 	double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow lock-recursion \
 	module-fault)
+QEMU_CRASH_FLAGS = $(subst $(IMAGE),$(BUILD)/crash-%.iso,$(QEMU_FLAGS))
 
 # `poweroff` leaves QEMU through isa-debug-exit, whose exit status is
 # (value << 1) | 1: 33 (a write of 16) is a clean end, not an error.

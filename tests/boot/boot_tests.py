@@ -7,8 +7,9 @@ machine. If a test leaves the machine in an unknown state (a timeout,
 QEMU exiting, a kernel PANIC), the machine is killed and the next test
 boots a fresh one.
 
-The machine has 4 CPUs (qemu.smp_command: -smp 4, each CPU on its own
-host thread, so that they really run at once), or --smp N of them.
+The machine has 4 CPUs (qemu.command: -smp 4, each CPU on its own host
+thread, so that they really run at once), or --smp N of them. What the
+tests expect of one architecture only is in arch/ARCH/testdata.py.
 
 Each test prints `ok - NAME` or `not ok - NAME: reason`, and the last line
 is `boot(ARCH): N passed, N failed`. The full serial transcript of every
@@ -37,6 +38,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import archs  # noqa: E402
 import qemu  # noqa: E402
 from checks import TestFailure, check, info, show  # noqa: E402
 
@@ -87,13 +89,18 @@ TESTS = []
 # Tests that apply to some architectures only, with the reason.
 ONLY_ON = {}
 
-def test(name, archs=None):
+def test(name, only_on=None):
     def register(fn):
         TESTS.append((name, fn))
-        if archs:
-            ONLY_ON[name] = archs
+        if only_on is not None:
+            ONLY_ON[name] = only_on
         return fn
     return register
+
+
+def archs_where(name):
+    """The architectures whose testdata.py sets name to a true value."""
+    return [arch for arch in archs.archs() if getattr(archs.testdata(arch), name)]
 
 
 @test("boot")
@@ -304,7 +311,7 @@ def test_worker(m):
 def test_numbers_out_of_range(m):
     """A number too big, or below a command's smallest, is refused by
     every command with the same words, and the bounds in the base it was
-    typed in (kernel/shell/number.c); nothing runs."""
+    typed in (kernel/command.c); nothing runs."""
     for cmd, want in [
             ("sym 0x1ffffffffffffffff",
              "sym: address 0x1ffffffffffffffff is out of range (at most 0xffffffffffffffff)"),
@@ -617,8 +624,8 @@ def test_probe_ret_and_jprobe(m):
     check(any("instances 0 in use, 4 free" in line for line in out),
           "`probe show` of a kretprobe: expected 'instances 0 in use, 4 free', got %s"
           % show(out, 12))
-    if m.arch == "aarch64":
-        check_aarch64_entry_paths(m, jnum)
+    if archs.testdata(m.arch).VFS_READ_ENTRY:
+        check_vfs_read_entry(m, jnum)
 
 
 def show_field(out, name):
@@ -629,29 +636,30 @@ def show_field(out, name):
     return None
 
 
-def check_aarch64_entry_paths(m, jnum):
-    """aarch64: vfs_read's first instruction (stp x29, x30, [sp, #-N]!) is
-    boosted for a jprobe, whose return then branches back with no eret,
-    and emulated once a kprobe with a post-handler (`probe add -a`)
-    shares the point - in the breakpoint's own exception, with no step;
-    the post-handler runs once per hit."""
+def check_vfs_read_entry(m, jnum):
+    """How vfs_read's first instruction runs (VFS_READ_ENTRY in
+    arch/ARCH/testdata.py): for the jprobe, the words of its insn line and
+    its path; once a kprobe with a post-handler (`probe add -a`) shares
+    the point, the path that must be taken at least once, with no
+    single-step; the post-handler runs once per hit."""
+    want = archs.testdata(m.arch).VFS_READ_ENTRY
     out = m.command("probe show %d" % jnum)
     insn, path = show_field(out, "insn"), show_field(out, "path")
-    check(insn and "emulated as stp through sp" in insn and "jprobe returns by branch" in insn,
-          "`probe show` of the jprobe on vfs_read: expected an insn line with 'emulated as"
-          " stp through sp' and 'jprobe returns by branch', got %s" % show(out, 12))
-    check(path and path.startswith("boosted;"),
-          "`probe show` of the jprobe on vfs_read: expected 'path boosted', got %s"
-          % show(out, 12))
+    check(insn and all(words in insn for words in want["jprobe insn"]),
+          "`probe show` of the jprobe on vfs_read: expected an insn line with %s, got %s"
+          % (" and ".join(map(repr, want["jprobe insn"])), show(out, 12)))
+    check(path and path.startswith(want["jprobe path"] + ";"),
+          "`probe show` of the jprobe on vfs_read: expected 'path %s', got %s"
+          % (want["jprobe path"], show(out, 12)))
     pnum, _ = probe_add(m, "-a vfs_read", "k", "vfs_read+0x0")
     m.command("cat /etc/hostname")
     out = m.command("probe show %d" % pnum)
-    path = show_field(out, "path")
-    taken = re.search(r"emulated (\d+), boosted \d+, single-stepped (\d+)", path or "")
-    check(path and path.startswith("emulated;") and taken and int(taken.group(1)) > 0
+    path, post_path = show_field(out, "path"), want["post-handler path"]
+    taken = re.search(r"\b%s (\d+),.* single-stepped (\d+)" % re.escape(post_path), path or "")
+    check(path and path.startswith(post_path + ";") and taken and int(taken.group(1)) > 0
           and taken.group(2) == "0",
-          "`probe show` of a post-handler probe on vfs_read: expected 'path emulated' taken"
-          " emulated at least once and never single-stepped, got %s" % show(out, 12))
+          "`probe show` of a post-handler probe on vfs_read: expected 'path %s' taken"
+          " at least once and never single-stepped, got %s" % (post_path, show(out, 12)))
     hits, post = show_field(out, "hits"), show_field(out, "post")
     check(post and hits and post.split()[0] == hits and int(hits) > 0,
           "`probe show` of a post-handler probe on vfs_read: expected as many post-handler"
@@ -1062,23 +1070,18 @@ TRACE_SUMMARY = re.compile(r"^trace: (\d+) records, (\d+) lost$")
 TRACE_LINE = re.compile(r"^ +(?P<seconds>\d+)\.(?P<micro>\d{6})  \[cpu (?P<cpu>\d+)\]  "
                         r"\S+\(\d+\)  #(?P<probe>\d+) [kjr] \S+  (?:args|ret=)")
 
-# The objdump that reads each architecture's kernel: the first installed.
-OBJDUMPS = {
-    "x86_64": ["x86_64-elf-objdump", "objdump"],
-    "aarch64": ["aarch64-none-elf-objdump", "aarch64-linux-gnu-objdump"],
-}
 OBJDUMP_SYMBOL = re.compile(r"^[0-9a-f]+ (.{7}) \S+\s+([0-9a-f]+) (\S+)$")
 OBJDUMP_INSN = re.compile(r"^ *([0-9a-f]+):\s+(.*)$")
 
 
 def objdump(m, *args):
-    """The output of objdump, for this machine's architecture, on a file
-    of the build."""
-    for tool in OBJDUMPS[m.arch]:
-        if shutil.which(tool):
-            return subprocess.run([tool] + list(args), cwd=m.root, check=True,
-                                  stdout=subprocess.PIPE, text=True).stdout
-    raise TestFailure("no objdump for %s (tried %s)" % (m.arch, ", ".join(OBJDUMPS[m.arch])))
+    """The output of objdump, the build's for this machine's architecture,
+    on a file of the build."""
+    tool = archs.config(m.arch)["OBJDUMP"]
+    if not shutil.which(tool):
+        raise TestFailure("no objdump for %s (%s is not installed)" % (m.arch, tool))
+    return subprocess.run([tool] + list(args), cwd=m.root, check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
 
 
 def elf_functions(m, path):
@@ -1273,21 +1276,10 @@ def test_trace_merged_across_cpus(m):
 
 # -- a printing probe on every instruction that takes a lock -------------
 
-# What spin_lock (kernel/spinlock.h) compiles to, as `objdump -d` shows
-# it: an atomic exchange of 1 into the lock's 32-bit flag. On x86_64 an
-# xchg of a 32-bit register with memory. On aarch64 (no LSE atomics:
-# -mno-outline-atomics on a cortex-a72) a load-acquire exclusive of a
-# 32-bit word followed at once by a store exclusive to the same address;
-# a compare-and-swap would compare in between. spin_unlock is a release
-# store of 0 to the flag: on aarch64 an stlr of wzr (also how the
-# kretprobe layer frees an instance; that code is blacklisted), on x86_64
-# a plain mov like any other store, so there only the functions that take
-# a lock can be found.
-SPINLOCK_CODE = {
-    "x86_64": [re.compile(r"\txchg +%(?:e[a-z]{2}|r\d+d),\S*\(")],
-    "aarch64": [re.compile(r"\tldaxr\tw\d+, \[(x\d+)\]\n *[0-9a-f]+:\tstxr\tw\d+, w\d+, \[\1\]"),
-                re.compile(r"\tstlr\twzr, \[x\d+\]")],
-}
+# What spin_lock (kernel/spinlock.h) compiles to, an atomic exchange of 1
+# into the lock's 32-bit flag, and where it can be told apart spin_unlock,
+# a release store of 0, is each architecture's SPINLOCK_CODE
+# (arch/ARCH/testdata.py).
 # Functions that surely take a lock: the heap's, the console input's, a
 # wait queue's, the scheduler's and the ramfs'. If the search finds
 # fewer, it is the search that is wrong.
@@ -1302,10 +1294,10 @@ PROBE_LIST_LINE = re.compile(r"^[0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d
 
 def functions_matching(m, elf, patterns):
     """The names of the functions in elf whose disassembly one of the
-    regexes matches."""
+    regular expressions matches."""
     parts = OBJDUMP_FUNCTION.split(objdump(m, "-d", "--no-show-raw-insn", elf))
     return {name for name, code in zip(parts[1::2], parts[2::2])
-            if any(p.search(code) for p in patterns)}
+            if any(re.search(p, code) for p in patterns)}
 
 
 def exact(out):
@@ -1360,7 +1352,8 @@ def test_probe_every_spinlock_user(m):
     for every key typed in each of the thousands of `probe add` lines
     that follow. Then every command's output, echo included, is mixed
     with hits, so the shell is talked to through command_with_printed_hits."""
-    users = functions_matching(m, "build/%s/probeos.elf" % m.arch, SPINLOCK_CODE[m.arch])
+    users = functions_matching(m, "build/%s/probeos.elf" % m.arch,
+                               archs.testdata(m.arch).SPINLOCK_CODE)
     missing = [name for name in KNOWN_SPINLOCK_USERS if name not in users]
     check(not missing, "objdump: no spinlock found in %s, though they take one; found in %s"
           % (", ".join(missing), show(sorted(users), 50)))
@@ -1419,16 +1412,10 @@ def test_probe_every_spinlock_user(m):
     compare_workloads(run_workloads(m.command), reference, "after `probe del all`")
 
 
-OPTIMIZER_ARCHS = ("x86_64", "aarch64")
-
-# The selftest function opt_probed_indirect is built to be refused on each
-# architecture, for a reason of its own: x86_64's has an indirect jump
-# somewhere (arch/x86_64/optprobe_selftest.c), aarch64's starts with a
-# call through a register (arch/aarch64/optprobe_selftest.c).
-INDIRECT_REFUSAL = {
-    "x86_64": "indirect jump at",
-    "aarch64": "call through a register in region at",
-}
+# The architectures with a jump optimizer: those that say why it refuses
+# the selftest function opt_probed_indirect, which each builds to be
+# refused for a reason of its own (OPTIMIZER_REFUSAL in testdata.py).
+OPTIMIZER_ARCHS = archs_where("OPTIMIZER_REFUSAL")
 
 
 def wait_list_flag(m, addr, kind, where, want, seconds=5.0):
@@ -1442,7 +1429,7 @@ def wait_list_flag(m, addr, kind, where, want, seconds=5.0):
         time.sleep(0.2)
 
 
-@test("probe_optimizer", archs=OPTIMIZER_ARCHS)
+@test("probe_optimizer", only_on=OPTIMIZER_ARCHS)
 def test_probe_optimizer(m):
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
     try:
@@ -1465,7 +1452,7 @@ def test_probe_optimizer(m):
         flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", True)
         check("[OPTIMIZED]" in flags, "after `probe optimize on`: got flags %s" % flags)
         # A refusal is explained: this selftest function cannot be optimized.
-        refusal = INDIRECT_REFUSAL[m.arch]
+        refusal = archs.testdata(m.arch).OPTIMIZER_REFUSAL
         want = re.compile(r"^not optimized: %s opt_probed_indirect\+0x[0-9a-f]+$"
                           % re.escape(refusal))
         refused, _ = probe_add(m, "opt_probed_indirect", "k", "opt_probed_indirect+0x0")
@@ -1485,7 +1472,7 @@ def test_probe_optimizer(m):
         m.command("probe del %d" % number)
 
 
-@test("bench_keeps_optimizer_setting", archs=OPTIMIZER_ARCHS)
+@test("bench_keeps_optimizer_setting", only_on=OPTIMIZER_ARCHS)
 def test_bench_keeps_optimizer_setting(m):
     """`bench` switches the optimizer on and off for its rows; it must
     leave it as the user had it. (It used to switch it on at the end, so a
@@ -1511,16 +1498,12 @@ def test_bench_keeps_optimizer_setting(m):
         m.command("probe optimize on")
 
 
-# Every selftest suite the kernel must run, per architecture: a suite
-# that went missing (not linked, renamed) fails the test rather than
-# leaving fewer cases to pass.
+# Every selftest suite the kernel must run, with the architecture's own
+# (SELFTEST_SUITES in testdata.py): a suite that went missing (not
+# linked, renamed) fails the test rather than leaving fewer cases to pass.
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "kprobes", "kretprobes",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]
-SELFTEST_ARCH_SUITES = {
-    "x86_64": ["kprobes-x86", "optprobes-x86"],
-    "aarch64": ["kprobes-aarch64", "optprobes-aarch64"],
-}
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
 KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
@@ -1544,7 +1527,7 @@ def test_selftest(m):
     check(failed == 0 and not failures,
           "`selftest`: %d failed: %s" % (failed, show(failures, 10)))
     suites = sorted(mt.group(2) for mt in map(KTAP_SUITE.match, text) if mt)
-    want = sorted(SELFTEST_SUITES + SELFTEST_ARCH_SUITES[m.arch])
+    want = sorted(SELFTEST_SUITES + archs.testdata(m.arch).SELFTEST_SUITES)
     check(suites == want, "`selftest`: expected the suites %s, got %s" % (want, suites))
     cases = sum(1 for line in text if KTAP_CASE.match(line))
     check(passed > 0 and cases == passed + failed,
@@ -1552,10 +1535,10 @@ def test_selftest(m):
     info("selftest: %d passed in %d suites" % (passed, len(suites)))
 
 
-@test("typed_during_boot", archs=["aarch64"])
+@test("typed_during_boot", only_on=archs_where("TYPED_DURING_BOOT"))
 def test_typed_during_boot(m):
-    """Keys typed before the kernel is up reach the shell whole. (On
-    x86_64 they reach GRUB's menu instead, so the test is aarch64's.)"""
+    """Keys typed before the kernel is up reach the shell whole. (Not
+    where a boot loader's menu takes them: on x86_64 GRUB's.)"""
     with qemu.Machine(m.arch, qemu_cmd=m.cmd if m.custom_cmd else None, log_path=m.log_path,
                       log_title="typed during boot") as early:
         early.send("uptime\r")
@@ -1568,7 +1551,7 @@ def test_typed_during_boot(m):
 
 @test("poweroff")
 def test_poweroff(m):
-    want = qemu.POWEROFF_STATUS[m.arch]
+    want = qemu.poweroff_status(m.arch)
     status = m.poweroff(POWEROFF_TIMEOUT)
     check(status == want, "`poweroff`: QEMU exit status %d, expected %d" % (status, want))
 
@@ -1599,8 +1582,7 @@ class Harness:
     def boot(self):
         self.boots += 1
         m = qemu.Machine(self.arch, qemu_cmd=self.qemu_cmd, log_path=self.log_path,
-                         log_title="boot %d" % self.boots,
-                         smp=self.smp if self.smp > 1 else None)
+                         log_title="boot %d" % self.boots, smp=self.smp)
         try:
             m.start()
             m.wait_prompt(BOOT_TIMEOUT, echo=False)
@@ -1695,7 +1677,7 @@ def exit_on_signal(signum, frame):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--arch", default="x86_64", choices=sorted(qemu.QEMU_COMMANDS))
+    ap.add_argument("--arch", default="x86_64", choices=archs.archs())
     ap.add_argument("--test", action="append", default=[], metavar="NAME",
                     help="run only this test (repeatable); the machine is booted first")
     ap.add_argument("--list", action="store_true", help="list the tests and exit")

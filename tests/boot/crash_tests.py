@@ -2,7 +2,7 @@
 """Crash tests: boot kernels told to crash (crash=KIND on the command line,
 see kernel/crash_test.c) and check what the panic prints.
 
-The machine has CPUS CPUs (qemu.smp_command), so a panic happens while
+The machine has CPUS CPUs (qemu.command), so a panic happens while
 other CPUs run. Each kind must print one `PANIC: <cause> at
 <function>+0x../0x..` line, then `on CPU N; the other CPUs are stopped`, the
 registers, and a `Call trace:` whose lines are symbolized and reach kmain
@@ -21,6 +21,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import archs  # noqa: E402
 import qemu  # noqa: E402
 
 TIMEOUT = 60
@@ -36,31 +37,24 @@ RECURSION = ("spinlock: CPU 0 takes 'crash test' again; it already holds it "
 # A NULL pointer written through in a module's init (crash=module-fault).
 UNMAPPED = "access to an unmapped address"
 
-# kind -> (cause in the PANIC line, function the panic names)
+# kind -> (cause in the PANIC line, function the panic names), for the
+# kinds every architecture has and whose panic is the same on each; the
+# others are each architecture's CRASH_KINDS (arch/ARCH/testdata.py).
 KINDS = {
-    "x86_64": {
-        "trap": ("invalid opcode", "crash_by_trap"),
-        "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
-        "breakpoint": ("breakpoint", "arch_crash_test"),
-        "double-fault": ("double fault", "arch_crash_test"),
-        "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
-        "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
-        "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
-        "stack-overflow": (OVERFLOW, None),
-        "lock-recursion": (RECURSION, None),
-        "module-fault": (UNMAPPED, "mod_crash_write"),
-    },
-    "aarch64": {
-        "trap": ("BRK instruction with no handler", "crash_by_trap"),
-        "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
-        "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
-        "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
-        "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
-        "stack-overflow": (OVERFLOW, None),
-        "lock-recursion": (RECURSION, None),
-        "module-fault": (UNMAPPED, "mod_crash_write"),
-    },
+    "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
+    "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
+    "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
+    "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
+    "stack-overflow": (OVERFLOW, None),
+    "lock-recursion": (RECURSION, None),
+    "module-fault": (UNMAPPED, "mod_crash_write"),
 }
+
+
+def kinds(arch):
+    """Every kind arch has: its own (CRASH_KINDS) first, then KINDS."""
+    return dict(archs.testdata(arch).CRASH_KINDS, **KINDS)
+
 
 # For the kinds that crash in a loaded module: the module each of its
 # functions in the trace must be named with, " [mod_crash]" as Linux's
@@ -83,29 +77,14 @@ PANIC_CALLERS = {
 # kmain, except in a thread of its own whose recursion fills the trace.
 REACHES = {"stack-overflow": "crash_recurse"}
 
-# The first line of each architecture's register dump.
-REGISTERS = {
-    "x86_64": re.compile(r"^RIP: [0-9a-f]{16}  RSP: [0-9a-f]{16}"),
-    "aarch64": re.compile(r"^pc : [0-9a-f]{16}  sp : [0-9a-f]{16}"),
-}
-
 # Names may carry the suffixes of GCC's split or specialized copies
 # (crash_test_from_cmdline.cold), and code in a module its name.
 SYMBOLIZED = re.compile(r"^  \[<[0-9a-f]{16}>\] ([\w.]+)\+0x[0-9a-f]+/0x[0-9a-f]+(?: \[(\w+)\])?$")
 
 
-def command(arch, kind):
-    cmd = qemu.smp_command(arch, CPUS)
-    if arch == "x86_64":
-        cmd[cmd.index("build/x86_64/probeos.iso")] = "build/x86_64/crash-%s.iso" % kind
-    else:
-        cmd += ["-append", "crash=%s" % kind]
-    return cmd
-
-
 def run(arch, kind):
     """Boot, and return the console lines up to the end of the panic."""
-    proc = subprocess.Popen(command(arch, kind), cwd=qemu.ROOT, stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen(qemu.command(arch, CPUS, crash=kind), cwd=qemu.ROOT, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     text = b""
     deadline = time.monotonic() + TIMEOUT
@@ -127,7 +106,7 @@ def run(arch, kind):
 
 def check(arch, kind, lines):
     """The reason the panic output is wrong, or None."""
-    cause, function = KINDS[arch][kind]
+    cause, function = kinds(arch)[kind]
     if END not in lines:
         return "no end-of-panic line within %d s" % TIMEOUT
     panics = [l for l in lines if l.startswith("PANIC: ")]
@@ -143,7 +122,7 @@ def check(arch, kind, lines):
         if len(panics) != 1 or not want.match(panics[0]):
             return ("expected one line 'PANIC: %s... at %s+0x../0x..', got %r"
                     % (cause, function, panics))
-        if not any(REGISTERS[arch].match(l) for l in lines):
+        if not any(re.match(archs.testdata(arch).REGISTER_DUMP, l) for l in lines):
             return "no register dump"
     after = lines[lines.index(panics[0]) + 1:lines.index(panics[0]) + 2]
     if not after or not STOPPED.match(after[0]):
@@ -170,10 +149,10 @@ def check(arch, kind, lines):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--arch", default="x86_64", choices=sorted(KINDS))
+    ap.add_argument("--arch", default="x86_64", choices=archs.archs())
     args = ap.parse_args()
     passed = failed = 0
-    for kind in KINDS[args.arch]:
+    for kind in kinds(args.arch):
         lines = run(args.arch, kind)
         reason = check(args.arch, kind, lines)
         if reason:

@@ -39,7 +39,8 @@ goes to build/ARCH/gdb-test.log, GDB's to build/ARCH/gdb-test.gdb.log.
 
     python3 tests/boot/gdb_tests.py --arch aarch64
 
-GDB is `gdb` for x86_64 and `gdb-multiarch` for aarch64 (arch/ARCH/arch.mk).
+The GDB run is the build's (GDB in arch/ARCH/arch.mk: `gdb` for x86_64,
+`gdb-multiarch` for aarch64), as `make debug` runs it.
 Only the Python 3 standard library is used.
 """
 
@@ -55,6 +56,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import archs  # noqa: E402
 import qemu  # noqa: E402
 from checks import TestFailure, check, info, show  # noqa: E402
 
@@ -62,9 +64,6 @@ ROOT = qemu.ROOT
 BOOT_TIMEOUT = 60
 COMMAND_TIMEOUT = 20
 GDB_TIMEOUT = 60        # one GDB command; TCG is slow to stop and resume
-
-GDB = {"x86_64": "gdb", "aarch64": "gdb-multiarch"}
-GDB_ARCH = {"x86_64": "i386:x86-64", "aarch64": "aarch64"}
 
 MODULE = "gdbtest"
 
@@ -98,7 +97,8 @@ class Gdb:
 
     def __init__(self, arch, log_path):
         self.arch = arch
-        self.cmd = [GDB[arch], "-nx", "-q", os.path.join("build", arch, "probeos.elf")]
+        self.cmd = [archs.config(arch)["GDB"], "-nx", "-q",
+                    os.path.join("build", arch, "probeos.elf")]
         self.lines = queue.Queue()
         self.transcript = []
         self.count = 0
@@ -185,7 +185,7 @@ class Context:
         self.arch = arch
         self.serial_log = os.path.join(ROOT, "build", arch, "gdb-test.log")
         self.gdb_log = os.path.join(ROOT, "build", arch, "gdb-test.gdb.log")
-        self.qemu_cmd = list(qemu.QEMU_COMMANDS[arch])
+        self.qemu_cmd = qemu.command(arch)
         self.port = None
         self.machine = None
         self.gdb = None
@@ -226,7 +226,7 @@ def attach(ctx):
     ctx.gdb = g = Gdb(ctx.arch, ctx.gdb_log)
     g.command("set pagination off")
     g.command("set confirm off")
-    g.command("set architecture %s" % GDB_ARCH[ctx.arch])
+    g.command("set architecture %s" % archs.testdata(ctx.arch).GDB_ARCH)
     out = g.command("target remote 127.0.0.1:%d" % ctx.port)
     g.attached = True
     check(not any("error" in l.lower() or "refused" in l.lower() for l in out),
@@ -405,7 +405,7 @@ STEPS = [
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--arch", default="x86_64", choices=sorted(GDB))
+    ap.add_argument("--arch", default="x86_64", choices=archs.archs())
     args = ap.parse_args()
     signal.signal(signal.SIGTERM, lambda s, f: sys.exit(128 + s))
     signal.signal(signal.SIGHUP, lambda s, f: sys.exit(128 + s))

@@ -14,10 +14,10 @@ import os
 import re
 import time
 
+import archs
 from checks import check, info, show
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OTHER_ARCH = {"x86_64": "aarch64", "aarch64": "x86_64"}
+ROOT = archs.ROOT
 _spec = importlib.util.spec_from_file_location(
     "mkbadmodules", os.path.join(ROOT, "tools", "mkbadmodules.py"))
 mkbadmodules = importlib.util.module_from_spec(_spec)
@@ -115,8 +115,7 @@ def define(test):
         check(info_ is not None and info_[2] == "Live",
               "`lsmod`: kprobe_example not Live: %s" % info_)
         out = cat_hostname(m)
-        regs = r"ip = [0-9a-f]+, flags = 0x[0-9a-f]+" if m.arch == "x86_64" else \
-            r"pc = 0x[0-9a-f]+, pstate = 0x[0-9a-f]+"
+        regs = archs.testdata(m.arch).KPROBE_EXAMPLE_REGS
         expect_lines(out, [r"^handler_pre: <vfs_read> p->addr = 0x%s, %s$" % (HEX, regs),
                            r"^handler_post: <vfs_read> p->addr = 0x%s, " % HEX,
                            r"^probeos$"], "cat /etc/hostname")
@@ -163,7 +162,7 @@ def define(test):
         """Our samples/kprobes/: registers, arguments, timing, faults."""
         insmod(m, "kprobe_regs symbol=vfs_read")
         out = cat_hostname(m)
-        reg = "ip" if m.arch == "x86_64" else "pc"
+        reg = archs.testdata(m.arch).PC_NAME
         expect_lines(out, [r"^kprobe_regs: vfs_read hit 1 at %s$" % HEX,
                            r"^kprobe_regs:  %s %s " % (reg, HEX)], "cat")
         run(m, "rmmod kprobe_regs")
@@ -317,7 +316,7 @@ def define(test):
         the kernel alive, nothing loaded, and the memory given back."""
         before = settled_mem(m)
         cases, _ = mkbadmodules.bad_modules(os.path.join(ROOT, "build"), m.arch,
-                                            OTHER_ARCH[m.arch])
+                                            archs.config(m.arch)["OTHER_ARCH"])
         cases += [("/etc/motd", "", r"^insmod: not an ELF file$"),
                   ("/lib/modules/none.ko", "",
                    r"^insmod: /lib/modules/none.ko: no such file")]

@@ -1,7 +1,9 @@
 """Boot ProbeOS under QEMU and talk to its shell over the serial port.
 
-The serial port is wired to QEMU's stdin and stdout (-serial stdio), so a
-test types by writing to a pipe and reads the console from another pipe.
+QEMU is started with the build's command line, the one `make run` boots
+(command()). The serial port is wired to QEMU's stdin and stdout
+(-serial stdio), so a test types by writing to a pipe and reads the
+console from another pipe.
 A reader thread moves everything QEMU prints into a small line-based
 "screen" (see Screen) so that echoed backspaces, line redraws and colour
 escapes from GRUB come out as the text a person would see.
@@ -29,61 +31,45 @@ import threading
 import time
 import weakref
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import archs
+
+ROOT = archs.ROOT
 
 PROMPT = "probeos> "
 
-# How each architecture is booted, relative to the repository root.
-# "-accel tcg" is always given so that QEMU never picks KVM: the tests
-# must behave the same on a laptop and on a CI runner without /dev/kvm.
-QEMU_COMMANDS = {
-                 "x86_64": [
-                            "qemu-system-x86_64", "-accel", "tcg", "-m", "256M",
-                            "-cdrom", "build/x86_64/probeos.iso", "-boot", "d",
-                            "-display", "none", "-serial", "stdio", "-monitor", "none",
-                            "-no-reboot",
-                            # poweroff writes 0x10 here; QEMU exits with (0x10 << 1) | 1.
-                            "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-                            ],
-                 # -serial stdio and -monitor none are spelled out so that
-                 # -nographic does not multiplex the monitor onto the serial
-                 # port, where Ctrl-A would be taken as a monitor escape.
-                 # The kernel is the raw arm64 Image, not the ELF: QEMU boots an
-                 # ELF as a bare-metal program and then ignores -initrd.
-                 "aarch64": [
-                             "qemu-system-aarch64", "-accel", "tcg", "-M", "virt",
-                             "-cpu", "cortex-a72", "-m", "256M",
-                             "-kernel", "build/aarch64/probeos.bin",
-                             "-initrd", "build/aarch64/rootfs.cpio",
-                             "-nographic", "-serial", "stdio", "-monitor", "none",
-                             "-no-reboot",
-                             ],
-                 }
+# The build's command line (arch/ARCH/arch.mk's QEMU and QEMU_FLAGS, as
+# `make run` uses them, read through archs.config) with the serial port
+# on QEMU's stdin and stdout and no monitor: a test reads and writes the
+# serial port through pipes, and `make run`'s mon:stdio would take a
+# Ctrl-A typed by a test as a monitor escape. The build's flags always
+# name an accelerator: QEMU never picks KVM, and the tests behave the
+# same on a laptop and on a CI runner without /dev/kvm.
+SERIAL = ["-serial", "stdio", "-monitor", "none"]
 
 
+def command(arch, cpus=1, accel=None, crash=None):
+    """The QEMU command line that boots arch with cpus CPUs: with more
+    than one, each on a host thread of its own (-accel tcg,thread=multi),
+    so that they really run at the same time, as on hardware, and races
+    can show. accel, if given, replaces the build's accelerator. With
+    crash=KIND the kernel's command line has crash=KIND
+    (kernel/crash_test.c)."""
+    config = archs.config(arch, cpus, accel)
+    flags = config["QEMU_FLAGS"] if crash is None else \
+        config["QEMU_CRASH_FLAGS"].replace("%", crash)
+    return [config["QEMU"]] + shlex.split(flags) + SERIAL
 
-def smp_command(arch, cpus):
-    """QEMU_COMMANDS[arch] for a machine with cpus CPUs. thread=multi runs
-    each CPU on a host thread of its own, so that they really run at the
-    same time, as on hardware, and races can show."""
-    cmd = list(QEMU_COMMANDS[arch])
-    cmd[cmd.index("-accel") + 1] = "tcg,thread=multi"
-    return cmd + ["-smp", str(cpus)]
+
+def boot_files(arch):
+    """The files the command line needs, checked before starting QEMU so
+    that a missing build gives a clear message instead of a boot timeout."""
+    return archs.config(arch)["IMAGE"].split()
 
 
-# The files each command line needs, checked before starting QEMU so
-# that a missing build gives a clear message instead of a boot timeout.
-BOOT_FILES = {
-              "x86_64": ["build/x86_64/probeos.iso"],
-              "aarch64": ["build/aarch64/probeos.bin", "build/aarch64/rootfs.cpio"],
-              }
+def poweroff_status(arch):
+    """QEMU's exit status after `poweroff`."""
+    return int(archs.config(arch)["POWEROFF_STATUS"])
 
-# QEMU's exit status after `poweroff`. On aarch64, PSCI SYSTEM_OFF has
-# no status to pass: QEMU exits normally, with 0.
-POWEROFF_STATUS = {
-                   "x86_64": 33,
-                   "aarch64": 0,
-                   }
 
 # Input is typed in small pieces, as a person types: a real UART
 # receives one byte at a time. (Machine.paste writes a block at once.)
@@ -230,18 +216,13 @@ class Machine:
 
     def __init__(self, arch="x86_64", qemu_cmd=None, root=ROOT,
                  log_path=None, log_title=None, smp=None):
-        if arch not in QEMU_COMMANDS:
+        if arch not in archs.archs():
             raise ValueError("unknown architecture %r (known: %s)" %
-                             (arch, ", ".join(sorted(QEMU_COMMANDS))))
+                             (arch, ", ".join(archs.archs())))
         self.arch = arch
         self.root = root
-        self.smp = smp or 1  # CPUs: smp_command's when given
-        if qemu_cmd:
-            self.cmd = list(qemu_cmd)
-        elif smp:
-            self.cmd = smp_command(arch, smp)
-        else:
-            self.cmd = list(QEMU_COMMANDS[arch])
+        self.smp = smp or 1
+        self.cmd = list(qemu_cmd) if qemu_cmd else command(arch, self.smp)
         self.custom_cmd = qemu_cmd is not None
         self.log_path = log_path
         self.log_title = log_title
@@ -264,7 +245,7 @@ class Machine:
 
     def start(self):
         if not self.custom_cmd:
-            for path in BOOT_FILES[self.arch]:
+            for path in boot_files(self.arch):
                 if not os.path.exists(os.path.join(self.root, path)):
                     raise Died("%s does not exist (build it first)" % path)
         self.started_at = time.monotonic()

@@ -118,6 +118,7 @@ host-tests: host-test-bins
 		--python tests/host/test_module_reloc_types.py \
 		--python tests/host/test_module_refusals.py \
 		--python tests/host/test_gdb_script.py \
+		--python tests/host/test_qemu_config.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \

@@ -1,0 +1,73 @@
+"""What the tests expect of aarch64 and of no other architecture
+(tests/boot/archs.py says how this file is read and written)."""
+
+# -- tests/boot/boot_tests.py -------------------------------------------
+
+# The architecture's own selftest suites, run beside the portable ones.
+SELFTEST_SUITES = ["kprobes-aarch64", "optprobes-aarch64"]
+
+# Why the jump optimizer refuses opt_probed_indirect, as `probe show`
+# says it: arch/aarch64/optprobe_selftest.c starts it with a call through
+# a register. None on an architecture with no optimizer back end, whose
+# optimizer tests are then skipped.
+OPTIMIZER_REFUSAL = "call through a register in region at"
+
+# What spin_lock (kernel/spinlock.h) compiles to, as `objdump -d` shows
+# it (no LSE atomics: -mno-outline-atomics on a cortex-a72): a
+# load-acquire exclusive of the lock's 32-bit flag followed at once by a
+# store exclusive to the same address (a compare-and-swap would compare
+# in between); and spin_unlock, a release store of 0 to the flag, an
+# stlr of wzr (also how the kretprobe layer frees an instance; that code
+# is blacklisted).
+SPINLOCK_CODE = [r"\tldaxr\tw\d+, \[(x\d+)\]\n *[0-9a-f]+:\tstxr\tw\d+, w\d+, \[\1\]",
+                 r"\tstlr\twzr, \[x\d+\]"]
+
+# Whether keys typed before the kernel is up reach its shell.
+TYPED_DURING_BOOT = True
+
+# What `probe show` says of vfs_read's first instruction (stp x29, x30,
+# [sp, #-N]!): a jprobe's hits boost it, and its entry function returns
+# by a branch, with no eret ("jprobe insn" words, "jprobe path"); once a
+# kprobe with a post-handler shares the point, it is emulated in the
+# breakpoint's own exception, with no step ("post-handler path").
+VFS_READ_ENTRY = {
+    "jprobe insn": ["emulated as stp through sp", "jprobe returns by branch"],
+    "jprobe path": "boosted",
+    "post-handler path": "emulated",
+}
+
+# -- tests/boot/module_tests.py -----------------------------------------
+
+# The registers Linux's kprobe_example.c prints in its pre-handler (its
+# CONFIG_ARM64 lines), and the program counter's name in our
+# samples/kprobes/kprobe_regs.c.
+KPROBE_EXAMPLE_REGS = r"pc = 0x[0-9a-f]+, pstate = 0x[0-9a-f]+"
+PC_NAME = "pc"
+
+# -- tests/boot/crash_tests.py ------------------------------------------
+
+# The crash kinds whose panic differs between architectures: kind ->
+# (cause in the PANIC line, function the panic names). "trap" is
+# kernel/crash_test.c's __builtin_trap, which GCC makes a BRK here.
+CRASH_KINDS = {
+    "trap": ("BRK instruction with no handler", "crash_by_trap"),
+}
+
+# The first line of the register dump.
+REGISTER_DUMP = r"^pc : [0-9a-f]{16}  sp : [0-9a-f]{16}"
+
+# -- tests/boot/gdb_tests.py --------------------------------------------
+
+# GDB's name of the architecture (`set architecture`).
+GDB_ARCH = "aarch64"
+
+# -- tools/bench.py -----------------------------------------------------
+
+# Rows of `bench` the architecture may lack, having nothing to measure:
+# aarch64 steps only instructions with an exception fix-up (or a
+# post-handler), and vfs_read has none.
+BENCH_MAY_BE_ABSENT = ["k-single-stepped"]
+
+# Linux 6.1's 2-CPU/1-CPU ratios (arm64) on the same QEMU, from the
+# project's issue, per row; a row not named has no such Linux probe.
+BENCH_LINUX_SCALE = {"none": 1.90, "k-boosted-or-emulated": 1.84, "r": 1.84}

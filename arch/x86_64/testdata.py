@@ -1,0 +1,66 @@
+"""What the tests expect of x86_64 and of no other architecture
+(tests/boot/archs.py says how this file is read and written)."""
+
+# -- tests/boot/boot_tests.py -------------------------------------------
+
+# The architecture's own selftest suites, run beside the portable ones.
+SELFTEST_SUITES = ["kprobes-x86", "optprobes-x86"]
+
+# Why the jump optimizer refuses opt_probed_indirect, as `probe show`
+# says it: arch/x86_64/optprobe_selftest.c builds it with an indirect
+# jump. None on an architecture with no optimizer back end, whose
+# optimizer tests are then skipped.
+OPTIMIZER_REFUSAL = "indirect jump at"
+
+# What spin_lock (kernel/spinlock.h) compiles to, as `objdump -d` shows
+# it: an xchg of a 32-bit register with the lock's flag. spin_unlock is a
+# plain mov like any other store, so only the functions that take a lock
+# can be found.
+SPINLOCK_CODE = [r"\txchg +%(?:e[a-z]{2}|r\d+d),\S*\("]
+
+# Whether keys typed before the kernel is up reach its shell: here they
+# reach GRUB's menu instead.
+TYPED_DURING_BOOT = False
+
+# What `probe show` says of vfs_read's first instruction under a jprobe
+# and then under a kprobe with a post-handler as well; None: not checked
+# here (see arch/aarch64/testdata.py).
+VFS_READ_ENTRY = None
+
+# -- tests/boot/module_tests.py -----------------------------------------
+
+# The registers Linux's kprobe_example.c prints in its pre-handler (its
+# CONFIG_X86 lines), and the program counter's name in our
+# samples/kprobes/kprobe_regs.c.
+KPROBE_EXAMPLE_REGS = r"ip = [0-9a-f]+, flags = 0x[0-9a-f]+"
+PC_NAME = "ip"
+
+# -- tests/boot/crash_tests.py ------------------------------------------
+
+# The crash kinds whose panic differs between architectures: kind ->
+# (cause in the PANIC line, function the panic names). "trap" is
+# kernel/crash_test.c's __builtin_trap, which GCC makes a ud2 here; the
+# others are arch/x86_64/crash_test.c's own.
+CRASH_KINDS = {
+    "trap": ("invalid opcode", "crash_by_trap"),
+    "breakpoint": ("breakpoint", "arch_crash_test"),
+    "double-fault": ("double fault", "arch_crash_test"),
+}
+
+# The first line of the register dump.
+REGISTER_DUMP = r"^RIP: [0-9a-f]{16}  RSP: [0-9a-f]{16}"
+
+# -- tests/boot/gdb_tests.py --------------------------------------------
+
+# GDB's name of the architecture (`set architecture`).
+GDB_ARCH = "i386:x86-64"
+
+# -- tools/bench.py -----------------------------------------------------
+
+# Rows of `bench` the architecture may lack, having nothing to measure.
+BENCH_MAY_BE_ABSENT = []
+
+# Linux 6.1's 2-CPU/1-CPU ratios on the same QEMU, from the project's
+# issue, per row; a row not named has no such Linux probe.
+BENCH_LINUX_SCALE = {"none": 1.75, "k-optimized": 1.74, "k-boosted-or-emulated": 1.83,
+                     "r": 1.62}
