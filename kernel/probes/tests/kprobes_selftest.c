@@ -136,6 +136,61 @@ static void counts_are_per_cpu_and_summed(void)
 	unregister_kprobe(&kp);
 }
 
+/* What the reports (probe_report.h) copy of a kprobe and a kretprobe
+ * sharing a point, after one call: who, where, what kind, the flags and
+ * counts, the kretprobe's instances, the point's bytes and counts; the
+ * snapshot lists both, in registration order; and a probe that is not
+ * registered has no report. */
+static void reports_copy_probes_and_their_point(void)
+{
+	static struct kprobe_info all[64];
+	static struct kprobe_report r;
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
+	struct kretprobe rp = { .kp.symbol_name = "probed_add", .maxactive = 3 };
+	uint8_t before[KPROBE_REPORT_BYTES];
+	unsigned long hits = 0;
+	int n, at_kp = -1, at_rp = -1;
+
+	memcpy(before, (const void *)probed_add, sizeof(before));
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT_EQ(register_kretprobe(&rp), 0);
+	EXPECT_EQ(call_add(1, 2), 3);
+	EXPECT_EQ(disable_kprobe(&kp), 0);
+
+	EXPECT_EQ(kprobe_report(&kp, &r), 0);
+	EXPECT(r.info.probe == &kp && r.info.kind == KPROBE_KIND_K);
+	EXPECT_EQ(r.info.addr, (uintptr_t)probed_add);
+	EXPECT_STREQ(r.info.where, "probed_add+0x0");
+	EXPECT_STREQ(r.info.module, "");
+	EXPECT_EQ(r.info.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE), KPROBE_FLAG_DISABLED);
+	EXPECT(r.info.nhit == 1 && r.info.nmissed == 0 && r.info.insn_len > 0);
+	EXPECT(r.info.maxactive == 0 && r.gone_why[0] == '\0');
+	EXPECT_EQ(memcmp(r.original, before, sizeof(before)), 0);
+	EXPECT(memcmp(r.live, before, sizeof(before)) != 0);	/* the kretprobe arms it */
+	EXPECT(r.insn[0] && r.optimizer[0]);
+	for (int how = 0; how < PROBE_EXEC_KINDS; how++)
+		hits += r.taken[how];
+	EXPECT_EQ(hits + r.opt_hits, 1);	/* the point's one hit, either way */
+
+	EXPECT_EQ(kprobe_report(&rp.kp, &r), 0);
+	EXPECT(r.info.kind == KPROBE_KIND_R && r.info.nhit == 1);
+	EXPECT(!(r.info.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE)));
+	EXPECT(r.info.maxactive == 3 && r.info.instances_in_use == 0);
+
+	n = kprobes_snapshot(all, (int)ARRAY_SIZE(all));
+	for (int i = 0; i < MIN(n, (int)ARRAY_SIZE(all)); i++) {
+		if (all[i].probe == &kp)
+			at_kp = i;
+		if (all[i].probe == &rp.kp)
+			at_rp = i;
+	}
+	EXPECT(at_kp >= 0 && at_rp > at_kp);
+	unregister_kretprobe(&rp);
+	unregister_kprobe(&kp);
+	EXPECT_EQ(kprobe_report(&kp, &r), -ENOENT);
+	EXPECT_EQ(kprobe_get_info(&rp.kp, &r.info), -ENOENT);
+}
+
 /* Fault injection: make the function fail without running it. */
 static int inject_error(struct kprobe *p, struct pt_regs *regs)
 {
@@ -632,6 +687,7 @@ static void unregister_waits_for_a_handler_on_another_cpu(void)
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
 	SELFTEST_CASE(counts_are_per_cpu_and_summed),
+	SELFTEST_CASE(reports_copy_probes_and_their_point),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),
 	SELFTEST_CASE(several_probes_share_an_address),
 	SELFTEST_CASE(one_of_two_probes_disabled),
