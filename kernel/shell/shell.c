@@ -26,6 +26,7 @@ void shell_execute(char *line)
 	 * words, and one for the NULL that ends argv as in C's main(). */
 	char *argv[SHELL_MAX_ARGS + 2];
 	const struct shell_command *cmd;
+	struct out_sink *shell_sink;
 	int argc;
 
 	argc = split_words(line, argv, SHELL_MAX_ARGS + 1);
@@ -42,7 +43,12 @@ void shell_execute(char *line)
 		kprintf("unknown command: %s (try help)\n", argv[0]);
 		return;
 	}
+	/* A command's output is not a kernel message: it goes to the
+	 * command's own sink, today always the console, unlogged
+	 * (kernel/printk.h); the shell's is put back after. */
+	shell_sink = printk_set_sink(&console_sink);
 	cmd->run(argc, argv);
+	printk_set_sink(shell_sink);
 }
 
 /* `help` lists the commands sorted by name, so that its output does not
@@ -113,6 +119,9 @@ static struct line_editor shell_editor;
 void shell_main(void *unused)
 {
 	(void)unused;
+	/* The prompt and the shell's own complaints are no kernel messages
+	 * either. */
+	printk_set_sink(&console_sink);
 	line_editor_init(&shell_editor, line_editor_echo_console, NULL);
 	for (;;) {
 		kprintf(SHELL_PROMPT);
