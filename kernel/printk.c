@@ -1,5 +1,6 @@
 /*
- * Kernel console output: formatted text straight to the UART.
+ * Kernel console output, the kernel log's writer, and output sinks (see
+ * printk.h for which text goes where).
  *
  * A lock keeps the lines of different threads (and interrupt handlers)
  * from interleaving mid-line. panic() must print even if it interrupted
@@ -16,6 +17,15 @@
  * printing probe on the console's own path cannot feed itself for ever. A
  * message that does not fit is dropped whole and counted, and the count
  * is printed with the next flush.
+ *
+ * The log. A kernel message is also cut into lines as it is formatted,
+ * each gathered in a buffer of the message's own, on its stack, and
+ * stored in kernel_log once its newline comes (a last line without one
+ * at the end of the message). The log's lock is held only by code that
+ * is never probed (log.c), so a handler stores its lines at once, even
+ * when its console text is deferred: the log has them whole, in the
+ * order they were made, and also the messages the deferred buffer had
+ * no room for.
  */
 #include "kernel/panic.h"
 #include "kernel/printk.h"
@@ -23,11 +33,15 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "lib/export.h"
+#include "kernel/log.h"
 #include "kernel/nokprobe.h"
+#include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "lib/format.h"
 
 #define DEFERRED_SIZE 4096
+/* kprintf hands a sink its text in chunks of this size. */
+#define SINK_CHUNK 256
 
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 bool console_panicking;
@@ -58,10 +72,15 @@ struct deferral {
 	bool full;
 };
 
-static void emit_deferred(void *ctx, const char *s, size_t len)
+static void defer_begin(struct deferral *c)
 {
-	struct deferral *c = ctx;
+	c->d = &deferred[this_cpu()->id];
+	c->start = c->d->len;
+	c->full = false;
+}
 
+static void emit_deferred(struct deferral *c, const char *s, size_t len)
+{
 	if (c->full || len > DEFERRED_SIZE - c->d->len) {
 		c->full = true;
 		return;
@@ -72,25 +91,20 @@ static void emit_deferred(void *ctx, const char *s, size_t len)
 	c->d->len += len;
 }
 
+/* No half messages: one that did not fit is taken out and counted. */
+static void defer_end(struct deferral *c)
+{
+	if (c->full) {
+		c->d->len = c->start;
+		c->d->dropped++;
+	}
+}
+
 /* True if this CPU is in the middle of console output: a probe handler
  * interrupted it, and must not take the lock again. */
 static bool console_busy_here(void)
 {
 	return !console_panicking && spin_is_held_here(&console_lock);
-}
-
-static int defer_vformat(const char *fmt, va_list ap)
-{
-	struct deferral c = { &deferred[this_cpu()->id], 0, false };
-	int n;
-
-	c.start = c.d->len;
-	n = vformat(emit_deferred, &c, fmt, ap);
-	if (c.full) {
-		c.d->len = c.start;	/* no half messages */
-		c.d->dropped++;
-	}
-	return n;
 }
 
 /* Print this CPU's deferred messages, with the lock held. Appends while
@@ -140,12 +154,12 @@ static void console_lock_give(unsigned long flags)
 void console_write(const char *s, size_t len)
 {
 	unsigned long flags;
-	struct deferral c = { &deferred[this_cpu()->id], 0, false };
+	struct deferral c;
 
 	if (unlikely(console_busy_here())) {
-		c.start = c.d->len;
+		defer_begin(&c);
 		emit_deferred(&c, s, len);
-		c.d->dropped += c.full;
+		defer_end(&c);
 		return;
 	}
 	flags = console_lock_take();
@@ -153,17 +167,192 @@ void console_write(const char *s, size_t len)
 	console_lock_give(flags);
 }
 
-int vkprintf(const char *fmt, va_list ap)
+/* The line of a kernel message being gathered for the log. */
+struct log_line {
+	unsigned int level;
+	size_t len;			/* characters kept; the rest of a long line is cut */
+	char text[LOG_LINE_MAX];
+};
+
+/* Store the line gathered so far, if any: a blank line is no message. */
+static void log_line_end(struct log_line *line)
 {
+	if (line->len)
+		log_store(&kernel_log, line->level, line->text, line->len);
+	line->len = 0;
+}
+
+static void log_line_add(struct log_line *line, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			log_line_end(line);
+		else if (line->len < LOG_LINE_MAX)
+			line->text[line->len++] = s[i];
+	}
+}
+
+/* Where the text of one message goes, as vformat hands it over. */
+struct message {
+	struct deferral *defer;	/* NULL: the console, whose lock this CPU holds */
+	struct log_line *line;	/* NULL: not logged */
+};
+
+static void emit_message(void *ctx, const char *s, size_t len)
+{
+	struct message *m = ctx;
+
+	if (m->defer)
+		emit_deferred(m->defer, s, len);
+	else
+		emit_raw(NULL, s, len);
+	if (m->line)
+		log_line_add(m->line, s, len);
+}
+
+/* Format a message onto the console (or, while this CPU is in the middle
+ * of console output, into its deferred buffer) and, unless line is NULL,
+ * into the log. */
+static int console_vprintf(struct log_line *line, const char *fmt, va_list ap)
+{
+	struct message m = { NULL, line };
+	struct deferral c;
 	unsigned long flags;
 	int n;
 
-	if (unlikely(console_busy_here()))
-		return defer_vformat(fmt, ap);
-	flags = console_lock_take();
-	n = vformat(emit_raw, NULL, fmt, ap);
-	console_lock_give(flags);
+	if (unlikely(console_busy_here())) {
+		defer_begin(&c);
+		m.defer = &c;
+		n = vformat(emit_message, &m, fmt, ap);
+		defer_end(&c);
+	} else {
+		flags = console_lock_take();
+		n = vformat(emit_message, &m, fmt, ap);
+		console_lock_give(flags);
+	}
+	if (line)
+		log_line_end(line);
 	return n;
+}
+
+/* A kernel message at level. During a panic it is not logged: a CPU the
+ * panic stopped may hold the log's lock, and nobody reads the log after. */
+static int kernel_vprintf(unsigned int level, const char *fmt, va_list ap)
+{
+	struct log_line line;
+
+	/* Fields set one by one: an initializer would clear the whole text,
+	 * perhaps with a call to memset, which may be probed. */
+	line.level = level;
+	line.len = 0;
+	return console_vprintf(console_panicking ? NULL : &line, fmt, ap);
+}
+
+/* The sink of the running thread, if the text being printed is that
+ * thread's own: not from an interrupt handler, a probe handler or a
+ * panic (printk.h). Read with interrupts off, so that the thread cannot
+ * move to another CPU between reading the CPU's state and its own. */
+static struct out_sink *task_sink(void)
+{
+	struct out_sink *sink = NULL;
+	struct thread *t;
+	unsigned long flags;
+
+	if (console_panicking)
+		return NULL;
+	flags = arch_irq_save();
+	t = current_thread();
+	if (t && !this_cpu()->irq_depth && !this_cpu()->handler_context.handler_state)
+		sink = t->out_sink;
+	arch_irq_restore(flags);
+	return sink;
+}
+
+struct out_sink *printk_set_sink(struct out_sink *sink)
+{
+	struct thread *t = current_thread();
+	struct out_sink *old = t->out_sink;
+
+	t->out_sink = sink;
+	return old;
+}
+
+/* kprintf's text on its way to a sink, gathered into chunks: a sink is
+ * called once per chunk, not for every piece vformat hands over. */
+struct sink_output {
+	struct out_sink *sink;
+	ssize_t err;		/* the sink's first error: nothing is sent after it */
+	size_t len;
+	char buf[SINK_CHUNK];
+};
+
+static void sink_flush(struct sink_output *o)
+{
+	ssize_t n;
+
+	if (o->len && !o->err) {
+		n = o->sink->write(o->sink, o->buf, o->len);
+		if (n < 0)
+			o->err = n;
+	}
+	o->len = 0;
+}
+
+static void emit_sink(void *ctx, const char *s, size_t len)
+{
+	struct sink_output *o = ctx;
+
+	for (size_t i = 0; i < len; i++) {
+		if (o->len == sizeof(o->buf))
+			sink_flush(o);
+		o->buf[o->len++] = s[i];
+	}
+}
+
+static int sink_vprintf(struct out_sink *sink, const char *fmt, va_list ap)
+{
+	struct sink_output o;
+	int n;
+
+	o.sink = sink;
+	o.err = 0;
+	o.len = 0;
+	n = vformat(emit_sink, &o, fmt, ap);
+	sink_flush(&o);
+	return o.err ? (int)o.err : n;
+}
+
+static ssize_t console_sink_write(struct out_sink *sink, const char *buf, size_t len)
+{
+	(void)sink;
+	console_write(buf, len);
+	return (ssize_t)len;
+}
+
+struct out_sink console_sink = { console_sink_write };
+
+int vkprintf(const char *fmt, va_list ap)
+{
+	struct out_sink *sink = task_sink();
+
+	if (!sink)
+		return kernel_vprintf(LOG_DEFAULT_LEVEL, fmt, ap);
+	/* Not through its write: a message to the console is formatted
+	 * under the console's lock (printk.h, console_sink). */
+	if (sink == &console_sink)
+		return console_vprintf(NULL, fmt, ap);
+	return sink_vprintf(sink, fmt, ap);
+}
+
+ssize_t kwrite(const char *buf, size_t len)
+{
+	struct out_sink *sink = task_sink();
+
+	if (!sink || sink == &console_sink) {
+		console_write(buf, len);
+		return (ssize_t)len;
+	}
+	return sink->write(sink, buf, len);
 }
 
 int kprintf(const char *fmt, ...)
@@ -176,25 +365,33 @@ int kprintf(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+
 /* The level prefixes at the start of fmt: KERN_SOH and one level
- * character each (Linux allows KERN_CONT together with a level). */
-static const char *skip_levels(const char *fmt)
+ * character each (Linux allows KERN_CONT together with a level). Returns
+ * the text after them and sets *level to the last level named, or to
+ * LOG_DEFAULT_LEVEL. */
+static const char *skip_levels(const char *fmt, unsigned int *level)
 {
+	*level = LOG_DEFAULT_LEVEL;
 	while (fmt[0] == KERN_SOH_ASCII &&
-	       ((fmt[1] >= '0' && fmt[1] <= '7') || fmt[1] == 'c' || fmt[1] == 'd'))
+	       ((fmt[1] >= '0' && fmt[1] <= '7') || fmt[1] == 'c' || fmt[1] == 'd')) {
+		if (fmt[1] >= '0' && fmt[1] <= '7')
+			*level = (unsigned int)(fmt[1] - '0');
 		fmt += 2;
+	}
 	return fmt;
 }
 
 /*
  * Linux sends a message to the console when its level is more urgent
  * than the console log level, which by default lets through everything
- * but KERN_DEBUG. There is no log buffer here to read later with dmesg,
- * so a message not printed would be lost: every level is printed,
- * KERN_DEBUG too (pr_debug prints only where DEBUG is defined, so that is
- * already a choice of the module's). KERN_CONT needs nothing either:
- * messages are printed as they come, and none gets a newline it did not
- * ask for.
+ * but KERN_DEBUG, and keeps every message in its log for dmesg. Here
+ * every level is printed, KERN_DEBUG too, as it was before there was a
+ * log (pr_debug prints only where DEBUG is defined, so that is already a
+ * choice of the module's); the log keeps the level. KERN_CONT needs
+ * nothing on the console: messages are printed as they come, and none
+ * gets a newline it did not ask for. In the log, a continued line is a
+ * record of its own: each message's lines are gathered apart.
  */
 /*
  * Linux prints a bare %p as hex digits with no 0x (hashed, unless booted
@@ -227,26 +424,36 @@ static const char *linux_pointers(const char *fmt, char *buf, size_t size)
 int printk(const char *fmt, ...)
 {
 	char buf[256];
+	unsigned int level;
+	const char *text = skip_levels(fmt, &level);
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vkprintf(linux_pointers(skip_levels(fmt), buf, sizeof(buf)), ap);
+	n = kernel_vprintf(level, linux_pointers(text, buf, sizeof(buf)), ap);
 	va_end(ap);
 	return n;
 }
 EXPORT_SYMBOL(printk);
 
 NOKPROBE_SYMBOL(emit_raw);
+NOKPROBE_SYMBOL(defer_begin);
 NOKPROBE_SYMBOL(emit_deferred);
+NOKPROBE_SYMBOL(defer_end);
 NOKPROBE_SYMBOL(console_busy_here);
-NOKPROBE_SYMBOL(defer_vformat);
 NOKPROBE_SYMBOL(flush_deferred);
 /* Between taking the lock's flag and recording this CPU as its holder, a
  * handler's print would not know it must defer. */
 NOKPROBE_SYMBOL(console_lock_take);
 NOKPROBE_SYMBOL(console_lock_give);
 NOKPROBE_SYMBOL(console_write);
+/* A kernel message's path, which probe handlers take. */
+NOKPROBE_SYMBOL(log_line_end);
+NOKPROBE_SYMBOL(log_line_add);
+NOKPROBE_SYMBOL(emit_message);
+NOKPROBE_SYMBOL(console_vprintf);
+NOKPROBE_SYMBOL(kernel_vprintf);
+NOKPROBE_SYMBOL(task_sink);
 NOKPROBE_SYMBOL(vkprintf);
 NOKPROBE_SYMBOL(kprintf);
 /* Like kprintf: probe handlers print with it. */

@@ -30,6 +30,7 @@ enum thread_state {
 
 struct return_hijack;
 struct mm_struct;
+struct out_sink;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
@@ -73,6 +74,9 @@ struct thread {
 	/* Returns of this thread's pending calls that a layer hijacked
 	 * (kernel/return_address.h), newest first. */
 	struct return_hijack *hijacked_returns;
+	/* Where this thread's own kprintf text goes, or NULL: it prints
+	 * kernel messages (kernel/printk.h). Set only by the thread itself. */
+	struct out_sink *out_sink;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 	/* Always NULL: every thread here is a kernel thread, with no user
 	 * address space. Linux's current->mm is NULL for kernel threads

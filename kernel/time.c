@@ -35,7 +35,9 @@ ktime_t ktime_from_cycles(uint64_t cycles)
 {
 	uint64_t c, hz = cycles_hz;
 
-	if (!hz)
+	/* A count read before time_init (a boot message's, in the kernel
+	 * log) is time 0, as ktime_get was then. */
+	if (!hz || cycles < zero_cycles)
 		return 0;
 	c = cycles - zero_cycles;
 	/* Whole seconds and the rest apart: c * NSEC_PER_SEC would overflow

@@ -22,7 +22,8 @@ void time_init(void);
  * handlers included: it reads the counter and takes no lock. */
 ktime_t ktime_get(void);
 /* The time since time_init at which the cycle counter read cycles (a
- * value of arch_cycles()), in nanoseconds; 0 before time_init. What
+ * value of arch_cycles()), in nanoseconds; 0 before time_init, and for
+ * a count read before it. What
  * ktime_get returns for the counter now: code that must only read the
  * counter (the trace's recording) keeps the raw count and converts it
  * later with this. */

@@ -1,32 +1,33 @@
-/* Descriptions of error numbers, for messages such as "cat: no such file
- * or directory". */
+/* Descriptions of error numbers, for messages such as "cat: /x: No such
+ * file or directory": the texts of Linux's C library, so that a message
+ * reads as it would on Linux and can be searched for. */
 #include "lib/errno.h"
 #include "lib/types.h"
 
 static const char *const messages[] = {
-	[0]		= "success",
-	[EPERM]		= "operation not permitted",
-	[ENOENT]	= "no such file or directory",
-	[EIO]		= "input/output error",
-	[E2BIG]		= "argument list too long",
-	[ENOEXEC]	= "exec format error",
-	[EBADF]		= "bad file descriptor",
-	[EAGAIN]	= "resource temporarily unavailable",
-	[ENOMEM]	= "out of memory",
-	[EFAULT]	= "bad address",
-	[EBUSY]		= "device or resource busy",
-	[EEXIST]	= "file exists",
-	[ENODEV]	= "no such device",
-	[ENOTDIR]	= "not a directory",
-	[EISDIR]	= "is a directory",
-	[EINVAL]	= "invalid argument",
-	[EFBIG]		= "file too large",
-	[ENOSPC]	= "no space left on device",
-	[EROFS]		= "read-only file system",
-	[ERANGE]	= "result out of range",
-	[ENAMETOOLONG]	= "file name too long",
-	[ENOSYS]	= "function not implemented",
-	[EILSEQ]	= "illegal byte sequence",
+	[0]		= "Success",
+	[EPERM]		= "Operation not permitted",
+	[ENOENT]	= "No such file or directory",
+	[EIO]		= "Input/output error",
+	[E2BIG]		= "Argument list too long",
+	[ENOEXEC]	= "Exec format error",
+	[EBADF]		= "Bad file descriptor",
+	[EAGAIN]	= "Resource temporarily unavailable",
+	[ENOMEM]	= "Cannot allocate memory",
+	[EFAULT]	= "Bad address",
+	[EBUSY]		= "Device or resource busy",
+	[EEXIST]	= "File exists",
+	[ENODEV]	= "No such device",
+	[ENOTDIR]	= "Not a directory",
+	[EISDIR]	= "Is a directory",
+	[EINVAL]	= "Invalid argument",
+	[EFBIG]		= "File too large",
+	[ENOSPC]	= "No space left on device",
+	[EROFS]		= "Read-only file system",
+	[ERANGE]	= "Numerical result out of range",
+	[ENAMETOOLONG]	= "File name too long",
+	[ENOSYS]	= "Function not implemented",
+	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel
@@ -38,5 +39,5 @@ const char *strerror(int err)
 
 	if (n < ARRAY_SIZE(messages) && messages[n])
 		return messages[n];
-	return "unknown error";
+	return "Unknown error";
 }

@@ -1,6 +1,7 @@
 /* printk and the pr_* helpers, as Linux modules use them.
  *
- * printk(KERN_INFO "text\n") prints on the console (kernel/printk.c:
+ * printk(KERN_INFO "text\n") prints on the console and keeps the line,
+ * with its level, in the kernel log that dmesg shows (kernel/printk.c:
  * every level is printed). pr_info(fmt, ...) is
  * printk(KERN_INFO pr_fmt(fmt), ...): a file that defines pr_fmt before
  * its first #include gets a prefix on every message, e.g.

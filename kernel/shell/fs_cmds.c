@@ -106,12 +106,14 @@ static void cmd_cat(int argc, char **argv)
 		return;
 	}
 
-	/* console_write rather than kprintf("%s"): file bytes are data, not
-	 * a C string, and may hold a NUL or a '%'. */
+	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
+	 * string, and may hold a NUL or a '%'. A refused write (into a
+	 * redirection's file) ends the copy; the shell says why. */
 	do {
 		n = vfs_read(file, buf, sizeof(buf), &file->pos);
 		if (n > 0) {
-			console_write(buf, (size_t)n);
+			if (kwrite(buf, (size_t)n) < 0)
+				break;
 			last = buf[n - 1];
 		}
 	} while (n > 0 && (size_t)file->pos < file->inode->size);

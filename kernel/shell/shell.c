@@ -5,7 +5,9 @@
 #include "kernel/shell/shell.h"
 #include "kernel/shell/cmdline.h"
 #include "kernel/shell/line_editor.h"
+#include "kernel/shell/redirect.h"
 #include "kernel/printk.h"
+#include "lib/errno.h"
 #include "lib/string.h"
 
 #define SHELL_PROMPT "probeos> "
@@ -21,26 +23,57 @@ const struct shell_command *shell_find_command(const char *name)
 	return NULL;
 }
 
+/* Run cmd (none: `> FILE` alone, which only makes the file empty) with
+ * its output where the line sends it: the console, or the file of a
+ * redirection. A write the file refused is said after the command, in
+ * one line, as Linux's tools say it. */
+static void run_command(const struct shell_command *cmd, const struct cmdline *cl)
+{
+	static struct redirect redirect;	/* its buffer is a page: off the stack */
+	struct out_sink *shell_sink;
+	int err;
+
+	if (!cl->redirect) {
+		if (cmd)
+			cmd->run(cl->argc, cl->argv);
+		return;
+	}
+	err = redirect_open(&redirect, cl->redirect, cl->append);
+	if (err) {
+		kprintf("shell: %s: %s\n", cl->redirect, strerror(err));
+		return;
+	}
+	shell_sink = printk_set_sink(&redirect.sink);
+	if (cmd)
+		cmd->run(cl->argc, cl->argv);
+	printk_set_sink(shell_sink);
+	err = redirect_close(&redirect);
+	if (err)
+		kprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
+}
+
 void shell_execute(const char *line)
 {
 	/* The words of a line fit in a copy of it (cmdline.h). */
 	static char store[SHELL_MAX_LINE + 1];
 	static char *words[SHELL_MAX_WORDS + 1];
-	const struct shell_command *cmd;
+	const struct shell_command *cmd = NULL;
 	struct cmdline cl;
 
 	if (cmdline_parse(line, store, sizeof(store), words, SHELL_MAX_WORDS, &cl) < 0) {
 		kprintf("shell: %s\n", cl.error);
 		return;
 	}
-	if (cl.argc == 0)
+	if (cl.argc == 0 && !cl.redirect)
 		return;
-	cmd = shell_find_command(cl.argv[0]);
-	if (!cmd) {
-		kprintf("unknown command: %s (try help)\n", cl.argv[0]);
-		return;
+	if (cl.argc > 0) {
+		cmd = shell_find_command(cl.argv[0]);
+		if (!cmd) {
+			kprintf("unknown command: %s (try help)\n", cl.argv[0]);
+			return;
+		}
 	}
-	cmd->run(cl.argc, cl.argv);
+	run_command(cmd, &cl);
 }
 
 /* `help` lists the commands sorted by name, so that its output does not
@@ -111,6 +144,9 @@ static struct line_editor shell_editor;
 void shell_main(void *unused)
 {
 	(void)unused;
+	/* The prompt and the shell's own complaints are no kernel messages
+	 * either. */
+	printk_set_sink(&console_sink);
 	line_editor_init(&shell_editor, line_editor_echo_console, NULL);
 	for (;;) {
 		kprintf(SHELL_PROMPT);

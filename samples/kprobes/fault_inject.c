@@ -4,7 +4,7 @@
  *
  *	probeos> insmod /lib/modules/fault_inject.ko func=vfs_read error=-5 times=1
  *	probeos> cat /etc/hostname
- *	cat: input/output error
+ *	cat: /etc/hostname: Input/output error
  *	probeos> cat /etc/hostname
  *	probeos
  *	probeos> rmmod fault_inject

@@ -48,7 +48,7 @@ SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all o
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
-                 "worker", "selftest", "cpus", "poweroff", "echo"]
+                 "worker", "selftest", "cpus", "dmesg", "poweroff", "echo"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -141,7 +141,7 @@ def test_ls(m):
     check("etc/" in words(out), "`ls /`: expected an entry 'etc/', got %s" % show(out))
     out = m.command("ls /etc")
     check("motd" in words(out), "`ls /etc`: expected an entry 'motd', got %s" % show(out))
-    expect_one_line(m.command("ls /nope"), "no such file or directory", "ls /nope")
+    expect_one_line(m.command("ls /nope"), "No such file or directory", "ls /nope")
 
 
 @test("cat")
@@ -149,8 +149,8 @@ def test_cat(m):
     out = m.command("cat /etc/motd")
     check(any("ProbeOS" in line for line in out),
           "`cat /etc/motd`: expected 'ProbeOS' in the output, got %s" % show(out))
-    expect_one_line(m.command("cat /nope"), "no such file or directory", "cat /nope")
-    expect_one_line(m.command("cat /etc"), "is a directory", "cat /etc")
+    expect_one_line(m.command("cat /nope"), "No such file or directory", "cat /nope")
+    expect_one_line(m.command("cat /etc"), "Is a directory", "cat /etc")
     out = m.command("cat")
     check(any("usage" in line.lower() for line in out),
           "`cat`: expected a usage line, got %s" % show(out))
@@ -294,6 +294,46 @@ def worker_steps(m):
         info("worker is still listed after stop, as %r" % left[0])
 
 
+# A line of `dmesg`: the time the message was logged, its seconds
+# right-aligned in five columns, then the message.
+DMESG_LINE = re.compile(r"^\[ *\d+\.\d{6}\] (.*)$")
+DMESG_DROPPED = re.compile(r"^dmesg: \d+ messages dropped: the log was full$")
+
+
+def dmesg_messages(m, cmd="dmesg"):
+    """The messages `dmesg` (or cmd) prints, without their times, after
+    checking that every line is a message with its time or the count of
+    messages dropped."""
+    out = m.command(cmd)
+    bad = [line for line in out if not DMESG_LINE.match(line) and not DMESG_DROPPED.match(line)]
+    check(not bad, "`%s`: expected lines '[    S.UUUUUU] MESSAGE', got %s" % (cmd, show(bad)))
+    return [DMESG_LINE.match(line).group(1) for line in out if DMESG_LINE.match(line)]
+
+
+@test("dmesg")
+def test_dmesg(m):
+    """The kernel log keeps the boot's lines, each with its time, and no
+    command's output nor the prompt; `dmesg -c` prints it and then
+    clears it; a bad option gets the one usage line."""
+    uptime = m.command("uptime")
+    parse_uptime(uptime)
+    boot_line = "smp: %d of %d CPUs online" % (m.smp, m.smp)
+    messages = dmesg_messages(m)
+    check(boot_line in messages, "`dmesg`: expected the boot line %r, got %s"
+          % (boot_line, show(messages)))
+    shell = [line for line in messages if line in uptime or "probeos>" in line]
+    check(not shell, "`dmesg`: the output of `uptime` (%s) or the prompt is in the log: %s"
+          % (show(uptime), show(shell)))
+    for bad in ("dmesg -x", "dmesg -c -C", "dmesg c"):
+        expect_exact(m.command(bad), "dmesg: usage: dmesg [-c | -C]", bad)
+    printed = dmesg_messages(m, "dmesg -c")
+    check(printed[:len(messages)] == messages, "`dmesg -c`: expected the messages of `dmesg`"
+          " %s first, got %s" % (show(messages), show(printed)))
+    after = dmesg_messages(m)
+    check(not set(after) & set(printed), "`dmesg` after `dmesg -c`: expected only newer"
+          " messages, got %s" % show(after))
+
+
 @test("worker")
 def test_worker(m):
     try:
@@ -340,6 +380,33 @@ def test_numbers_out_of_range(m):
 def test_unknown_command(m):
     expect_exact(m.command("frobnicate"), "unknown command: frobnicate (try help)",
                  "frobnicate")
+
+
+@test("redirect")
+def test_redirect(m):
+    """`>` makes or empties a file, `>>` adds to it; a command's output
+    goes there and nowhere else; what cannot be opened is one line, and
+    nothing changes."""
+    path = "/home/student/redirected.txt"
+    check(m.command("echo 'one  two' > " + path) == [], "`echo > file` printed something")
+    expect_exact(m.command("cat " + path), "one  two", "cat after >")
+    check(m.command("echo three >>" + path) == [], "`echo >> file` printed something")
+    check(m.command("cat /etc/motd >> " + path) == [], "`cat >> file` printed something")
+    motd = m.command("cat /etc/motd")
+    got = m.command("cat " + path)
+    check(got == ["one  two", "three"] + motd,
+          "after >>: expected the two lines and the motd, got %s" % show(got))
+    check(m.command("echo -n > " + path) == [], "`echo -n > file` printed something")
+    check(m.command("cat " + path) == [], "> did not empty the file")
+    check(m.command("> " + path) == [], "`> file` alone printed something")
+    check(m.command("uptime > " + path) == [], "`uptime > file` printed something")
+    parse_uptime(m.command("cat " + path), "uptime read back from the file")
+    for typed, msg in [("echo x > /etc", "shell: /etc: Is a directory"),
+                       ("echo x > /nope/file", "shell: /nope/file: No such file or directory"),
+                       ("echo x > /etc/motd/x", "shell: /etc/motd/x: Not a directory"),
+                       ("frobnicate > " + path, "unknown command: frobnicate (try help)")]:
+        expect_exact(m.command(typed), msg, typed)
+    check(m.command("cat " + path) != [], "a refused line changed the file")
 
 
 @test("long_line")
@@ -1026,6 +1093,30 @@ def test_printing_probe_on_console_path(m):
 
 
 
+@test("dmesg_keeps_printed_hits")
+def test_dmesg_keeps_printed_hits(m):
+    """A printing probe's hit lines are kernel messages: they still show
+    on the console, and the kernel log keeps them too, the same text;
+    the command's own output it does not keep. `dmesg -C` then clears
+    the log without printing."""
+    check(m.command("dmesg -C") == [], "`dmesg -C`: expected no output")
+
+    def steps(numbers):
+        numbers.append(probe_add(m, "-p vfs_read", "k", "vfs_read+0x0")[0])
+        out, cut = m.command_amid("cat /etc/hostname", PRINTED)
+        hits = [c.group(0).rstrip("\n") for c in cut if c.group("probe")]
+        check(out == ["probeos"] and hits, "`cat /etc/hostname` with a printing probe on"
+              " vfs_read: expected 'probeos' and hit lines, got %s and %s" % (show(out), show(hits)))
+        messages = dmesg_messages(m)
+        check(messages == hits, "`dmesg`: expected exactly the hit lines printed on the"
+              " console, %s, got %s" % (show(hits), show(messages)))
+
+    run_with_probes(m, steps)
+    check(m.command("dmesg -C") == [], "`dmesg -C`: expected no output")
+    messages = dmesg_messages(m)
+    check(not messages, "`dmesg` after `dmesg -C`: expected nothing, got %s" % show(messages))
+
+
 @test("printk_counts_dropped_messages")
 def test_printk_counts_dropped_messages(m):
     """A printing probe on every instruction of vformat: one kprintf, run
@@ -1501,7 +1592,7 @@ def test_bench_keeps_optimizer_setting(m):
 # Every selftest suite the kernel must run, with the architecture's own
 # (SELFTEST_SUITES in testdata.py): a suite that went missing (not
 # linked, renamed) fails the test rather than leaving fewer cases to pass.
-SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "kprobes", "kretprobes",
+SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "log", "kprobes", "kretprobes",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
@@ -1561,7 +1652,7 @@ def test_poweroff(m):
 DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
-UP_TESTS = ["boot", "cpus", "help", "cat", "worker", "probe_add_del", "paste",
+UP_TESTS = ["boot", "cpus", "dmesg", "help", "cat", "worker", "probe_add_del", "paste",
             "module_bad_files", "selftest", "poweroff"]
 
 

@@ -181,7 +181,7 @@ def define(test):
         insmod(m, "fault_inject func=vfs_read")
         out = cat_hostname(m)
         expect_lines(out, [r"^fault_inject: vfs_read fails with -5$",
-                           r"^cat: .*input/output error"], "cat (a fault injected)")
+                           r"^cat: .*Input/output error"], "cat (a fault injected)")
         run(m, "rmmod fault_inject")
         out = cat_hostname(m)
         check(out == ["probeos"], "after rmmod fault_inject, `cat`: %s" % show(out))
@@ -235,7 +235,7 @@ def define(test):
         expect_lines(out, [r"^mod_init_fails: registered a kprobe: 0; now failing",
                            r"^kprobes: warning: module mod_init_fails left a kprobe "
                            r"registered on vfs_read\+0x0; unregistering it$",
-                           r"^insmod: init of mod_init_fails failed: -19 \(no such device\)"],
+                           r"^insmod: init of mod_init_fails failed: -19 \(No such device\)"],
                      "insmod mod_init_fails")
         no_modules_left(m)
         no_probes_left(m)

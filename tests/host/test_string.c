@@ -336,15 +336,15 @@ static void test_split_words_edges(void **state)
 static void test_strerror(void **state)
 {
 	(void)state;
-	assert_string_equal(strerror(ENOENT), "no such file or directory");
-	assert_string_equal(strerror(-ENOENT), "no such file or directory");
-	assert_string_equal(strerror(-EINVAL), "invalid argument");
-	assert_string_equal(strerror(ENOMEM), "out of memory");
+	assert_string_equal(strerror(ENOENT), "No such file or directory");
+	assert_string_equal(strerror(-ENOENT), "No such file or directory");
+	assert_string_equal(strerror(-EINVAL), "Invalid argument");
+	assert_string_equal(strerror(ENOMEM), "Cannot allocate memory");
 	assert_string_equal(strerror(0), "success");
-	assert_string_equal(strerror(3), "unknown error");	/* a gap */
-	assert_string_equal(strerror(-1000), "unknown error");
-	assert_string_equal(strerror(INT_MIN), "unknown error");
-	assert_string_equal(strerror(INT_MAX), "unknown error");
+	assert_string_equal(strerror(3), "Unknown error");	/* a gap */
+	assert_string_equal(strerror(-1000), "Unknown error");
+	assert_string_equal(strerror(INT_MIN), "Unknown error");
+	assert_string_equal(strerror(INT_MAX), "Unknown error");
 }
 
 /* Every error number the header defines has its own description. */
@@ -359,7 +359,7 @@ static void test_strerror_all_defined(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(errs); i++) {
-		assert_string_not_equal(strerror(-errs[i]), "unknown error");
+		assert_string_not_equal(strerror(-errs[i]), "Unknown error");
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(strerror(errs[i]),
 						strerror(errs[j]));

@@ -1,0 +1,66 @@
+/* Redirection: the command's kprintf text goes to this sink (see
+ * printk_set_sink), which gathers it and writes it to the file a page at
+ * a time. A write the file refuses is kept, and everything after it
+ * dropped, so that a refused value changes nothing more and the shell
+ * reports one line after the command (`echo: write error: Invalid
+ * argument`, as from Linux's echo). */
+#include "kernel/shell/redirect.h"
+#include "kernel/fs/vfs.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+/* Hand what is gathered to the file. A file may take part of a write
+ * (a short write): the rest is written again until all is taken. */
+static void flush(struct redirect *r)
+{
+	size_t done = 0;
+
+	while (done < r->len && r->err == 0) {
+		ssize_t n = vfs_write(r->file, r->buf + done, r->len - done, &r->pos);
+
+		if (n < 0)
+			r->err = (int)n;
+		else if (n == 0)
+			r->err = -EIO;	/* took nothing: it would never end */
+		else
+			done += (size_t)n;
+	}
+	r->len = 0;
+}
+
+static ssize_t redirect_write(struct out_sink *sink, const char *text, size_t len)
+{
+	struct redirect *r = container_of(sink, struct redirect, sink);
+	size_t done = 0;
+
+	while (done < len && r->err == 0) {
+		size_t n = MIN(len - done, sizeof(r->buf) - r->len);
+
+		memcpy(r->buf + r->len, text + done, n);
+		r->len += n;
+		done += n;
+		if (r->len == sizeof(r->buf))
+			flush(r);
+	}
+	return r->err ? r->err : (ssize_t)len;
+}
+
+int redirect_open(struct redirect *r, const char *path, bool append)
+{
+	int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
+	int err;
+
+	r->sink.write = redirect_write;
+	r->pos = 0;
+	r->err = 0;
+	r->len = 0;
+	err = vfs_open(path, flags, &r->file);
+	return err < 0 ? err : 0;
+}
+
+int redirect_close(struct redirect *r)
+{
+	flush(r);
+	vfs_close(r->file);
+	return r->err;
+}
