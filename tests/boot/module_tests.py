@@ -319,7 +319,7 @@ def define(test):
                                             archs.config(m.arch)["OTHER_ARCH"])
         cases += [("/etc/motd", "", r"^insmod: not an ELF file$"),
                   ("/lib/modules/none.ko", "",
-                   r"^insmod: /lib/modules/none.ko: no such file")]
+                   r"^insmod: /lib/modules/none.ko: No such file")]
         for name, args, want in cases:
             path = name if name.startswith("/") else "/lib/modules/bad/" + name
             cmd = ("insmod %s %s" % (path, args)).strip()
