@@ -67,7 +67,7 @@ void inode_put(struct inode *inode)
 		inode->iops->release(inode);
 }
 
-int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
+int vfs_next_component(const char **path, const char **name)
 {
 	const char *p = *path;
 	size_t len = 0;
@@ -78,21 +78,23 @@ int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
 		len++;
 	if (len > VFS_NAME_MAX)
 		return -ENAMETOOLONG;
-	memcpy(name, p, len);
-	name[len] = '\0';
+	*name = p;
 	*path = p + len;
 	return (int)len;
 }
 
 /* Step from dir to its child called name: the child's reference is
- * taken before dir's is given back, so the walk always holds one. */
-static int walk_one(struct inode **node, const char *name)
+ * taken before dir's is given back, so the walk always holds one. On
+ * failure the walk's reference is given back. */
+static int walk_one(struct inode **node, const char *name, size_t len)
 {
 	struct inode *dir = *node, *child;
 
-	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup)
+	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup) {
+		inode_put(dir);
 		return -ENOTDIR;
-	child = dir->iops->lookup(dir, name);
+	}
+	child = dir->iops->lookup(dir, name, len);
 	inode_put(dir);
 	if (!child)
 		return -ENOENT;
@@ -100,50 +102,63 @@ static int walk_one(struct inode **node, const char *name)
 	return 0;
 }
 
-/* Walk an absolute path from the root, up to but not including the
- * last component if last is non-NULL (which then receives that name:
- * "" for "/"). Repeated and trailing slashes are ignored ("//etc///motd/"
- * is "/etc/motd"); "." and ".." are ordinary names, which no ramfs
- * directory holds. Returns 0 and sets *out to the inode reached, with a
- * reference the caller gives back with inode_put, or a negative errno:
- * -EINVAL (not absolute), -ENAMETOOLONG, -ENOTDIR (a component in the
- * middle is a file) or -ENOENT. */
-static int walk_path(const char *path, struct inode **out, char last[VFS_NAME_MAX + 1])
+/* Walk an absolute path from the root, in place: no name is copied, so
+ * a walk costs the stack the same whatever the lengths. If last is
+ * non-NULL, the walk stops before the last component, which *last then
+ * points to (*last_len bytes; 0 for "/"). Repeated and trailing slashes
+ * are ignored ("//etc///motd/" is "/etc/motd"); "." and ".." are
+ * ordinary names, which no directory here holds. Returns 0 and sets
+ * *out to the inode reached, with a reference the caller gives back
+ * with inode_put, or a negative errno: -EINVAL (not absolute),
+ * -ENAMETOOLONG (a name longer than VFS_NAME_MAX, or a path of
+ * VFS_PATH_MAX bytes or more), -ENOTDIR (a component in the middle is
+ * a file) or -ENOENT. */
+static int walk_path(const char *path, struct inode **out, const char **last,
+		     size_t *last_len)
 {
 	struct inode *node = __atomic_load_n(&vfs_root, __ATOMIC_ACQUIRE);
-	char name[VFS_NAME_MAX + 1], next[VFS_NAME_MAX + 1];
-	int len, err;
+	const char *name = path, *next;
+	int len = 0, next_len, err;
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (strnlen(path, VFS_PATH_MAX + 1) > VFS_PATH_MAX)
+	if (strnlen(path, VFS_PATH_MAX) == VFS_PATH_MAX)
 		return -ENAMETOOLONG;
 	if (!node)
 		return -ENOENT;		/* nothing mounted yet */
 	inode_get(node);
 
-	/* Keep one name in hand, so that the last can be left unwalked. */
-	name[0] = '\0';
-	while ((len = vfs_next_component(&path, next)) > 0) {
-		if (name[0] && (err = walk_one(&node, name)) != 0)
+	/* Look one name ahead, so that the last can be left unwalked. */
+	len = vfs_next_component(&path, &name);
+	while (len > 0) {
+		next_len = vfs_next_component(&path, &next);
+		if (next_len < 0) {
+			len = next_len;
+			break;
+		}
+		if (next_len == 0 && last)
+			break;
+		err = walk_one(&node, name, (size_t)len);
+		if (err)
 			return err;
-		memcpy(name, next, (size_t)len + 1);
+		name = next;
+		len = next_len;
 	}
 	if (len < 0) {
 		inode_put(node);
 		return len;
 	}
-	if (name[0] && !last && (err = walk_one(&node, name)) != 0)
-		return err;
-	if (last)
-		strlcpy(last, name, VFS_NAME_MAX + 1);
+	if (last) {
+		*last = name;
+		*last_len = (size_t)len;
+	}
 	*out = node;
 	return 0;
 }
 
 static int resolve(const char *path, struct inode **out)
 {
-	return walk_path(path, out, NULL);
+	return walk_path(path, out, NULL, NULL);
 }
 
 int vfs_stat(const char *path, struct kstat *out)
@@ -160,15 +175,17 @@ int vfs_stat(const char *path, struct kstat *out)
 }
 
 /* Walk to the directory that holds path's last name, for making or
- * removing that name: 0 with a reference in *dir and the name in name,
- * or an errno (-EISDIR for "/" itself, which has no name to change). */
-static int walk_to_parent(const char *path, struct inode **dir, char name[VFS_NAME_MAX + 1])
+ * removing that name: 0 with a reference in *dir and the name in *name
+ * (*len bytes, in path), or an errno (-EISDIR for "/" itself, which has
+ * no name to change). */
+static int walk_to_parent(const char *path, struct inode **dir, const char **name,
+			  size_t *len)
 {
-	int err = walk_path(path, dir, name);
+	int err = walk_path(path, dir, name, len);
 
 	if (err)
 		return err;
-	if (!name[0])
+	if (!*len)
 		err = -EISDIR;
 	else if ((*dir)->type != INODE_DIR || !(*dir)->iops)
 		err = -ENOTDIR;
@@ -181,16 +198,17 @@ static int walk_to_parent(const char *path, struct inode **dir, char name[VFS_NA
  * create with O_CREAT. Returns 0 with a reference in *out, or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
 {
-	char name[VFS_NAME_MAX + 1];
 	struct inode *dir;
+	const char *name;
+	size_t len;
 	int err;
 
 	if (!(flags & O_CREAT))
 		return resolve(path, out);
-	err = walk_to_parent(path, &dir, name);
+	err = walk_to_parent(path, &dir, &name, &len);
 	if (err)
 		return err;
-	err = dir->iops->create ? dir->iops->create(dir, name, out) : -EROFS;
+	err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EROFS;
 	inode_put(dir);
 	return err;
 }
@@ -236,13 +254,14 @@ int vfs_open(const char *path, int flags, struct file **out)
 
 int vfs_unlink(const char *path)
 {
-	char name[VFS_NAME_MAX + 1];
 	struct inode *dir;
-	int err = walk_to_parent(path, &dir, name);
+	const char *name;
+	size_t len;
+	int err = walk_to_parent(path, &dir, &name, &len);
 
 	if (err)
 		return err;
-	err = dir->iops->unlink ? dir->iops->unlink(dir, name) : -EROFS;
+	err = dir->iops->unlink ? dir->iops->unlink(dir, name, len) : -EROFS;
 	inode_put(dir);
 	return err;
 }

@@ -7,8 +7,10 @@
 #include "lib/list.h"
 #include "lib/types.h"
 
-#define VFS_NAME_MAX 63
-#define VFS_PATH_MAX 255
+/* Linux's NAME_MAX and PATH_MAX: a name has at most 255 bytes, and a
+ * path, with its terminating NUL, at most 4096. */
+#define VFS_NAME_MAX 255
+#define VFS_PATH_MAX 4096
 
 enum inode_type { INODE_FILE, INODE_DIR };
 
@@ -24,19 +26,22 @@ struct file_operations {
 };
 
 struct inode_operations {
+	/* The names these operations take are len bytes long and are not
+	 * NUL-terminated: they point into the path being walked. */
+
 	/* Find the child called name in a directory. Returns it with a
 	 * reference taken (inode_put gives it back), or NULL if absent. */
-	struct inode *(*lookup)(struct inode *dir, const char *name);
+	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
 	/* Return the index-th child of a directory, with a reference taken;
 	 * NULL past the end. */
 	struct inode *(*child)(struct inode *dir, size_t index);
 	/* The file called name in dir, made empty if it does not exist,
 	 * with a reference taken. 0, or -EISDIR if name is a directory, or
 	 * another negative errno. NULL if the directory takes no new files. */
-	int (*create)(struct inode *dir, const char *name, struct inode **out);
+	int (*create)(struct inode *dir, const char *name, size_t len, struct inode **out);
 	/* Remove the file called name from dir: 0, -ENOENT or -EISDIR. Open
 	 * files keep the inode, unnamed, until they are closed. */
-	int (*unlink)(struct inode *dir, const char *name);
+	int (*unlink)(struct inode *dir, const char *name, size_t len);
 	/* Make a file size bytes long: cut off, or extended with zeros. */
 	int (*truncate)(struct inode *inode, size_t size);
 	/* The last reference is gone: free the inode. Lookups find inodes
@@ -49,13 +54,12 @@ struct inode_operations {
  * (until it is unlinked), each open file, each path walk passing
  * through it. Readers of a file's data take no reference and no lock. */
 struct inode {
-	char name[VFS_NAME_MAX + 1];
+	const char *name;		/* the filesystem's; lives as long as the inode */
 	enum inode_type type;
 	size_t size;			/* changed with atomic stores */
 	unsigned long refs;		/* atomic; see above */
 	const struct inode_operations *iops;
 	const struct file_operations *fops;
-	void *private;		/* filesystem data */
 };
 
 struct file {
@@ -94,10 +98,11 @@ struct kstat {
 	size_t size;
 };
 
-/* Copy the next component of *path into name, skipping the slashes in
- * front of it, and advance *path past it. Returns the length of the
- * component, 0 when the path is used up, or -ENAMETOOLONG. */
-int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1]);
+/* Find the next component of *path, skipping the slashes in front of
+ * it: *name points to it, in the path itself (it is not NUL-terminated),
+ * and *path moves past it. Returns the component's length, 0 when the
+ * path is used up, or -ENAMETOOLONG for one longer than VFS_NAME_MAX. */
+int vfs_next_component(const char **path, const char **name);
 
 /* Mount a filesystem's root inode at "/" (only one mount for now). */
 void vfs_mount_root(struct inode *root);
