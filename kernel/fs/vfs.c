@@ -315,34 +315,54 @@ void vfs_close(struct file *file)
 	kfree(file);
 }
 
+/* Double the buffer of vfs_read_all, keeping the used bytes it holds. */
+static int enlarge(char **buf, size_t *cap, size_t used)
+{
+	char *bigger = *cap <= VFS_RW_MAX ? kmalloc(2 * *cap) : NULL;
+
+	if (!bigger)
+		return -ENOMEM;
+	memcpy(bigger, *buf, used);
+	kfree(*buf);
+	*buf = bigger;
+	*cap *= 2;
+	return 0;
+}
+
+/* Reads until vfs_read says the file has ended. The size is only a
+ * first guess at the buffer: a generated file's is 0, and any file may
+ * grow while it is read. One byte more than it lets the read that finds
+ * the end do so without making the buffer bigger. */
 int vfs_read_all(const char *path, void **out, size_t *size)
 {
 	struct file *file;
+	size_t cap, done = 0;
+	ssize_t n;
 	char *buf;
-	ssize_t n = 0;
 	int err = vfs_open(path, O_RDONLY, &file);
 
 	if (err)
 		return err;
-	*size = file->inode->size;
-	buf = kmalloc(*size ? *size : 1);
-	if (!buf) {
-		vfs_close(file);
-		return -ENOMEM;
-	}
-	for (size_t done = 0; done < *size; done += (size_t)n) {
-		n = vfs_read(file, buf + done, *size - done, &file->pos);
+	cap = __atomic_load_n(&file->inode->size, __ATOMIC_RELAXED) + 1;
+	buf = kmalloc(cap);
+	err = buf ? 0 : -ENOMEM;
+	while (!err) {
+		if (done == cap && (err = enlarge(&buf, &cap, done)) != 0)
+			break;
+		n = vfs_read(file, buf + done, cap - done, &file->pos);
 		if (n <= 0) {
-			*size = done;
+			err = (int)n;
 			break;
 		}
+		done += (size_t)n;
 	}
 	vfs_close(file);
-	if (n < 0) {
+	if (err) {
 		kfree(buf);
-		return (int)n;
+		return err;
 	}
 	*out = buf;
+	*size = done;
 	return 0;
 }
 

@@ -124,8 +124,9 @@ ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
 /* Write count bytes at *pos, advancing *pos; negative errno on error. */
 ssize_t vfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
 void vfs_close(struct file *file);
-/* Read the whole file at path into a new kmalloc'd buffer (*buf, *size
- * bytes; the caller kfrees it). Returns 0 or a negative errno. */
+/* Read the file at path to its end (until vfs_read returns 0, whatever
+ * its size says) into a new kmalloc'd buffer (*buf, *size bytes; the
+ * caller kfrees it). Returns 0 or a negative errno. */
 int vfs_read_all(const char *path, void **buf, size_t *size);
 /* Fill *out with the index-th entry of the directory at path. Returns 1
  * when an entry was stored, 0 past the last one, or a negative errno. */

@@ -10,9 +10,10 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* cat makes one vfs_read call per CAT_CHUNK bytes and none to discover
- * the end once the file's size is reached: `cat /etc/motd` is exactly one
- * call, which keeps the hit counts of a probe on vfs_read easy to follow. */
+/* cat reads CAT_CHUNK bytes per vfs_read call until one returns 0, as
+ * Unix cat does: a file's size cannot say where it ends (a generated
+ * file's is 0). So a probe on vfs_read is hit once per CAT_CHUNK bytes
+ * and once more at the end: `cat /etc/motd` is exactly two calls. */
 #define CAT_CHUNK 512
 
 static int decimal_digits(size_t n)
@@ -114,7 +115,7 @@ static void cmd_cat(int argc, char **argv)
 			console_write(buf, (size_t)n);
 			last = buf[n - 1];
 		}
-	} while (n > 0 && (size_t)file->pos < file->inode->size);
+	} while (n > 0);
 	/* Finish the line so the prompt (or the error) starts on its own. */
 	if (last != '\n')
 		kprintf("\n");
