@@ -13,6 +13,7 @@ static const char *const messages[] = {
 	[EBADF]		= "bad file descriptor",
 	[EAGAIN]	= "resource temporarily unavailable",
 	[ENOMEM]	= "out of memory",
+	[EACCES]	= "permission denied",
 	[EFAULT]	= "bad address",
 	[EBUSY]		= "device or resource busy",
 	[EEXIST]	= "file exists",

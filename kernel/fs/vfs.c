@@ -83,6 +83,12 @@ int vfs_next_component(const char **path, const char **name)
 	return (int)len;
 }
 
+/* dir's child called name, with a reference taken, or NULL. */
+static struct inode *lookup_child(struct inode *dir, const char *name, size_t len)
+{
+	return dir->iops->lookup(dir, name, len);
+}
+
 /* Step from dir to its child called name: the child's reference is
  * taken before dir's is given back, so the walk always holds one. On
  * failure the walk's reference is given back. */
@@ -94,7 +100,7 @@ static int walk_one(struct inode **node, const char *name, size_t len)
 		inode_put(dir);
 		return -ENOTDIR;
 	}
-	child = dir->iops->lookup(dir, name, len);
+	child = lookup_child(dir, name, len);
 	inode_put(dir);
 	if (!child)
 		return -ENOENT;
@@ -187,15 +193,18 @@ static int walk_to_parent(const char *path, struct inode **dir, const char **nam
 		return err;
 	if (!*len)
 		err = -EISDIR;
-	else if ((*dir)->type != INODE_DIR || !(*dir)->iops)
+	else if ((*dir)->type != INODE_DIR || !(*dir)->iops || !(*dir)->iops->lookup)
 		err = -ENOTDIR;
 	if (err)
 		inode_put(*dir);
 	return err;
 }
 
-/* The file at path for vfs_open: looked up, or made by the directory's
- * create with O_CREAT. Returns 0 with a reference in *out, or an errno. */
+/* The file at path for vfs_open: looked up, or, with O_CREAT, made by
+ * the directory's create if the name is new. A name that exists is
+ * opened as it is even where nothing can be made (`echo 0 > FILE` opens
+ * a generated FILE with O_CREAT). Returns 0 with a reference in *out,
+ * or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
 {
 	struct inode *dir;
@@ -208,19 +217,43 @@ static int open_inode(const char *path, int flags, struct inode **out)
 	err = walk_to_parent(path, &dir, &name, &len);
 	if (err)
 		return err;
-	err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EROFS;
+	*out = lookup_child(dir, name, len);
+	if (!*out)
+		err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EACCES;
 	inode_put(dir);
 	return err;
 }
 
-/* Cut an inode opened with O_TRUNC to nothing. */
+/* Cut an inode opened with O_TRUNC to nothing, if it has bytes to cut;
+ * a generated file has none, and its open sees the flag instead. */
 static int truncate_on_open(struct inode *inode, int flags)
 {
 	if (!(flags & O_TRUNC) || (flags & O_ACCMODE) == O_RDONLY)
 		return 0;	/* as Linux: O_TRUNC with O_RDONLY does nothing */
 	if (!inode->iops || !inode->iops->truncate)
-		return -EROFS;
+		return 0;
 	return inode->iops->truncate(inode, 0);
+}
+
+/* A new file on inode, which it takes the caller's reference to, after
+ * the inode's own open has agreed. */
+static int new_file(struct inode *inode, int flags, struct file **out)
+{
+	const struct file_operations *fops = inode->fops;
+	struct file *file = kzalloc(sizeof(*file));
+	int err;
+
+	if (!file)
+		return -ENOMEM;
+	file->inode = inode;
+	file->flags = flags;
+	err = fops && fops->open ? fops->open(inode, file) : 0;
+	if (err) {
+		kfree(file);
+		return err;
+	}
+	*out = file;
+	return 0;
 }
 
 /* Besides the errors listed in vfs.h, this returns those of walk_path() and
@@ -229,7 +262,6 @@ static int truncate_on_open(struct inode *inode, int flags)
 int vfs_open(const char *path, int flags, struct file **out)
 {
 	struct inode *inode;
-	struct file *file;
 	int err;
 
 	if (!out)
@@ -240,16 +272,11 @@ int vfs_open(const char *path, int flags, struct file **out)
 	if (err)
 		return err;
 	err = inode->type == INODE_DIR ? -EISDIR : truncate_on_open(inode, flags);
-	file = err ? NULL : kmalloc(sizeof(*file));
-	if (!file) {
+	if (!err)
+		err = new_file(inode, flags, out);
+	if (err)
 		inode_put(inode);
-		return err ? err : -ENOMEM;
-	}
-	file->inode = inode;
-	file->pos = 0;
-	file->flags = flags;
-	*out = file;
-	return 0;
+	return err;
 }
 
 int vfs_unlink(const char *path)
@@ -261,7 +288,7 @@ int vfs_unlink(const char *path)
 
 	if (err)
 		return err;
-	err = dir->iops->unlink ? dir->iops->unlink(dir, name, len) : -EROFS;
+	err = dir->iops->unlink ? dir->iops->unlink(dir, name, len) : -EPERM;
 	inode_put(dir);
 	return err;
 }
@@ -309,8 +336,35 @@ __noinline ssize_t vfs_write(struct file *file, const char *buf, size_t count,
 	return file->inode->fops->write(file, buf, MIN(count, VFS_RW_MAX), pos);
 }
 
+/* What SEEK_END counts from where the file has no llseek of its own:
+ * the size, as it is now (a writer may be changing it). */
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
+{
+	const struct file_operations *fops = file->inode->fops;
+	loff_t base;
+
+	if (fops && fops->llseek)
+		return fops->llseek(file, offset, whence);
+	if (whence == SEEK_SET)
+		base = 0;
+	else if (whence == SEEK_CUR)
+		base = file->pos;
+	else if (whence == SEEK_END)
+		base = (loff_t)__atomic_load_n(&file->inode->size, __ATOMIC_RELAXED);
+	else
+		return -EINVAL;
+	if (offset < -base)
+		return -EINVAL;
+	file->pos = base + offset;
+	return file->pos;
+}
+
 void vfs_close(struct file *file)
 {
+	const struct file_operations *fops = file->inode->fops;
+
+	if (fops && fops->release)
+		fops->release(file->inode, file);
 	inode_put(file->inode);
 	kfree(file);
 }

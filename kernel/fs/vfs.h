@@ -17,12 +17,28 @@ enum inode_type { INODE_FILE, INODE_DIR };
 struct file;
 struct inode;
 
+/* What a file does when it is opened, read, written, moved in and
+ * closed: Linux's fields, in Linux's order, with Linux's signatures.
+ * Every operation but read and write may be NULL (see each). */
 struct file_operations {
+	/* Set file->pos from offset and whence (SEEK_SET, SEEK_CUR,
+	 * SEEK_END) and return it, or a negative errno. NULL: vfs_llseek
+	 * does it, counting SEEK_END from the inode's size. */
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	ssize_t (*read)(struct file *file, char *buf, size_t count, loff_t *pos);
 	/* Write at *pos, or at the end of the file if the file was opened
 	 * with O_APPEND (the end as it is under the filesystem's own lock,
-	 * so that appends from two files never overwrite each other). */
+	 * so that appends from two files never overwrite each other). A
+	 * generated file's write gets the bytes of one vfs_write and
+	 * returns how many it took, or a negative errno. */
 	ssize_t (*write)(struct file *file, const char *buf, size_t count, loff_t *pos);
+	/* The file is set up (its flags, O_TRUNC included, are in
+	 * file->flags); prepare what reads and writes need, in
+	 * file->private_data. An error fails the open. NULL: nothing to do. */
+	int (*open)(struct inode *inode, struct file *file);
+	/* The file is being closed: give back what open took. Its result is
+	 * not used (as in Linux). NULL: nothing to do. */
+	int (*release)(struct inode *inode, struct file *file);
 };
 
 struct inode_operations {
@@ -37,12 +53,16 @@ struct inode_operations {
 	struct inode *(*child)(struct inode *dir, size_t index);
 	/* The file called name in dir, made empty if it does not exist,
 	 * with a reference taken. 0, or -EISDIR if name is a directory, or
-	 * another negative errno. NULL if the directory takes no new files. */
+	 * another negative errno. NULL if the directory takes no new files
+	 * (O_CREAT of a new name is then -EACCES, as in Linux). */
 	int (*create)(struct inode *dir, const char *name, size_t len, struct inode **out);
 	/* Remove the file called name from dir: 0, -ENOENT or -EISDIR. Open
-	 * files keep the inode, unnamed, until they are closed. */
+	 * files keep the inode, unnamed, until they are closed. NULL if no
+	 * file can be removed from it (-EPERM, as in Linux). */
 	int (*unlink)(struct inode *dir, const char *name, size_t len);
-	/* Make a file size bytes long: cut off, or extended with zeros. */
+	/* Make a file size bytes long: cut off, or extended with zeros.
+	 * NULL for a file that has no bytes to cut (a generated one): its
+	 * open sees O_TRUNC in file->flags and does what it means. */
 	int (*truncate)(struct inode *inode, size_t size);
 	/* The last reference is gone: free the inode. Lookups find inodes
 	 * without holding a reference, inside an RCU read-side section, so
@@ -65,7 +85,8 @@ struct inode {
 struct file {
 	struct inode *inode;
 	loff_t pos;
-	int flags;
+	int flags;		/* as given to vfs_open */
+	void *private_data;	/* the file operations' own (Linux's name) */
 };
 
 struct dirent {
@@ -82,6 +103,11 @@ struct dirent {
 #define O_CREAT  0100	/* make the file if it does not exist */
 #define O_TRUNC  01000	/* cut it to nothing (with write access) */
 #define O_APPEND 02000	/* every write goes to the end */
+
+/* Where vfs_llseek counts from: Linux's values. */
+#define SEEK_SET 0	/* the start of the file */
+#define SEEK_CUR 1	/* the file's position */
+#define SEEK_END 2	/* its end */
 
 /* Take another reference to inode. */
 void inode_get(struct inode *inode);
@@ -111,18 +137,26 @@ void vfs_mount_root(struct inode *root);
 int vfs_stat(const char *path, struct kstat *out);
 
 /* Open the file at an absolute path. flags is O_RDONLY, O_WRONLY or
- * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2). Returns 0
- * and sets *out, or a negative errno (-ENOENT, -EISDIR, -ENOMEM, and
- * -EROFS for O_CREAT or O_TRUNC where the filesystem cannot). */
+ * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2); they reach
+ * the file's open in file->flags. Returns 0 and sets *out, or a
+ * negative errno (-ENOENT, -EISDIR, -ENOMEM, -EACCES for O_CREAT of a
+ * new name where the directory takes none, or the file's open's). */
 int vfs_open(const char *path, int flags, struct file **out);
 /* Remove the file at an absolute path: 0 or a negative errno (-ENOENT,
- * -EISDIR, -EROFS). Files open on it read on until they are closed. */
+ * -EISDIR, -EPERM where the directory lets no file go). Files open on
+ * it go on as their filesystem says (a ramfs file reads on until it is
+ * closed). */
 int vfs_unlink(const char *path);
 /* Read up to count bytes at *pos, advancing *pos. Returns bytes read,
  * 0 at end of file, or a negative errno. */
 ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
 /* Write count bytes at *pos, advancing *pos; negative errno on error. */
 ssize_t vfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
+/* Move file->pos to offset, counted as whence says (SEEK_*). Returns the
+ * new position, or -EINVAL (an unknown whence, a position below 0). */
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
+/* Close a file from vfs_open: its release runs, and its inode
+ * reference is given back. */
 void vfs_close(struct file *file);
 /* Read the file at path to its end (until vfs_read returns 0, whatever
  * its size says) into a new kmalloc'd buffer (*buf, *size bytes; the

@@ -498,6 +498,26 @@ static void test_root_files(void)
 	EXPECT(strchr(buf, '`') != NULL);	/* it mentions `help` */
 }
 
+static void test_root_llseek(void)
+{
+	struct file *file = NULL;
+	char buf[8];
+
+	EXPECT_EQ(vfs_open("/etc/hostname", O_RDONLY, &file), 0);
+	if (!file)
+		return;
+	EXPECT_EQ(vfs_llseek(file, 0, SEEK_END), 8);
+	EXPECT_EQ(vfs_llseek(file, -3, SEEK_END), 5);
+	EXPECT_EQ(vfs_read(file, buf, sizeof(buf), &file->pos), 3);
+	EXPECT(memcmp(buf, "os\n", 3) == 0);
+	EXPECT_EQ(vfs_llseek(file, -6, SEEK_CUR), 2);
+	EXPECT_EQ(vfs_llseek(file, 3, SEEK_SET), 3);
+	EXPECT_EQ(vfs_llseek(file, -1, SEEK_SET), -EINVAL);
+	EXPECT_EQ(vfs_llseek(file, 0, 7), -EINVAL);
+	EXPECT_EQ(file->pos, 3);	/* a refused seek moves nothing */
+	vfs_close(file);
+}
+
 /* The type vfs_stat reports for path, or its error. */
 static int stat_type(const char *path)
 {
@@ -848,6 +868,7 @@ static const struct selftest_case vfs_cases[] = {
 	SELFTEST_CASE(test_name_limits_in_archives),
 	SELFTEST_CASE(test_destroy_frees_all),
 	SELFTEST_CASE(test_root_files),
+	SELFTEST_CASE(test_root_llseek),
 	SELFTEST_CASE(test_root_lookup),
 	SELFTEST_CASE(test_root_readdir),
 	SELFTEST_CASE(test_create_append_truncate_unlink),

@@ -1,8 +1,8 @@
-/* The shell's file commands, ls and cat, written against the VFS calls
- * only, the way a user program would use open/read/close.
+/* The shell's file commands, ls, cat and rm, written against the VFS
+ * calls only, the way a user program would use open/read/close.
  *
  * Errors are one line, "CMD: PATH: description", with the description
- * from strerror(). */
+ * from strerror(); rm's is Linux's own line (cmd_rm). */
 
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
@@ -124,6 +124,32 @@ static void cmd_cat(int argc, char **argv)
 	vfs_close(file);
 }
 
+/* c in capitals: Linux's tools print an error's description with a
+ * capital letter ("No such file or directory"), strerror() without. */
+static char capital(char c)
+{
+	return 'a' <= c && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* rm PATH...: remove each file, saying in Linux's words which could not
+ * be: "rm: cannot remove 'PATH': No such file or directory". */
+static void cmd_rm(int argc, char **argv)
+{
+	if (argc < 2) {
+		kprintf("rm: usage: rm PATH...\n");
+		return;
+	}
+	for (int i = 1; i < argc; i++) {
+		int err = vfs_unlink(argv[i]);
+		const char *text = strerror(err);
+
+		if (err)
+			kprintf("rm: cannot remove '%s': %c%s\n", argv[i], capital(text[0]),
+				text + 1);
+	}
+}
+
 SHELL_COMMAND("ls", "[PATH]", "list a directory (default /), sizes in bytes",
 	      cmd_ls);
 SHELL_COMMAND("cat", "PATH", "print a file", cmd_cat);
+SHELL_COMMAND("rm", "PATH...", "remove files", cmd_rm);

@@ -45,7 +45,7 @@ COMMAND_TIMEOUT = 20
 SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all of lib/ and the VFS) on 4 CPUs included: about 2 minutes on aarch64
 POWEROFF_TIMEOUT = 10
 
-HELP_COMMANDS = ["help", "ls", "cat", "sym", "ps", "mem", "uptime",
+HELP_COMMANDS = ["help", "ls", "cat", "rm", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "cpus", "poweroff"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
@@ -147,6 +147,24 @@ def test_cat(m):
     out = m.command("cat")
     check(any("usage" in line.lower() for line in out),
           "`cat`: expected a usage line, got %s" % show(out))
+
+
+@test("rm")
+def test_rm(m):
+    """rm removes a file, and says in Linux's words why one cannot be."""
+    path = "/home/student/todo.txt"
+    out = m.command("rm " + path)
+    check(out == [], "`rm %s`: expected no output, got %s" % (path, show(out)))
+    expect_one_line(m.command("cat " + path), "no such file or directory", "cat after rm")
+    for cmd, want in [
+            ("rm " + path, "rm: cannot remove '%s': No such file or directory" % path),
+            ("rm /etc", "rm: cannot remove '/etc': Is a directory"),
+            ("rm /etc/motd/x", "rm: cannot remove '/etc/motd/x': Not a directory"),
+            ("rm", "rm: usage: rm PATH...")]:
+        expect_exact(m.command(cmd), want, cmd)
+    out = m.command("ls /home/student")
+    check(not any(line.split()[:1] == ["todo.txt"] for line in out),
+          "`ls /home/student` after rm: todo.txt still listed in %s" % show(out))
 
 
 @test("sym")
