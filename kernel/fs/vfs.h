@@ -80,6 +80,8 @@ struct inode {
 	unsigned long refs;		/* atomic; see above */
 	const struct inode_operations *iops;
 	const struct file_operations *fops;
+	void *i_private;		/* the data a generated file was made
+					   with, for its operations (Linux's name) */
 };
 
 struct file {

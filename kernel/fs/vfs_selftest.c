@@ -440,32 +440,11 @@ static void build_write_destroy(void)
 	ramfs_destroy(root);
 }
 
-/* Does work() give back every byte and allocation it took? Other
- * threads allocate too (opening a file does), so one attempt may see
- * their bytes come or go: try three times. A real leak shows every
- * time; someone else's allocation almost never does. */
-static bool heap_balanced(void (*work)(void))
-{
-	struct heap_stats before, after;
-	int attempt;
-
-	for (attempt = 0; attempt < 3; attempt++) {
-		heap_get_stats(&before);
-		work();
-		rcu_barrier();	/* a replaced file buffer is freed after a grace period */
-		heap_get_stats(&after);
-		if (after.bytes_in_use == before.bytes_in_use &&
-		    after.allocations == before.allocations)
-			return true;
-	}
-	return false;
-}
-
 static void test_destroy_frees_all(void)
 {
-	EXPECT(heap_balanced(build_write_destroy));
+	EXPECT(selftest_heap_balanced(build_write_destroy));
 	/* A build that fails half-way must free what it made, too. */
-	EXPECT(heap_balanced(test_build_errors));
+	EXPECT(selftest_heap_balanced(test_build_errors));
 }
 
 /* ---- The mounted root (read only) ---- */
@@ -653,7 +632,7 @@ static void create_append_truncate_unlink(void)
 static void test_create_append_truncate_unlink(void)
 {
 	/* The node and its buffers are freed once the last file closes. */
-	EXPECT(heap_balanced(create_append_truncate_unlink));
+	EXPECT(selftest_heap_balanced(create_append_truncate_unlink));
 	EXPECT_EQ(vfs_unlink("/etc"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/etc/motd/x"), -ENOTDIR);

@@ -1505,7 +1505,8 @@ def test_bench_keeps_optimizer_setting(m):
 # Every selftest suite the kernel must run, per architecture: a suite
 # that went missing (not linked, renamed) fails the test rather than
 # leaving fewer cases to pass.
-SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "kprobes", "kretprobes",
+SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "seq_file",
+                   "kprobes", "kretprobes",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]
 SELFTEST_ARCH_SUITES = {
