@@ -32,4 +32,10 @@ static inline bool IS_ERR_OR_NULL(const void *ptr)
 	return !ptr || IS_ERR(ptr);
 }
 
+/* The errno ptr carries, or 0 for a pointer. */
+static inline int PTR_ERR_OR_ZERO(const void *ptr)
+{
+	return IS_ERR(ptr) ? (int)PTR_ERR(ptr) : 0;
+}
+
 #endif

@@ -30,6 +30,7 @@
  * vfs_mount_root publishes the finished tree to the other CPUs. */
 
 #include "kernel/fs/dentry.h"
+#include "kernel/fs/mount.h"
 #include "kernel/mm/heap.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/rcu.h"
@@ -143,33 +144,61 @@ static void release_node(struct inode *inode)
 
 /* ---- Directories ---- */
 
-/* A file made beforehand, so that nothing is allocated under the lock,
- * and freed again if the name turns out to exist. */
-static int ramfs_create(struct inode *dir, const char *name, size_t len, struct inode **out)
+/* Link a new node called name, of type, into dir, unless the name is
+ * taken: *out is then the node that has it, and *made false. Either way
+ * *out comes with a reference for the caller. The node is made before
+ * the lock is taken and freed if it is not used, so that nothing is
+ * allocated under the lock. */
+static int link_new(struct inode *dir, const char *name, size_t len, enum inode_type type,
+		    struct dentry **out, bool *made)
 {
-	struct ramfs_node *fresh = alloc_node(name, len, INODE_FILE);
+	struct ramfs_node *fresh = alloc_node(name, len, type);
 	struct dentry *child;
 	unsigned long flags;
-	int err = 0;
 
 	if (!fresh)
 		return -ENOMEM;
 	flags = spin_lock_irqsave(&ramfs_tree_lock);
 	child = dentry_find(to_dentry(dir), name, len);
-	if (child && child->inode.type == INODE_DIR) {
-		err = -EISDIR;
-	} else if (!child) {
+	*made = !child;
+	if (*made) {
 		dentry_link(to_dentry(dir), &fresh->dentry);
 		child = &fresh->dentry;
-		fresh = NULL;
 	}
-	if (!err)
-		inode_get(&child->inode);	/* the caller's */
+	inode_get(&child->inode);	/* the caller's */
 	spin_unlock_irqrestore(&ramfs_tree_lock, flags);
-	kfree(fresh);
-	if (!err)
-		*out = &child->inode;
-	return err;
+	if (!*made)
+		kfree(fresh);
+	*out = child;
+	return 0;
+}
+
+static int ramfs_create(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	struct dentry *child;
+	bool made;
+	int err = link_new(dir, name, len, INODE_FILE, &child, &made);
+
+	if (err)
+		return err;
+	if (child->inode.type == INODE_DIR) {
+		inode_put(&child->inode);
+		return -EISDIR;
+	}
+	*out = &child->inode;
+	return 0;
+}
+
+static int ramfs_mkdir(struct inode *dir, const char *name, size_t len)
+{
+	struct dentry *child;
+	bool made;
+	int err = link_new(dir, name, len, INODE_DIR, &child, &made);
+
+	if (err)
+		return err;
+	inode_put(&child->inode);
+	return made ? 0 : -EEXIST;
 }
 
 /* Unlink, then give back the directory's reference: the node goes when
@@ -198,6 +227,7 @@ static const struct inode_operations ramfs_dir_iops = {
 	.lookup = dentry_lookup,
 	.child = dentry_child,
 	.create = ramfs_create,
+	.mkdir = ramfs_mkdir,
 	.unlink = ramfs_unlink,
 	.release = release_node,
 };
@@ -543,7 +573,7 @@ int ramfs_mount_archive(const void *archive, size_t size)
 	int ret = build_tree(archive, size, &root);
 
 	if (ret >= 0)
-		vfs_mount_root(root);
+		vfs_mount_root(root, "rootfs", "ramfs");
 	return ret;
 }
 

@@ -245,6 +245,26 @@ void seq_putc(struct seq_file *m, char c)
 }
 EXPORT_SYMBOL(seq_putc);
 
+/* ---- Records in a list ---- */
+
+struct list_node *seq_list_start(struct list_node *head, loff_t pos)
+{
+	struct list_node *node;
+
+	list_for_each(node, head)
+		if (pos-- == 0)
+			return node;
+	return NULL;
+}
+
+struct list_node *seq_list_next(void *v, struct list_node *head, loff_t *ppos)
+{
+	struct list_node *next = ((struct list_node *)v)->next;
+
+	++*ppos;
+	return next == head ? NULL : next;
+}
+
 /* ---- Files of one record ---- */
 
 static void *single_start(struct seq_file *m, loff_t *pos)

@@ -33,6 +33,7 @@
 #define KERNEL_FS_SEQ_FILE_H
 
 #include "kernel/fs/vfs.h"
+#include "lib/list.h"
 #include "lib/types.h"
 
 struct seq_file;
@@ -100,6 +101,12 @@ static inline bool seq_has_overflowed(const struct seq_file *m)
 {
 	return m->count == m->size;
 }
+
+/* start and next for records in a list: the node at position pos of
+ * the list head (NULL past the end), and the node after v. The list is
+ * the operations' to guard (start takes its lock, stop gives it back). */
+struct list_node *seq_list_start(struct list_node *head, loff_t pos);
+struct list_node *seq_list_next(void *v, struct list_node *head, loff_t *ppos);
 
 /* fops->open of a file that is one record, printed by show; data is
  * m->private for it. Release it with single_release. 0 or -ENOMEM. */

@@ -5,6 +5,7 @@
  * files' records are lines whose text follows from their number, so a
  * reader can check every byte it gets without keeping the file. */
 
+#include "kernel/fs/debugfs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
@@ -12,6 +13,7 @@
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
+#include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/list.h"
@@ -170,6 +172,29 @@ static void test_every_line_through_any_buffer(void)
 	}
 }
 
+/* The same file in debugfs, through the VFS by its path: its size is 0,
+ * and vfs_read_all (as cat) reads all 10,000 lines to its end. */
+static void test_read_to_the_end_by_path(void)
+{
+	struct dentry *file = debugfs_create_file("seq-file-selftest", 0444, NULL,
+						  (void *)MANY_LINES, &numbers_fops);
+	struct expect e = { 0 };
+	struct kstat st;
+	size_t size = 0;
+	void *all = NULL;
+
+	EXPECT(!IS_ERR(file));
+	EXPECT_EQ(vfs_stat("/sys/kernel/debug/seq-file-selftest", &st), 0);
+	EXPECT_EQ(st.size, 0);
+	EXPECT_EQ(vfs_read_all("/sys/kernel/debug/seq-file-selftest", &all, &size), 0);
+	expect_bytes(&e, all, size);
+	EXPECT_EQ(e.wrong, 0);
+	EXPECT_EQ(e.line, MANY_LINES);
+	EXPECT_EQ(e.at, e.len);
+	kfree(all);
+	debugfs_remove(file);
+}
+
 /* Reads at positions of the caller's, not the file's: the file makes
  * its records again up to there, and the file's own position still
  * reads on from where it was. seq_lseek moves it; SEEK_END has no end
@@ -312,24 +337,15 @@ static unsigned long writer_changes;
 
 static void *records_start(struct seq_file *m, loff_t *pos)
 {
-	struct record *r;
-	loff_t i = 0;
-
 	(void)m;
 	mutex_lock(&records_lock);
-	list_for_each_entry(r, &records, node)
-		if (i++ == *pos)
-			return r;
-	return NULL;
+	return seq_list_start(&records, *pos);
 }
 
 static void *records_next(struct seq_file *m, void *v, loff_t *pos)
 {
-	struct record *r = v;
-
 	(void)m;
-	++*pos;
-	return r->node.next == &records ? NULL : list_entry(r->node.next, struct record, node);
+	return seq_list_next(v, &records, pos);
 }
 
 static void records_stop(struct seq_file *m, void *v)
@@ -343,7 +359,8 @@ static int records_show(struct seq_file *m, void *v)
 {
 	char text[LINE_MAX];
 
-	seq_write(m, text, make_line(((struct record *)v)->n, text));
+	seq_write(m, text, make_line(list_entry((struct list_node *)v, struct record, node)->n,
+				     text));
 	return 0;
 }
 
@@ -491,6 +508,7 @@ static void test_release_frees_all(void)
 
 static const struct selftest_case seq_file_cases[] = {
 	SELFTEST_CASE(test_every_line_through_any_buffer),
+	SELFTEST_CASE(test_read_to_the_end_by_path),
 	SELFTEST_CASE(test_positions),
 	SELFTEST_CASE(test_record_larger_than_buffer),
 	SELFTEST_CASE(test_skip_and_error),

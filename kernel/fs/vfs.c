@@ -18,6 +18,7 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
+#include "kernel/fs/mount.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -26,17 +27,6 @@
  * fits in an ssize_t. Linux caps a single call below 2 GiB too; callers
  * that want more simply call again. */
 #define VFS_RW_MAX ((size_t)1 << 30)
-
-/* The mounted root. It is stored once at boot and read by every lookup,
- * on any CPU: the release store and the acquire load make a thread that
- * sees the new pointer also see the tree that was built behind it. */
-static struct inode *vfs_root;
-
-void vfs_mount_root(struct inode *root)
-{
-	inode_get(root);	/* the mount's: never given back */
-	__atomic_store_n(&vfs_root, root, __ATOMIC_RELEASE);
-}
 
 void inode_get(struct inode *inode)
 {
@@ -83,10 +73,13 @@ int vfs_next_component(const char **path, const char **name)
 	return (int)len;
 }
 
-/* dir's child called name, with a reference taken, or NULL. */
+/* dir's child called name, with a reference taken, or NULL; if a
+ * filesystem is mounted on it, that filesystem's root. */
 static struct inode *lookup_child(struct inode *dir, const char *name, size_t len)
 {
-	return dir->iops->lookup(dir, name, len);
+	struct inode *child = dir->iops->lookup(dir, name, len);
+
+	return child ? mount_cross(child) : NULL;
 }
 
 /* Step from dir to its child called name: the child's reference is
@@ -122,17 +115,17 @@ static int walk_one(struct inode **node, const char *name, size_t len)
 static int walk_path(const char *path, struct inode **out, const char **last,
 		     size_t *last_len)
 {
-	struct inode *node = __atomic_load_n(&vfs_root, __ATOMIC_ACQUIRE);
 	const char *name = path, *next;
 	int len = 0, next_len, err;
+	struct inode *node;
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
 	if (strnlen(path, VFS_PATH_MAX) == VFS_PATH_MAX)
 		return -ENAMETOOLONG;
+	node = mount_get_root();
 	if (!node)
 		return -ENOENT;		/* nothing mounted yet */
-	inode_get(node);
 
 	/* Look one name ahead, so that the last can be left unwalked. */
 	len = vfs_next_component(&path, &name);
@@ -279,6 +272,40 @@ int vfs_open(const char *path, int flags, struct file **out)
 	return err;
 }
 
+int vfs_mkdir(const char *path)
+{
+	struct inode *dir;
+	const char *name;
+	size_t len;
+	int err = walk_to_parent(path, &dir, &name, &len);
+
+	if (err)
+		return err == -EISDIR ? -EEXIST : err;	/* "/" */
+	err = dir->iops->mkdir ? dir->iops->mkdir(dir, name, len) : -EPERM;
+	inode_put(dir);
+	return err;
+}
+
+int vfs_mountpoint(const char *path, struct inode **out)
+{
+	struct inode *dir;
+	const char *name;
+	size_t len;
+	int err = walk_to_parent(path, &dir, &name, &len);
+
+	if (err)
+		return err == -EISDIR ? -EBUSY : err;	/* "/" */
+	*out = dir->iops->lookup(dir, name, len);
+	inode_put(dir);
+	if (!*out)
+		return -ENOENT;
+	if ((*out)->type != INODE_DIR) {
+		inode_put(*out);
+		return -ENOTDIR;
+	}
+	return 0;
+}
+
 int vfs_unlink(const char *path)
 {
 	struct inode *dir;
@@ -336,15 +363,21 @@ __noinline ssize_t vfs_write(struct file *file, const char *buf, size_t count,
 	return file->inode->fops->write(file, buf, MIN(count, VFS_RW_MAX), pos);
 }
 
-/* What SEEK_END counts from where the file has no llseek of its own:
- * the size, as it is now (a writer may be changing it). */
 loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
 {
 	const struct file_operations *fops = file->inode->fops;
-	loff_t base;
 
 	if (fops && fops->llseek)
 		return fops->llseek(file, offset, whence);
+	return default_llseek(file, offset, whence);
+}
+
+/* SEEK_END counts from the size as it is now (a writer may be changing
+ * it). */
+loff_t default_llseek(struct file *file, loff_t offset, int whence)
+{
+	loff_t base;
+
 	if (whence == SEEK_SET)
 		base = 0;
 	else if (whence == SEEK_CUR)

@@ -14,6 +14,11 @@
 
 enum inode_type { INODE_FILE, INODE_DIR };
 
+/* A file's mode bits, as Linux's calls to make files take them. There
+ * is one user here, who may read and write anything (as Linux's root
+ * may), so no mode is stored or checked. */
+typedef unsigned short umode_t;
+
 struct file;
 struct inode;
 
@@ -56,6 +61,9 @@ struct inode_operations {
 	 * another negative errno. NULL if the directory takes no new files
 	 * (O_CREAT of a new name is then -EACCES, as in Linux). */
 	int (*create)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	/* Make an empty directory called name in dir: 0, -EEXIST, or
+	 * another negative errno. NULL if none can be made (-EPERM). */
+	int (*mkdir)(struct inode *dir, const char *name, size_t len);
 	/* Remove the file called name from dir: 0, -ENOENT or -EISDIR. Open
 	 * files keep the inode, unnamed, until they are closed. NULL if no
 	 * file can be removed from it (-EPERM, as in Linux). */
@@ -78,6 +86,8 @@ struct inode {
 	enum inode_type type;
 	size_t size;			/* changed with atomic stores */
 	unsigned long refs;		/* atomic; see above */
+	unsigned int mounts;		/* filesystems mounted on it (atomic):
+					   a walk crosses into one (mount.c) */
 	const struct inode_operations *iops;
 	const struct file_operations *fops;
 	void *i_private;		/* the data a generated file was made
@@ -132,8 +142,6 @@ struct kstat {
  * path is used up, or -ENAMETOOLONG for one longer than VFS_NAME_MAX. */
 int vfs_next_component(const char **path, const char **name);
 
-/* Mount a filesystem's root inode at "/" (only one mount for now). */
-void vfs_mount_root(struct inode *root);
 /* The type and size of what an absolute path names: 0 or a negative
  * errno (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG). */
 int vfs_stat(const char *path, struct kstat *out);
@@ -144,6 +152,15 @@ int vfs_stat(const char *path, struct kstat *out);
  * negative errno (-ENOENT, -EISDIR, -ENOMEM, -EACCES for O_CREAT of a
  * new name where the directory takes none, or the file's open's). */
 int vfs_open(const char *path, int flags, struct file **out);
+/* Make an empty directory at an absolute path: 0 or a negative errno
+ * (-EEXIST, -ENOENT, -ENOTDIR, -EPERM where the directory takes none). */
+int vfs_mkdir(const char *path);
+/* The directory at an absolute path as its own filesystem holds it,
+ * with a reference: a filesystem mounted on it is not crossed into (the
+ * one to cover, for mount.c). Returns 0, or a negative errno: -ENOTDIR
+ * for a file, -EBUSY for "/" (the root filesystem is mounted there),
+ * or those of a walk. */
+int vfs_mountpoint(const char *path, struct inode **out);
 /* Remove the file at an absolute path: 0 or a negative errno (-ENOENT,
  * -EISDIR, -EPERM where the directory lets no file go). Files open on
  * it go on as their filesystem says (a ramfs file reads on until it is
@@ -154,9 +171,13 @@ int vfs_unlink(const char *path);
 ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
 /* Write count bytes at *pos, advancing *pos; negative errno on error. */
 ssize_t vfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
-/* Move file->pos to offset, counted as whence says (SEEK_*). Returns the
- * new position, or -EINVAL (an unknown whence, a position below 0). */
+/* Move file->pos to offset, counted as whence says (SEEK_*), through the
+ * file's own llseek if it has one. Returns the new position, or -EINVAL
+ * (an unknown whence, a position below 0). */
 loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
+/* What vfs_llseek does for a file without llseek: SEEK_END counts from
+ * the inode's size. Linux's name, for operations that forward a seek. */
+loff_t default_llseek(struct file *file, loff_t offset, int whence);
 /* Close a file from vfs_open: its release runs, and its inode
  * reference is given back. */
 void vfs_close(struct file *file);

@@ -45,7 +45,7 @@ COMMAND_TIMEOUT = 20
 SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all of lib/ and the VFS) on 4 CPUs included: about 2 minutes on aarch64
 POWEROFF_TIMEOUT = 10
 
-HELP_COMMANDS = ["help", "ls", "cat", "rm", "sym", "ps", "mem", "uptime",
+HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "cpus", "poweroff"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
@@ -165,6 +165,76 @@ def test_rm(m):
     out = m.command("ls /home/student")
     check(not any(line.split()[:1] == ["todo.txt"] for line in out),
           "`ls /home/student` after rm: todo.txt still listed in %s" % show(out))
+
+
+# What the boot mounts, as `mount` and /proc/mounts show it: the root
+# first, then the pseudo filesystems where Linux has them (kernel/main.c).
+BOOT_MOUNTS = ["rootfs / ramfs rw 0 0",
+               "proc /proc proc rw 0 0",
+               "sysfs /sys sysfs rw 0 0",
+               "debugfs /sys/kernel/debug debugfs rw 0 0",
+               "tracefs /sys/kernel/tracing tracefs rw 0 0",
+               "tracefs /sys/kernel/debug/tracing tracefs rw 0 0"]
+
+
+@test("mount")
+def test_mount(m):
+    """`mount` lists the mounts in /proc/mounts' format. The Kprobes
+    guide's `mount -t debugfs none /sys/kernel/debug` succeeds (on top of
+    the boot's, as on Linux) and debugfs's files stay; `umount` takes it
+    away again. Mistakes get one line each."""
+    expect_lines_exactly(m, "mount", BOOT_MOUNTS)
+    expect_lines_exactly(m, "cat /proc/mounts", BOOT_MOUNTS)
+    before = m.command("ls /sys/kernel/debug")
+    check("tracing/" in words(before), "`ls /sys/kernel/debug`: expected 'tracing/', got %s"
+          % show(before))
+    expect_lines_exactly(m, "mount -t debugfs none /sys/kernel/debug", [])
+    expect_lines_exactly(m, "mount", BOOT_MOUNTS + ["none /sys/kernel/debug debugfs rw 0 0"])
+    expect_lines_exactly(m, "ls /sys/kernel/debug", before)
+    expect_lines_exactly(m, "umount /sys/kernel/debug", [])
+    expect_lines_exactly(m, "mount", BOOT_MOUNTS)
+    for cmd, want in [
+            ("mount -t nofs none /proc", "mount: unknown filesystem type 'nofs'"),
+            ("mount -t proc none /nope", "mount: /nope: no such file or directory"),
+            ("mount -t proc none /etc/motd", "mount: /etc/motd: not a directory"),
+            ("mount -t debugfs", "mount: usage: mount [-t TYPE SOURCE DIR]"),
+            ("umount /etc", "umount: /etc: not mounted"),
+            ("umount /sys", "umount: /sys: something is mounted below it")]:
+        expect_exact(m.command(cmd), want, cmd)
+    expect_lines_exactly(m, "mount", BOOT_MOUNTS)
+
+
+def expect_lines_exactly(m, cmd, want):
+    out = m.command(cmd)
+    check(out == want, "`%s`: expected %s, got %s" % (cmd, show(want, 10), show(out, 10)))
+
+
+@test("ls_proc_sys")
+def test_ls_proc_sys(m):
+    """/proc and /sys are there at boot, with Linux's directories; a
+    generated file's size is 0, as on Linux."""
+    for path, want in [("/", ["proc/", "sys/"]),
+                       ("/proc", ["mounts", "sys/", "version"]),
+                       ("/sys", ["kernel/", "module/"]),
+                       ("/sys/kernel", ["debug/", "tracing/"]),
+                       ("/sys/kernel/debug", ["tracing/"])]:
+        out = m.command("ls " + path)
+        check(set(want) <= set(words(out)), "`ls %s`: expected %s among %s"
+              % (path, ", ".join(want), show(out, 10)))
+    out = m.command("ls /proc/version")
+    expect_exact(out, "/proc/version  0", "ls /proc/version")
+
+
+@test("cat_proc_version")
+def test_cat_proc_version(m):
+    out = m.command("cat /proc/version")
+    pattern = r"^ProbeOS version probeos-[0-9a-f]{12} \(gcc version \S+.*\) #1 SMP PREEMPT %s$" \
+        % m.arch
+    check(len(out) == 1 and re.match(pattern, out[0]),
+          "`cat /proc/version`: expected one line matching %r, got %s" % (pattern, show(out)))
+    out = m.command("rm /proc/version")
+    expect_exact(out, "rm: cannot remove '/proc/version': Operation not permitted",
+                 "rm /proc/version")
 
 
 @test("sym")
@@ -1506,6 +1576,7 @@ def test_bench_keeps_optimizer_setting(m):
 # that went missing (not linked, renamed) fails the test rather than
 # leaving fewer cases to pass.
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "seq_file",
+                   "pseudofs",
                    "kprobes", "kretprobes",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]
