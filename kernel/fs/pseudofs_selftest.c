@@ -1,12 +1,14 @@
 /* Self tests of the pseudo filesystems and mounts (pseudofs.c,
- * mount.c, debugfs.c, procfs.c), through the paths they are mounted at
- * and the VFS calls, as a reader would use them. Each test works in a
- * directory of debugfs of its own (TEST_DIR) and removes it. */
+ * mount.c, debugfs.c, procfs.c, kernel/module/sysfs.c), through the
+ * paths they are mounted at and the VFS calls, as a reader would use
+ * them. Each test works in a directory of debugfs of its own (TEST_DIR)
+ * and removes it; test_module_files loads tests/modules/mod_debugfs.ko. */
 
 #include "kernel/fs/debugfs.h"
 #include "kernel/fs/mount.h"
 #include "kernel/fs/procfs.h"
 #include "kernel/mm/heap.h"
+#include "kernel/module/module.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
@@ -439,6 +441,59 @@ static void test_mount_table(void)
 	debugfs_remove(dir);
 }
 
+/* ---- A module's files ---- */
+
+#define MOD_DIR "/sys/kernel/debug/mod_debugfs"
+
+/* Load tests/modules/mod_debugfs.ko, with the parameter arg if any. */
+static int load_mod_debugfs(char *arg)
+{
+	void *image;
+	size_t size;
+	int err = vfs_read_all("/lib/modules/mod_debugfs.ko", &image, &size);
+
+	if (err)
+		return err;
+	err = module_load(image, size, arg ? 1 : 0, &arg);
+	kfree(image);
+	return err;
+}
+
+/* A module's debugfs files are written and read like any; one still
+ * open when the module goes reads -EIO (its code is gone), and files a
+ * module leaves behind are removed with it. Its parameters are in
+ * /sys/module while it is loaded. */
+static void test_module_files(void)
+{
+	static char leave[] = "leave=1";	/* the loader writes in it */
+	struct file *file = NULL;
+	char buf[64];
+
+	EXPECT_EQ(load_mod_debugfs(NULL), 0);
+	EXPECT_EQ(write_text(MOD_DIR "/message", O_CREAT | O_TRUNC, "written\n"), 0);
+	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "written\n");
+	EXPECT_EQ(read_text(MOD_DIR "/stats", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "writes 1\nmessage 8 bytes\n");
+	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "N\n");
+	EXPECT_EQ(vfs_open(MOD_DIR "/stats", O_RDONLY, &file), 0);
+	EXPECT_EQ(module_unload("mod_debugfs"), 0);
+	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), -ENOENT);
+	if (file) {
+		EXPECT_EQ(vfs_read(file, buf, sizeof(buf), &file->pos), -EIO);
+		vfs_close(file);
+	}
+
+	EXPECT_EQ(load_mod_debugfs(leave), 0);
+	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "Y\n");
+	EXPECT_EQ(module_unload("mod_debugfs"), 0);
+	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), -ENOENT);
+	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)),
+		  -ENOENT);
+}
+
 static void make_and_remove(void)
 {
 	static struct kept k;
@@ -464,6 +519,7 @@ static const struct selftest_case pseudofs_cases[] = {
 	SELFTEST_CASE(test_open_while_made_and_removed),
 	SELFTEST_CASE(test_mounts_crossed_and_stacked),
 	SELFTEST_CASE(test_mount_table),
+	SELFTEST_CASE(test_module_files),
 	SELFTEST_CASE(test_remove_frees_all),
 };
 SELFTEST_SUITE("pseudofs", pseudofs_cases);

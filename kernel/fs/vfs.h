@@ -21,11 +21,17 @@ typedef unsigned short umode_t;
 
 struct file;
 struct inode;
+struct module;
 
 /* What a file does when it is opened, read, written, moved in and
  * closed: Linux's fields, in Linux's order, with Linux's signatures.
  * Every operation but read and write may be NULL (see each). */
 struct file_operations {
+	/* Linux's: the module the operations are in, which modules set to
+	 * THIS_MODULE. Nothing reads it here: a module's generated files
+	 * are known by the code that made them, and go when it goes
+	 * (kernel/fs/pseudofs.h), so THIS_MODULE is NULL. */
+	struct module *owner;
 	/* Set file->pos from offset and whence (SEEK_SET, SEEK_CUR,
 	 * SEEK_END) and return it, or a negative errno. NULL: vfs_llseek
 	 * does it, counting SEEK_END from the inode's size. */
