@@ -15,8 +15,8 @@
  *    after the last one made, which may then be another one);
  *  - a record larger than the buffer makes the buffer bigger.
  *
- * A file's operations use it like this (DEFINE_SHOW_ATTRIBUTE writes
- * the same for a file of one record):
+ * A file's operations use it like this (DEFINE_SEQ_ATTRIBUTE writes it
+ * all, and DEFINE_SHOW_ATTRIBUTE the same for a file of one record):
  *
  *	static int my_open(struct inode *inode, struct file *file)
  *	{
@@ -113,6 +113,16 @@ struct list_node *seq_list_next(void *v, struct list_node *head, loff_t *ppos);
 int single_open(struct file *file, int (*show)(struct seq_file *m, void *v), void *data);
 int single_release(struct inode *inode, struct file *file);
 
+/* NAME_fops: the file operations of a generated file that NAME_open
+ * opens and release releases. */
+#define SEQ_FILE_FOPS(__name, __release)                                        \
+	static const struct file_operations __name##_fops = {                  \
+		.open = __name##_open,                                         \
+		.read = seq_read,                                              \
+		.llseek = seq_lseek,                                           \
+		.release = __release,                                          \
+	}
+
 /* The file operations NAME_fops of a file of one record printed by
  * NAME_show(m, v), whose m->private is the file's inode->i_private. */
 #define DEFINE_SHOW_ATTRIBUTE(__name)                                          \
@@ -120,11 +130,21 @@ int single_release(struct inode *inode, struct file *file);
 	{                                                                      \
 		return single_open(file, __name##_show, inode->i_private);     \
 	}                                                                      \
-	static const struct file_operations __name##_fops = {                  \
-		.open = __name##_open,                                         \
-		.read = seq_read,                                              \
-		.llseek = seq_lseek,                                           \
-		.release = single_release,                                     \
-	}
+	SEQ_FILE_FOPS(__name, single_release)
+
+/* The file operations NAME_fops of a file of records walked by
+ * NAME_sops (a struct seq_operations), whose m->private is the file's
+ * inode->i_private. */
+#define DEFINE_SEQ_ATTRIBUTE(__name)                                           \
+	static int __name##_open(struct inode *inode, struct file *file)      \
+	{                                                                      \
+		int err = seq_open(file, &__name##_sops);                      \
+									       \
+		if (!err)                                                      \
+			((struct seq_file *)file->private_data)->private =     \
+				inode->i_private;                              \
+		return err;                                                    \
+	}                                                                      \
+	SEQ_FILE_FOPS(__name, seq_release)
 
 #endif

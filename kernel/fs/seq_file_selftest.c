@@ -16,7 +16,6 @@
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
-#include "lib/list.h"
 #include "lib/string.h"
 
 /* ---- Lines that can be checked ---- */
@@ -133,24 +132,12 @@ static int numbers_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations numbers_ops = {
+static const struct seq_operations numbers_sops = {
 	.start = numbers_start, .next = numbers_next, .stop = numbers_stop,
 	.show = numbers_show,
 };
 
-static int numbers_open(struct inode *inode, struct file *file)
-{
-	int err = seq_open(file, &numbers_ops);
-
-	if (!err)
-		((struct seq_file *)file->private_data)->private = inode->i_private;
-	return err;
-}
-
-static const struct file_operations numbers_fops = {
-	.open = numbers_open, .read = seq_read, .llseek = seq_lseek,
-	.release = seq_release,
-};
+DEFINE_SEQ_ATTRIBUTE(numbers);
 
 #define MANY_LINES 10000
 
@@ -282,23 +269,12 @@ static int picky_show(struct seq_file *m, void *v)
 	return n % 2 ? SEQ_SKIP : 0;
 }
 
-static const struct seq_operations picky_ops = {
+static const struct seq_operations picky_sops = {
 	.start = numbers_start, .next = numbers_next, .stop = numbers_stop,
 	.show = picky_show,
 };
 
-static int picky_open(struct inode *inode, struct file *file)
-{
-	int err = seq_open(file, &picky_ops);
-
-	if (!err)
-		((struct seq_file *)file->private_data)->private = inode->i_private;
-	return err;
-}
-
-static const struct file_operations picky_fops = {
-	.open = picky_open, .read = seq_read, .release = seq_release,
-};
+DEFINE_SEQ_ATTRIBUTE(picky);
 
 /* The lines before the failing one are read, skipped ones left out;
  * the next read returns the error. */
@@ -319,86 +295,72 @@ static void test_skip_and_error(void)
 
 /* ---- Records that change between reads, on other CPUs ---- */
 
-/* A list of numbered records under a mutex, which a writer on another
+/* A ring of numbered records under a mutex, which a writer on another
  * CPU keeps changing while a reader reads it in pieces of 1 to 13
  * bytes: every line the reader puts together must be whole. */
-struct record {
-	struct list_node node;
-	unsigned long n;
-};
-
-#define LIST_RECORDS 100
+#define RING_RECORDS 100
 #define READ_PASSES 60
 
-static LIST_HEAD(records);
-static struct mutex records_lock = MUTEX_INIT(records_lock, "seq_file selftest");
+static unsigned long ring[RING_RECORDS];	/* the oldest at ring[ring_first] */
+static unsigned int ring_first;
+static struct mutex ring_lock = MUTEX_INIT(ring_lock, "seq_file selftest");
 static int writer_stop, writer_done;
 static unsigned long writer_changes;
 
-static void *records_start(struct seq_file *m, loff_t *pos)
+/* The record at pos, oldest first, or NULL past the last (ring_lock). */
+static unsigned long *record_at(loff_t pos)
 {
-	(void)m;
-	mutex_lock(&records_lock);
-	return seq_list_start(&records, *pos);
+	return pos < RING_RECORDS ? &ring[(ring_first + pos) % RING_RECORDS] : NULL;
 }
 
-static void *records_next(struct seq_file *m, void *v, loff_t *pos)
+static void *ring_start(struct seq_file *m, loff_t *pos)
 {
 	(void)m;
-	return seq_list_next(v, &records, pos);
+	mutex_lock(&ring_lock);
+	return record_at(*pos);
 }
 
-static void records_stop(struct seq_file *m, void *v)
+static void *ring_next(struct seq_file *m, void *v, loff_t *pos)
 {
 	(void)m;
 	(void)v;
-	mutex_unlock(&records_lock);
+	return record_at(++*pos);
 }
 
-static int records_show(struct seq_file *m, void *v)
+static void ring_stop(struct seq_file *m, void *v)
+{
+	(void)m;
+	(void)v;
+	mutex_unlock(&ring_lock);
+}
+
+static int ring_show(struct seq_file *m, void *v)
 {
 	char text[LINE_MAX];
 
-	seq_write(m, text, make_line(list_entry((struct list_node *)v, struct record, node)->n,
-				     text));
+	seq_write(m, text, make_line(*(unsigned long *)v, text));
 	return 0;
 }
 
-static const struct seq_operations records_ops = {
-	.start = records_start, .next = records_next, .stop = records_stop,
-	.show = records_show,
+static const struct seq_operations ring_sops = {
+	.start = ring_start, .next = ring_next, .stop = ring_stop, .show = ring_show,
 };
 
-static int records_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	return seq_open(file, &records_ops);
-}
+DEFINE_SEQ_ATTRIBUTE(ring);
 
-static const struct file_operations records_fops = {
-	.open = records_open, .read = seq_read, .release = seq_release,
-};
-
-/* Drop the first record and add one at the end, over and over: every
- * record's index moves between two reads. */
-static void records_writer(void *arg)
+/* Drop the oldest record and add a new one at the end, over and over:
+ * every record's index moves between two reads. */
+static void ring_writer(void *arg)
 {
-	unsigned long next = LIST_RECORDS;
+	unsigned long next = RING_RECORDS;
 
 	(void)arg;
 	while (!__atomic_load_n(&writer_stop, __ATOMIC_ACQUIRE)) {
-		struct record *fresh = kmalloc(sizeof(*fresh)), *first;
-
-		if (fresh) {
-			fresh->n = next++;
-			mutex_lock(&records_lock);
-			first = list_first_entry(&records, struct record, node);
-			list_del(&first->node);
-			list_add_tail(&fresh->node, &records);
-			mutex_unlock(&records_lock);
-			kfree(first);
-			writer_changes++;
-		}
+		mutex_lock(&ring_lock);
+		ring[ring_first] = next++;
+		ring_first = (ring_first + 1) % RING_RECORDS;
+		mutex_unlock(&ring_lock);
+		writer_changes++;
 		thread_yield();
 	}
 	__atomic_store_n(&writer_done, 1, __ATOMIC_RELEASE);
@@ -415,7 +377,7 @@ static unsigned long read_pieces(unsigned long *torn)
 	char buf[13];
 	ssize_t n;
 
-	if (open_test_file(&t, &records_fops, NULL) != 0)
+	if (open_test_file(&t, &ring_fops, NULL) != 0)
 		return 0;
 	while ((n = vfs_read(&t.file, buf, chunk, &t.file.pos)) > 0) {
 		for (ssize_t i = 0; i < n; i++) {
@@ -451,34 +413,26 @@ static unsigned int other_cpu(void)
 	return self;
 }
 
-static void test_lines_whole_while_list_changes(void)
+static void test_lines_whole_while_records_change(void)
 {
 	unsigned long lines = 0, torn = 0;
-	struct record *r, *tmp;
 	bool started;
 
-	for (unsigned long n = 0; n < LIST_RECORDS; n++) {
-		r = kmalloc(sizeof(*r));
-		if (!r)
-			return;
-		r->n = n;
-		list_add_tail(&r->node, &records);
-	}
+	for (unsigned long n = 0; n < RING_RECORDS; n++)
+		ring[n] = n;
+	ring_first = 0;
 	writer_stop = writer_done = 0;
 	writer_changes = 0;
-	started = thread_create_on(other_cpu(), "st-seq-writer", records_writer, NULL) >= 0;
+	started = thread_create_on(other_cpu(), "st-seq-writer", ring_writer, NULL) >= 0;
 	EXPECT(started);
 	for (int pass = 0; pass < READ_PASSES; pass++)
 		lines += read_pieces(&torn);
 	__atomic_store_n(&writer_stop, 1, __ATOMIC_RELEASE);
 	while (started && !__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE))
 		thread_sleep(1);
-	list_for_each_entry_safe(r, tmp, &records, node)
-		kfree(r);
-	list_init(&records);
-	kprintf("    # %lu lines read in pieces during %lu changes of the list, %lu torn\n",
+	kprintf("    # %lu lines read in pieces during %lu changes of the records, %lu torn\n",
 		lines, writer_changes, torn);
-	EXPECT(lines >= READ_PASSES * (LIST_RECORDS - 1));
+	EXPECT(lines >= READ_PASSES * (RING_RECORDS - 1));
 	EXPECT(writer_changes > 0);
 	EXPECT_EQ(torn, 0);
 }
@@ -512,7 +466,7 @@ static const struct selftest_case seq_file_cases[] = {
 	SELFTEST_CASE(test_positions),
 	SELFTEST_CASE(test_record_larger_than_buffer),
 	SELFTEST_CASE(test_skip_and_error),
-	SELFTEST_CASE(test_lines_whole_while_list_changes),
+	SELFTEST_CASE(test_lines_whole_while_records_change),
 	SELFTEST_CASE(test_release_frees_all),
 };
 SELFTEST_SUITE("seq_file", seq_file_cases);

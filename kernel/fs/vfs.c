@@ -21,6 +21,7 @@
 #include "kernel/fs/mount.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
+#include "lib/export.h"
 #include "lib/string.h"
 
 /* The largest count one read or write handles, so the result always
@@ -272,18 +273,28 @@ int vfs_open(const char *path, int flags, struct file **out)
 	return err;
 }
 
-int vfs_mkdir(const char *path)
+/* Make a directory at path (making) or remove the file there, with the
+ * operation of the directory that holds its last name: -EPERM where
+ * that directory has none, as in Linux. */
+static int change_name(const char *path, bool making)
 {
+	int (*op)(struct inode *dir, const char *name, size_t len);
 	struct inode *dir;
 	const char *name;
 	size_t len;
 	int err = walk_to_parent(path, &dir, &name, &len);
 
 	if (err)
-		return err == -EISDIR ? -EEXIST : err;	/* "/" */
-	err = dir->iops->mkdir ? dir->iops->mkdir(dir, name, len) : -EPERM;
+		return err == -EISDIR && making ? -EEXIST : err;	/* "/" */
+	op = making ? dir->iops->mkdir : dir->iops->unlink;
+	err = op ? op(dir, name, len) : -EPERM;
 	inode_put(dir);
 	return err;
+}
+
+int vfs_mkdir(const char *path)
+{
+	return change_name(path, true);
 }
 
 int vfs_mountpoint(const char *path, struct inode **out)
@@ -308,16 +319,7 @@ int vfs_mountpoint(const char *path, struct inode **out)
 
 int vfs_unlink(const char *path)
 {
-	struct inode *dir;
-	const char *name;
-	size_t len;
-	int err = walk_to_parent(path, &dir, &name, &len);
-
-	if (err)
-		return err;
-	err = dir->iops->unlink ? dir->iops->unlink(dir, name, len) : -EPERM;
-	inode_put(dir);
-	return err;
+	return change_name(path, false);
 }
 
 /* The checks vfs_read and vfs_write share, in the order Linux makes
@@ -391,6 +393,7 @@ loff_t default_llseek(struct file *file, loff_t offset, int whence)
 	file->pos = base + offset;
 	return file->pos;
 }
+EXPORT_SYMBOL(default_llseek);
 
 void vfs_close(struct file *file)
 {
