@@ -304,7 +304,7 @@ static void test_skip_and_error(void)
 static unsigned long ring[RING_RECORDS];	/* the oldest at ring[ring_first] */
 static unsigned int ring_first;
 static struct mutex ring_lock = MUTEX_INIT(ring_lock, "seq_file selftest");
-static int writer_stop, writer_done;
+static int writer_started, writer_stop, writer_done;
 static unsigned long writer_changes;
 
 /* The record at pos, oldest first, or NULL past the last (ring_lock). */
@@ -355,6 +355,7 @@ static void ring_writer(void *arg)
 	unsigned long next = RING_RECORDS;
 
 	(void)arg;
+	__atomic_store_n(&writer_started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&writer_stop, __ATOMIC_ACQUIRE)) {
 		mutex_lock(&ring_lock);
 		ring[ring_first] = next++;
@@ -421,10 +422,16 @@ static void test_lines_whole_while_records_change(void)
 	for (unsigned long n = 0; n < RING_RECORDS; n++)
 		ring[n] = n;
 	ring_first = 0;
-	writer_stop = writer_done = 0;
+	writer_started = writer_stop = writer_done = 0;
 	writer_changes = 0;
 	started = thread_create_on(other_cpu(), "st-seq-writer", ring_writer, NULL) >= 0;
 	EXPECT(started);
+	/* Read only once the records are changing: the writer's CPU may be
+	 * busy with another thread for a while. */
+	for (int i = 0; started && i < 2 * TIMER_HZ &&
+			!__atomic_load_n(&writer_started, __ATOMIC_ACQUIRE); i++)
+		thread_sleep(1);
+	EXPECT(writer_started);
 	for (int pass = 0; pass < READ_PASSES; pass++)
 		lines += read_pieces(&torn);
 	__atomic_store_n(&writer_stop, 1, __ATOMIC_RELEASE);

@@ -2,16 +2,18 @@
  * of the kernel uses.
  *
  * This layer knows nothing about how a filesystem stores its data. It
- * walks paths with the inode's iops->lookup and moves bytes with its
- * fops->read/write, as Linux's VFS does, so another filesystem could be
- * mounted without touching this file.
+ * walks paths with the inode's iops->lookup, going on in the root of a
+ * filesystem mounted on a directory (mount_cross, mount.c), and moves
+ * bytes with its fops->read/write, as Linux's VFS does: ramfs and the
+ * pseudo filesystems are mounted without this file knowing either.
  *
  * Lifetime: inodes are reference-counted (vfs.h). A path walk holds a
  * reference to the directory it stands in while it looks up the next
  * name, and hands the last inode's reference to the caller; an open file
- * holds one until vfs_close. So a file removed while it is open is still
- * readable through that file, and nothing is freed under anyone. Reads
- * and writes take no reference: the file already holds one.
+ * holds one until vfs_close. So nothing is freed under anyone, and a
+ * file removed while it is open goes on as its filesystem says (a ramfs
+ * file reads on; a generated one reads -EIO, pseudofs.h). Reads and
+ * writes take no reference: the file already holds one.
  *
  * A struct file belongs to the thread that opened it; it is not shared,
  * so file->pos needs no lock. */
