@@ -2,10 +2,12 @@
  * (pseudofs.h).
  *
  * Making and removing: the trees' shape changes under pseudofs_lock, a
- * mutex (a file's maker may sleep; lookups never take it: dentry.c).
- * Removals are one at a time, under remove_lock, which they hold while
- * they wait for a file's calls to end; pseudofs_lock is not held then,
- * so a file's operations may make or remove other files meanwhile.
+ * mutex (a file's maker may sleep; lookups never take it: dentry.c). A
+ * removal takes its whole subtree out under the lock at once, marking
+ * every node removed, and then, without the lock, waits for each file's
+ * calls to end: a file's operations may make or remove other files
+ * meanwhile. A second removal of a node already being removed waits
+ * until the first is done with it.
  *
  * Calling: the VFS calls pseudo_file_fops, which enter() the node,
  * call the creator's operation, and leave() it. enter counts the call
@@ -45,7 +47,6 @@ struct opener {
 };
 
 static struct mutex pseudofs_lock = MUTEX_INIT(pseudofs_lock, "pseudofs");
-static struct mutex remove_lock = MUTEX_INIT(remove_lock, "pseudofs remove");
 /* Nodes a module made, oldest first (pseudofs_lock). */
 static LIST_HEAD(owned_nodes);
 
@@ -241,15 +242,6 @@ static const struct inode_operations pseudo_file_iops = {
 	.release = release_node,
 };
 
-/* Neither taken away nor inside something that is (pseudofs_lock). */
-static bool alive(struct pseudo_node *node)
-{
-	for (struct dentry *d = &node->dentry; d; d = d->parent)
-		if (to_pseudo_node(d)->removed)
-			return false;
-	return true;
-}
-
 static bool dot_or_dot_dot(const char *name, size_t len)
 {
 	return name[0] == '.' && (len == 1 || (len == 2 && name[1] == '.'));
@@ -306,7 +298,7 @@ static struct pseudo_node *new_node(struct pseudo_node *dir, const struct pseudo
 	node->fs_data = spec->fs_data;
 	node->openers_lock = (struct spinlock)SPINLOCK_INIT("pseudofs openers");
 	list_init(&node->openers);
-	list_init(&node->owned);
+	list_init(&node->link);
 	if (spec->fops && !(node->active = alloc_percpu(unsigned long))) {
 		kfree(node);
 		return NULL;
@@ -343,7 +335,7 @@ struct pseudo_node *pseudofs_create(struct pseudofs *fs, struct pseudo_node *par
 
 	mutex_lock(&pseudofs_lock);
 	err = find_parent(&dir, spec->name, &name, &len);
-	if (!err && !alive(dir))
+	if (!err && dir->removed)
 		err = -ENOENT;
 	if (!err && dir->dentry.inode.type != INODE_DIR)
 		err = -ENOTDIR;
@@ -354,7 +346,7 @@ struct pseudo_node *pseudofs_create(struct pseudofs *fs, struct pseudo_node *par
 	if (!err) {
 		node->owner = module_at(spec->caller);
 		if (node->owner)
-			list_add_tail(&node->owned, &owned_nodes);
+			list_add_tail(&node->link, &owned_nodes);
 		dentry_link(&dir->dentry, &node->dentry);
 	}
 	mutex_unlock(&pseudofs_lock);
@@ -390,39 +382,56 @@ static void revoke(struct pseudo_node *node)
 	free_percpu(node->active);
 }
 
-/* Take top and what is under it away, leaf by leaf: top is marked
- * removed already, so nothing is made under it meanwhile. */
-static void take_apart(struct pseudo_node *top)
+/* Take top and everything under it out of the tree, leaf by leaf, each
+ * marked removed, onto the list dying (in the order they went). With
+ * pseudofs_lock held: no one sees part of it gone but not the rest. */
+static void detach(struct pseudo_node *top, struct list_node *dying)
 {
 	struct pseudo_node *leaf;
 
 	do {
-		mutex_lock(&pseudofs_lock);
 		leaf = to_pseudo_node(dentry_first_leaf(&top->dentry));
 		__atomic_store_n(&leaf->removed, true, __ATOMIC_RELAXED);
 		dentry_unlink(&leaf->dentry);
-		list_del(&leaf->owned);
-		mutex_unlock(&pseudofs_lock);
-		if (leaf->dentry.inode.type == INODE_FILE)
-			revoke(leaf);
-		inode_put(&leaf->dentry.inode);		/* its directory's */
+		list_del(&leaf->link);		/* from owned_nodes, if there */
+		list_add_tail(&leaf->link, dying);
 	} while (leaf != top);
+}
+
+/* Wait until another removal is done with node. */
+static void wait_gone(struct pseudo_node *node)
+{
+	while (!__atomic_load_n(&node->gone, __ATOMIC_ACQUIRE))
+		thread_sleep(1);
 }
 
 void pseudofs_remove(struct pseudo_node *node)
 {
+	struct pseudo_node *n, *next;
+	LIST_HEAD(dying);
 	bool ours;
 
 	if (IS_ERR_OR_NULL(node) || !node->dentry.parent)
 		return;
-	mutex_lock(&remove_lock);
 	mutex_lock(&pseudofs_lock);
-	ours = alive(node);
-	__atomic_store_n(&node->removed, true, __ATOMIC_RELAXED);
-	mutex_unlock(&pseudofs_lock);
+	ours = !node->removed;
 	if (ours)
-		take_apart(node);
-	mutex_unlock(&remove_lock);
+		detach(node, &dying);
+	else
+		inode_get(&node->dentry.inode);		/* while it waits */
+	mutex_unlock(&pseudofs_lock);
+	if (!ours) {
+		wait_gone(node);
+		inode_put(&node->dentry.inode);
+		return;
+	}
+	list_for_each_entry_safe(n, next, &dying, link) {
+		list_del(&n->link);
+		if (n->dentry.inode.type == INODE_FILE)
+			revoke(n);
+		__atomic_store_n(&n->gone, true, __ATOMIC_RELEASE);
+		inode_put(&n->dentry.inode);		/* its directory's */
+	}
 }
 
 /* ---- A module's nodes go with it ---- */
@@ -455,7 +464,7 @@ static struct pseudo_node *take_left_node(struct module *mod)
 	char *path = kmalloc(VFS_PATH_MAX);
 
 	mutex_lock(&pseudofs_lock);
-	list_for_each_entry(node, &owned_nodes, owned) {
+	list_for_each_entry(node, &owned_nodes, link) {
 		if (node->owner == mod) {
 			found = node;
 			inode_get(&node->dentry.inode);

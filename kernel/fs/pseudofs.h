@@ -31,9 +31,11 @@ struct module;
 struct pseudo_node {
 	struct dentry dentry;		/* name, inode, place in the tree: first */
 	struct pseudofs *fs;
-	bool removed;			/* being taken away (pseudofs_lock) */
+	bool removed;			/* taken out of the tree (pseudofs_lock) */
+	bool gone;			/* and its calls are over */
 	struct module *owner;		/* whose code made it; NULL: the kernel's */
-	struct list_node owned;		/* in the list of nodes modules made */
+	struct list_node link;		/* in the nodes modules made; once
+					   removed, in its remover's list */
 	/* Files only: */
 	struct file_operations fops;	/* what generates it */
 	const void *fs_data;		/* for the filesystem's own fops (procfs's) */
@@ -62,7 +64,7 @@ extern const struct inode_operations pseudo_dir_iops;
 			.children = LIST_HEAD_INIT((var).root.dentry.children), \
 		},                                                             \
 		.fs = &(var),                                                  \
-		.owned = LIST_HEAD_INIT((var).root.owned),                     \
+		.link = LIST_HEAD_INIT((var).root.link),                       \
 		.openers = LIST_HEAD_INIT((var).root.openers),                 \
 	},                                                                     \
 }
@@ -104,8 +106,9 @@ struct dentry *pseudofs_create_dentry(struct pseudofs *fs, struct dentry *parent
 				      const struct pseudo_spec *spec);
 
 /* Remove node and everything under it (nothing if it is NULL, an
- * ERR_PTR, a root, or removed already), and wait until none of their
- * file operations runs (see above). Must not be called from one of the
+ * ERR_PTR or a root), and wait until none of their file operations runs
+ * (see above); for a node another thread is removing, wait until that
+ * removal is done with it. Must not be called from one of the
  * operations of a file it removes: it would wait for itself. */
 void pseudofs_remove(struct pseudo_node *node);
 

@@ -239,16 +239,20 @@ static void test_remove_while_open(void)
 
 /* ---- Removed while a call runs ---- */
 
-static int block_entered, block_go, reader_done, remover_done;
+static int block_entered, block_go, reader_done, remover_done, file_remover_done;
 static ssize_t reader_result;
+/* What the blocked read removes once it is let go. */
+static struct dentry *removed_by_read;
 
-/* A read that waits until the test lets it go. */
+/* A read that waits until the test lets it go, then removes a file of
+ * its own: a removal waiting for this read must not stop it. */
 static ssize_t blocking_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	(void)file;
 	__atomic_store_n(&block_entered, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&block_go, __ATOMIC_ACQUIRE))
 		thread_sleep(1);
+	debugfs_remove(removed_by_read);
 	if (*pos || !count)
 		return 0;
 	buf[0] = 'b';
@@ -278,6 +282,12 @@ static void remover(void *dir)
 	__atomic_store_n(&remover_done, 1, __ATOMIC_RELEASE);
 }
 
+static void file_remover(void *file)
+{
+	debugfs_remove(file);
+	__atomic_store_n(&file_remover_done, 1, __ATOMIC_RELEASE);
+}
+
 /* Wait up to two seconds for *flag. */
 static bool wait_flag(int *flag)
 {
@@ -287,22 +297,31 @@ static bool wait_flag(int *flag)
 }
 
 /* debugfs_remove does not return while a read of the file runs (its
- * creator could free what the read uses); the read itself finishes. */
+ * creator could free what the read uses), nor does a second removal of
+ * the file, made while the first waits; the read itself finishes, and
+ * may remove another file meanwhile. */
 static void test_remove_waits_for_calls(void)
 {
-	struct dentry *dir = debugfs_create_dir(TEST_NAME, NULL);
+	struct dentry *dir = debugfs_create_dir(TEST_NAME, NULL), *file;
+	struct kstat st;
 
-	block_entered = block_go = reader_done = remover_done = 0;
-	debugfs_create_file("blocking", 0444, dir, NULL, &blocking_fops);
+	block_entered = block_go = reader_done = remover_done = file_remover_done = 0;
+	removed_by_read = debugfs_create_dir(TEST_NAME "-other", NULL);
+	file = debugfs_create_file("blocking", 0444, dir, NULL, &blocking_fops);
 	EXPECT(thread_create("st-blocked", blocked_reader, NULL) >= 0);
 	EXPECT(wait_flag(&block_entered));
 	EXPECT(thread_create("st-remover", remover, dir) >= 0);
 	thread_sleep(TIMER_HZ / 5);
+	EXPECT(thread_create("st-remover", file_remover, file) >= 0);
+	thread_sleep(TIMER_HZ / 5);
 	EXPECT(!__atomic_load_n(&remover_done, __ATOMIC_ACQUIRE));
+	EXPECT(!__atomic_load_n(&file_remover_done, __ATOMIC_ACQUIRE));
 	__atomic_store_n(&block_go, 1, __ATOMIC_RELEASE);
 	EXPECT(wait_flag(&remover_done));
+	EXPECT(wait_flag(&file_remover_done));
 	EXPECT(wait_flag(&reader_done));
 	EXPECT_EQ(reader_result, 1);
+	EXPECT_EQ(vfs_stat(TEST_DIR "-other", &st), -ENOENT);
 }
 
 /* ---- Walked to, opened and read while made and removed ---- */
