@@ -4,10 +4,10 @@
  *
  * A file is made with the file operations that generate it (seq_file's,
  * usually: seq_file.h), which it keeps a copy of, and a pointer for them
- * (inode->i_private). The
- * VFS never calls those operations directly: every call goes through
- * pseudofs's own (pseudofs.c), which count the calls running, so that a
- * file can be removed safely while it is open, read, or walked to:
+ * (inode->i_private). The VFS never calls those operations directly:
+ * every call goes through pseudofs's own (pseudofs.c), which count the
+ * calls running, so that a file can be removed safely while it is open,
+ * read, or walked to:
  * once pseudofs_remove returns, no call into the file's operations is
  * running or will start, the release of every file still open on it
  * has run, and its creator may free what the operations use (a module
