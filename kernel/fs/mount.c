@@ -69,9 +69,11 @@ static size_t canonical_path(const char *path, char *out)
 		}
 		len += 1 + (size_t)n;
 	}
-	if (!len && out)
-		out[0] = '/';
-	len += !len;
+	if (len == 0) {		/* the root: "/" */
+		if (out)
+			out[0] = '/';
+		len = 1;
+	}
 	if (out)
 		out[len] = '\0';
 	return len;
