@@ -14,10 +14,10 @@ static void fill_symbol(const struct symtab *tab, size_t i, struct symbol *out)
 {
 	const struct symtab_entry *e = &tab->entries[i];
 
-	out->name = tab->names + e->name_off;
+	out->name = symtab_name(tab, i);
 	out->addr = e->addr;
 	out->size = e->size;
-	out->type = e->type == SYM_DATA ? SYM_DATA : SYM_TEXT;
+	out->type = symtab_type(tab, i);
 	out->module = NULL;
 }
 
@@ -38,7 +38,7 @@ int symtab_lookup_name(const struct symtab *tab, const char *name,
 	size_t i;
 
 	for (i = 0; i < tab->count; i++) {
-		if (strcmp(tab->names + tab->entries[i].name_off, name) == 0) {
+		if (strcmp(symtab_name(tab, i), name) == 0) {
 			fill_symbol(tab, i, out);
 			return 0;
 		}
@@ -148,7 +148,7 @@ static int module_lookup_name(const struct symtab_module *m, const char *name,
 	for (size_t i = 0; i < m->table.count; i++) {
 		const struct symtab_entry *e = &m->table.entries[i];
 
-		if (module_covers(m, e->addr) && strcmp(m->table.names + e->name_off, name) == 0) {
+		if (module_covers(m, e->addr) && strcmp(symtab_name(&m->table, i), name) == 0) {
 			fill_symbol(&m->table, i, out);
 			out->module = m->module;
 			return 0;

@@ -8,30 +8,52 @@
 
 #include "lib/types.h"
 
-enum sym_type { SYM_TEXT = 0, SYM_DATA = 1 };
-
-/* One entry, sorted by address. name_off indexes the string blob. */
+/*
+ * One entry, sorted by address: 16 bytes. names + name_off is the
+ * symbol's name, and the byte just before it its type, the letter nm
+ * gives it (T/t text, D/d data, B/b bss, R/r read-only data, W and V
+ * weak code and objects; a capital for a global symbol, a small letter
+ * for a static one). Linux's kallsyms keeps the letter with the name
+ * too: one byte a symbol, where a field of its own would take four
+ * (eight, aligned).
+ */
 struct symtab_entry {
 	uint64_t addr;
 	uint32_t size;
 	uint32_t name_off;
-	uint32_t type;
-	uint32_t reserved;
 };
 
 struct symtab {
 	const struct symtab_entry *entries;
 	size_t count;
-	const char *names;
+	const char *names;	/* "Tvfs_read\0tlist_dir\0...": letter, name, NUL */
 };
 
 struct symbol {
 	const char *name;
 	uintptr_t addr;
 	size_t size;
-	enum sym_type type;
+	char type;		/* the letter, as in struct symtab_entry */
 	const char *module;	/* the loaded module it is in; NULL: the kernel */
 };
+
+/* Entry i's name and type letter. */
+static inline const char *symtab_name(const struct symtab *tab, size_t i)
+{
+	return tab->names + tab->entries[i].name_off;
+}
+
+static inline char symtab_type(const struct symtab *tab, size_t i)
+{
+	return tab->names[tab->entries[i].name_off - 1];
+}
+
+/* Whether a type letter is code's: t or T, or w or W (weak, and not an
+ * object, which nm marks v or V). */
+static inline bool sym_type_is_text(char type)
+{
+	return type == 't' || type == 'T' || type == 'w' || type == 'W';
+}
 
 /*
  * The symbols of code loaded at run time (a module's), searched beside

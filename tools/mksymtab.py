@@ -21,10 +21,11 @@ size, so the addresses (and the table) stop changing. For that to work the
 output must depend on nothing but the input: no dates, no file names, no
 dictionary order.
 
-Which symbols go in:
+Which symbols go in, each with nm's type letter, which the table keeps
+(kernel/symtab.h; /proc/kallsyms prints it):
 
-  * t T W (code, and weak code)         -> SYM_TEXT
-  * d D b B r R V (data, bss, rodata)   -> SYM_DATA
+  * t T W (code, and weak code)
+  * d D b B r R V (data, bss, read-only data, weak objects)
   * everything else is left out: absolute symbols (a A), undefined and
     unusual ones (U w v u i N n C G g S s ...).
   * names starting with "." (local labels such as .L123 and section
@@ -41,12 +42,10 @@ import sys
 TEXT_TYPES = "tTW"
 DATA_TYPES = "dDbBrRV"
 
-SYM_TEXT = 0
-SYM_DATA = 1
-
 
 def parse_nm(lines):
-    """Return the kept symbols as a sorted list of (addr, size, type, name)."""
+    """Return the kept symbols as a sorted list of (addr, size, letter,
+    name), letter being nm's type letter."""
     symbols = []
     for line in lines:
         fields = line.split()
@@ -60,8 +59,7 @@ def parse_nm(lines):
             continue  # blank lines, "file:" headers from nm on archives
         if not keep(letter, name, size):
             continue
-        kind = SYM_TEXT if letter in TEXT_TYPES else SYM_DATA
-        symbols.append((int(addr, 16), size or 0, kind, name))
+        symbols.append((int(addr, 16), size or 0, letter, name))
     # Sorting on the whole tuple makes the order of symbols that share an
     # address well defined too.
     symbols.sort()
@@ -101,19 +99,19 @@ def generate(symbols):
     emit(f"\t.quad {len(symbols)}\t/* count */")
     emit("\t.quad .Lsymtab_names\t/* names */")
     emit("")
-    # struct symtab_entry: u64 addr, u32 size, u32 name_off, u32 type,
-    # u32 reserved (24 bytes).
+    # struct symtab_entry: u64 addr, u32 size, u32 name_off (16 bytes).
+    # name_off is the offset of the name, just after its type letter.
     emit("\t.balign 8")
     emit(".Lsymtab_entries:")
     name_off = 0
-    for addr, size, kind, name in symbols:
+    for addr, size, _, name in symbols:
         emit(f"\t.quad {addr:#018x}\t/* {name} */")
-        emit(f"\t.long {size:#x}, {name_off}, {kind}, 0")
-        name_off += len(name.encode()) + 1
+        emit(f"\t.long {size:#x}, {name_off + 1}")
+        name_off += 1 + len(name.encode()) + 1
     emit("")
     emit(".Lsymtab_names:")
-    for _, _, _, name in symbols:
-        emit(f"\t.asciz {quote(name)}")
+    for _, _, letter, name in symbols:
+        emit(f"\t.asciz {quote(letter + name)}")
     if not symbols:
         emit("\t.byte 0")  # keep the (unused) names pointer valid
     emit("")

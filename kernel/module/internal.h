@@ -54,7 +54,9 @@ void free_module_layout(struct module_layout *layout);
 int resolve_symbols(struct load_info *li);
 /* Apply every relocation of every allocated section. */
 int apply_relocations(const struct load_info *li);
-/* Build mod->symbols from the object's function and object symbols. */
+/* Build mod->symbols from the object's function and object symbols,
+ * each with its type letter (after read_declarations: an exported
+ * symbol's letter is a capital). */
 int build_module_symtab(struct load_info *li);
 /* Find an exported symbol by name in the kernel or a live module; sets
  * *owner to the module (NULL: the kernel). */

@@ -249,11 +249,11 @@ int prepare_module(struct load_info *li, int nargs, char **args)
 	if (!err)
 		err = apply_relocations(li);
 	if (!err)
-		err = build_module_symtab(li);
-	if (!err)
 		err = record_sections(li);
 	if (!err)
 		err = read_declarations(li, nargs, args);
+	if (!err)	/* after the exports, whose symbols it marks */
+		err = build_module_symtab(li);
 	if (!err)
 		err = protect_module(li->mod);
 	if (err) {

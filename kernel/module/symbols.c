@@ -182,24 +182,50 @@ static bool wanted(const struct load_info *li, const Elf64_Sym *sym)
 	       sym->st_shndx < SHN_LORESERVE && li->sec_addr[sym->st_shndx];
 }
 
-/* By address; at one address, a global name before a local one. A lookup
- * by address takes the last of the entries at an address that holds it,
- * so a function is named by its own (local) name rather than by a global
- * alias such as init_module. */
-static bool entry_before(const struct symtab_entry *a, const struct symtab_entry *b)
+/* Whether the module exports the symbol name at addr. */
+static bool exported(const struct module *mod, const char *name, uint64_t addr)
 {
-	if (a->addr != b->addr)
-		return a->addr < b->addr;
-	return a->reserved > b->reserved;
+	for (size_t i = 0; i < mod->num_exports; i++)
+		if (mod->exports[i].value == addr && strcmp(mod->exports[i].name, name) == 0)
+			return true;
+	return false;
 }
 
+/* The type letter of symbol i (kernel/symtab.h), as Linux's /proc/kallsyms
+ * gives a module's: from the flags of its section (t code, r read-only
+ * data, b bss, d other data), w or v if weak; a capital if the module
+ * exports it. (A capital in the kernel's own table means global; a
+ * module's global that it does not export is as private as a static.) */
+static char type_letter(const struct load_info *li, size_t i)
+{
+	const Elf64_Sym *sym = &li->syms[i];
+	const Elf64_Shdr *sec = &li->sh[sym->st_shndx];
+	char letter;
+
+	if (ELF64_ST_BIND(sym->st_info) == STB_WEAK)
+		letter = ELF64_ST_TYPE(sym->st_info) == STT_OBJECT ? 'v' : 'w';
+	else if (sec->sh_flags & SHF_EXECINSTR)
+		letter = 't';
+	else if (sec->sh_type == SHT_NOBITS)
+		letter = 'b';
+	else if (!(sec->sh_flags & SHF_WRITE))
+		letter = 'r';
+	else
+		letter = 'd';
+	if (exported(li->mod, li->strtab + sym->st_name, li->sym_value[i]))
+		letter = (char)(letter - 'a' + 'A');
+	return letter;
+}
+
+/* By address, keeping the order of entries at one address (a stable
+ * insertion sort). */
 static void sort_entries(struct symtab_entry *e, size_t n)
 {
 	for (size_t i = 1; i < n; i++) {
 		struct symtab_entry x = e[i];
 		size_t j = i;
 
-		for (; j > 0 && entry_before(&x, &e[j - 1]); j--)
+		for (; j > 0 && x.addr < e[j - 1].addr; j--)
 			e[j] = e[j - 1];
 		e[j] = x;
 	}
@@ -215,7 +241,7 @@ int build_module_symtab(struct load_info *li)
 	for (size_t i = 1; i < li->nsyms; i++)
 		if (wanted(li, &li->syms[i])) {
 			count++;
-			names_size += strlen(li->strtab + li->syms[i].st_name) + 1;
+			names_size += 1 + strlen(li->strtab + li->syms[i].st_name) + 1;
 		}
 	entries = kzalloc(count * sizeof(*entries) + 1);
 	names = kmalloc(names_size + 1);
@@ -225,21 +251,26 @@ int build_module_symtab(struct load_info *li)
 		return -ENOMEM;
 	}
 	count = names_size = 0;
-	for (size_t i = 1; i < li->nsyms; i++) {
-		const Elf64_Sym *sym = &li->syms[i];
-		const char *name = li->strtab + sym->st_name;
-		struct symtab_entry *e = &entries[count];
+	/*
+	 * Last symbol first. ELF puts every local symbol before the global
+	 * ones, so at any address the global names come first and stay so
+	 * through the stable sort; a lookup by address takes the last of
+	 * the entries at an address that holds it, so a function is named
+	 * by its own (local) name rather than by a global alias such as
+	 * init_module.
+	 */
+	for (size_t i = li->nsyms; i-- > 1;) {
+		const char *name = li->strtab + li->syms[i].st_name;
+		size_t len = strlen(name);
 
-		if (!wanted(li, sym))
+		if (!wanted(li, &li->syms[i]))
 			continue;
-		e->addr = li->sym_value[i];
-		e->size = (uint32_t)sym->st_size;
-		e->name_off = (uint32_t)names_size;
-		e->type = ELF64_ST_TYPE(sym->st_info) == STT_FUNC ? SYM_TEXT : SYM_DATA;
-		/* Kept only for sorting: 1 for a global name. */
-		e->reserved = ELF64_ST_BIND(sym->st_info) != STB_LOCAL;
-		strlcpy(names + names_size, name, strlen(name) + 1);
-		names_size += strlen(name) + 1;
+		names[names_size] = type_letter(li, i);
+		memcpy(names + names_size + 1, name, len + 1);
+		entries[count].addr = li->sym_value[i];
+		entries[count].size = (uint32_t)li->syms[i].st_size;
+		entries[count].name_off = (uint32_t)names_size + 1;
+		names_size += 1 + len + 1;
 		count++;
 	}
 	sort_entries(entries, count);

@@ -211,7 +211,7 @@ static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct
 {
 	int err;
 
-	if (sym_by_addr(addr, func) < 0 || func->type != SYM_TEXT ||
+	if (sym_by_addr(addr, func) < 0 || !sym_type_is_text(func->type) ||
 	    addr >= func->addr + func->size)
 		return -ENOENT;
 	if (within_nokprobe_text(addr))

@@ -21,7 +21,7 @@ static void sym_show_name(const char *name)
 	}
 	kprintf("%s 0x%016lx size 0x%lx %s%s%s%s\n", sym.name,
 		(unsigned long)sym.addr, (unsigned long)sym.size,
-		sym.type == SYM_TEXT ? "text" : "data", sym.module ? " [" : "",
+		sym_type_is_text(sym.type) ? "text" : "data", sym.module ? " [" : "",
 		sym.module ? sym.module : "", sym.module ? "]" : "");
 }
 

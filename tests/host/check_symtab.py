@@ -6,7 +6,7 @@ Usage: tests/host/check_symtab.py ELF      (NM=... selects another nm)
 Reads `kernel_symtab` (a struct symtab, kernel/symtab.h) straight out of
 the ELF file, follows its pointers to the entries and names, and compares
 them with what `nm -S` says about the same file: every function and data
-symbol must be in the table with the same address, size and type, the
+symbol must be in the table with the same address, size and type letter, the
 table must hold nothing else, and it must be sorted by address. If the
 multi-pass link did not converge, the table describes an earlier link
 and the addresses disagree.
@@ -32,7 +32,7 @@ import mksymtab  # noqa: E402  (needs the path above)
 
 SHT_SYMTAB = 2
 SHT_NOBITS = 8
-ENTRY_SIZE = 24             # struct symtab_entry
+ENTRY_SIZE = 16             # struct symtab_entry
 SYMTAB_SIZE = 24            # struct symtab on a 64-bit target
 
 
@@ -89,7 +89,8 @@ class Elf:
 
 
 def read_table(elf):
-    """Return the table as a list of (addr, size, type, name)."""
+    """Return the table as a list of (addr, size, letter, name); the type
+    letter is the byte before the name."""
     where = elf.symbol("kernel_symtab")
     if where is None:
         raise ValueError("no kernel_symtab symbol")
@@ -100,10 +101,10 @@ def read_table(elf):
     base = elf.file_offset(entries, count * ENTRY_SIZE)
     table = []
     for i in range(count):
-        addr, size, name_off, kind, _ = elf.unpack(
-            "QIIII", base + i * ENTRY_SIZE)
+        addr, size, name_off = elf.unpack("QII", base + i * ENTRY_SIZE)
+        letter = elf.cstring_at(elf.file_offset(names + name_off - 1, 1))[0]
         name = elf.cstring_at(elf.file_offset(names + name_off, 1))
-        table.append((addr, size, kind, name))
+        table.append((addr, size, letter, name))
     return table
 
 
@@ -139,20 +140,19 @@ def check(path):
            f"table has {len(table)} entries, nm gives {len(expected)}")
 
     have = collections.Counter(table)
-    kinds = {mksymtab.SYM_TEXT: "text", mksymtab.SYM_DATA: "data"}
     by_name = collections.defaultdict(list)
     for entry in table:
         by_name[entry[3]].append(entry)
     for sym in expected:
-        addr, size, kind, name = sym
+        addr, size, letter, name = sym
         if have[sym] > 0:
             have[sym] -= 1
             result(True, "")
             continue
-        others = ", ".join(f"{a:#x} size {s:#x} {kinds.get(k, k)}"
+        others = ", ".join(f"{a:#x} size {s:#x} {k}"
                            for a, s, k, _ in by_name.get(name, []))
         result(False, f"{name}: nm has {addr:#x} size {size:#x} "
-                      f"{kinds[kind]}, table has {others or 'nothing'}")
+                      f"{letter}, table has {others or 'nothing'}")
     for entry, n in sorted(have.items()):
         for _ in range(n):
             result(False, f"{entry[3]}: in the table at {entry[0]:#x} "

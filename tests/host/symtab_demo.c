@@ -24,9 +24,9 @@ static __noinline void demo_fill(char c)
 
 static int failures;
 
-/* addr must be found as name, with the given offset into it. */
-static void expect(const void *addr, const char *name, size_t offset,
-		   enum sym_type type)
+/* addr must be found as name, with the given offset into it and nm's
+ * type letter. */
+static void expect(const void *addr, const char *name, size_t offset, char type)
 {
 	struct symbol sym;
 
@@ -47,13 +47,13 @@ int main(void)
 	char buf[128];
 
 	demo_fill('x');
-	expect((const void *)demo_add, "demo_add", 0, SYM_TEXT);
-	expect((const void *)demo_fill, "demo_fill", 0, SYM_TEXT);
-	expect((const void *)main, "main", 0, SYM_TEXT);
-	expect(&demo_counter, "demo_counter", 0, SYM_DATA);
-	expect(demo_buffer + 10, "demo_buffer", 10, SYM_DATA);
-	expect(demo_greeting + 1, "demo_greeting", 1, SYM_DATA);
-	expect(&kernel_symtab, "kernel_symtab", 0, SYM_DATA);
+	expect((const void *)demo_add, "demo_add", 0, 'T');
+	expect((const void *)demo_fill, "demo_fill", 0, 't');
+	expect((const void *)main, "main", 0, 'T');
+	expect(&demo_counter, "demo_counter", 0, 'D');
+	expect(demo_buffer + 10, "demo_buffer", 10, 'b');
+	expect(demo_greeting + 1, "demo_greeting", 1, 'R');
+	expect(&kernel_symtab, "kernel_symtab", 0, 'R');
 
 	sym_format((uintptr_t)demo_buffer + 3, buf, sizeof(buf));
 	if (strcmp(buf, "demo_buffer+0x3/0x40") != 0) {

@@ -14,12 +14,12 @@
 #include "kernel/shell/sym_cmd.c"
 #include "lib/format.h"
 
-static const char names[] = "vfs_read\0buffer\0entry";
+static const char names[] = "Tvfs_read\0bbuffer\0Tentry";
 
 static const struct symtab_entry entries[] = {
-	{ 0xffffffff80105000ul, 0, 16, SYM_TEXT, 0 },		/* entry */
-	{ 0xffffffff80105a20ul, 0x9a, 0, SYM_TEXT, 0 },		/* vfs_read */
-	{ 0xffffffff80200000ul, 0x1000, 9, SYM_DATA, 0 },	/* buffer */
+	{ 0xffffffff80105000ul, 0, 19 },	/* entry */
+	{ 0xffffffff80105a20ul, 0x9a, 1 },	/* vfs_read */
+	{ 0xffffffff80200000ul, 0x1000, 11 },	/* buffer */
 };
 
 const struct symtab kernel_symtab = { entries, ARRAY_SIZE(entries), names };

@@ -15,29 +15,31 @@
 /*
  * The main test table, sorted by address:
  *
- *	0x1000 +0x10  alpha	text
- *	0x1010 +0x20  beta	text	(right after alpha)
+ *	0x1000 +0x10  alpha	T
+ *	0x1010 +0x20  beta	T	(right after alpha)
  *	               ...	gap 0x1030 - 0x10ff
- *	0x1100 +0     label	text	(size 0: reaches to the next symbol)
- *	0x1200 +0     alias	text	(same address as gamma, size 0)
- *	0x1200 +0x40  gamma	text
- *	0x2000 +0x8   object	data
- *	0x3000 +0x10  last	data
+ *	0x1100 +0     label	t	(size 0: reaches to the next symbol)
+ *	0x1200 +0     alias	T	(same address as gamma, size 0)
+ *	0x1200 +0x40  gamma	t
+ *	0x2000 +0x8   object	D
+ *	0x3000 +0x10  last	d
+ *
+ * Each name follows its type letter; the offsets are the names'.
  */
 static const char names[] =
-	"alpha\0beta\0label\0alias\0gamma\0object\0last";
+	"Talpha\0Tbeta\0tlabel\0Talias\0tgamma\0Dobject\0dlast";
 
-enum { ALPHA = 0, BETA = 6, LABEL = 11, ALIAS = 17, GAMMA = 23, OBJECT = 29,
-       LAST = 36 };
+enum { ALPHA = 1, BETA = 8, LABEL = 14, ALIAS = 21, GAMMA = 28, OBJECT = 35,
+       LAST = 43 };
 
 static const struct symtab_entry entries[] = {
-	{ 0x1000, 0x10, ALPHA, SYM_TEXT, 0 },
-	{ 0x1010, 0x20, BETA, SYM_TEXT, 0 },
-	{ 0x1100, 0, LABEL, SYM_TEXT, 0 },
-	{ 0x1200, 0, ALIAS, SYM_TEXT, 0 },
-	{ 0x1200, 0x40, GAMMA, SYM_TEXT, 0 },
-	{ 0x2000, 0x8, OBJECT, SYM_DATA, 0 },
-	{ 0x3000, 0x10, LAST, SYM_DATA, 0 },
+	{ 0x1000, 0x10, ALPHA },
+	{ 0x1010, 0x20, BETA },
+	{ 0x1100, 0, LABEL },
+	{ 0x1200, 0, ALIAS },
+	{ 0x1200, 0x40, GAMMA },
+	{ 0x2000, 0x8, OBJECT },
+	{ 0x3000, 0x10, LAST },
 };
 
 static const struct symtab table = { entries, ARRAY_SIZE(entries), names };
@@ -75,13 +77,13 @@ static void test_name_exact(void **state)
 	assert_string_equal(sym.name, "beta");
 	assert_int_equal(sym.addr, 0x1010);
 	assert_int_equal(sym.size, 0x20);
-	assert_int_equal(sym.type, SYM_TEXT);
+	assert_int_equal(sym.type, 'T');
 
 	assert_int_equal(symtab_lookup_name(&table, "alpha", &sym), 0);
 	assert_int_equal(sym.addr, 0x1000);
 	assert_int_equal(symtab_lookup_name(&table, "last", &sym), 0);
 	assert_int_equal(sym.addr, 0x3000);
-	assert_int_equal(sym.type, SYM_DATA);
+	assert_int_equal(sym.type, 'd');
 	assert_int_equal(symtab_lookup_name(&table, "label", &sym), 0);
 	assert_int_equal(sym.size, 0);
 }
@@ -166,8 +168,8 @@ static void test_empty_table(void **state)
 
 static void test_single_entry(void **state)
 {
-	static const struct symtab_entry one[] = { { 0x500, 4, 0, SYM_DATA, 0 } };
-	const struct symtab tab = { one, 1, "only" };
+	static const struct symtab_entry one[] = { { 0x500, 4, 1 } };
+	const struct symtab tab = { one, 1, "donly" };
 
 	(void)state;
 	assert_null(owner(&tab, 0x4ff));
@@ -181,11 +183,11 @@ static void test_single_entry(void **state)
 static void test_duplicate_names(void **state)
 {
 	static const struct symtab_entry dup[] = {
-		{ 0x100, 8, 0, SYM_TEXT, 0 },
-		{ 0x200, 8, 4, SYM_TEXT, 0 },
-		{ 0x300, 8, 0, SYM_TEXT, 0 },
+		{ 0x100, 8, 1 },
+		{ 0x200, 8, 6 },
+		{ 0x300, 8, 1 },
 	};
-	const struct symtab tab = { dup, 3, "dup\0mid" };
+	const struct symtab tab = { dup, 3, "tdup\0tmid" };
 	struct symbol sym;
 
 	(void)state;
@@ -209,10 +211,11 @@ static void test_large_table_matches_linear(void **state)
 	assert_non_null(many);
 	assert_non_null(blob);
 	for (i = 0; i < N; i++) {
-		snprintf(blob + i * 8, 8, "s%zu", i);
+		blob[i * 8] = 't';
+		snprintf(blob + i * 8 + 1, 7, "s%zu", i);
 		many[i].addr = addr;
 		many[i].size = i % 5 == 0 ? 0 : (i % 7) * 4;	/* some 0 */
-		many[i].name_off = i * 8;
+		many[i].name_off = i * 8 + 1;
 		addr += 16 + (i % 3) * 8;	/* gaps after most */
 	}
 	for (probe = 0xfff0; probe < addr + 64; probe += 4) {
@@ -224,7 +227,7 @@ static void test_large_table_matches_linear(void **state)
 			if (many[i].addr <= probe) {
 				if (many[i].size == 0 ||
 				    probe - many[i].addr < many[i].size)
-					want = blob + i * 8;
+					want = blob + i * 8 + 1;
 				break;
 			}
 		}
@@ -237,7 +240,7 @@ static void test_large_table_matches_linear(void **state)
 	for (i = 0; i < N; i++) {
 		struct symbol sym;
 
-		assert_int_equal(symtab_lookup_name(&tab, blob + i * 8, &sym), 0);
+		assert_int_equal(symtab_lookup_name(&tab, blob + i * 8 + 1, &sym), 0);
 		assert_int_equal(sym.addr, many[i].addr);
 	}
 	free(many);
@@ -251,7 +254,7 @@ static void test_kernel_table_wrappers(void **state)
 	(void)state;
 	assert_int_equal(sym_by_name("object", &sym), 0);
 	assert_int_equal(sym.addr, 0x2000);
-	assert_int_equal(sym.type, SYM_DATA);
+	assert_int_equal(sym.type, 'D');
 	assert_int_equal(sym_by_name("nope", &sym), -ENOENT);
 	assert_int_equal(sym_by_addr(0x1015, &sym), 0);
 	assert_string_equal(sym.name, "beta");

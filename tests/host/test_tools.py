@@ -53,22 +53,22 @@ class MksymtabTest(unittest.TestCase):
         return mksymtab.parse_nm(text.splitlines())
 
     def test_policy(self):
-        names = {name: (addr, size, kind)
-                 for addr, size, kind, name in self.symbols()}
-        text, data = mksymtab.SYM_TEXT, mksymtab.SYM_DATA
+        names = {name: (addr, size, letter)
+                 for addr, size, letter, name in self.symbols()}
+        # Each kept with nm's letter, which /proc/kallsyms prints.
         self.assertEqual(names, {
-            "_start": (0xffffffff80100000, 0, text),
-            "boot_entry": (0xffffffff80100000, 0x10, text),
-            "helper": (0xffffffff80100010, 0x20, text),
-            "weak_fn": (0xffffffff80100030, 8, text),
-            "_etext_label": (0xffffffff80100050, 0, text),
-            "kernel_symtab": (0xffffffff80200000, 0x18, data),
-            "table.1": (0xffffffff80200018, 4, data),
-            "counter": (0xffffffff80300000, 8, data),
-            "local_data": (0xffffffff80300008, 4, data),
-            "weak_obj": (0xffffffff80300010, 4, data),
-            "big_buffer": (0xffffffff80400000, 0x1000, data),
-            "flag": (0xffffffff80401000, 1, data),
+            "_start": (0xffffffff80100000, 0, "T"),
+            "boot_entry": (0xffffffff80100000, 0x10, "T"),
+            "helper": (0xffffffff80100010, 0x20, "t"),
+            "weak_fn": (0xffffffff80100030, 8, "W"),
+            "_etext_label": (0xffffffff80100050, 0, "T"),
+            "kernel_symtab": (0xffffffff80200000, 0x18, "R"),
+            "table.1": (0xffffffff80200018, 4, "r"),
+            "counter": (0xffffffff80300000, 8, "D"),
+            "local_data": (0xffffffff80300008, 4, "d"),
+            "weak_obj": (0xffffffff80300010, 4, "V"),
+            "big_buffer": (0xffffffff80400000, 0x1000, "B"),
+            "flag": (0xffffffff80401000, 1, "b"),
         })
 
     def test_sorted_whatever_the_input_order(self):
@@ -109,15 +109,15 @@ class MksymtabTest(unittest.TestCase):
                 blob = f.read()
         symbols = self.symbols()
         # struct symtab (24 bytes; the pointers are relocations, still
-        # 0 in an object file), then the entries, then the names.
+        # 0 in an object file), then the entries (16 bytes each), then
+        # the names, each after its type letter.
         count = struct.unpack_from("<Q", blob, 8)[0]
         self.assertEqual(count, len(symbols))
-        names = blob[24 + 24 * count:]
-        for i, (addr, size, kind, name) in enumerate(symbols):
-            e_addr, e_size, e_off, e_kind, e_res = struct.unpack_from(
-                "<QIIII", blob, 24 + 24 * i)
-            self.assertEqual((e_addr, e_size, e_kind, e_res),
-                             (addr, size, kind, 0))
+        names = blob[24 + 16 * count:]
+        for i, (addr, size, letter, name) in enumerate(symbols):
+            e_addr, e_size, e_off = struct.unpack_from("<QII", blob, 24 + 16 * i)
+            self.assertEqual((e_addr, e_size), (addr, size))
+            self.assertEqual(names[e_off - 1:e_off].decode(), letter)
             end = names.index(b"\0", e_off)
             self.assertEqual(names[e_off:end].decode(), name)
 

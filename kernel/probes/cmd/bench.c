@@ -353,11 +353,12 @@ static __noinline int skip_measured_and_callers(struct background *bg, const cha
 static void background_fill(struct background *bg)
 {
 	while (bg->count < BACKGROUND_MAX && bg->next_sym < kernel_symtab.count) {
-		const struct symtab_entry *e = &kernel_symtab.entries[bg->next_sym++];
+		size_t i = bg->next_sym++;
+		const struct symtab_entry *e = &kernel_symtab.entries[i];
 
 		/* Aliases share an address: walk each function once. */
-		if (e->type != SYM_TEXT || e->size == 0 || e->addr < bg->walked_to ||
-		    skipped(bg, e->addr))
+		if (!sym_type_is_text(symtab_type(&kernel_symtab, i)) || e->size == 0 ||
+		    e->addr < bg->walked_to || skipped(bg, e->addr))
 			continue;
 		bg->walked_to = e->addr + e->size;
 		probe_function(bg, e->addr, e->addr + e->size);

@@ -282,7 +282,8 @@ static size_t probe_entries(struct kprobe **kps, size_t n, size_t max, uintptr_t
 		const struct symtab_entry *e = &t->entries[i];
 		struct kprobe *kp;
 
-		if (e->type != SYM_TEXT || !e->size || e->addr < start || e->addr >= end)
+		if (!sym_type_is_text(symtab_type(t, i)) || !e->size || e->addr < start ||
+		    e->addr >= end)
 			continue;
 		kp = kzalloc(sizeof(*kp));
 		if (!kp)
