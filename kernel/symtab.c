@@ -195,6 +195,38 @@ int sym_by_addr(uintptr_t addr, struct symbol *out)
 	return symtab_lookup_addr(&kernel_symtab, addr, out);
 }
 
+/* The symbol at position *pos among m's entries that it still covers
+ * (freed init code has none), or -ENOENT with *pos moved past them all.
+ * Counted from the first entry each time: a module has tens of symbols,
+ * and an index of the covered ones would have to change when init is
+ * freed. */
+static int module_sym_at(const struct symtab_module *m, uint64_t *pos, struct symbol *out)
+{
+	for (size_t i = 0; i < m->table.count; i++) {
+		if (!module_covers(m, m->table.entries[i].addr))
+			continue;
+		if ((*pos)-- == 0) {
+			fill_symbol(&m->table, i, out);
+			out->module = m->module;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int sym_at(uint64_t pos, struct symbol *out)
+{
+	if (pos < kernel_symtab.count) {
+		fill_symbol(&kernel_symtab, (size_t)pos, out);
+		return 0;
+	}
+	pos -= kernel_symtab.count;
+	for (const struct symtab_module *m = first_module(); m; m = next_module(m))
+		if (module_sym_at(m, &pos, out) == 0)
+			return 0;
+	return -ENOENT;
+}
+
 /* Name addr by the symbol that contains lookup (addr itself, or for a
  * return address the byte before it). */
 static void format_symbolic(uintptr_t addr, uintptr_t lookup, char *buf, size_t size,

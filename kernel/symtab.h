@@ -95,6 +95,14 @@ int symtab_lookup_addr(const struct symtab *tab, uintptr_t addr, struct symbol *
 int sym_by_name(const char *name, struct symbol *out);
 int sym_by_addr(uintptr_t addr, struct symbol *out);
 
+/* The symbol at position pos of a listing of every table, the kernel's
+ * first and then each loaded module's, oldest first, each in address
+ * order (/proc/kallsyms): 0, or -ENOENT past the last. A module's symbol
+ * has out->module set, and its name is in the module's table: call this
+ * and use the name inside one rcu_read_lock() section (kernel/rcu.h),
+ * as a module's table is freed a grace period after it is removed. */
+int sym_at(uint64_t pos, struct symbol *out);
+
 /* Format addr as "name+0xoff/0xsize" (or "0x..." if unknown) into buf,
  * followed by " [module]" for an address in a loaded module. */
 void sym_format(uintptr_t addr, char *buf, size_t size);

@@ -9,6 +9,9 @@ is written:
                     see the Makefile), as a dict of strings
     testdata(arch)  arch/ARCH/testdata.py, what the tests expect of that
                     architecture and of no other, as a module
+    binutils(arch, tool, *args)
+                    what the build's NM or OBJDUMP for arch prints, run
+                    on files of the build (the kernel ELF, a module)
 
 So a port adds no line to any test script: its arch.mk and its
 testdata.py are read from its own folder.
@@ -62,3 +65,10 @@ def testdata(arch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def binutils(arch, tool, *args):
+    """The standard output of the build's tool ("NM", "OBJDUMP") for arch
+    run with args, relative paths being from the top of the tree."""
+    cmd = [config(arch)[tool]] + list(args)
+    return subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout

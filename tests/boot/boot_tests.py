@@ -38,7 +38,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 import archs  # noqa: E402
+import mksymtab  # noqa: E402  (which of nm's symbols the kernel's table keeps)
 import qemu  # noqa: E402
 from checks import TestFailure, check, info, show  # noqa: E402
 
@@ -242,6 +244,31 @@ def test_cat_proc_version(m):
     out = m.command("rm /proc/version")
     expect_exact(out, "rm: cannot remove '/proc/version': Operation not permitted",
                  "rm /proc/version")
+
+
+def kallsyms_line(addr, letter, name):
+    """A line of /proc/kallsyms for one of the kernel's own symbols."""
+    return "%016x %s %s" % (addr, letter, name)
+
+
+@test("proc_kallsyms")
+def test_proc_kallsyms(m):
+    """/proc/kallsyms has every symbol of the kernel's table, in its
+    order, each as Linux prints it (`ADDRESS TYPE NAME`): exactly the
+    lines nm's view of the ELF gives, through mksymtab's selection rule.
+    Thousands of lines, so `cat`'s small reads go through many fills of
+    seq_file's buffer. (A module's lines are module_kallsyms's.)"""
+    elf = os.path.join("build", m.arch, "probeos.elf")
+    nm = archs.binutils(m.arch, "NM", "-n", "-S", "--defined-only", elf)
+    want = [kallsyms_line(addr, letter, name)
+            for addr, _, letter, name in mksymtab.parse_nm(nm.splitlines())]
+    out = m.command("cat /proc/kallsyms", 120)
+    differ = next((i for i, (a, b) in enumerate(zip(out, want)) if a != b),
+                  min(len(out), len(want)))
+    check(out == want, "`cat /proc/kallsyms`: %d lines, nm gives %d; first difference at"
+          " line %d: %r, nm: %r" % (len(out), len(want), differ + 1,
+                                    out[differ] if differ < len(out) else None,
+                                    want[differ] if differ < len(want) else None))
 
 
 @test("sym")

@@ -218,6 +218,59 @@ def define(test):
         no_probes_left(m)
         no_modules_left(m)
 
+    def ko_symbols(m, name):
+        """The (letter, name) of each symbol /proc/kallsyms must list for
+        the module name once its init code is freed, from its .ko: every
+        function and object of a section the loader keeps (not .init.*,
+        freed after init, nor .modinfo, which it reads but, as Linux,
+        does not load), with nm's letter
+        in small case, or a capital for what the module exports (it has a
+        __ksymtab_NAME entry), as Linux shows a module's."""
+        ko = os.path.join("build", m.arch, "modules", "lib", "modules", name + ".ko")
+        letters = dict((f[2], f[1]) for f in
+                       (line.split() for line in
+                        archs.binutils(m.arch, "NM", "--defined-only", ko).splitlines()))
+        exported = {s[len("__ksymtab_"):] for s in letters if s.startswith("__ksymtab_")}
+        want = []
+        for line in archs.binutils(m.arch, "OBJDUMP", "-t", ko).splitlines():
+            # "0000000000000000 g     F .text\t000000000000000b exporter_add"
+            left, _, right = line.partition("\t")
+            flags, sym = left.split()[1:], right.split()[1:]
+            if not sym or not {"F", "O"} & set(flags[:-1]) or \
+                    flags[-1].startswith(".init") or flags[-1] == ".modinfo":
+                continue
+            letter = letters[sym[0]].lower()
+            want.append((letter.upper() if sym[0] in exported else letter, sym[0]))
+        return sorted(want)
+
+    @module_test("module_kallsyms")
+    def test_module_kallsyms(m):
+        """A loaded module's symbols follow the kernel's in /proc/kallsyms,
+        each `ADDRESS TYPE NAME<tab>[MODULE]` as in Linux: what its .ko
+        says it has (ko_symbols), at the addresses `sym` finds; after
+        rmmod they are gone."""
+        insmod(m, "mod_exporter")
+        insmod(m, "mod_user")
+        out = run(m, "cat /proc/kallsyms", 120)
+        kernel = [line for line in out if "[" not in line]
+        check(out[:len(kernel)] == kernel, "/proc/kallsyms: a module's line among the kernel's")
+        for name in ("mod_exporter", "mod_user"):
+            lines = [line.split() for line in out if line.endswith("[%s]" % name)]
+            got = sorted((f[1], f[2]) for f in lines)
+            want = ko_symbols(m, name)
+            check(got == want, "/proc/kallsyms, [%s]: expected %s, got %s" % (name, want, got))
+            check(all(len(f) == 4 and re.match(HEX + "$", f[0]) for f in lines),
+                  "/proc/kallsyms, [%s]: %s" % (name, show([" ".join(f) for f in lines])))
+        addr = run(m, "sym exporter_add")[0].split()[1][2:]
+        line = "%s T exporter_add\t[mod_exporter]" % addr
+        check(line in "".join(m.raw), "/proc/kallsyms: no line %r" % line)
+        run(m, "rmmod mod_user")
+        run(m, "rmmod mod_exporter")
+        out = run(m, "cat /proc/kallsyms", 120)
+        check(out == kernel, "/proc/kallsyms after rmmod: %d lines, %d before insmod"
+              % (len(out), len(kernel)))
+        no_modules_left(m)
+
     @module_test("module_init_code_gone")
     def test_module_init_code_gone(m):
         insmod(m, "mod_init_probe", [r"^mod_init_probe: init_step\(21\) = 42, probe hits = 1$"])

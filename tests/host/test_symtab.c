@@ -261,6 +261,49 @@ static void test_kernel_table_wrappers(void **state)
 	assert_int_equal(sym_by_addr(0x1030, &sym), -ENOENT);
 }
 
+/* The listing of /proc/kallsyms: the kernel's entries, then a module's,
+ * less those of its init code once that is freed. */
+static void test_listing_by_position(void **state)
+{
+	static const char mod_names[] = "tcore_fn\0tinit_fn\0Texported";
+	static const struct symtab_entry mod_entries[] = {
+		{ 0x9000, 0x10, 1 },	/* core_fn, core */
+		{ 0x9010, 0x10, 19 },	/* exported, core */
+		{ 0xa000, 0x10, 10 },	/* init_fn, init */
+	};
+	struct symtab_module mod = {
+		.table = { mod_entries, ARRAY_SIZE(mod_entries), mod_names },
+		.module = "mod", .start = 0x9000, .end = 0x9100,
+		.init_start = 0xa000, .init_end = 0xa100,
+	};
+	const size_t k = ARRAY_SIZE(entries);
+	struct symbol sym;
+
+	(void)state;
+	assert_int_equal(sym_at(0, &sym), 0);
+	assert_string_equal(sym.name, "alpha");
+	assert_null(sym.module);
+	assert_int_equal(sym_at(k - 1, &sym), 0);
+	assert_string_equal(sym.name, "last");
+	assert_int_equal(sym_at(k, &sym), -ENOENT);
+
+	symtab_add_module(&mod);
+	assert_int_equal(sym_at(k, &sym), 0);
+	assert_string_equal(sym.name, "core_fn");
+	assert_string_equal(sym.module, "mod");
+	assert_int_equal(sym_at(k + 1, &sym), 0);
+	assert_string_equal(sym.name, "exported");
+	assert_int_equal(sym.type, 'T');
+	assert_int_equal(sym_at(k + 2, &sym), 0);
+	assert_string_equal(sym.name, "init_fn");
+	assert_int_equal(sym_at(k + 3, &sym), -ENOENT);
+
+	symtab_drop_module_init(&mod);
+	assert_int_equal(sym_at(k + 2, &sym), -ENOENT);
+	symtab_remove_module(&mod);
+	assert_int_equal(sym_at(k, &sym), -ENOENT);
+}
+
 static void test_sym_format(void **state)
 {
 	char buf[64];
@@ -295,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_duplicate_names),
 		cmocka_unit_test(test_large_table_matches_linear),
 		cmocka_unit_test(test_kernel_table_wrappers),
+		cmocka_unit_test(test_listing_by_position),
 		cmocka_unit_test(test_sym_format),
 	};
 
