@@ -89,6 +89,11 @@ static inline void list_insert_between_rcu(struct list_node *node,
 	next->prev = node;
 }
 
+static inline void list_add_rcu(struct list_node *node, struct list_node *head)
+{
+	list_insert_between_rcu(node, head, head->next);
+}
+
 static inline void list_add_tail_rcu(struct list_node *node, struct list_node *head)
 {
 	list_insert_between_rcu(node, head->prev, head);

@@ -89,7 +89,11 @@ int check_params(const struct load_info *li, const struct kernel_param *params,
 int set_module_params(struct module *mod, const struct kernel_param *params,
 		      size_t nparams, int nargs, char **args);
 
-/* loader.c: the list of loaded modules, oldest first (modules_mutex). */
+/* loader.c: the list of loaded modules, newest first (modules_mutex). */
 extern struct list_node modules;
+/* Take and give back modules_mutex, for a walk of the list that spans
+ * calls (/proc/modules' start and stop). */
+void modules_lock(void);
+void modules_unlock(void);
 
 #endif

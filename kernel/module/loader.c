@@ -188,7 +188,8 @@ static void publish(struct module *mod)
 	st->end = mod->core_layout.base + mod->core_layout.size;
 	st->init_start = mod->init_layout.base;
 	st->init_end = mod->init_layout.base + mod->init_layout.size;
-	list_add_tail_rcu(&mod->node, &modules);
+	/* Newest first, as Linux lists modules (lsmod, /proc/modules). */
+	list_add_rcu(&mod->node, &modules);
 	symtab_add_module(st);
 }
 
@@ -287,17 +288,6 @@ int module_load(const void *image, size_t size, int nargs, char **args)
 	return err;
 }
 
-static const char *first_user(const struct module *mod)
-{
-	struct module *m;
-
-	list_for_each_entry(m, &modules, node)
-		for (size_t i = 0; i < m->num_uses; i++)
-			if (m->uses[i] == mod)
-				return m->name;
-	return "?";
-}
-
 static int unload_locked(const char *name)
 {
 	struct module *mod = find_module(name);
@@ -307,7 +297,7 @@ static int unload_locked(const char *name)
 		return -ENOENT;
 	}
 	if (mod->users) {
-		kprintf("rmmod: %s is in use by %s\n", name, first_user(mod));
+		kprintf("rmmod: %s is in use by %s\n", name, module_next_user(mod, NULL)->name);
 		return -EBUSY;
 	}
 	if (!mod->exit && mod->init) {
@@ -360,5 +350,15 @@ void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx)
 	mutex_lock(&modules_mutex);
 	list_for_each_entry(m, &modules, node)
 		fn(m, ctx);
+	mutex_unlock(&modules_mutex);
+}
+
+void modules_lock(void)
+{
+	mutex_lock(&modules_mutex);
+}
+
+void modules_unlock(void)
+{
 	mutex_unlock(&modules_mutex);
 }

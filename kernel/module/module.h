@@ -123,9 +123,20 @@ struct module *module_of_address(uintptr_t addr);
 bool within_module_core(uintptr_t addr, const struct module *mod);
 bool within_module_init(uintptr_t addr, const struct module *mod);
 
-/* Call fn for each loaded module, oldest first, under the modules'
+/* Call fn for each loaded module, newest first, under the modules'
  * mutex (fn may sleep, but must not load or unload). */
 void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx);
+
+/* What lsmod and /proc/modules show of a module (listing.c), both from
+ * these, under the modules' mutex (in module_for_each's fn, say). The
+ * bytes of memory it holds: its core, and its init code until that is
+ * freed. */
+size_t module_size(const struct module *mod);
+/* "Live", or "Loading" while its init runs, "Unloading" while it goes. */
+const char *module_state_name(const struct module *mod);
+/* The next module after after (NULL: from the first), newest first,
+ * that uses mod's exports; NULL past the last. mod->users counts them. */
+struct module *module_next_user(const struct module *mod, const struct module *after);
 
 /* Notified of each module's state changes, in thread context:
  *   MODULE_STATE_COMING  relocated and protected, before init runs;

@@ -58,28 +58,25 @@ static void cmd_rmmod(int argc, char **argv)
 }
 SHELL_COMMAND("rmmod", "NAME", "remove a loaded module", cmd_rmmod);
 
-static const char *state_name(enum module_state state)
-{
-	static const char *const names[] = {
-		[MODULE_STATE_COMING] = "Loading", [MODULE_STATE_LIVE] = "Live",
-		[MODULE_STATE_GOING] = "Unloading",
-	};
-	return names[state];
-}
-
+/* Linux's lsmod: name, size in bytes, how many modules use it, and which
+ * (module.h's accessors, which /proc/modules prints from too). */
 static void print_module(struct module *mod, void *ctx)
 {
+	const struct module *user = module_next_user(mod, NULL);
+
 	(void)ctx;
-	kprintf("%-24s %8lu  %5u  %s\n", mod->name,
-		(unsigned long)(mod->core_layout.size + mod->init_layout.size), mod->users,
-		state_name(mod->state));
+	kprintf("%-19s %8zu  %u", mod->name, module_size(mod), mod->users);
+	for (const char *sep = " "; user; user = module_next_user(mod, user), sep = ",")
+		kprintf("%s%s", sep, user->name);
+	kprintf("\n");
 }
 
 static void cmd_lsmod(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	kprintf("%-24s %8s  %5s  %s\n", "Module", "Size", "Users", "State");
+	kprintf("%-19s %8s  %s\n", "Module", "Size", "Used by");
 	module_for_each(print_module, NULL);
 }
-SHELL_COMMAND("lsmod", "", "list loaded modules: name, size in bytes, users, state", cmd_lsmod);
+SHELL_COMMAND("lsmod", "", "list loaded modules: name, size in bytes, how many use it and which",
+	      cmd_lsmod);

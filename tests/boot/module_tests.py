@@ -43,11 +43,26 @@ def define(test):
         check(not bad, "`%s`: unexpected %s" % (cmd, show(bad)))
 
     def loaded(m):
-        """The names lsmod lists."""
+        """What lsmod lists, newest first: each module's name, with its
+        size, how many modules use it and which (a list of names)."""
         out = run(m, "lsmod")
-        check(out and out[0].split()[:4] == ["Module", "Size", "Users", "State"],
+        check(out and out[0] == "Module                  Size  Used by",
               "`lsmod`: no header in %s" % show(out))
-        return {line.split()[0]: line.split()[1:] for line in out[1:]}
+        rows = {}
+        for line in out[1:]:
+            f = line.split()
+            rows[f[0]] = [int(f[1]), int(f[2]), f[3].split(",") if len(f) > 3 else []]
+        return rows
+
+    def proc_modules(m):
+        """The lines of /proc/modules, newest module first, each split in
+        Linux's columns: name, size, how many use it, which ("-" or names
+        each with a comma after it), state, address."""
+        out = run(m, "cat /proc/modules")
+        pattern = r"^(\S+) (\d+) (\d+) (-|(?:\S+,)+) (Live|Loading|Unloading) 0x(%s)$" % HEX
+        rows = [re.match(pattern, line) for line in out]
+        check(all(rows), "/proc/modules: a line not in Linux's format in %s" % show(out))
+        return [r.groups() for r in rows]
 
     def no_modules_left(m):
         left = loaded(m)
@@ -90,7 +105,7 @@ def define(test):
                 left = loaded(m)
                 if left:
                     info("removing modules left by an earlier test: %s" % ", ".join(left))
-                    for name_ in reversed(list(left)):
+                    for name_ in left:  # newest first: users before what they use
                         run(m, "rmmod " + name_)
                 run(m, "probe del all")
                 fn(m)
@@ -111,9 +126,10 @@ def define(test):
         """Linux's samples/kprobes/kprobe_example.c, unchanged."""
         insmod(m, "kprobe_example symbol=vfs_read",
                [r"^kprobe_init: Planted kprobe at %s$" % HEX])
-        info_ = loaded(m).get("kprobe_example")
-        check(info_ is not None and info_[2] == "Live",
-              "`lsmod`: kprobe_example not Live: %s" % info_)
+        # Its handlers print at each read of the file: look at its own line.
+        out = [line for line in run(m, "cat /proc/modules") if line.startswith("kprobe_example ")]
+        check(len(out) == 1 and out[0].split()[4] == "Live",
+              "/proc/modules: kprobe_example not Live: %s" % show(out))
         out = cat_hostname(m)
         regs = archs.testdata(m.arch).KPROBE_EXAMPLE_REGS
         expect_lines(out, [r"^handler_pre: <vfs_read> p->addr = 0x%s, %s$" % (HEX, regs),
@@ -201,8 +217,9 @@ def define(test):
         out = run(m, "probe list")
         expect_lines(out, [r"  k  exporter_add\+0x0 \[mod_exporter\]  hits=0"], "probe list")
         insmod(m, "mod_user", [r"^mod_user: exporter_add\(2, 3\) = 5, calls = 1$"])
-        users = loaded(m)["mod_exporter"][1]
-        check(users == "1", "`lsmod`: mod_exporter should have 1 user, has %s" % users)
+        users = loaded(m)["mod_exporter"][1:]
+        check(users == [1, ["mod_user"]],
+              "`lsmod`: mod_exporter should be used by mod_user, is by %s" % users)
         out = run(m, "rmmod mod_exporter")
         check(out == ["rmmod: mod_exporter is in use by mod_user"], "rmmod: %s" % show(out))
         run(m, "rmmod mod_user")
@@ -269,6 +286,33 @@ def define(test):
         out = run(m, "cat /proc/kallsyms", 120)
         check(out == kernel, "/proc/kallsyms after rmmod: %d lines, %d before insmod"
               % (len(out), len(kernel)))
+        no_modules_left(m)
+
+    @module_test("module_proc_modules")
+    def test_module_proc_modules(m):
+        """/proc/modules has Linux's columns and says what lsmod says (both
+        print from the same functions); a module's address is where its
+        code is."""
+        insmod(m, "mod_exporter")
+        insmod(m, "mod_user")
+        rows = proc_modules(m)
+        listed = loaded(m)
+        check([r[0] for r in rows] == ["mod_user", "mod_exporter"] == list(listed),
+              "/proc/modules %s, lsmod %s: expected mod_user, then mod_exporter"
+              % ([r[0] for r in rows], list(listed)))
+        for name, size, count, users, state, _ in rows:
+            names = [] if users == "-" else users.rstrip(",").split(",")
+            check(listed[name] == [int(size), int(count), names] and state == "Live",
+                  "%s: /proc/modules says %s, lsmod %s" % (name, (size, count, users, state),
+                                                          listed[name]))
+        base = int(rows[1][5], 16)
+        addr = int(run(m, "sym exporter_add")[0].split()[1], 16)
+        check(base <= addr < base + int(rows[1][1]),
+              "exporter_add at 0x%x, outside mod_exporter's 0x%x + %s" % (addr, base, rows[1][1]))
+        run(m, "rmmod mod_user")
+        run(m, "rmmod mod_exporter")
+        out = run(m, "cat /proc/modules")
+        check(out == [], "/proc/modules with no module loaded: %s" % show(out))
         no_modules_left(m)
 
     @module_test("module_init_code_gone")
