@@ -373,6 +373,21 @@ void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *
 	arch_irq_restore(flags);
 }
 
+/* Read under sched_lock, which the tick holds as it counts run_ticks. */
+uint64_t sched_idle_ticks(void)
+{
+	unsigned long flags = arch_irq_save();
+	uint64_t sum = 0;
+
+	spin_lock(&sched_lock);
+	for (unsigned int id = 0; id < MAX_CPUS; id++)
+		if (cpu_of(id)->idle)
+			sum += cpu_of(id)->idle->run_ticks;
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+	return sum;
+}
+
 void sched_init(void)
 {
 	struct cpu *cpu = this_cpu();

@@ -167,6 +167,9 @@ void wait_queue_wake_all(struct wait_queue *wq);
 
 /* Timer ticks since boot (TIMER_HZ per second). */
 uint64_t sched_ticks(void);
+/* Timer ticks the CPUs have spent running their idle threads, summed
+ * over the CPUs (Linux's idle time in /proc/uptime). */
+uint64_t sched_idle_ticks(void);
 /* Called by the timer interrupt on every tick. */
 void sched_timer_tick(void);
 /* Called at the end of every interrupt, with the interrupted registers:

@@ -208,8 +208,10 @@ void heap_get_stats(struct heap_stats *st)
 	unsigned long flags = spin_lock_irqsave(&heap_lock);
 
 	*st = stats;
-	st->free_blocks = 0;
-	for (struct block *b = free_list; b; b = b->next)
+	st->free_blocks = st->free_bytes = 0;
+	for (struct block *b = free_list; b; b = b->next) {
 		st->free_blocks++;
+		st->free_bytes += b->size;
+	}
 	spin_unlock_irqrestore(&heap_lock, flags);
 }

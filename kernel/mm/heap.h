@@ -17,7 +17,10 @@ struct heap_stats {
 	size_t allocations;	/* live allocations */
 	size_t pages;		/* pages the heap holds */
 	size_t free_blocks;	/* blocks on the free list: merging keeps it low */
+	size_t free_bytes;	/* in them, headers included: what kmalloc can
+				 * still hand out without taking a frame */
 };
+/* The heap's counts, read together under its lock. */
 void heap_get_stats(struct heap_stats *st);
 
 #endif

@@ -425,6 +425,76 @@ def dmesg_messages(m, cmd="dmesg"):
     return [DMESG_LINE.match(line).group(1) for line in out if DMESG_LINE.match(line)]
 
 
+PROC_UPTIME = re.compile(r"^(\d+\.\d\d) (\d+\.\d\d)$")
+
+
+@test("proc_uptime")
+def test_proc_uptime(m):
+    """/proc/uptime is Linux's `UP IDLE`, in seconds with two decimals;
+    both grow, and the idle time, summed over the CPUs, never exceeds
+    what that many CPUs could have idled. (The shell is waiting for
+    input in between, so every CPU idles.)"""
+    first = m.command("cat /proc/uptime")
+    time.sleep(1)
+    second = m.command("cat /proc/uptime")
+    got = [PROC_UPTIME.match(out[0]) if len(out) == 1 else None for out in (first, second)]
+    check(all(got), "`cat /proc/uptime`: expected 'UP IDLE', got %s then %s"
+          % (show(first), show(second)))
+    (up1, idle1), (up2, idle2) = [(float(g.group(1)), float(g.group(2))) for g in got]
+    check(up2 >= up1 + 0.5 and idle2 > idle1,
+          "/proc/uptime did not grow in 1 s: %s, then %s" % (first[0], second[0]))
+    # One tick of slack per CPU: the uptime counts from a little later
+    # than the first ticks.
+    check(idle2 <= up2 * m.smp + 0.01 * m.smp,
+          "/proc/uptime: %s s idle on %d CPUs in %s s" % (idle2, m.smp, up2))
+
+
+MEM_FRAMES = re.compile(r"^frames: (\d+) used of (\d+) \((\d+) KiB free\)$")
+MEMINFO_LINE = re.compile(r"^(\S+:) +(\d+) kB$")
+
+
+def meminfo_and_mem(m):
+    """/proc/meminfo as {name: kB}, and `mem`'s frames line read right
+    after it, once two rounds in a row agree (threads that free memory
+    after a grace period may still be at it)."""
+    last = None
+    for _ in range(10):
+        out = m.command("cat /proc/meminfo")
+        rows = [MEMINFO_LINE.match(line) for line in out]
+        check(all(rows), "`cat /proc/meminfo`: expected lines 'Name:   N kB', got %s"
+              % show(out))
+        info_ = {r.group(1)[:-1]: int(r.group(2)) for r in rows}
+        frames = [MEM_FRAMES.match(line) for line in m.command("mem")]
+        frames = [f for f in frames if f]
+        check(len(frames) == 1, "`mem`: no frames line")
+        now = (out, info_, tuple(int(x) for x in frames[0].groups()))
+        if last and last[1:] == now[1:]:
+            return now
+        last = now
+        time.sleep(0.2)
+    return last
+
+
+@test("proc_meminfo")
+def test_proc_meminfo(m):
+    """/proc/meminfo has Linux's first lines, in Linux's columns (the
+    name padded to 16, the number right-aligned in 8, then ' kB'), and
+    says what `mem` says of the frames."""
+    out, meminfo, (used, total, free_kib) = meminfo_and_mem(m)
+    names = [line.split(":")[0] for line in out]
+    check(names[:3] == ["MemTotal", "MemFree", "MemAvailable"],
+          "/proc/meminfo: expected MemTotal, MemFree, MemAvailable first, got %s" % names)
+    bad = [line for line in out if len(line) != 27 or not line[16:24].strip().isdigit()]
+    check(not bad, "/proc/meminfo: not in Linux's columns: %s" % show(bad))
+    # The file is made while cat has it open: its own buffer (a page or
+    # two of the heap, given back at close) is not free then.
+    check(meminfo["MemTotal"] == total * 4 and 0 <= free_kib - meminfo["MemFree"] <= 16,
+          "/proc/meminfo says %d kB of %d kB free, `mem` %d KiB of %d"
+          % (meminfo["MemFree"], meminfo["MemTotal"], free_kib, total * 4))
+    check(meminfo["MemFree"] <= meminfo["MemAvailable"] <= meminfo["MemTotal"],
+          "/proc/meminfo: MemAvailable %d kB" % meminfo["MemAvailable"])
+
+
 @test("dmesg")
 def test_dmesg(m):
     """The kernel log keeps the boot's lines, each with its time, and no
