@@ -48,6 +48,17 @@ uint64_t arch_cycles(void);
  * x86_64, until arch_interrupts_init has measured it). */
 uint64_t arch_cycles_frequency(void);
 
+/* ---- What a CPU is (x86_64: cpuinfo.c, from CPUID; aarch64: cpuinfo.c,
+ * from MIDR_EL1) ---- */
+
+/* Field i (0 first) of what the architecture knows of CPU id, as Linux's
+ * /proc/cpuinfo names and writes it on this architecture: the name in
+ * *name ("vendor_id", "CPU part"), the value written into value[0..size).
+ * Returns false past the last field, and at once for a CPU that has not
+ * come up (each CPU records what it says of itself as it comes up). */
+bool arch_cpuinfo_field(unsigned int id, unsigned int i, const char **name, char *value,
+			size_t size);
+
 /* ---- Interrupts and the timer (x86_64: pic.c, timer.c; aarch64: irq.c, timer.c) ---- */
 
 /* The timer's interrupts per second. */

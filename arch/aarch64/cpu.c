@@ -11,6 +11,7 @@
  * and MDSCR_EL1.KDE allows debug exceptions at the kernel's own level.
  * Nothing steps until someone sets MDSCR_EL1.SS, and BRK traps regardless.
  */
+#include "arch/aarch64/cpuinfo.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
@@ -21,7 +22,7 @@ extern char exception_vectors[];
 
 void arch_cpu_init(unsigned int id)
 {
-	(void)id;	/* every CPU shares the vector table */
+	/* Every CPU shares the vector table. */
 	write_sysreg(exception_vectors, vbar_el1);
 	/* FP/SIMD stays trapped (the kernel is built without it): said
 	 * here rather than left to each CPU's reset value. */
@@ -34,6 +35,7 @@ void arch_cpu_init(unsigned int id)
 	__asm__ volatile("msr daifclr, #0xc" : : : "memory");
 	/* Another CPU's GIC interface; the boot CPU's comes with gic_init. */
 	gic_cpu_init();
+	cpuinfo_record(id);
 }
 
 void arch_set_percpu_base(struct cpu *cpu)

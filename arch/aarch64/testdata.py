@@ -22,6 +22,14 @@ OPTIMIZER_REFUSAL = "call through a register in region at"
 SPINLOCK_CODE = [r"\tldaxr\tw\d+, \[(x\d+)\]\n *[0-9a-f]+:\tstxr\tw\d+, w\d+, \[\1\]",
                  r"\tstlr\twzr, \[x\d+\]"]
 
+# The lines of each CPU's block of /proc/cpuinfo after "processor", in
+# order: Linux's names for MIDR_EL1's fields (arch/aarch64/cpuinfo.c),
+# each with a regular expression its value must match: QEMU's
+# cortex-a72 (arch.mk's -cpu) is Arm's (0x41) part 0xd08.
+CPUINFO_FIELDS = [("CPU implementer", r"0x41"), ("CPU architecture", r"8"),
+                  ("CPU variant", r"0x[0-9a-f]"), ("CPU part", r"0xd08"),
+                  ("CPU revision", r"\d+")]
+
 # Whether keys typed before the kernel is up reach its shell.
 TYPED_DURING_BOOT = True
 

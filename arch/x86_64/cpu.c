@@ -12,6 +12,7 @@
  * The tables are per CPU (struct x86_cpu_tables) because each CPU needs
  * its own TSS and IST stack; SMP only has to call arch_cpu_init on each.
  */
+#include "arch/x86_64/cpuinfo.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
@@ -130,5 +131,6 @@ void arch_cpu_init(unsigned int id)
 		build_idt();	/* one IDT serves every CPU */
 	load_gdt(&cpu_tables[id]);
 	load_idt();
+	cpuinfo_record(id);
 }
 NOKPROBE_SYMBOL(arch_set_percpu_base);

@@ -16,6 +16,7 @@
  * in smp_secondary_entry. Only one CPU starts at a time (kernel/smp.c
  * waits for each), so one mailbox serves them all.
  */
+#include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/lapic.h"
 #include "arch/x86_64/smp_trampoline.h"
 #include "boot/boot_info.h"
@@ -58,10 +59,7 @@ static const void *acpi_map(uint64_t pa, size_t len)
  * MADT says where the local APIC's registers are. */
 static uint32_t cpuid_apic_id(void)
 {
-	uint32_t a = 1, b, c = 0, d;
-
-	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
-	return b >> 24;
+	return cpuid(1).ebx >> 24;
 }
 
 static uint64_t read_cr3(void)

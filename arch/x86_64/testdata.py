@@ -18,6 +18,14 @@ OPTIMIZER_REFUSAL = "indirect jump at"
 # can be found.
 SPINLOCK_CODE = [r"\txchg +%(?:e[a-z]{2}|r\d+d),\S*\("]
 
+# The lines of each CPU's block of /proc/cpuinfo after "processor", in
+# order: Linux's names for what CPUID says (arch/x86_64/cpuinfo.c), each
+# with a regular expression its value must match; apicid is also
+# checked against the hardware id `cpus` lists.
+CPUINFO_FIELDS = [("vendor_id", r"\S+"), ("cpu family", r"\d+"), ("model", r"\d+"),
+                  ("model name", r".+"), ("stepping", r"\d+"), ("cpu MHz", r"\d+\.\d{3}"),
+                  ("apicid", r"\d+"), ("cpuid level", r"\d+")]
+
 # Whether keys typed before the kernel is up reach its shell: here they
 # reach GRUB's menu instead.
 TYPED_DURING_BOOT = False

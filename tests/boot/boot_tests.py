@@ -449,6 +449,35 @@ def test_proc_uptime(m):
           "/proc/uptime: %s s idle on %d CPUs in %s s" % (idle2, m.smp, up2))
 
 
+@test("proc_cpuinfo")
+def test_proc_cpuinfo(m):
+    """/proc/cpuinfo has a block per CPU `cpus` lists, in order, each
+    `processor : N` and then the architecture's fields in Linux's names
+    and order (CPUINFO_FIELDS in testdata.py), every line `name<tabs>:
+    value` with the colon in column 16, and an empty line after it."""
+    hwids = [int(row.group(2), 16) for row in
+             (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
+    fields = archs.testdata(m.arch).CPUINFO_FIELDS
+    out = m.command("cat /proc/cpuinfo")
+    per_cpu = 2 + len(fields)
+    check(len(out) == per_cpu * len(hwids),
+          "`cat /proc/cpuinfo`: %d lines for %d CPUs, expected %d each: %s"
+          % (len(out), len(hwids), per_cpu, show(out, 12)))
+    for cpu, hwid in enumerate(hwids):
+        block = out[cpu * per_cpu:(cpu + 1) * per_cpu]
+        want = [("processor", str(cpu))] + fields
+        for line, (name, value) in zip(block, want):
+            check(line[:16].rstrip() == name and line[16:18] == ": " and
+                  re.fullmatch(value, line[18:]),
+                  "/proc/cpuinfo, CPU %d: expected '%s : %s', got %r" % (cpu, name, value, line))
+        check(block[-1] == "", "/proc/cpuinfo, CPU %d: no empty line after it" % cpu)
+        apicid = [line[18:] for line in block if line.startswith("apicid ")]
+        check(apicid in ([], [str(hwid)]),
+              "/proc/cpuinfo, CPU %d: apicid %s, `cpus` says 0x%x" % (cpu, apicid, hwid))
+    check("\nprocessor\t: 1" in "".join(m.raw).replace("\r", "") or len(hwids) == 1,
+          "/proc/cpuinfo: `processor` not followed by a tab, as in Linux")
+
+
 MEM_FRAMES = re.compile(r"^frames: (\d+) used of (\d+) \((\d+) KiB free\)$")
 MEMINFO_LINE = re.compile(r"^(\S+:) +(\d+) kB$")
 
