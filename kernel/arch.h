@@ -68,6 +68,25 @@ bool arch_cpuinfo_field(unsigned int id, unsigned int i, const char **name, char
  * scheduler starts. */
 void arch_interrupts_init(void);
 
+/* ---- Interrupt counts (x86_64: irq_rows.c, pic.c; aarch64: irq.c) ---- */
+
+/* A row of /proc/interrupts as Linux prints it on this architecture: the
+ * label before the counts, a device line's number ("4", "27") or Linux's
+ * short name for a kind of interrupt ("LOC", "IPI0"); the text after
+ * them, for a device's line its controller, number, trigger and driver
+ * in Linux's columns, for a kind what it is; and count(cpu), how many
+ * of these interrupts CPU cpu has taken. */
+struct irq_row {
+	char label[8];
+	char text[64];
+	unsigned long (*count)(unsigned int cpu);
+};
+/* Row i (0 first) of the architecture's interrupts, into *row; false
+ * past the last. The counts come from where each interrupt is handled:
+ * the timer's from sched_timer_interrupts, the IPIs' from
+ * smp_ipis_taken, a device's from the architecture's own counter. */
+bool arch_irq_row(unsigned int i, struct irq_row *row);
+
 /* ---- Console (uart.c) ---- */
 
 /* Set up the console UART: polled output, interrupt-driven input. */

@@ -27,6 +27,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
+#include "kernel/percpu.h"
 #include "kernel/rcu.h"
 #include "kernel/sched_asm.h"
 #include "kernel/sched_internal.h"
@@ -234,11 +235,22 @@ void thread_exit(void)
 	__builtin_unreachable();
 }
 
+/* The timer interrupts each CPU has taken, counted by the CPU alone, in
+ * its own copy and before sched_lock: the count shares nothing with the
+ * other CPUs. */
+static DEFINE_PER_CPU(unsigned long, timer_interrupts);
+
+unsigned long sched_timer_interrupts(unsigned int cpu)
+{
+	return __atomic_load_n(per_cpu_ptr(&timer_interrupts, cpu), __ATOMIC_RELAXED);
+}
+
 void sched_timer_tick(void)
 {
 	struct cpu *cpu = this_cpu();
 	struct thread *t, *tmp;
 
+	(*this_cpu_ptr(&timer_interrupts))++;
 	spin_lock(&sched_lock);
 	if (cpu->id == 0)
 		ticks++;

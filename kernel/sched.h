@@ -172,6 +172,8 @@ uint64_t sched_ticks(void);
 uint64_t sched_idle_ticks(void);
 /* Called by the timer interrupt on every tick. */
 void sched_timer_tick(void);
+/* How many timer interrupts CPU cpu has taken (/proc/interrupts). */
+unsigned long sched_timer_interrupts(unsigned int cpu);
 /* Called at the end of every interrupt, with the interrupted registers:
  * switch threads if the slice ran out, unless the interrupted thread
  * disabled preemption. */

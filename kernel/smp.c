@@ -17,6 +17,7 @@
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
 #include "kernel/printk.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
@@ -73,8 +74,20 @@ __noreturn void smp_secondary_entry(unsigned int id)
 	sched_run_idle();
 }
 
+/* The IPIs each CPU has taken, by kind. Only the CPU itself counts, with
+ * interrupts off: a plain increment of its own copy, and no cache line
+ * shared with another CPU on the way. */
+static DEFINE_PER_CPU(unsigned long[IPI_KINDS], ipis_taken);
+
+unsigned long smp_ipis_taken(unsigned int cpu, enum ipi_kind kind)
+{
+	return __atomic_load_n(&(*per_cpu_ptr(&ipis_taken, cpu))[kind], __ATOMIC_RELAXED);
+}
+
 void smp_handle_ipi(enum ipi_kind kind, struct pt_regs *regs)
 {
+	if (kind < IPI_KINDS)
+		(*this_cpu_ptr(&ipis_taken))[kind]++;
 	switch (kind) {
 	case IPI_RESCHEDULE:
 		/* Acted on by sched_preempt_point, on the way out. */

@@ -32,6 +32,8 @@ unsigned long smp_cpus_running(void);
 /* Send IPI_STOP to every other CPU that runs threads, without waiting
  * (a panic: they halt where they are). */
 void smp_stop_others(void);
+/* How many IPIs of a kind CPU cpu has taken (/proc/interrupts). */
+unsigned long smp_ipis_taken(unsigned int cpu, enum ipi_kind kind);
 /* How many CPUs the architecture found, started or not: CPU numbers
  * run from 0 to this minus one. */
 unsigned int smp_cpus_found(void);

@@ -1,6 +1,6 @@
 /*
  * Interrupts on aarch64: the GIC, the timer, the UART and the IPIs wired
- * together.
+ * together, and counted (/proc/interrupts).
  *
  * Two device interrupts are enabled: the EL1 virtual timer, programmed to
  * TIMER_HZ on every CPU, which drives the scheduler's tick, and the PL011
@@ -11,10 +11,17 @@
 #include "boot/aarch64/fdt_boot.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "lib/format.h"
 #include <asm/gic.h>
 
 static unsigned int timer_intid, uart_intid;
+/* The UART interrupts each CPU has handled: only the CPU itself counts,
+ * interrupts off, in its own copy. (The timer's are the scheduler's
+ * count, sched_timer_interrupts; the IPIs', smp_ipis_taken.) */
+static DEFINE_PER_CPU(unsigned long, uart_irqs);
 
 void arch_interrupts_init(void)
 {
@@ -49,8 +56,75 @@ void irq_handle(struct pt_regs *regs)
 	}
 	if (intid == timer_intid)
 		timer_handle_irq();
-	else if (intid == uart_intid)
+	else if (intid == uart_intid) {
+		(*this_cpu_ptr(&uart_irqs))++;
 		uart_handle_irq();
+	}
 	gic_end_of_interrupt(iar);
 }
 NOKPROBE_SYMBOL(irq_handle);
+
+/* ---- /proc/interrupts ---- */
+
+static unsigned long uart_count(unsigned int cpu)
+{
+	return __atomic_load_n(per_cpu_ptr(&uart_irqs, cpu), __ATOMIC_RELAXED);
+}
+
+static unsigned long reschedule(unsigned int cpu)
+{
+	return smp_ipis_taken(cpu, IPI_RESCHEDULE);
+}
+
+static unsigned long call_function(unsigned int cpu)
+{
+	return smp_ipis_taken(cpu, IPI_CALL_FUNCTION);
+}
+
+static unsigned long stop(unsigned int cpu)
+{
+	return smp_ipis_taken(cpu, IPI_STOP);
+}
+
+/* A device's row, in Linux's columns: the number, then the controller
+ * in 8, the number in 3, the trigger in 8, two spaces, the driver
+ * (Linux's names for the timer's and the PL011's). */
+static bool line_row(struct irq_row *row, unsigned int intid, const char *driver,
+		     unsigned long (*count)(unsigned int cpu))
+{
+	snprintf(row->label, sizeof(row->label), "%u", intid);
+	snprintf(row->text, sizeof(row->text), " %8s %3u %-8s  %s", "GICv2", intid, "Level",
+		 driver);
+	row->count = count;
+	return true;
+}
+
+/* An IPI's row: IPIn, n being the SGI (the kind), and what it asks. */
+static bool ipi_row(struct irq_row *row, enum ipi_kind kind, const char *what,
+		    unsigned long (*count)(unsigned int cpu))
+{
+	snprintf(row->label, sizeof(row->label), "IPI%u", (unsigned int)kind);
+	snprintf(row->text, sizeof(row->text), "      %s", what);
+	row->count = count;
+	return true;
+}
+
+/* Linux's arm64 rows: the device lines by number (the timer's PPI comes
+ * before the UART's SPI), then one per IPI. */
+bool arch_irq_row(unsigned int i, struct irq_row *row)
+{
+	switch (i) {
+	case 0:
+		return line_row(row, timer_intid, "arch_timer", sched_timer_interrupts);
+	case 1:
+		return line_row(row, uart_intid, "uart-pl011", uart_count);
+	case 2:
+		return ipi_row(row, IPI_RESCHEDULE, "Rescheduling interrupts", reschedule);
+	case 3:
+		return ipi_row(row, IPI_CALL_FUNCTION, "Function call interrupts", call_function);
+	case 4:
+		return ipi_row(row, IPI_STOP, "CPU stop interrupts", stop);
+	default:
+		return false;
+	}
+}

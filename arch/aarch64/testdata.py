@@ -30,6 +30,19 @@ CPUINFO_FIELDS = [("CPU implementer", r"0x41"), ("CPU architecture", r"8"),
                   ("CPU variant", r"0x[0-9a-f]"), ("CPU part", r"0xd08"),
                   ("CPU revision", r"\d+")]
 
+# The rows of /proc/interrupts (arch/aarch64/irq.c), Linux's arm64 rows,
+# in order: each label and a regular expression the text after the
+# counts must match (the device lines' numbers are the device tree's).
+# TIMER_ROW and CALL_ROW are the indexes in it of the timer's row and of
+# the function-call IPIs' row.
+INTERRUPT_ROWS = [(r"\d+", r"    GICv2 +\d+ Level     arch_timer"),
+                  (r"\d+", r"    GICv2 +\d+ Level     uart-pl011"),
+                  ("IPI0", "      Rescheduling interrupts"),
+                  ("IPI1", "      Function call interrupts"),
+                  ("IPI2", "      CPU stop interrupts")]
+TIMER_ROW = 0
+CALL_ROW = 3
+
 # Whether keys typed before the kernel is up reach its shell.
 TYPED_DURING_BOOT = True
 

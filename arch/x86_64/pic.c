@@ -14,6 +14,7 @@
 #include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
+#include "kernel/percpu.h"
 #include <asm/io.h>
 #include <asm/irq_vectors.h>
 
@@ -32,6 +33,7 @@
 #define PORT_B_SPEAKER 0x02
 #define PORT_B_OUT2   0x20
 #define CALIBRATE_MS  10
+#define PIC_LINES     16
 
 static uint64_t tsc_hz;
 
@@ -93,8 +95,18 @@ void pic_init(void)
 	pic_remap();
 }
 
+/* The legacy IRQs each CPU has handled, by line, for /proc/interrupts:
+ * only the CPU itself counts, interrupts off, in its own copy. */
+static DEFINE_PER_CPU(unsigned long[PIC_LINES], irqs_taken);
+
+unsigned long pic_irqs_taken(unsigned int cpu, unsigned int irq)
+{
+	return __atomic_load_n(&(*per_cpu_ptr(&irqs_taken, cpu))[irq], __ATOMIC_RELAXED);
+}
+
 void pic_handle_irq(unsigned int irq)
 {
+	(*this_cpu_ptr(&irqs_taken))[irq]++;
 	/* Acknowledge first: the way out of the interrupt may switch
 	 * threads, and the PIC must not stay blocked until this thread runs
 	 * again. */

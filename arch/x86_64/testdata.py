@@ -26,6 +26,15 @@ CPUINFO_FIELDS = [("vendor_id", r"\S+"), ("cpu family", r"\d+"), ("model", r"\d+
                   ("model name", r".+"), ("stepping", r"\d+"), ("cpu MHz", r"\d+\.\d{3}"),
                   ("apicid", r"\d+"), ("cpuid level", r"\d+")]
 
+# The rows of /proc/interrupts (arch/x86_64/irq_rows.c), Linux's x86
+# rows, in order: each label and a regular expression the text after the
+# counts must match. TIMER_ROW and CALL_ROW are the indexes in it of the
+# local timer's row and of the function-call IPIs' row.
+INTERRUPT_ROWS = [("4", r"   XT-PIC   4-edge      ttyS0"), ("LOC", "  Local timer interrupts"),
+                  ("RES", "  Rescheduling interrupts"), ("CAL", "  Function call interrupts")]
+TIMER_ROW = 1
+CALL_ROW = 3
+
 # Whether keys typed before the kernel is up reach its shell: here they
 # reach GRUB's menu instead.
 TYPED_DURING_BOOT = False

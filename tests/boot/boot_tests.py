@@ -223,7 +223,8 @@ def test_ls_proc_sys(m):
     """/proc and /sys are there at boot, with Linux's directories; a
     generated file's size is 0, as on Linux."""
     for path, want in [("/", ["proc/", "sys/"]),
-                       ("/proc", ["mounts", "sys/", "version"]),
+                       ("/proc", ["mounts", "sys/", "version", "kallsyms", "modules", "uptime",
+                                  "meminfo", "cpuinfo", "interrupts"]),
                        ("/sys", ["kernel/", "module/"]),
                        ("/sys/kernel", ["debug/", "tracing/"]),
                        ("/sys/kernel/debug", ["tracing/"])]:
@@ -476,6 +477,49 @@ def test_proc_cpuinfo(m):
               "/proc/cpuinfo, CPU %d: apicid %s, `cpus` says 0x%x" % (cpu, apicid, hwid))
     check("\nprocessor\t: 1" in "".join(m.raw).replace("\r", "") or len(hwids) == 1,
           "/proc/cpuinfo: `processor` not followed by a tab, as in Linux")
+
+
+def proc_interrupts(m, ncpus):
+    """/proc/interrupts, checked against Linux's layout for the
+    architecture (INTERRUPT_ROWS in testdata.py): the header `CPU0 CPU1
+    ...` over a column per CPU, then each row's label in 5 columns, a
+    count in 11 per CPU and the row's text. Returns each row's counts."""
+    rows = archs.testdata(m.arch).INTERRUPT_ROWS
+    out = m.command("cat /proc/interrupts")
+    header = " " * 11 + "".join("CPU%-8d" % cpu for cpu in range(ncpus))
+    check(len(out) == 1 + len(rows) and out[0] == header,
+          "`cat /proc/interrupts`: expected the header %r and %d rows, got %s"
+          % (header, len(rows), show(out, 8)))
+    counts = []
+    for line, (label, text) in zip(out[1:], rows):
+        fields = line[5:5 + 11 * ncpus]
+        check(re.fullmatch(r" *%s: ?" % label, line[:5]) and
+              re.fullmatch(r"( {0,9}\d+ ){%d}" % ncpus, fields) and
+              re.fullmatch(text, line[5 + 11 * ncpus:]),
+              "/proc/interrupts: expected the row %r ... %r, got %r" % (label, text, line))
+        counts.append([int(n) for n in fields.split()])
+    return counts
+
+
+@test("proc_interrupts")
+def test_proc_interrupts(m):
+    """/proc/interrupts in Linux's layout; between two reads every CPU's
+    timer count grows, and a change of the kernel's text (a probe added
+    and removed: text_poke's IPIs, docs/smp.md) makes the function-call
+    IPIs' row grow on the other CPUs."""
+    data = archs.testdata(m.arch)
+    first = proc_interrupts(m, m.smp)
+    time.sleep(0.5)
+    m.command("probe add vfs_read")
+    m.command("probe del all")
+    second = proc_interrupts(m, m.smp)
+    timer = [b - a for a, b in zip(first[data.TIMER_ROW], second[data.TIMER_ROW])]
+    check(all(d > 0 for d in timer),
+          "/proc/interrupts: the timer's counts grew by %s in 0.5 s" % timer)
+    calls = sum(second[data.CALL_ROW]) - sum(first[data.CALL_ROW])
+    check(calls > 0 or m.smp == 1,
+          "/proc/interrupts: no function-call IPI counted across a text change (%s, then %s)"
+          % (first[data.CALL_ROW], second[data.CALL_ROW]))
 
 
 MEM_FRAMES = re.compile(r"^frames: (\d+) used of (\d+) \((\d+) KiB free\)$")
@@ -1880,8 +1924,9 @@ def test_poweroff(m):
 DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
-UP_TESTS = ["boot", "cpus", "dmesg", "help", "cat", "worker", "probe_add_del", "paste",
-            "module_bad_files", "selftest", "poweroff"]
+UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc_cpuinfo",
+            "proc_interrupts", "proc_meminfo", "dmesg", "help", "cat", "worker",
+            "probe_add_del", "paste", "module_bad_files", "selftest", "poweroff"]
 
 
 class Harness:
