@@ -70,22 +70,32 @@ void arch_interrupts_init(void);
 
 /* ---- Interrupt counts (x86_64: irq_rows.c, pic.c; aarch64: irq.c) ---- */
 
+/* Where a row's counts come from: each is counted where the interrupt
+ * is handled. */
+enum irq_source {
+	IRQ_SOURCE_TIMER,	/* the tick: sched_timer_interrupts (kernel/sched.h) */
+	IRQ_SOURCE_IPI,		/* IPIs of kind `which`: smp_ipis_taken (kernel/smp.h) */
+	IRQ_SOURCE_DEVICE,	/* the device line `which`: arch_irq_count */
+};
+
 /* A row of /proc/interrupts as Linux prints it on this architecture: the
  * label before the counts, a device line's number ("4", "27") or Linux's
  * short name for a kind of interrupt ("LOC", "IPI0"); the text after
  * them, for a device's line its controller, number, trigger and driver
- * in Linux's columns, for a kind what it is; and count(cpu), how many
- * of these interrupts CPU cpu has taken. */
+ * in Linux's columns, for a kind what it is; and where its counts come
+ * from. */
 struct irq_row {
 	char label[8];
 	char text[64];
-	unsigned long (*count)(unsigned int cpu);
+	enum irq_source source;
+	unsigned int which;
 };
 /* Row i (0 first) of the architecture's interrupts, into *row; false
- * past the last. The counts come from where each interrupt is handled:
- * the timer's from sched_timer_interrupts, the IPIs' from
- * smp_ipis_taken, a device's from the architecture's own counter. */
+ * past the last. */
 bool arch_irq_row(unsigned int i, struct irq_row *row);
+/* How many interrupts of device line `which` (as an IRQ_SOURCE_DEVICE
+ * row names it) CPU cpu has handled. */
+unsigned long arch_irq_count(unsigned int cpu, unsigned int which);
 
 /* ---- Console (uart.c) ---- */
 

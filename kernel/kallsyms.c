@@ -1,7 +1,7 @@
 /* /proc/kallsyms: every symbol the kernel can name, in Linux's format.
  *
- *	ffffffff80105a20 T vfs_read
- *	ffffffffa0000000 t handler_pre	[kprobe_example]
+ *	ffffffff8020e680 T vfs_read
+ *	ffffffff82000000 T exporter_add	[mod_exporter]
  *
  * The address, whole (Linux shows it so to root, and ProbeOS's one user
  * is root), the type letter (kernel/symtab.h), the name, and for a
@@ -22,18 +22,24 @@
 #include "kernel/symtab.h"
 #include "lib/errno.h"
 
-/* The symbol at *pos, into the open file's own struct symbol. */
+/* A record is a position, as sym_at counts them. */
 static void *kallsyms_start(struct seq_file *m, loff_t *pos)
 {
+	struct symbol sym;
+
+	(void)m;
 	rcu_read_lock();
-	return sym_at((uint64_t)*pos, m->private) == 0 ? m->private : NULL;
+	return sym_at((uint64_t)*pos, &sym) == 0 ? pos : NULL;
 }
 
 static void *kallsyms_next(struct seq_file *m, void *v, loff_t *pos)
 {
+	struct symbol sym;
+
+	(void)m;
 	(void)v;
 	++*pos;
-	return sym_at((uint64_t)*pos, m->private) == 0 ? m->private : NULL;
+	return sym_at((uint64_t)*pos, &sym) == 0 ? pos : NULL;
 }
 
 static void kallsyms_stop(struct seq_file *m, void *v)
@@ -43,13 +49,17 @@ static void kallsyms_stop(struct seq_file *m, void *v)
 	rcu_read_unlock();
 }
 
+/* Inside start's read-side section still: the symbol at this position
+ * is the one start or next found, and its name stays while it is
+ * printed. */
 static int kallsyms_show(struct seq_file *m, void *v)
 {
-	const struct symbol *sym = v;
+	struct symbol sym;
 
-	seq_printf(m, "%016lx %c %s", (unsigned long)sym->addr, sym->type, sym->name);
-	if (sym->module)
-		seq_printf(m, "\t[%s]", sym->module);
+	sym_at((uint64_t)*(loff_t *)v, &sym);
+	seq_printf(m, "%016lx %c %s", (unsigned long)sym.addr, sym.type, sym.name);
+	if (sym.module)
+		seq_printf(m, "\t[%s]", sym.module);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -59,19 +69,8 @@ static const struct seq_operations kallsyms_sops = {
 	.show = kallsyms_show,
 };
 
-static int kallsyms_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	return seq_open_private(file, &kallsyms_sops, sizeof(struct symbol));
-}
-
-static const struct proc_ops kallsyms_proc_ops = {
-	.proc_open = kallsyms_open, .proc_read = seq_read, .proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-};
-
 static int kallsyms_proc_init(void)
 {
-	return proc_create("kallsyms", 0444, NULL, &kallsyms_proc_ops) ? 0 : -ENOMEM;
+	return proc_create_seq("kallsyms", 0444, NULL, &kallsyms_sops) ? 0 : -ENOMEM;
 }
 late_initcall(kallsyms_proc_init);

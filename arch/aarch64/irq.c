@@ -12,7 +12,6 @@
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
 #include "kernel/percpu.h"
-#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/format.h"
 #include <asm/gic.h>
@@ -20,7 +19,7 @@
 static unsigned int timer_intid, uart_intid;
 /* The UART interrupts each CPU has handled: only the CPU itself counts,
  * interrupts off, in its own copy. (The timer's are the scheduler's
- * count, sched_timer_interrupts; the IPIs', smp_ipis_taken.) */
+ * count, the IPIs' kernel/smp.c's: kernel/arch.h's irq_source.) */
 static DEFINE_PER_CPU(unsigned long, uart_irqs);
 
 void arch_interrupts_init(void)
@@ -66,46 +65,33 @@ NOKPROBE_SYMBOL(irq_handle);
 
 /* ---- /proc/interrupts ---- */
 
-static unsigned long uart_count(unsigned int cpu)
+unsigned long arch_irq_count(unsigned int cpu, unsigned int which)
 {
-	return __atomic_load_n(per_cpu_ptr(&uart_irqs, cpu), __ATOMIC_RELAXED);
-}
-
-static unsigned long reschedule(unsigned int cpu)
-{
-	return smp_ipis_taken(cpu, IPI_RESCHEDULE);
-}
-
-static unsigned long call_function(unsigned int cpu)
-{
-	return smp_ipis_taken(cpu, IPI_CALL_FUNCTION);
-}
-
-static unsigned long stop(unsigned int cpu)
-{
-	return smp_ipis_taken(cpu, IPI_STOP);
+	return which == uart_intid ? __atomic_load_n(per_cpu_ptr(&uart_irqs, cpu), __ATOMIC_RELAXED)
+				   : 0;
 }
 
 /* A device's row, in Linux's columns: the number, then the controller
  * in 8, the number in 3, the trigger in 8, two spaces, the driver
  * (Linux's names for the timer's and the PL011's). */
 static bool line_row(struct irq_row *row, unsigned int intid, const char *driver,
-		     unsigned long (*count)(unsigned int cpu))
+		     enum irq_source source)
 {
 	snprintf(row->label, sizeof(row->label), "%u", intid);
 	snprintf(row->text, sizeof(row->text), " %8s %3u %-8s  %s", "GICv2", intid, "Level",
 		 driver);
-	row->count = count;
+	row->source = source;
+	row->which = intid;
 	return true;
 }
 
 /* An IPI's row: IPIn, n being the SGI (the kind), and what it asks. */
-static bool ipi_row(struct irq_row *row, enum ipi_kind kind, const char *what,
-		    unsigned long (*count)(unsigned int cpu))
+static bool ipi_row(struct irq_row *row, enum ipi_kind kind, const char *what)
 {
 	snprintf(row->label, sizeof(row->label), "IPI%u", (unsigned int)kind);
 	snprintf(row->text, sizeof(row->text), "      %s", what);
-	row->count = count;
+	row->source = IRQ_SOURCE_IPI;
+	row->which = kind;
 	return true;
 }
 
@@ -115,15 +101,15 @@ bool arch_irq_row(unsigned int i, struct irq_row *row)
 {
 	switch (i) {
 	case 0:
-		return line_row(row, timer_intid, "arch_timer", sched_timer_interrupts);
+		return line_row(row, timer_intid, "arch_timer", IRQ_SOURCE_TIMER);
 	case 1:
-		return line_row(row, uart_intid, "uart-pl011", uart_count);
+		return line_row(row, uart_intid, "uart-pl011", IRQ_SOURCE_DEVICE);
 	case 2:
-		return ipi_row(row, IPI_RESCHEDULE, "Rescheduling interrupts", reschedule);
+		return ipi_row(row, IPI_RESCHEDULE, "Rescheduling interrupts");
 	case 3:
-		return ipi_row(row, IPI_CALL_FUNCTION, "Function call interrupts", call_function);
+		return ipi_row(row, IPI_CALL_FUNCTION, "Function call interrupts");
 	case 4:
-		return ipi_row(row, IPI_STOP, "CPU stop interrupts", stop);
+		return ipi_row(row, IPI_STOP, "CPU stop interrupts");
 	default:
 		return false;
 	}

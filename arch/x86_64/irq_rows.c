@@ -2,43 +2,26 @@
  * as Linux's x86 file has them: first each legacy line the kernel
  * unmasks, numbered, with its controller, line, trigger and driver (only
  * COM1's, whose driver Linux calls ttyS0; its IRQ goes through the 8259
- * PIC, which Linux calls XT-PIC), then a row per kind of local APIC
- * interrupt, under Linux's three-letter names: LOC, each CPU's timer;
- * RES and CAL, the reschedule and function-call IPIs.
+ * PIC, which Linux calls XT-PIC; counted by pic.c), then a row per kind
+ * of local APIC interrupt, under Linux's three-letter names: LOC, each
+ * CPU's timer; RES and CAL, the reschedule and function-call IPIs.
  *
  * IPI_STOP (an NMI, on the way to a halt) and the TLB shootdowns' NMIs
  * are not counted, and have no row. */
 
-#include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
-#include "kernel/sched.h"
-#include "kernel/smp.h"
 #include "lib/format.h"
 #include "lib/string.h"
 #include <asm/irq_vectors.h>
 
-static unsigned long com1(unsigned int cpu)
-{
-	return pic_irqs_taken(cpu, IRQ_COM1);
-}
-
-static unsigned long reschedule(unsigned int cpu)
-{
-	return smp_ipis_taken(cpu, IPI_RESCHEDULE);
-}
-
-static unsigned long call_function(unsigned int cpu)
-{
-	return smp_ipis_taken(cpu, IPI_CALL_FUNCTION);
-}
-
 /* A kind's row: Linux's name for it, then two spaces and what it is. */
 static bool kind_row(struct irq_row *row, const char *label, const char *what,
-		     unsigned long (*count)(unsigned int cpu))
+		     enum irq_source source, unsigned int which)
 {
 	strlcpy(row->label, label, sizeof(row->label));
 	snprintf(row->text, sizeof(row->text), "  %s", what);
-	row->count = count;
+	row->source = source;
+	row->which = which;
 	return true;
 }
 
@@ -51,14 +34,17 @@ bool arch_irq_row(unsigned int i, struct irq_row *row)
 		snprintf(row->label, sizeof(row->label), "%u", IRQ_COM1);
 		snprintf(row->text, sizeof(row->text), " %8s %3u-%-8s  %s", "XT-PIC", IRQ_COM1,
 			 "edge", "ttyS0");
-		row->count = com1;
+		row->source = IRQ_SOURCE_DEVICE;
+		row->which = IRQ_COM1;
 		return true;
 	case 1:
-		return kind_row(row, "LOC", "Local timer interrupts", sched_timer_interrupts);
+		return kind_row(row, "LOC", "Local timer interrupts", IRQ_SOURCE_TIMER, 0);
 	case 2:
-		return kind_row(row, "RES", "Rescheduling interrupts", reschedule);
+		return kind_row(row, "RES", "Rescheduling interrupts", IRQ_SOURCE_IPI,
+				IPI_RESCHEDULE);
 	case 3:
-		return kind_row(row, "CAL", "Function call interrupts", call_function);
+		return kind_row(row, "CAL", "Function call interrupts", IRQ_SOURCE_IPI,
+				IPI_CALL_FUNCTION);
 	default:
 		return false;
 	}

@@ -99,9 +99,11 @@ void pic_init(void)
  * only the CPU itself counts, interrupts off, in its own copy. */
 static DEFINE_PER_CPU(unsigned long[PIC_LINES], irqs_taken);
 
-unsigned long pic_irqs_taken(unsigned int cpu, unsigned int irq)
+/* A device line's number on x86_64 is its PIC line (irq_rows.c). */
+unsigned long arch_irq_count(unsigned int cpu, unsigned int which)
 {
-	return __atomic_load_n(&(*per_cpu_ptr(&irqs_taken, cpu))[irq], __ATOMIC_RELAXED);
+	return which < PIC_LINES ?
+		__atomic_load_n(&(*per_cpu_ptr(&irqs_taken, cpu))[which], __ATOMIC_RELAXED) : 0;
 }
 
 void pic_handle_irq(unsigned int irq)

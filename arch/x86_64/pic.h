@@ -9,7 +9,6 @@
 void pic_init(void);
 /* Acknowledge and handle legacy IRQ number irq (0-15). */
 void pic_handle_irq(unsigned int irq);
-/* How many times CPU cpu has handled legacy IRQ number irq (0-15). */
-unsigned long pic_irqs_taken(unsigned int cpu, unsigned int irq);
+
 
 #endif

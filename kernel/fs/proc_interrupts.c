@@ -8,13 +8,14 @@
  *
  * The rows are the architecture's (arch_irq_row, kernel/arch.h), as
  * Linux's are: their labels and texts differ between x86_64 and aarch64
- * as in Linux. Each count is read from where the interrupt is handled,
- * each CPU counting its own without a lock, so the file is a moment's
- * view, not one instant's. */
+ * as in Linux. Each count is read from where the interrupt is handled
+ * (the row's irq_source), each CPU counting its own without a lock, so
+ * the file is a moment's view, not one instant's. */
 
 #include "kernel/arch.h"
 #include "kernel/fs/procfs.h"
 #include "kernel/initcall.h"
+#include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -23,18 +24,13 @@
  * the labels' column, which the header's first column spans too. */
 #define LABEL_COLUMNS 3
 
-/* The row a walk is at, in the open file's m->private. */
-struct walk {
-	unsigned int index;
-	struct irq_row row;
-};
-
+/* A record is a row's number, the position itself, as in Linux's file. */
 static void *interrupts_start(struct seq_file *m, loff_t *pos)
 {
-	struct walk *w = m->private;
+	struct irq_row row;
 
-	w->index = (unsigned int)*pos;
-	return arch_irq_row(w->index, &w->row) ? w : NULL;
+	(void)m;
+	return arch_irq_row((unsigned int)*pos, &row) ? pos : NULL;
 }
 
 static void *interrupts_next(struct seq_file *m, void *v, loff_t *pos)
@@ -50,6 +46,18 @@ static void interrupts_stop(struct seq_file *m, void *v)
 	(void)v;
 }
 
+static unsigned long row_count(const struct irq_row *row, unsigned int cpu)
+{
+	switch (row->source) {
+	case IRQ_SOURCE_TIMER:
+		return sched_timer_interrupts(cpu);
+	case IRQ_SOURCE_IPI:
+		return smp_ipis_taken(cpu, (enum ipi_kind)row->which);
+	default:
+		return arch_irq_count(cpu, row->which);
+	}
+}
+
 static void show_header(struct seq_file *m)
 {
 	seq_printf(m, "%*s", LABEL_COLUMNS + 8, "");
@@ -63,17 +71,18 @@ static void show_header(struct seq_file *m)
  * the label is wider than the column (aarch64's "IPI0:"). */
 static int interrupts_show(struct seq_file *m, void *v)
 {
-	const struct walk *w = v;
-	const struct irq_row *row = &w->row;
+	unsigned int i = (unsigned int)*(loff_t *)v;
+	struct irq_row row;
 
-	if (w->index == 0)
+	if (i == 0)
 		show_header(m);
-	seq_printf(m, "%*s:%s", LABEL_COLUMNS, row->label,
-		   strlen(row->label) > LABEL_COLUMNS ? "" : " ");
+	arch_irq_row(i, &row);
+	seq_printf(m, "%*s:%s", LABEL_COLUMNS, row.label,
+		   strlen(row.label) > LABEL_COLUMNS ? "" : " ");
 	for (unsigned int cpu = 0; cpu < smp_cpus_found(); cpu++)
 		if (cpu_online(cpu))
-			seq_printf(m, "%10lu ", row->count(cpu));
-	seq_printf(m, "%s\n", row->text);
+			seq_printf(m, "%10lu ", row_count(&row, cpu));
+	seq_printf(m, "%s\n", row.text);
 	return 0;
 }
 
@@ -82,19 +91,8 @@ static const struct seq_operations interrupts_sops = {
 	.show = interrupts_show,
 };
 
-static int interrupts_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	return seq_open_private(file, &interrupts_sops, sizeof(struct walk));
-}
-
-static const struct proc_ops interrupts_proc_ops = {
-	.proc_open = interrupts_open, .proc_read = seq_read, .proc_lseek = seq_lseek,
-	.proc_release = seq_release_private,
-};
-
 static int proc_interrupts_init(void)
 {
-	return proc_create("interrupts", 0444, NULL, &interrupts_proc_ops) ? 0 : -ENOMEM;
+	return proc_create_seq("interrupts", 0444, NULL, &interrupts_sops) ? 0 : -ENOMEM;
 }
 late_initcall(proc_interrupts_init);

@@ -245,27 +245,6 @@ void seq_putc(struct seq_file *m, char c)
 }
 EXPORT_SYMBOL(seq_putc);
 
-int seq_open_private(struct file *file, const struct seq_operations *op, int size)
-{
-	void *private = kzalloc((size_t)size);
-	int err = private ? seq_open(file, op) : -ENOMEM;
-
-	if (err) {
-		kfree(private);
-		return err;
-	}
-	((struct seq_file *)file->private_data)->private = private;
-	return 0;
-}
-EXPORT_SYMBOL(seq_open_private);
-
-int seq_release_private(struct inode *inode, struct file *file)
-{
-	kfree(((struct seq_file *)file->private_data)->private);
-	return seq_release(inode, file);
-}
-EXPORT_SYMBOL(seq_release_private);
-
 /* ---- Records in a list ---- */
 
 struct list_node *seq_list_start(struct list_node *head, loff_t pos)

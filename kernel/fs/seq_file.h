@@ -86,13 +86,6 @@ loff_t seq_lseek(struct file *file, loff_t offset, int whence);
 /* fops->release for seq_open: free the seq_file and its buffer. */
 int seq_release(struct inode *inode, struct file *file);
 
-/* seq_open with size zeroed bytes of the operations' own in m->private,
- * for state that lives from one record to the next (where a walk is in
- * the records, say); each open gets its own. 0 or -ENOMEM. Release with
- * seq_release_private, which frees them too. */
-int seq_open_private(struct file *file, const struct seq_operations *op, int size);
-int seq_release_private(struct inode *inode, struct file *file);
-
 /* Add to the record being made. What does not fit marks the buffer
  * overflowed (seq_has_overflowed); the record is then made again in a
  * bigger buffer, so show need not check. */

@@ -106,8 +106,6 @@ static size_t read_checked(struct test_file *t, size_t chunk, struct expect *e)
 
 /* ---- A file of numbered lines: i_private is how many ---- */
 
-#define MANY_WALKED 3000
-
 static void *numbers_start(struct seq_file *m, loff_t *pos)
 {
 	return *pos < (loff_t)(uintptr_t)m->private ? (void *)(uintptr_t)(*pos + 1) : NULL;
@@ -141,51 +139,6 @@ static const struct seq_operations numbers_sops = {
 
 DEFINE_SEQ_ATTRIBUTE(numbers);
 
-/* ---- The same lines, the walk kept in m->private (seq_open_private) ---- */
-
-struct walk {
-	unsigned long line;	/* the record start or next reached */
-};
-
-static void *walk_start(struct seq_file *m, loff_t *pos)
-{
-	struct walk *w = m->private;
-
-	w->line = (unsigned long)*pos;
-	return w->line < MANY_WALKED ? w : NULL;
-}
-
-static void *walk_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	(void)v;
-	++*pos;
-	return walk_start(m, pos);
-}
-
-static int walk_show(struct seq_file *m, void *v)
-{
-	const struct walk *w = v;
-	char text[LINE_MAX];
-
-	seq_write(m, text, make_line(w->line, text));
-	return 0;
-}
-
-static const struct seq_operations walk_sops = {
-	.start = walk_start, .next = walk_next, .stop = numbers_stop, .show = walk_show,
-};
-
-static int walk_open(struct inode *inode, struct file *file)
-{
-	(void)inode;
-	return seq_open_private(file, &walk_sops, sizeof(struct walk));
-}
-
-static const struct file_operations walk_fops = {
-	.open = walk_open, .read = seq_read, .llseek = seq_lseek,
-	.release = seq_release_private,
-};
-
 #define MANY_LINES 10000
 
 /* 10,000 lines, read whole through buffers of 1 byte to 64 KiB. */
@@ -203,35 +156,6 @@ static void test_every_line_through_any_buffer(void)
 		EXPECT_EQ(e.wrong, 0);
 		EXPECT_EQ(e.line, MANY_LINES);
 		EXPECT_EQ(e.at, e.len);
-	}
-}
-
-/* A walk kept in m->private: two files open at once, read in turns a
- * few bytes at a time, each get every line, so each open has a walk of
- * its own. */
-static void test_private_state_per_open(void)
-{
-	static char buf[13];
-	struct expect e[2] = { { 0 }, { 0 } };
-	struct test_file t[2];
-	ssize_t n[2] = { 1, 1 };
-
-	EXPECT_EQ(open_test_file(&t[0], &walk_fops, NULL), 0);
-	EXPECT_EQ(open_test_file(&t[1], &walk_fops, NULL), 0);
-	while (n[0] > 0 || n[1] > 0) {
-		for (int i = 0; i < 2; i++) {
-			if (n[i] <= 0)
-				continue;
-			n[i] = vfs_read(&t[i].file, buf, 1 + e[i].line % sizeof(buf), &t[i].file.pos);
-			if (n[i] > 0)
-				expect_bytes(&e[i], buf, (size_t)n[i]);
-		}
-	}
-	for (int i = 0; i < 2; i++) {
-		close_test_file(&t[i]);
-		EXPECT_EQ(n[i], 0);
-		EXPECT_EQ(e[i].wrong, 0);
-		EXPECT_EQ(e[i].line, MANY_WALKED);
 	}
 }
 
@@ -536,11 +460,6 @@ static void open_read_release(void)
 		read_checked(&t, 4096, &e);
 		close_test_file(&t);
 	}
-	if (open_test_file(&t, &walk_fops, NULL) == 0) {
-		e = (struct expect){ 0 };
-		read_checked(&t, 4096, &e);
-		close_test_file(&t);
-	}
 }
 
 static void test_release_frees_all(void)
@@ -550,7 +469,6 @@ static void test_release_frees_all(void)
 
 static const struct selftest_case seq_file_cases[] = {
 	SELFTEST_CASE(test_every_line_through_any_buffer),
-	SELFTEST_CASE(test_private_state_per_open),
 	SELFTEST_CASE(test_read_to_the_end_by_path),
 	SELFTEST_CASE(test_positions),
 	SELFTEST_CASE(test_record_larger_than_buffer),
