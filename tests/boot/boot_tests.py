@@ -492,9 +492,12 @@ def test_redirect(m):
     for typed, msg in [("echo x > /etc", "shell: /etc: Is a directory"),
                        ("echo x > /nope/file", "shell: /nope/file: No such file or directory"),
                        ("echo x > /etc/motd/x", "shell: /etc/motd/x: Not a directory"),
+                       ("echo x > /proc/version", "shell: /proc/version: Permission denied"),
+                       ("echo x > /proc/newfile", "shell: /proc/newfile: Permission denied"),
                        ("frobnicate > " + path, "unknown command: frobnicate (try help)")]:
         expect_exact(m.command(typed), msg, typed)
     check(m.command("cat " + path) != [], "a refused line changed the file")
+    check(m.command("rm " + path) == [], "`rm` of the redirected file printed something")
 
 
 @test("long_line")
