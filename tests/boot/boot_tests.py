@@ -244,6 +244,47 @@ def test_cat_proc_version(m):
                  "rm /proc/version")
 
 
+def files_under(m, top):
+    """Every file below the directory top, from `ls` (directories end in
+    a slash), depth first."""
+    found = []
+    for line in m.command("ls " + top):
+        name = line.split()[0] if line.split() else ""
+        if not name:
+            continue
+        path = top.rstrip("/") + "/" + name.rstrip("/")
+        if name.endswith("/"):
+            if path != "/sys/kernel/debug/tracing":     # tracefs again, mounted twice
+                found += files_under(m, path)
+        else:
+            found.append(path)
+    return found
+
+
+@test("proc_sys_under_load")
+def test_proc_sys_under_load(m):
+    """Every file under /proc and /sys read whole while workers read
+    files on every CPU and probes come and go: each read ends with the
+    prompt, the kernel lives, and the heap is back where it was."""
+    before = settled_heap_usage(m)
+    files = files_under(m, "/proc") + files_under(m, "/sys")
+    check("/proc/version" in files, "expected /proc/version among %s" % files)
+    m.command("worker start 4")
+    for i, path in enumerate(files):
+        if i % 2 == 0:
+            m.command("probe add vfs_read")
+        out = m.command("cat " + path, timeout=120)
+        check(not any(line.startswith("cat: ") for line in out),
+              "`cat %s` under load: %s" % (path, show(out)))
+        if i % 2 == 1:
+            m.command("probe del all")
+    m.command("probe del all")
+    m.command("worker stop")
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after reading %d files under load: %s, before %s"
+          % (len(files), after, before))
+
+
 @test("sym")
 def test_sym(m):
     out = m.command("sym vfs_read")
