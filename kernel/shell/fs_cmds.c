@@ -90,8 +90,7 @@ static void cmd_ls(int argc, char **argv)
 		kprintf("ls: %s: %s\n", path, strerror(err));
 }
 
-/* Copy the file at path to the command's output (the console, or a
- * redirection's file), CAT_CHUNK bytes per vfs_read;
+/* Copy the file at path to the command's output, CAT_CHUNK bytes per vfs_read;
  * errors are "CMD: PATH: description". */
 static void copy_to_output(const char *cmd, const char *path)
 {
@@ -105,6 +104,7 @@ static void copy_to_output(const char *cmd, const char *path)
 		kprintf("%s: %s: %s\n", cmd, path, strerror(err));
 		return;
 	}
+
 	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
 	 * string, and may hold a NUL or a '%'. A refused write (into a
 	 * redirection's file) ends the copy; the shell says why. */
@@ -134,13 +134,6 @@ static void cmd_cat(int argc, char **argv)
 	copy_to_output("cat", argv[1]);
 }
 
-/* c in capitals: Linux's tools print an error's description with a
- * capital letter ("No such file or directory"), strerror() without. */
-static char capital(char c)
-{
-	return 'a' <= c && c <= 'z' ? (char)(c - 'a' + 'A') : c;
-}
-
 /* rm PATH...: remove each file, saying in Linux's words which could not
  * be: "rm: cannot remove 'PATH': No such file or directory". */
 static void cmd_rm(int argc, char **argv)
@@ -151,11 +144,9 @@ static void cmd_rm(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++) {
 		int err = vfs_unlink(argv[i]);
-		const char *text = strerror(err);
 
 		if (err)
-			kprintf("rm: cannot remove '%s': %c%s\n", argv[i], capital(text[0]),
-				text + 1);
+			kprintf("rm: cannot remove '%s': %s\n", argv[i], strerror(err));
 	}
 }
 
