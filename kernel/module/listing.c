@@ -30,27 +30,6 @@ const char *module_state_name(const struct module *mod)
 	return names[mod->state];
 }
 
-static bool uses(const struct module *m, const struct module *mod)
-{
-	for (size_t i = 0; i < m->num_uses; i++)
-		if (m->uses[i] == mod)
-			return true;
-	return false;
-}
-
-struct module *module_next_user(const struct module *mod, const struct module *after)
-{
-	struct list_node *node = after ? after->node.next : modules.next;
-
-	for (; node != &modules; node = node->next) {
-		struct module *m = list_entry(node, struct module, node);
-
-		if (uses(m, mod))
-			return m;
-	}
-	return NULL;
-}
-
 /* ---- /proc/modules ---- */
 
 /* The list is walked under the modules' mutex, from start to stop: a

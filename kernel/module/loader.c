@@ -353,6 +353,27 @@ void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx)
 	mutex_unlock(&modules_mutex);
 }
 
+static bool uses(const struct module *m, const struct module *mod)
+{
+	for (size_t i = 0; i < m->num_uses; i++)
+		if (m->uses[i] == mod)
+			return true;
+	return false;
+}
+
+struct module *module_next_user(const struct module *mod, const struct module *after)
+{
+	struct list_node *node = after ? after->node.next : modules.next;
+
+	for (; node != &modules; node = node->next) {
+		struct module *m = list_entry(node, struct module, node);
+
+		if (uses(m, mod))
+			return m;
+	}
+	return NULL;
+}
+
 void modules_lock(void)
 {
 	mutex_lock(&modules_mutex);

@@ -127,10 +127,10 @@ bool within_module_init(uintptr_t addr, const struct module *mod);
  * mutex (fn may sleep, but must not load or unload). */
 void module_for_each(void (*fn)(struct module *mod, void *ctx), void *ctx);
 
-/* What lsmod and /proc/modules show of a module (listing.c), both from
- * these, under the modules' mutex (in module_for_each's fn, say). The
- * bytes of memory it holds: its core, and its init code until that is
- * freed. */
+/* What lsmod and /proc/modules show of a module, both from these
+ * (listing.c; module_next_user is loader.c's, which rmmod asks too),
+ * under the modules' mutex (in module_for_each's fn, say). The bytes of
+ * memory it holds: its core, and its init code until that is freed. */
 size_t module_size(const struct module *mod);
 /* "Live", or "Loading" while its init runs, "Unloading" while it goes. */
 const char *module_state_name(const struct module *mod);
