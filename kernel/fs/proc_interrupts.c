@@ -2,9 +2,9 @@
  * in Linux's layout: a header with a column per CPU that is up, then a
  * row per interrupt, its label, its counts and what it is:
  *
- *	           CPU0       CPU1
- *	  4:          3          0    XT-PIC   4-edge      ttyS0
- *	LOC:        812        809   Local timer interrupts
+ *	           CPU0       CPU1       CPU2       CPU3
+ *	  4:         21          0          0          0    XT-PIC   4-edge      ttyS0
+ *	LOC:         16         16         15         14   Local timer interrupts
  *
  * The rows are the architecture's (arch_irq_row, kernel/arch.h), as
  * Linux's are: their labels and texts differ between x86_64 and aarch64
