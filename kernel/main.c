@@ -10,12 +10,14 @@
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "kernel/crash_test.h"
+#include "kernel/fs/mount.h"
+#include "kernel/fs/ramfs.h"
+#include "kernel/initcall.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/paging.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
-#include "kernel/fs/ramfs.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -45,6 +47,45 @@ static void mount_rootfs(const struct boot_info *bi)
 			(unsigned long)bi->initrd_size);
 }
 
+/* The pseudo filesystems, where Linux mounts them at boot (its systemd
+ * does), the source named after the type as there: /proc and /sys are
+ * made in the root filesystem first; the others' directories are
+ * sysfs's and debugfs's own. tracefs is at both of its Linux places. */
+static void mount_filesystems(void)
+{
+	static const struct {
+		const char *type, *dir;
+	} boot_mounts[] = {
+		{ "proc", "/proc" },
+		{ "sysfs", "/sys" },
+		{ "debugfs", "/sys/kernel/debug" },
+		{ "tracefs", "/sys/kernel/tracing" },
+		{ "tracefs", "/sys/kernel/debug/tracing" },
+	};
+
+	/* A failure here shows as the mount's. */
+	vfs_mkdir("/proc");
+	vfs_mkdir("/sys");
+	for (size_t i = 0; i < ARRAY_SIZE(boot_mounts); i++) {
+		const char *type = boot_mounts[i].type, *dir = boot_mounts[i].dir;
+		int err = vfs_mount(type, dir, type);
+
+		if (err)
+			kprintf("mount: cannot mount %s on %s: %s\n", type, dir, strerror(err));
+	}
+}
+
+/* The shell's thread begins here, as Linux's first thread does: the
+ * initcalls run (they may sleep, which kmain, the boot CPU's idle
+ * thread, must not), the filesystems are mounted, and it becomes the
+ * shell. */
+static void kernel_init(void *unused)
+{
+	do_initcalls();
+	mount_filesystems();
+	shell_main(unused);
+}
+
 void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 {
 	int err;
@@ -70,7 +111,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	time_init();
 	smp_boot_cpus(&boot_info);
 	crash_test_from_cmdline(boot_info.cmdline);
-	if (thread_create("shell", shell_main, NULL) < 0)
+	if (thread_create("shell", kernel_init, NULL) < 0)
 		panic("cannot create the shell thread");
 	sched_run_idle();
 }

@@ -18,7 +18,9 @@
  *	selftest: 1 passed, 1 failed
  */
 #include "kernel/selftest.h"
+#include "kernel/mm/heap.h"
 #include "kernel/printk.h"
+#include "kernel/rcu.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -31,6 +33,22 @@ struct selftest_state {
 };
 
 static struct selftest_state selftest_state;
+
+bool selftest_heap_balanced(void (*work)(void))
+{
+	struct heap_stats before, after;
+
+	for (int attempt = 0; attempt < 3; attempt++) {
+		heap_get_stats(&before);
+		work();
+		rcu_barrier();
+		heap_get_stats(&after);
+		if (after.bytes_in_use == before.bytes_in_use &&
+		    after.allocations == before.allocations)
+			return true;
+	}
+	return false;
+}
 
 void selftest_fail(const char *file, int line, const char *fmt, ...)
 {

@@ -61,6 +61,13 @@ void selftest_fail(const char *file, int line, const char *fmt, ...) __printf(3,
 				      #a, _b ? _b : "(null)", _a ? _a : "(null)"); \
 	} while (0)
 
+/* Does work() give back every byte and allocation of the heap it took,
+ * once the grace periods it started have ended (memory freed with
+ * call_rcu)? Other threads allocate too, so one attempt may see their
+ * bytes come or go: it tries three times. A real leak shows every time;
+ * someone else's allocation almost never does. */
+bool selftest_heap_balanced(void (*work)(void));
+
 /* Run every suite (name == NULL) or the one named; returns failed cases,
  * or -ENOENT if no suite has that name. */
 int selftest_run(const char *name);

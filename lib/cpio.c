@@ -125,7 +125,7 @@ int cpio_walk(const void *archive, size_t size,
 	while (off <= size) {
 		struct cpio_entry entry;
 		const char *raw_name, *name;
-		size_t next, len;
+		size_t next;
 		int err;
 
 		err = read_entry(base, size, off, &entry, &raw_name, &next);
@@ -140,11 +140,7 @@ int cpio_walk(const void *archive, size_t size,
 		if (name[0] == '\0' || strcmp(name, ".") == 0)
 			continue;
 
-		len = strlen(name);
-		if (len >= sizeof(entry.name))
-			return -EINVAL;
-		memcpy(entry.name, name, len + 1);
-
+		entry.name = name;
 		if (visit) {
 			err = visit(ctx, &entry);
 			if (err < 0)

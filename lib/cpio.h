@@ -6,7 +6,8 @@
 #include "lib/types.h"
 
 struct cpio_entry {
-	char name[256];		/* path inside the archive, without "./" */
+	const char *name;	/* path inside the archive, without "./": in the
+				   archive itself, NUL-terminated, of any length */
 	uint32_t mode;		/* st_mode: type and permission bits */
 	const void *data;	/* file contents inside the archive */
 	size_t size;
@@ -19,7 +20,8 @@ struct cpio_entry {
 /* Walk an archive: call visit(ctx, entry) for every entry before the
  * TRAILER!!! record. Returns the number of entries, or -EINVAL if the
  * archive is malformed (bad magic, truncated header or data, a name
- * longer than the entry can hold). visit may stop early by returning a
+ * without its NUL). How long a name may be is for the visitor to say.
+ * visit may stop early by returning a
  * negative errno, which is passed back. visit may be NULL, to only check
  * the archive and count its entries. */
 int cpio_walk(const void *archive, size_t size,

@@ -14,6 +14,7 @@ static const char *const messages[] = {
 	[EBADF]		= "Bad file descriptor",
 	[EAGAIN]	= "Resource temporarily unavailable",
 	[ENOMEM]	= "Cannot allocate memory",
+	[EACCES]	= "Permission denied",
 	[EFAULT]	= "Bad address",
 	[EBUSY]		= "Device or resource busy",
 	[EEXIST]	= "File exists",

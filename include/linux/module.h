@@ -38,6 +38,11 @@
 		       "module_exit: " #exitfn " must be void " #exitfn "(void)"); \
 	void cleanup_module(void) __attribute__((alias(#exitfn)));
 
+/* What a module puts in its file operations' owner field (Linux's
+ * &__this_module). ProbeOS reads no owner (include/linux/fs.h), so it
+ * is NULL, as Linux's THIS_MODULE is in code built into the kernel. */
+#define THIS_MODULE ((struct module *)0)
+
 /* (Each macro's parameter is named apart from its tag, which it would
  * otherwise replace.) */
 #define MODULE_INFO(tag, info)	__MODULE_INFO(tag, info)

@@ -1,21 +1,19 @@
 /* ramfs: files and directories kept in kernel memory.
  *
- * Every inode is embedded in a struct ramfs_node. A directory keeps its
- * children in a list sorted by name, so listings come out in the same
- * order every time. A file keeps its contents in a struct ramfs_data, a
- * kmalloc'd buffer of `capacity` bytes of which the first inode.size are
- * used; the contents are copied out of the boot archive so that files
- * can be written.
+ * Every node is a struct ramfs_node, which begins with the struct
+ * dentry (dentry.h) that gives it its name, its inode and, for a
+ * directory, its children sorted by name. A file keeps its contents in a
+ * struct ramfs_data, a kmalloc'd buffer of `capacity` bytes of which the
+ * first inode.size are used; the contents are copied out of the boot
+ * archive so that files can be written.
  *
  * Locking: readers take no lock, so that CPUs reading files at once
  * never wait for each other or share a cache line they write.
- *  - Directories: lookups walk the children lists inside an RCU
- *    read-side section (kernel/rcu.h), and take a reference to what they
- *    find. Creating and unlinking change the lists under ramfs_tree_lock,
- *    with the RCU list calls, so a walker sees each child linked or not;
- *    a node is freed only once its last reference is gone and a grace
- *    period has passed (release_node), so a walker never stands on freed
- *    memory.
+ *  - Directories: lookups walk the children lists without a lock
+ *    (dentry_lookup), and take a reference to what they find. Creating
+ *    and unlinking change the lists under ramfs_tree_lock; a node is
+ *    freed only once its last reference is gone and a grace period has
+ *    passed (release_node), so a walker never stands on freed memory.
  *  - File contents: each file has a lock for its writers and a sequence
  *    count (kernel/seqcount.h). A writer bumps the count around each
  *    change; a reader copies, then checks the count, and copies again if
@@ -31,6 +29,8 @@
  * only by the thread building it, so build and destroy take no lock;
  * vfs_mount_root publishes the finished tree to the other CPUs. */
 
+#include "kernel/fs/dentry.h"
+#include "kernel/fs/mount.h"
 #include "kernel/mm/heap.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/rcu.h"
@@ -62,14 +62,10 @@ struct ramfs_data {
 };
 
 struct ramfs_node {
-	struct inode inode;		/* what the VFS sees */
-	struct ramfs_node *parent;	/* NULL for the root */
-	struct list_node sibling;	/* entry in parent->children */
-	struct list_node children;	/* directories: sorted by name */
+	struct dentry dentry;		/* name, inode, place in the tree: first */
 	struct spinlock lock;		/* files: held by writers */
 	struct seqcount seq;		/* files: odd during a write */
 	struct ramfs_data *data;	/* files: the contents; NULL if none */
-	struct rcu_head rcu;		/* freeing the node */
 };
 
 /* Guards the shape of every mounted ramfs tree: only creating and
@@ -82,7 +78,12 @@ static const struct file_operations ramfs_file_fops;
 
 static struct ramfs_node *to_node(struct inode *inode)
 {
-	return container_of(inode, struct ramfs_node, inode);
+	return container_of(to_dentry(inode), struct ramfs_node, dentry);
+}
+
+static struct ramfs_node *dentry_node(struct dentry *d)
+{
+	return container_of(d, struct ramfs_node, dentry);
 }
 
 static size_t capacity_of(const struct ramfs_data *data)
@@ -96,21 +97,17 @@ static size_t capacity_of(const struct ramfs_data *data)
  * is linked. Directories get the directory operations and no file
  * operations, and files the reverse, so the VFS refuses to read a
  * directory or walk into a file. */
-static struct ramfs_node *alloc_node(const char *name, enum inode_type type)
+static struct ramfs_node *alloc_node(const char *name, size_t len, enum inode_type type)
 {
-	struct ramfs_node *node = kzalloc(sizeof(*node));
+	struct dentry *d = dentry_alloc(sizeof(struct ramfs_node), name, len, type);
+	struct ramfs_node *node;
 
-	if (!node)
+	if (!d)
 		return NULL;
-	strlcpy(node->inode.name, name, sizeof(node->inode.name));
-	node->inode.type = type;
-	node->inode.refs = 1;
-	node->inode.iops = type == INODE_DIR ? &ramfs_dir_iops : &ramfs_file_iops;
-	node->inode.fops = type == INODE_FILE ? &ramfs_file_fops : NULL;
-	node->inode.private = node;
+	node = dentry_node(d);
+	d->inode.iops = type == INODE_DIR ? &ramfs_dir_iops : &ramfs_file_iops;
+	d->inode.fops = type == INODE_FILE ? &ramfs_file_fops : NULL;
 	node->lock = (struct spinlock)SPINLOCK_INIT("ramfs file");
-	list_init(&node->sibling);
-	list_init(&node->children);
 	return node;
 }
 
@@ -131,7 +128,7 @@ static void free_data_later(struct ramfs_data *data)
 
 static void free_node_rcu(struct rcu_head *head)
 {
-	struct ramfs_node *node = container_of(head, struct ramfs_node, rcu);
+	struct ramfs_node *node = dentry_node(container_of(head, struct dentry, rcu));
 
 	kfree(node->data);	/* no file was open on it: nobody reads it */
 	kfree(node);
@@ -142,117 +139,84 @@ static void free_node_rcu(struct rcu_head *head)
  * unlink may still be looking at it. */
 static void release_node(struct inode *inode)
 {
-	call_rcu(&to_node(inode)->rcu, free_node_rcu);
+	call_rcu(&to_dentry(inode)->rcu, free_node_rcu);
 }
 
 /* ---- Directories ---- */
 
-/* Find name among dir's children. Caller is in an RCU read-side
- * section, holds ramfs_tree_lock, or owns a tree that is not mounted. */
-static struct ramfs_node *find_child(struct ramfs_node *dir, const char *name)
+/* Link a new node called name, of type, into dir, unless the name is
+ * taken: *out is then the node that has it, and *made false. Either way
+ * *out comes with a reference for the caller. The node is made before
+ * the lock is taken and freed if it is not used, so that nothing is
+ * allocated under the lock. */
+static int link_new(struct inode *dir, const char *name, size_t len, enum inode_type type,
+		    struct dentry **out, bool *made)
 {
-	struct ramfs_node *child;
-
-	list_for_each_entry_rcu(child, &dir->children, sibling) {
-		int cmp = strcmp(child->inode.name, name);
-
-		if (cmp == 0)
-			return child;
-		if (cmp > 0)
-			break;	/* sorted: it would have come before this one */
-	}
-	return NULL;
-}
-
-/* Link node into dir's children, before the first name that sorts after
- * it. Caller holds ramfs_tree_lock or owns the tree. */
-static void link_sorted(struct ramfs_node *dir, struct ramfs_node *node)
-{
-	struct list_node *pos;
-
-	list_for_each(pos, &dir->children) {
-		struct ramfs_node *child = list_entry(pos, struct ramfs_node, sibling);
-
-		if (strcmp(child->inode.name, node->inode.name) > 0)
-			break;
-	}
-	node->parent = dir;
-	/* Insert before pos (the list head itself if nothing sorted after). */
-	list_insert_between_rcu(&node->sibling, pos->prev, pos);
-}
-
-static struct inode *ramfs_lookup(struct inode *dir, const char *name)
-{
-	struct ramfs_node *child;
-
-	rcu_read_lock();
-	child = find_child(to_node(dir), name);
-	if (child && !inode_get_unless_zero(&child->inode))
-		child = NULL;	/* unlinked and closed: on its way out */
-	rcu_read_unlock();
-	return child ? &child->inode : NULL;
-}
-
-static struct inode *ramfs_child(struct inode *dir, size_t index)
-{
-	struct ramfs_node *child, *found = NULL;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(child, &to_node(dir)->children, sibling) {
-		if (index-- == 0) {
-			if (inode_get_unless_zero(&child->inode))
-				found = child;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return found ? &found->inode : NULL;
-}
-
-/* A file made beforehand, so that nothing is allocated under the lock,
- * and freed again if the name turns out to exist. */
-static int ramfs_create(struct inode *dir, const char *name, struct inode **out)
-{
-	struct ramfs_node *fresh = alloc_node(name, INODE_FILE), *child;
+	struct ramfs_node *fresh = alloc_node(name, len, type);
+	struct dentry *child;
 	unsigned long flags;
-	int err = 0;
 
 	if (!fresh)
 		return -ENOMEM;
 	flags = spin_lock_irqsave(&ramfs_tree_lock);
-	child = find_child(to_node(dir), name);
-	if (child && child->inode.type == INODE_DIR) {
-		err = -EISDIR;
-	} else if (!child) {
-		link_sorted(to_node(dir), fresh);
-		child = fresh;
-		fresh = NULL;
+	child = dentry_find(to_dentry(dir), name, len);
+	*made = !child;
+	if (*made) {
+		dentry_link(to_dentry(dir), &fresh->dentry);
+		child = &fresh->dentry;
 	}
-	if (!err)
-		inode_get(&child->inode);	/* the caller's */
+	inode_get(&child->inode);	/* the caller's */
 	spin_unlock_irqrestore(&ramfs_tree_lock, flags);
-	kfree(fresh);
-	if (!err)
-		*out = &child->inode;
-	return err;
+	if (!*made)
+		kfree(fresh);
+	*out = child;
+	return 0;
+}
+
+static int ramfs_create(struct inode *dir, const char *name, size_t len, struct inode **out)
+{
+	struct dentry *child;
+	bool made;
+	int err = link_new(dir, name, len, INODE_FILE, &child, &made);
+
+	if (err)
+		return err;
+	if (child->inode.type == INODE_DIR) {
+		inode_put(&child->inode);
+		return -EISDIR;
+	}
+	*out = &child->inode;
+	return 0;
+}
+
+static int ramfs_mkdir(struct inode *dir, const char *name, size_t len)
+{
+	struct dentry *child;
+	bool made;
+	int err = link_new(dir, name, len, INODE_DIR, &child, &made);
+
+	if (err)
+		return err;
+	inode_put(&child->inode);
+	return made ? 0 : -EEXIST;
 }
 
 /* Unlink, then give back the directory's reference: the node goes when
  * the last file open on it is closed. */
-static int ramfs_unlink(struct inode *dir, const char *name)
+static int ramfs_unlink(struct inode *dir, const char *name, size_t len)
 {
-	struct ramfs_node *child;
+	struct dentry *child;
 	unsigned long flags;
 	int err = 0;
 
 	flags = spin_lock_irqsave(&ramfs_tree_lock);
-	child = find_child(to_node(dir), name);
+	child = dentry_find(to_dentry(dir), name, len);
 	if (!child)
 		err = -ENOENT;
 	else if (child->inode.type == INODE_DIR)
 		err = -EISDIR;
 	else
-		list_del_rcu(&child->sibling);
+		dentry_unlink(child);
 	spin_unlock_irqrestore(&ramfs_tree_lock, flags);
 	if (!err)
 		inode_put(&child->inode);
@@ -260,9 +224,10 @@ static int ramfs_unlink(struct inode *dir, const char *name)
 }
 
 static const struct inode_operations ramfs_dir_iops = {
-	.lookup = ramfs_lookup,
-	.child = ramfs_child,
+	.lookup = dentry_lookup,
+	.child = dentry_child,
 	.create = ramfs_create,
+	.mkdir = ramfs_mkdir,
 	.unlink = ramfs_unlink,
 	.release = release_node,
 };
@@ -276,7 +241,7 @@ static const struct inode_operations ramfs_dir_iops = {
 static size_t copy_pass(const struct ramfs_node *node, char *buf, size_t count, size_t pos)
 {
 	const struct ramfs_data *data = rcu_dereference(node->data);
-	size_t size = __atomic_load_n(&node->inode.size, __ATOMIC_RELAXED);
+	size_t size = __atomic_load_n(&node->dentry.inode.size, __ATOMIC_RELAXED);
 	size_t end = MIN(size, capacity_of(data)), n = 0;
 
 	if (pos < end) {
@@ -350,7 +315,7 @@ static int grow(struct ramfs_node *node, size_t end, unsigned long *flags)
 		return 0;
 	}
 	if (old)
-		memcpy(fresh->bytes, old->bytes, node->inode.size);
+		memcpy(fresh->bytes, old->bytes, node->dentry.inode.size);
 	rcu_assign_pointer(node->data, fresh);
 	free_data_later(old);
 	return 0;
@@ -359,14 +324,14 @@ static int grow(struct ramfs_node *node, size_t end, unsigned long *flags)
 /* Atomic store: vfs_readdir and readers load size without any lock. */
 static void store_size(struct ramfs_node *node, size_t size)
 {
-	__atomic_store_n(&node->inode.size, size, __ATOMIC_RELAXED);
+	__atomic_store_n(&node->dentry.inode.size, size, __ATOMIC_RELAXED);
 }
 
 /* Set the size, zeroing any bytes between the old end and the new (the
  * caller holds node->lock, inside a sequence write, with room for size). */
 static void set_size(struct ramfs_node *node, size_t size)
 {
-	size_t old = node->inode.size;
+	size_t old = node->dentry.inode.size;
 
 	if (size > old)
 		memset(node->data->bytes + old, 0, size - old);
@@ -393,7 +358,7 @@ static ssize_t ramfs_write(struct file *file, const char *buf, size_t count,
 
 	flags = spin_lock_irqsave(&node->lock);
 	for (;;) {
-		start = file->flags & O_APPEND ? node->inode.size : (size_t)*pos;
+		start = file->flags & O_APPEND ? node->dentry.inode.size : (size_t)*pos;
 		if ((uint64_t)*pos > RAMFS_FILE_MAX || start > RAMFS_FILE_MAX - count) {
 			err = -ENOSPC;
 			goto out;
@@ -406,10 +371,10 @@ static ssize_t ramfs_write(struct file *file, const char *buf, size_t count,
 			goto out;
 	}
 	seqcount_write_begin(&node->seq);
-	if (start > node->inode.size)
+	if (start > node->dentry.inode.size)
 		set_size(node, start);
 	memcpy(node->data->bytes + start, buf, count);
-	if (end > node->inode.size)
+	if (end > node->dentry.inode.size)
 		store_size(node, end);
 	seqcount_write_end(&node->seq);
 	err = 0;
@@ -462,39 +427,48 @@ static const struct file_operations ramfs_file_fops = {
 /* ---- Building a tree from an archive ---- */
 
 /* A new, empty node linked under parent (if any), for building a tree. */
-static struct ramfs_node *new_node(struct ramfs_node *parent, const char *name,
+static struct ramfs_node *new_node(struct ramfs_node *parent, const char *name, size_t len,
 				   enum inode_type type)
 {
-	struct ramfs_node *node = alloc_node(name, type);
+	struct ramfs_node *node = alloc_node(name, len, type);
 
 	if (node && parent)
-		link_sorted(parent, node);
+		dentry_link(&parent->dentry, &node->dentry);
 	return node;
 }
 
+/* The child of dir called name, or NULL: the tree is still the
+ * builder's alone. */
+static struct ramfs_node *find_node(struct ramfs_node *dir, const char *name, size_t len)
+{
+	struct dentry *d = dentry_find(&dir->dentry, name, len);
+
+	return d ? dentry_node(d) : NULL;
+}
+
 /* Set *out to dir's subdirectory called name, creating it if missing. */
-static int get_subdir(struct ramfs_node *dir, const char *name,
+static int get_subdir(struct ramfs_node *dir, const char *name, size_t len,
 		      struct ramfs_node **out)
 {
-	struct ramfs_node *child = find_child(dir, name);
+	struct ramfs_node *child = find_node(dir, name, len);
 
-	if (child && child->inode.type != INODE_DIR)
+	if (child && child->dentry.inode.type != INODE_DIR)
 		return -ENOTDIR;
 	if (!child)
-		child = new_node(dir, name, INODE_DIR);
+		child = new_node(dir, name, len, INODE_DIR);
 	if (!child)
 		return -ENOMEM;
 	*out = child;
 	return 0;
 }
 
-static int add_file(struct ramfs_node *dir, const char *name,
+static int add_file(struct ramfs_node *dir, const char *name, size_t len,
 		    const void *contents, size_t size)
 {
 	struct ramfs_node *node;
 	struct ramfs_data *data = NULL;
 
-	if (find_child(dir, name))
+	if (find_node(dir, name, len))
 		return -EEXIST;
 	if (size > RAMFS_FILE_MAX)
 		return -ENOSPC;
@@ -505,14 +479,19 @@ static int add_file(struct ramfs_node *dir, const char *name,
 		data->capacity = size;
 		memcpy(data->bytes, contents, size);
 	}
-	node = new_node(dir, name, INODE_FILE);
+	node = new_node(dir, name, len, INODE_FILE);
 	if (!node) {
 		kfree(data);
 		return -ENOMEM;
 	}
 	node->data = data;
-	node->inode.size = size;
+	node->dentry.inode.size = size;
 	return 0;
+}
+
+static bool is_name(const char *name, size_t len, const char *text)
+{
+	return len == strlen(text) && memcmp(name, text, len) == 0;
 }
 
 /* cpio_walk calls this for each archive entry; ctx is the root. Every
@@ -524,57 +503,58 @@ static int add_entry(void *ctx, const struct cpio_entry *entry)
 {
 	struct ramfs_node *dir = ctx, *child;
 	uint32_t type = entry->mode & CPIO_MODE_TYPE;
-	char name[VFS_NAME_MAX + 1], next[VFS_NAME_MAX + 1];
-	const char *path = entry->name;
-	bool have_name = false;
-	int len, err;
+	const char *path = entry->name, *name = NULL, *next;
+	int len = 0, next_len, err;
 
 	/* Symlinks, devices and the like have no ramfs inode: skip them. */
 	if (type != CPIO_MODE_DIR && type != CPIO_MODE_FILE)
 		return 0;
+	/* With "/" in front and a NUL after, the VFS must be able to walk it. */
+	if (strnlen(path, VFS_PATH_MAX - 1) > VFS_PATH_MAX - 2)
+		return -ENAMETOOLONG;
 
 	/* Keep one component in hand: only once the next one turns up do
 	 * we know that it is a directory on the way, not the last name. */
-	while ((len = vfs_next_component(&path, next)) != 0) {
-		if (len < 0)
-			return len;
-		if (strcmp(next, ".") == 0)
+	while ((next_len = vfs_next_component(&path, &next)) != 0) {
+		if (next_len < 0)
+			return next_len;
+		if (is_name(next, (size_t)next_len, "."))
 			continue;
-		if (strcmp(next, "..") == 0)
+		if (is_name(next, (size_t)next_len, ".."))
 			return -EINVAL;
-		if (have_name) {
-			err = get_subdir(dir, name, &dir);
+		if (name) {
+			err = get_subdir(dir, name, (size_t)len, &dir);
 			if (err)
 				return err;
 		}
-		strlcpy(name, next, sizeof(name));
-		have_name = true;
+		name = next;
+		len = next_len;
 	}
 
-	if (!have_name)		/* the root itself */
+	if (!name)		/* the root itself */
 		return type == CPIO_MODE_DIR ? 0 : -EINVAL;
 	if (type == CPIO_MODE_FILE)
-		return add_file(dir, name, entry->data, entry->size);
-	child = find_child(dir, name);
+		return add_file(dir, name, (size_t)len, entry->data, entry->size);
+	child = find_node(dir, name, (size_t)len);
 	if (child)	/* already made for an earlier entry's path */
-		return child->inode.type == INODE_DIR ? 0 : -EEXIST;
-	return new_node(dir, name, INODE_DIR) ? 0 : -ENOMEM;
+		return child->dentry.inode.type == INODE_DIR ? 0 : -EEXIST;
+	return new_node(dir, name, (size_t)len, INODE_DIR) ? 0 : -ENOMEM;
 }
 
 /* Build a tree; returns the entry count (and sets *root) or an errno. */
 static int build_tree(const void *archive, size_t size, struct inode **root)
 {
-	struct ramfs_node *top = new_node(NULL, "/", INODE_DIR);
+	struct ramfs_node *top = new_node(NULL, "/", 1, INODE_DIR);
 	int ret;
 
 	if (!top)
 		return -ENOMEM;
 	ret = cpio_walk(archive, size, add_entry, top);
 	if (ret < 0) {
-		ramfs_destroy(&top->inode);
+		ramfs_destroy(&top->dentry.inode);
 		return ret;
 	}
-	*root = &top->inode;
+	*root = &top->dentry.inode;
 	return ret;
 }
 
@@ -593,35 +573,22 @@ int ramfs_mount_archive(const void *archive, size_t size)
 	int ret = build_tree(archive, size, &root);
 
 	if (ret >= 0)
-		vfs_mount_root(root);
+		vfs_mount_root(root, "rootfs", "ramfs");
 	return ret;
 }
 
-/* Free the tree depth first without recursion (a deep tree must not
- * overflow the small kernel stack): go down to a node with no children,
- * free it, go back up to its parent, and repeat until the root is gone. */
+/* Free the tree leaf by leaf, without recursion. */
 void ramfs_destroy(struct inode *root)
 {
-	struct ramfs_node *top, *node, *parent;
-	bool was_top;
+	struct dentry *top, *leaf;
 
 	if (!root)
 		return;
-	top = to_node(root);
-	node = top;
-	for (;;) {
-		if (!list_empty(&node->children)) {
-			node = list_first_entry(&node->children,
-						struct ramfs_node, sibling);
-			continue;
-		}
-		parent = node->parent;
-		was_top = node == top;
-		list_del(&node->sibling);
-		kfree(node->data);
-		kfree(node);
-		if (was_top)
-			return;
-		node = parent;
-	}
+	top = to_dentry(root);
+	do {
+		leaf = dentry_first_leaf(top);
+		list_del(&leaf->sibling);
+		kfree(dentry_node(leaf)->data);
+		kfree(dentry_node(leaf));
+	} while (leaf != top);
 }

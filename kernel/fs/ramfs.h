@@ -1,8 +1,8 @@
 /* ramfs: a filesystem that lives entirely in kernel memory. It is filled
  * at boot from a newc cpio archive (the boot module packed from rootfs/)
  * and then mounted as "/". Files can be read, written (a write may
- * extend a file), created, truncated and unlinked; reads take no lock
- * (see ramfs.c). There is no mkdir, rmdir or rename yet. */
+ * extend a file), created, truncated and unlinked, and directories made;
+ * reads take no lock (see ramfs.c). There is no rmdir or rename yet. */
 #ifndef KERNEL_FS_RAMFS_H
 #define KERNEL_FS_RAMFS_H
 

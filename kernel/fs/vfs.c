@@ -2,41 +2,34 @@
  * of the kernel uses.
  *
  * This layer knows nothing about how a filesystem stores its data. It
- * walks paths with the inode's iops->lookup and moves bytes with its
- * fops->read/write, as Linux's VFS does, so another filesystem could be
- * mounted without touching this file.
+ * walks paths with the inode's iops->lookup, going on in the root of a
+ * filesystem mounted on a directory (mount_cross, mount.c), and moves
+ * bytes with its fops->read/write, as Linux's VFS does: ramfs and the
+ * pseudo filesystems are mounted without this file knowing either.
  *
  * Lifetime: inodes are reference-counted (vfs.h). A path walk holds a
  * reference to the directory it stands in while it looks up the next
  * name, and hands the last inode's reference to the caller; an open file
- * holds one until vfs_close. So a file removed while it is open is still
- * readable through that file, and nothing is freed under anyone. Reads
- * and writes take no reference: the file already holds one.
+ * holds one until vfs_close. So nothing is freed under anyone, and a
+ * file removed while it is open goes on as its filesystem says (a ramfs
+ * file reads on; a generated one reads -EIO, pseudofs.h). Reads and
+ * writes take no reference: the file already holds one.
  *
  * A struct file belongs to the thread that opened it; it is not shared,
  * so file->pos needs no lock. */
 
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
+#include "kernel/fs/mount.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
+#include "lib/export.h"
 #include "lib/string.h"
 
 /* The largest count one read or write handles, so the result always
  * fits in an ssize_t. Linux caps a single call below 2 GiB too; callers
  * that want more simply call again. */
 #define VFS_RW_MAX ((size_t)1 << 30)
-
-/* The mounted root. It is stored once at boot and read by every lookup,
- * on any CPU: the release store and the acquire load make a thread that
- * sees the new pointer also see the tree that was built behind it. */
-static struct inode *vfs_root;
-
-void vfs_mount_root(struct inode *root)
-{
-	inode_get(root);	/* the mount's: never given back */
-	__atomic_store_n(&vfs_root, root, __ATOMIC_RELEASE);
-}
 
 void inode_get(struct inode *inode)
 {
@@ -67,7 +60,7 @@ void inode_put(struct inode *inode)
 		inode->iops->release(inode);
 }
 
-int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
+int vfs_next_component(const char **path, const char **name)
 {
 	const char *p = *path;
 	size_t len = 0;
@@ -78,21 +71,32 @@ int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1])
 		len++;
 	if (len > VFS_NAME_MAX)
 		return -ENAMETOOLONG;
-	memcpy(name, p, len);
-	name[len] = '\0';
+	*name = p;
 	*path = p + len;
 	return (int)len;
 }
 
+/* dir's child called name, with a reference taken, or NULL; if a
+ * filesystem is mounted on it, that filesystem's root. */
+static struct inode *lookup_child(struct inode *dir, const char *name, size_t len)
+{
+	struct inode *child = dir->iops->lookup(dir, name, len);
+
+	return child ? mount_cross(child) : NULL;
+}
+
 /* Step from dir to its child called name: the child's reference is
- * taken before dir's is given back, so the walk always holds one. */
-static int walk_one(struct inode **node, const char *name)
+ * taken before dir's is given back, so the walk always holds one. On
+ * failure the walk's reference is given back. */
+static int walk_one(struct inode **node, const char *name, size_t len)
 {
 	struct inode *dir = *node, *child;
 
-	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup)
+	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup) {
+		inode_put(dir);
 		return -ENOTDIR;
-	child = dir->iops->lookup(dir, name);
+	}
+	child = lookup_child(dir, name, len);
 	inode_put(dir);
 	if (!child)
 		return -ENOENT;
@@ -100,50 +104,63 @@ static int walk_one(struct inode **node, const char *name)
 	return 0;
 }
 
-/* Walk an absolute path from the root, up to but not including the
- * last component if last is non-NULL (which then receives that name:
- * "" for "/"). Repeated and trailing slashes are ignored ("//etc///motd/"
- * is "/etc/motd"); "." and ".." are ordinary names, which no ramfs
- * directory holds. Returns 0 and sets *out to the inode reached, with a
- * reference the caller gives back with inode_put, or a negative errno:
- * -EINVAL (not absolute), -ENAMETOOLONG, -ENOTDIR (a component in the
- * middle is a file) or -ENOENT. */
-static int walk_path(const char *path, struct inode **out, char last[VFS_NAME_MAX + 1])
+/* Walk an absolute path from the root, in place: no name is copied, so
+ * a walk costs the stack the same whatever the lengths. If last is
+ * non-NULL, the walk stops before the last component, which *last then
+ * points to (*last_len bytes; 0 for "/"). Repeated and trailing slashes
+ * are ignored ("//etc///motd/" is "/etc/motd"); "." and ".." are
+ * ordinary names, which no directory here holds. Returns 0 and sets
+ * *out to the inode reached, with a reference the caller gives back
+ * with inode_put, or a negative errno: -EINVAL (not absolute),
+ * -ENAMETOOLONG (a name longer than VFS_NAME_MAX, or a path of
+ * VFS_PATH_MAX bytes or more), -ENOTDIR (a component in the middle is
+ * a file) or -ENOENT. */
+static int walk_path(const char *path, struct inode **out, const char **last,
+		     size_t *last_len)
 {
-	struct inode *node = __atomic_load_n(&vfs_root, __ATOMIC_ACQUIRE);
-	char name[VFS_NAME_MAX + 1], next[VFS_NAME_MAX + 1];
-	int len, err;
+	const char *name = path, *next;
+	int len = 0, next_len, err;
+	struct inode *node;
 
 	if (!path || path[0] != '/')
 		return -EINVAL;
-	if (strnlen(path, VFS_PATH_MAX + 1) > VFS_PATH_MAX)
+	if (strnlen(path, VFS_PATH_MAX) == VFS_PATH_MAX)
 		return -ENAMETOOLONG;
+	node = mount_get_root();
 	if (!node)
 		return -ENOENT;		/* nothing mounted yet */
-	inode_get(node);
 
-	/* Keep one name in hand, so that the last can be left unwalked. */
-	name[0] = '\0';
-	while ((len = vfs_next_component(&path, next)) > 0) {
-		if (name[0] && (err = walk_one(&node, name)) != 0)
+	/* Look one name ahead, so that the last can be left unwalked. */
+	len = vfs_next_component(&path, &name);
+	while (len > 0) {
+		next_len = vfs_next_component(&path, &next);
+		if (next_len < 0) {
+			len = next_len;
+			break;
+		}
+		if (next_len == 0 && last)
+			break;
+		err = walk_one(&node, name, (size_t)len);
+		if (err)
 			return err;
-		memcpy(name, next, (size_t)len + 1);
+		name = next;
+		len = next_len;
 	}
 	if (len < 0) {
 		inode_put(node);
 		return len;
 	}
-	if (name[0] && !last && (err = walk_one(&node, name)) != 0)
-		return err;
-	if (last)
-		strlcpy(last, name, VFS_NAME_MAX + 1);
+	if (last) {
+		*last = name;
+		*last_len = (size_t)len;
+	}
 	*out = node;
 	return 0;
 }
 
 static int resolve(const char *path, struct inode **out)
 {
-	return walk_path(path, out, NULL);
+	return walk_path(path, out, NULL, NULL);
 }
 
 int vfs_stat(const char *path, struct kstat *out)
@@ -160,49 +177,79 @@ int vfs_stat(const char *path, struct kstat *out)
 }
 
 /* Walk to the directory that holds path's last name, for making or
- * removing that name: 0 with a reference in *dir and the name in name,
- * or an errno (-EISDIR for "/" itself, which has no name to change). */
-static int walk_to_parent(const char *path, struct inode **dir, char name[VFS_NAME_MAX + 1])
+ * removing that name: 0 with a reference in *dir and the name in *name
+ * (*len bytes, in path), or an errno (-EISDIR for "/" itself, which has
+ * no name to change). */
+static int walk_to_parent(const char *path, struct inode **dir, const char **name,
+			  size_t *len)
 {
-	int err = walk_path(path, dir, name);
+	int err = walk_path(path, dir, name, len);
 
 	if (err)
 		return err;
-	if (!name[0])
+	if (!*len)
 		err = -EISDIR;
-	else if ((*dir)->type != INODE_DIR || !(*dir)->iops)
+	else if ((*dir)->type != INODE_DIR || !(*dir)->iops || !(*dir)->iops->lookup)
 		err = -ENOTDIR;
 	if (err)
 		inode_put(*dir);
 	return err;
 }
 
-/* The file at path for vfs_open: looked up, or made by the directory's
- * create with O_CREAT. Returns 0 with a reference in *out, or an errno. */
+/* The file at path for vfs_open: looked up, or, with O_CREAT, made by
+ * the directory's create if the name is new. A name that exists is
+ * opened as it is even where nothing can be made (`echo 0 > FILE` opens
+ * a generated FILE with O_CREAT). Returns 0 with a reference in *out,
+ * or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
 {
-	char name[VFS_NAME_MAX + 1];
 	struct inode *dir;
+	const char *name;
+	size_t len;
 	int err;
 
 	if (!(flags & O_CREAT))
 		return resolve(path, out);
-	err = walk_to_parent(path, &dir, name);
+	err = walk_to_parent(path, &dir, &name, &len);
 	if (err)
 		return err;
-	err = dir->iops->create ? dir->iops->create(dir, name, out) : -EROFS;
+	*out = lookup_child(dir, name, len);
+	if (!*out)
+		err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EACCES;
 	inode_put(dir);
 	return err;
 }
 
-/* Cut an inode opened with O_TRUNC to nothing. */
+/* Cut an inode opened with O_TRUNC to nothing, if it has bytes to cut;
+ * a generated file has none, and its open sees the flag instead. */
 static int truncate_on_open(struct inode *inode, int flags)
 {
 	if (!(flags & O_TRUNC) || (flags & O_ACCMODE) == O_RDONLY)
 		return 0;	/* as Linux: O_TRUNC with O_RDONLY does nothing */
 	if (!inode->iops || !inode->iops->truncate)
-		return -EROFS;
+		return 0;
 	return inode->iops->truncate(inode, 0);
+}
+
+/* A new file on inode, which it takes the caller's reference to, after
+ * the inode's own open has agreed. */
+static int new_file(struct inode *inode, int flags, struct file **out)
+{
+	const struct file_operations *fops = inode->fops;
+	struct file *file = kzalloc(sizeof(*file));
+	int err;
+
+	if (!file)
+		return -ENOMEM;
+	file->inode = inode;
+	file->flags = flags;
+	err = fops && fops->open ? fops->open(inode, file) : 0;
+	if (err) {
+		kfree(file);
+		return err;
+	}
+	*out = file;
+	return 0;
 }
 
 /* Besides the errors listed in vfs.h, this returns those of walk_path() and
@@ -211,7 +258,6 @@ static int truncate_on_open(struct inode *inode, int flags)
 int vfs_open(const char *path, int flags, struct file **out)
 {
 	struct inode *inode;
-	struct file *file;
 	int err;
 
 	if (!out)
@@ -222,29 +268,60 @@ int vfs_open(const char *path, int flags, struct file **out)
 	if (err)
 		return err;
 	err = inode->type == INODE_DIR ? -EISDIR : truncate_on_open(inode, flags);
-	file = err ? NULL : kmalloc(sizeof(*file));
-	if (!file) {
+	if (!err)
+		err = new_file(inode, flags, out);
+	if (err)
 		inode_put(inode);
-		return err ? err : -ENOMEM;
+	return err;
+}
+
+/* Make a directory at path (making) or remove the file there, with the
+ * operation of the directory that holds its last name: -EPERM where
+ * that directory has none, as in Linux. */
+static int change_name(const char *path, bool making)
+{
+	int (*op)(struct inode *dir, const char *name, size_t len);
+	struct inode *dir;
+	const char *name;
+	size_t len;
+	int err = walk_to_parent(path, &dir, &name, &len);
+
+	if (err)
+		return err == -EISDIR && making ? -EEXIST : err;	/* "/" */
+	op = making ? dir->iops->mkdir : dir->iops->unlink;
+	err = op ? op(dir, name, len) : -EPERM;
+	inode_put(dir);
+	return err;
+}
+
+int vfs_mkdir(const char *path)
+{
+	return change_name(path, true);
+}
+
+int vfs_mountpoint(const char *path, struct inode **out)
+{
+	struct inode *dir;
+	const char *name;
+	size_t len;
+	int err = walk_to_parent(path, &dir, &name, &len);
+
+	if (err)
+		return err == -EISDIR ? -EBUSY : err;	/* "/" */
+	*out = dir->iops->lookup(dir, name, len);
+	inode_put(dir);
+	if (!*out)
+		return -ENOENT;
+	if ((*out)->type != INODE_DIR) {
+		inode_put(*out);
+		return -ENOTDIR;
 	}
-	file->inode = inode;
-	file->pos = 0;
-	file->flags = flags;
-	*out = file;
 	return 0;
 }
 
 int vfs_unlink(const char *path)
 {
-	char name[VFS_NAME_MAX + 1];
-	struct inode *dir;
-	int err = walk_to_parent(path, &dir, name);
-
-	if (err)
-		return err;
-	err = dir->iops->unlink ? dir->iops->unlink(dir, name) : -EROFS;
-	inode_put(dir);
-	return err;
+	return change_name(path, false);
 }
 
 /* The checks vfs_read and vfs_write share, in the order Linux makes
@@ -290,40 +367,94 @@ __noinline ssize_t vfs_write(struct file *file, const char *buf, size_t count,
 	return file->inode->fops->write(file, buf, MIN(count, VFS_RW_MAX), pos);
 }
 
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence)
+{
+	const struct file_operations *fops = file->inode->fops;
+
+	if (fops && fops->llseek)
+		return fops->llseek(file, offset, whence);
+	return default_llseek(file, offset, whence);
+}
+
+/* SEEK_END counts from the size as it is now (a writer may be changing
+ * it). */
+loff_t default_llseek(struct file *file, loff_t offset, int whence)
+{
+	loff_t base;
+
+	if (whence == SEEK_SET)
+		base = 0;
+	else if (whence == SEEK_CUR)
+		base = file->pos;
+	else if (whence == SEEK_END)
+		base = (loff_t)__atomic_load_n(&file->inode->size, __ATOMIC_RELAXED);
+	else
+		return -EINVAL;
+	if (offset < -base)
+		return -EINVAL;
+	file->pos = base + offset;
+	return file->pos;
+}
+EXPORT_SYMBOL(default_llseek);
+
 void vfs_close(struct file *file)
 {
+	const struct file_operations *fops = file->inode->fops;
+
+	if (fops && fops->release)
+		fops->release(file->inode, file);
 	inode_put(file->inode);
 	kfree(file);
 }
 
+/* Double the buffer of vfs_read_all, keeping the used bytes it holds. */
+static int enlarge(char **buf, size_t *cap, size_t used)
+{
+	char *bigger = *cap <= VFS_RW_MAX ? kmalloc(2 * *cap) : NULL;
+
+	if (!bigger)
+		return -ENOMEM;
+	memcpy(bigger, *buf, used);
+	kfree(*buf);
+	*buf = bigger;
+	*cap *= 2;
+	return 0;
+}
+
+/* Reads until vfs_read says the file has ended. The size is only a
+ * first guess at the buffer: a generated file's is 0, and any file may
+ * grow while it is read. One byte more than it lets the read that finds
+ * the end do so without making the buffer bigger. */
 int vfs_read_all(const char *path, void **out, size_t *size)
 {
 	struct file *file;
+	size_t cap, done = 0;
+	ssize_t n;
 	char *buf;
-	ssize_t n = 0;
 	int err = vfs_open(path, O_RDONLY, &file);
 
 	if (err)
 		return err;
-	*size = file->inode->size;
-	buf = kmalloc(*size ? *size : 1);
-	if (!buf) {
-		vfs_close(file);
-		return -ENOMEM;
-	}
-	for (size_t done = 0; done < *size; done += (size_t)n) {
-		n = vfs_read(file, buf + done, *size - done, &file->pos);
+	cap = __atomic_load_n(&file->inode->size, __ATOMIC_RELAXED) + 1;
+	buf = kmalloc(cap);
+	err = buf ? 0 : -ENOMEM;
+	while (!err) {
+		if (done == cap && (err = enlarge(&buf, &cap, done)) != 0)
+			break;
+		n = vfs_read(file, buf + done, cap - done, &file->pos);
 		if (n <= 0) {
-			*size = done;
+			err = (int)n;
 			break;
 		}
+		done += (size_t)n;
 	}
 	vfs_close(file);
-	if (n < 0) {
+	if (err) {
 		kfree(buf);
-		return (int)n;
+		return err;
 	}
 	*out = buf;
+	*size = done;
 	return 0;
 }
 

@@ -7,37 +7,76 @@
 #include "lib/list.h"
 #include "lib/types.h"
 
-#define VFS_NAME_MAX 63
-#define VFS_PATH_MAX 255
+/* Linux's NAME_MAX and PATH_MAX: a name has at most 255 bytes, and a
+ * path, with its terminating NUL, at most 4096. */
+#define VFS_NAME_MAX 255
+#define VFS_PATH_MAX 4096
 
 enum inode_type { INODE_FILE, INODE_DIR };
 
+/* A file's mode bits, as Linux's calls to make files take them. There
+ * is one user here, who may read and write anything (as Linux's root
+ * may), so no mode is stored or checked. */
+typedef unsigned short umode_t;
+
 struct file;
 struct inode;
+struct module;
 
+/* What a file does when it is opened, read, written, moved in and
+ * closed: Linux's fields, in Linux's order, with Linux's signatures.
+ * Every operation but read and write may be NULL (see each). */
 struct file_operations {
+	/* Linux's: the module the operations are in, which modules set to
+	 * THIS_MODULE. Nothing reads it here: a module's generated files
+	 * are known by the code that made them, and go when it goes
+	 * (kernel/fs/pseudofs.h), so THIS_MODULE is NULL. */
+	struct module *owner;
+	/* Set file->pos from offset and whence (SEEK_SET, SEEK_CUR,
+	 * SEEK_END) and return it, or a negative errno. NULL: vfs_llseek
+	 * does it, counting SEEK_END from the inode's size. */
+	loff_t (*llseek)(struct file *file, loff_t offset, int whence);
 	ssize_t (*read)(struct file *file, char *buf, size_t count, loff_t *pos);
 	/* Write at *pos, or at the end of the file if the file was opened
 	 * with O_APPEND (the end as it is under the filesystem's own lock,
-	 * so that appends from two files never overwrite each other). */
+	 * so that appends from two files never overwrite each other). A
+	 * generated file's write gets the bytes of one vfs_write and
+	 * returns how many it took, or a negative errno. */
 	ssize_t (*write)(struct file *file, const char *buf, size_t count, loff_t *pos);
+	/* The file is set up (its flags, O_TRUNC included, are in
+	 * file->flags); prepare what reads and writes need, in
+	 * file->private_data. An error fails the open. NULL: nothing to do. */
+	int (*open)(struct inode *inode, struct file *file);
+	/* The file is being closed: give back what open took. Its result is
+	 * not used (as in Linux). NULL: nothing to do. */
+	int (*release)(struct inode *inode, struct file *file);
 };
 
 struct inode_operations {
+	/* The names these operations take are len bytes long and are not
+	 * NUL-terminated: they point into the path being walked. */
+
 	/* Find the child called name in a directory. Returns it with a
 	 * reference taken (inode_put gives it back), or NULL if absent. */
-	struct inode *(*lookup)(struct inode *dir, const char *name);
+	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
 	/* Return the index-th child of a directory, with a reference taken;
 	 * NULL past the end. */
 	struct inode *(*child)(struct inode *dir, size_t index);
 	/* The file called name in dir, made empty if it does not exist,
 	 * with a reference taken. 0, or -EISDIR if name is a directory, or
-	 * another negative errno. NULL if the directory takes no new files. */
-	int (*create)(struct inode *dir, const char *name, struct inode **out);
+	 * another negative errno. NULL if the directory takes no new files
+	 * (O_CREAT of a new name is then -EACCES, as in Linux). */
+	int (*create)(struct inode *dir, const char *name, size_t len, struct inode **out);
+	/* Make an empty directory called name in dir: 0, -EEXIST, or
+	 * another negative errno. NULL if none can be made (-EPERM). */
+	int (*mkdir)(struct inode *dir, const char *name, size_t len);
 	/* Remove the file called name from dir: 0, -ENOENT or -EISDIR. Open
-	 * files keep the inode, unnamed, until they are closed. */
-	int (*unlink)(struct inode *dir, const char *name);
-	/* Make a file size bytes long: cut off, or extended with zeros. */
+	 * files keep the inode, unnamed, until they are closed. NULL if no
+	 * file can be removed from it (-EPERM, as in Linux). */
+	int (*unlink)(struct inode *dir, const char *name, size_t len);
+	/* Make a file size bytes long: cut off, or extended with zeros.
+	 * NULL for a file that has no bytes to cut (a generated one): its
+	 * open sees O_TRUNC in file->flags and does what it means. */
 	int (*truncate)(struct inode *inode, size_t size);
 	/* The last reference is gone: free the inode. Lookups find inodes
 	 * without holding a reference, inside an RCU read-side section, so
@@ -49,19 +88,23 @@ struct inode_operations {
  * (until it is unlinked), each open file, each path walk passing
  * through it. Readers of a file's data take no reference and no lock. */
 struct inode {
-	char name[VFS_NAME_MAX + 1];
+	const char *name;		/* the filesystem's; lives as long as the inode */
 	enum inode_type type;
 	size_t size;			/* changed with atomic stores */
 	unsigned long refs;		/* atomic; see above */
+	unsigned int mounts;		/* filesystems mounted on it (atomic):
+					   a walk crosses into one (mount.c) */
 	const struct inode_operations *iops;
 	const struct file_operations *fops;
-	void *private;		/* filesystem data */
+	void *i_private;		/* the data a generated file was made
+					   with, for its operations (Linux's name) */
 };
 
 struct file {
 	struct inode *inode;
 	loff_t pos;
-	int flags;
+	int flags;		/* as given to vfs_open */
+	void *private_data;	/* the file operations' own (Linux's name) */
 };
 
 struct dirent {
@@ -79,6 +122,11 @@ struct dirent {
 #define O_TRUNC  01000	/* cut it to nothing (with write access) */
 #define O_APPEND 02000	/* every write goes to the end */
 
+/* Where vfs_llseek counts from: Linux's values. */
+#define SEEK_SET 0	/* the start of the file */
+#define SEEK_CUR 1	/* the file's position */
+#define SEEK_END 2	/* its end */
+
 /* Take another reference to inode. */
 void inode_get(struct inode *inode);
 /* Take a reference unless the last one is already gone (the inode is
@@ -94,33 +142,54 @@ struct kstat {
 	size_t size;
 };
 
-/* Copy the next component of *path into name, skipping the slashes in
- * front of it, and advance *path past it. Returns the length of the
- * component, 0 when the path is used up, or -ENAMETOOLONG. */
-int vfs_next_component(const char **path, char name[VFS_NAME_MAX + 1]);
+/* Find the next component of *path, skipping the slashes in front of
+ * it: *name points to it, in the path itself (it is not NUL-terminated),
+ * and *path moves past it. Returns the component's length, 0 when the
+ * path is used up, or -ENAMETOOLONG for one longer than VFS_NAME_MAX. */
+int vfs_next_component(const char **path, const char **name);
 
-/* Mount a filesystem's root inode at "/" (only one mount for now). */
-void vfs_mount_root(struct inode *root);
 /* The type and size of what an absolute path names: 0 or a negative
  * errno (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG). */
 int vfs_stat(const char *path, struct kstat *out);
 
 /* Open the file at an absolute path. flags is O_RDONLY, O_WRONLY or
- * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2). Returns 0
- * and sets *out, or a negative errno (-ENOENT, -EISDIR, -ENOMEM, and
- * -EROFS for O_CREAT or O_TRUNC where the filesystem cannot). */
+ * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2); they reach
+ * the file's open in file->flags. Returns 0 and sets *out, or a
+ * negative errno (-ENOENT, -EISDIR, -ENOMEM, -EACCES for O_CREAT of a
+ * new name where the directory takes none, or the file's open's). */
 int vfs_open(const char *path, int flags, struct file **out);
+/* Make an empty directory at an absolute path: 0 or a negative errno
+ * (-EEXIST, -ENOENT, -ENOTDIR, -EPERM where the directory takes none). */
+int vfs_mkdir(const char *path);
+/* The directory at an absolute path as its own filesystem holds it,
+ * with a reference: a filesystem mounted on it is not crossed into (the
+ * one to cover, for mount.c). Returns 0, or a negative errno: -ENOTDIR
+ * for a file, -EBUSY for "/" (the root filesystem is mounted there),
+ * or those of a walk. */
+int vfs_mountpoint(const char *path, struct inode **out);
 /* Remove the file at an absolute path: 0 or a negative errno (-ENOENT,
- * -EISDIR, -EROFS). Files open on it read on until they are closed. */
+ * -EISDIR, -EPERM where the directory lets no file go). Files open on
+ * it go on as their filesystem says (a ramfs file reads on until it is
+ * closed). */
 int vfs_unlink(const char *path);
 /* Read up to count bytes at *pos, advancing *pos. Returns bytes read,
  * 0 at end of file, or a negative errno. */
 ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos);
 /* Write count bytes at *pos, advancing *pos; negative errno on error. */
 ssize_t vfs_write(struct file *file, const char *buf, size_t count, loff_t *pos);
+/* Move file->pos to offset, counted as whence says (SEEK_*), through the
+ * file's own llseek if it has one. Returns the new position, or -EINVAL
+ * (an unknown whence, a position below 0). */
+loff_t vfs_llseek(struct file *file, loff_t offset, int whence);
+/* What vfs_llseek does for a file without llseek: SEEK_END counts from
+ * the inode's size. Linux's name, for operations that forward a seek. */
+loff_t default_llseek(struct file *file, loff_t offset, int whence);
+/* Close a file from vfs_open: its release runs, and its inode
+ * reference is given back. */
 void vfs_close(struct file *file);
-/* Read the whole file at path into a new kmalloc'd buffer (*buf, *size
- * bytes; the caller kfrees it). Returns 0 or a negative errno. */
+/* Read the file at path to its end (until vfs_read returns 0, whatever
+ * its size says) into a new kmalloc'd buffer (*buf, *size bytes; the
+ * caller kfrees it). Returns 0 or a negative errno. */
 int vfs_read_all(const char *path, void **buf, size_t *size);
 /* Fill *out with the index-th entry of the directory at path. Returns 1
  * when an entry was stored, 0 past the last one, or a negative errno. */

@@ -121,15 +121,11 @@ static struct inode *build_fixture(void)
  * lives until ramfs_destroy, whatever the counts say. */
 static struct inode *lookup_path(struct inode *dir, const char *path)
 {
-	char name[VFS_NAME_MAX + 1];
-
 	while (dir && *path) {
 		size_t len = strchr(path, '/') ? (size_t)(strchr(path, '/') - path)
 					       : strlen(path);
 
-		memcpy(name, path, len);
-		name[len] = '\0';
-		dir = dir->iops && dir->iops->lookup ? dir->iops->lookup(dir, name) : NULL;
+		dir = dir->iops && dir->iops->lookup ? dir->iops->lookup(dir, path, len) : NULL;
 		if (dir)
 			inode_put(dir);
 		path += len + (path[len] == '/');
@@ -376,10 +372,6 @@ static void test_build_errors(void)
 	static const struct entry dot_dot[] = {
 		{ "a/../b", FILE_MODE, "1" },
 	};
-	static const struct entry long_name[] = {
-		{ "d/0123456789012345678901234567890123456789012345678901234567890123",
-		  FILE_MODE, "1" },
-	};
 	static const char garbage[] = "this is not a cpio archive, not at all";
 	struct inode *root;
 	int err = 0;
@@ -388,11 +380,49 @@ static void test_build_errors(void)
 	expect_build_fails(through_file, ARRAY_SIZE(through_file), -ENOTDIR);
 	expect_build_fails(dir_over_file, ARRAY_SIZE(dir_over_file), -EEXIST);
 	expect_build_fails(dot_dot, ARRAY_SIZE(dot_dot), -EINVAL);
-	expect_build_fails(long_name, ARRAY_SIZE(long_name), -ENAMETOOLONG);
 
 	root = ramfs_build(garbage, sizeof(garbage), &err);
 	EXPECT(root == NULL);
 	EXPECT_EQ(err, -EINVAL);
+}
+
+/* ---- Names of up to 255 bytes, paths of up to 4096 ---- */
+
+/* buf (of at least n + 1 bytes) made into prefix followed by letters up
+ * to n bytes in all. */
+static char *long_text(char *buf, size_t n, const char *prefix)
+{
+	size_t start = strlen(prefix);
+
+	memcpy(buf, prefix, start);
+	for (size_t i = start; i < n; i++)
+		buf[i] = (char)('a' + i % 26);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Static: a 4096-byte path does not belong on a kernel stack. */
+static char limit_buf[VFS_PATH_MAX + 1];
+
+static void test_name_limits_in_archives(void)
+{
+	struct entry longest = { limit_buf, FILE_MODE, "1" };
+	struct inode *root;
+	int err;
+
+	/* "d/" and a name of VFS_NAME_MAX bytes: built, and found. */
+	long_text(limit_buf, 2 + VFS_NAME_MAX, "d/");
+	fixture.len = 0;
+	ar_add(&fixture, longest.name, longest.mode, longest.data);
+	ar_finish(&fixture);
+	root = ramfs_build(fixture.bytes, fixture.len, &err);
+	EXPECT_EQ(err, 0);
+	EXPECT(is_file(lookup_path(root, limit_buf), 1));
+	ramfs_destroy(root);
+
+	/* One byte more is refused. */
+	long_text(limit_buf, 2 + VFS_NAME_MAX + 1, "d/");
+	expect_build_fails(&longest, 1, -ENAMETOOLONG);
 }
 
 /* Build a tree, write to it (which reallocates a file) and destroy it. */
@@ -410,32 +440,11 @@ static void build_write_destroy(void)
 	ramfs_destroy(root);
 }
 
-/* Does work() give back every byte and allocation it took? Other
- * threads allocate too (opening a file does), so one attempt may see
- * their bytes come or go: try three times. A real leak shows every
- * time; someone else's allocation almost never does. */
-static bool heap_balanced(void (*work)(void))
-{
-	struct heap_stats before, after;
-	int attempt;
-
-	for (attempt = 0; attempt < 3; attempt++) {
-		heap_get_stats(&before);
-		work();
-		rcu_barrier();	/* a replaced file buffer is freed after a grace period */
-		heap_get_stats(&after);
-		if (after.bytes_in_use == before.bytes_in_use &&
-		    after.allocations == before.allocations)
-			return true;
-	}
-	return false;
-}
-
 static void test_destroy_frees_all(void)
 {
-	EXPECT(heap_balanced(build_write_destroy));
+	EXPECT(selftest_heap_balanced(build_write_destroy));
 	/* A build that fails half-way must free what it made, too. */
-	EXPECT(heap_balanced(test_build_errors));
+	EXPECT(selftest_heap_balanced(test_build_errors));
 }
 
 /* ---- The mounted root (read only) ---- */
@@ -468,6 +477,26 @@ static void test_root_files(void)
 	EXPECT(strchr(buf, '`') != NULL);	/* it mentions `help` */
 }
 
+static void test_root_llseek(void)
+{
+	struct file *file = NULL;
+	char buf[8];
+
+	EXPECT_EQ(vfs_open("/etc/hostname", O_RDONLY, &file), 0);
+	if (!file)
+		return;
+	EXPECT_EQ(vfs_llseek(file, 0, SEEK_END), 8);
+	EXPECT_EQ(vfs_llseek(file, -3, SEEK_END), 5);
+	EXPECT_EQ(vfs_read(file, buf, sizeof(buf), &file->pos), 3);
+	EXPECT(memcmp(buf, "os\n", 3) == 0);
+	EXPECT_EQ(vfs_llseek(file, -6, SEEK_CUR), 2);
+	EXPECT_EQ(vfs_llseek(file, 3, SEEK_SET), 3);
+	EXPECT_EQ(vfs_llseek(file, -1, SEEK_SET), -EINVAL);
+	EXPECT_EQ(vfs_llseek(file, 0, 7), -EINVAL);
+	EXPECT_EQ(file->pos, 3);	/* a refused seek moves nothing */
+	vfs_close(file);
+}
+
 /* The type vfs_stat reports for path, or its error. */
 static int stat_type(const char *path)
 {
@@ -479,8 +508,6 @@ static int stat_type(const char *path)
 
 static void test_root_lookup(void)
 {
-	static const char long_name[] =
-		"/etc/0123456789012345678901234567890123456789012345678901234567890123";
 	struct file *file = NULL, *again = NULL;
 	struct kstat st;
 
@@ -497,7 +524,6 @@ static void test_root_lookup(void)
 	EXPECT_EQ(stat_type(NULL), -EINVAL);
 	EXPECT_EQ(stat_type("/nope"), -ENOENT);
 	EXPECT_EQ(stat_type("/etc/motd/x"), -ENOTDIR);
-	EXPECT_EQ(stat_type(long_name), -ENAMETOOLONG);
 
 	EXPECT_EQ(vfs_open("/etc", O_RDONLY, &file), -EISDIR);
 	EXPECT_EQ(vfs_open("/", O_RDONLY, &file), -EISDIR);
@@ -509,7 +535,6 @@ static void test_root_lookup(void)
 	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDONLY, &file), -ENOTDIR);
 	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDWR | O_CREAT, &file), -ENOTDIR);
 	EXPECT_EQ(vfs_open("etc/motd", O_RDONLY, &file), -EINVAL);
-	EXPECT_EQ(vfs_open(long_name, O_RDONLY, &file), -ENAMETOOLONG);
 	EXPECT_EQ(vfs_open("/etc/motd", 42, &file), -EINVAL);
 	EXPECT_EQ(vfs_open("/etc/motd", O_ACCMODE, &file), -EINVAL);
 	EXPECT(file == NULL);
@@ -607,12 +632,52 @@ static void create_append_truncate_unlink(void)
 static void test_create_append_truncate_unlink(void)
 {
 	/* The node and its buffers are freed once the last file closes. */
-	EXPECT(heap_balanced(create_append_truncate_unlink));
+	EXPECT(selftest_heap_balanced(create_append_truncate_unlink));
 	EXPECT_EQ(vfs_unlink("/etc"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/etc/motd/x"), -ENOTDIR);
 	EXPECT_EQ(vfs_unlink("/nope/x"), -ENOENT);
 	EXPECT_EQ(vfs_unlink("etc/motd"), -EINVAL);
+}
+
+static void test_name_and_path_limits_on_root(void)
+{
+	struct file *file = NULL;
+	struct kstat st;
+
+	/* A name of VFS_NAME_MAX bytes is made, seen and removed. */
+	long_text(limit_buf, 1 + VFS_NAME_MAX, "/");
+	EXPECT_EQ(vfs_open(limit_buf, O_WRONLY | O_CREAT, &file), 0);
+	if (file)
+		vfs_close(file);
+	EXPECT_EQ(stat_type(limit_buf), INODE_FILE);
+	EXPECT_EQ(vfs_unlink(limit_buf), 0);
+	EXPECT_EQ(stat_type(limit_buf), -ENOENT);
+
+	/* One byte more, last or in the middle, is too long. */
+	long_text(limit_buf, 1 + VFS_NAME_MAX + 1, "/");
+	EXPECT_EQ(vfs_open(limit_buf, O_WRONLY | O_CREAT, &file), -ENAMETOOLONG);
+	EXPECT_EQ(stat_type(limit_buf), -ENAMETOOLONG);
+	EXPECT_EQ(vfs_unlink(limit_buf), -ENAMETOOLONG);
+	strlcpy(limit_buf + 1 + VFS_NAME_MAX + 1, "/x", 3);
+	EXPECT_EQ(stat_type(limit_buf), -ENAMETOOLONG);
+	limit_buf[1 + VFS_NAME_MAX] = '/';	/* the name is VFS_NAME_MAX now */
+	EXPECT_EQ(stat_type(limit_buf), -ENOENT);
+
+	/* A path of VFS_PATH_MAX bytes with its NUL resolves; one more
+	 * byte is too long. (Repeated slashes count, as on Linux.) */
+	memset(limit_buf, '/', VFS_PATH_MAX);
+	strlcpy(limit_buf + VFS_PATH_MAX - 1 - strlen("etc/hostname"), "etc/hostname",
+		strlen("etc/hostname") + 1);
+	EXPECT_EQ(strlen(limit_buf), VFS_PATH_MAX - 1);
+	EXPECT_EQ(vfs_stat(limit_buf, &st), 0);
+	EXPECT_EQ(st.size, 8);
+	memset(limit_buf, '/', VFS_PATH_MAX);
+	strlcpy(limit_buf + VFS_PATH_MAX - strlen("etc/hostname"), "etc/hostname",
+		strlen("etc/hostname") + 1);
+	EXPECT_EQ(strlen(limit_buf), VFS_PATH_MAX);
+	EXPECT_EQ(vfs_stat(limit_buf, &st), -ENAMETOOLONG);
+	EXPECT_EQ(vfs_open(limit_buf, O_RDONLY, &file), -ENAMETOOLONG);
 }
 
 /* ---- Reads never torn: readers on every CPU, one writer ----
@@ -779,11 +844,14 @@ static const struct selftest_case vfs_cases[] = {
 	SELFTEST_CASE(test_write_extends),
 	SELFTEST_CASE(test_rw_errors),
 	SELFTEST_CASE(test_build_errors),
+	SELFTEST_CASE(test_name_limits_in_archives),
 	SELFTEST_CASE(test_destroy_frees_all),
 	SELFTEST_CASE(test_root_files),
+	SELFTEST_CASE(test_root_llseek),
 	SELFTEST_CASE(test_root_lookup),
 	SELFTEST_CASE(test_root_readdir),
 	SELFTEST_CASE(test_create_append_truncate_unlink),
+	SELFTEST_CASE(test_name_and_path_limits_on_root),
 	SELFTEST_CASE(test_reads_never_tear),
 };
 SELFTEST_SUITE("vfs", vfs_cases);

@@ -259,8 +259,11 @@ static bool percpu_alloc_took_chunk(size_t before)
  *   when it got room back (without the move the search would take the
  *   newer chunk's room, which comes first).
  * - All freed: the heap is where it was, or one spare chunk above it if
- *   something else kept a chunk in use meanwhile. */
-#define PERCPU_PIECES 1000
+ *   something else kept a chunk in use meanwhile.
+ * The bound leaves room for the free granules of two older chunks before
+ * the three new ones: the spare, and one that long-lived pieces keep
+ * (the call counts of generated files, kernel/fs/pseudofs.c). */
+#define PERCPU_PIECES 1500
 
 static void percpu_pieces_over_several_chunks(void)
 {

@@ -159,5 +159,9 @@ int read_declarations(struct load_info *li, int nargs, char **args)
 		err = check_params(li, table, nparams);
 	if (!err)
 		err = set_module_params(mod, table, nparams, nargs, args);
+	if (!err) {
+		mod->params = table;
+		mod->num_params = nparams;
+	}
 	return err;
 }

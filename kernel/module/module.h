@@ -38,6 +38,9 @@
 
 #define MODULE_NAME_LEN 56
 
+struct kernel_param;
+struct pseudo_node;
+
 enum module_state {
 	MODULE_STATE_COMING,	/* relocated, init not yet returned */
 	MODULE_STATE_LIVE,	/* init returned 0 (its .init code is freed) */
@@ -92,9 +95,15 @@ struct module {
 	struct module_section *sections;
 	size_t num_sections;
 
-	/* charp parameters' values, freed with the module. */
+	/* Its parameters (in its own memory), and charp parameters'
+	 * values, freed with the module. */
+	const struct kernel_param *params;
+	size_t num_params;
 	char **param_strings;
 	size_t num_param_strings;
+
+	/* /sys/module/NAME, while it is loaded (kernel/module/sysfs.c). */
+	struct pseudo_node *sysfs_dir;
 };
 
 /* Load the module in image[0..size) (a copy: the caller keeps its

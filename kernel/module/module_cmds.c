@@ -26,7 +26,7 @@ static void module_path(const char *arg, char *path, size_t size)
 /* insmod PATH [name=value ...] */
 static void cmd_insmod(int argc, char **argv)
 {
-	char path[VFS_PATH_MAX + 1];
+	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
 	void *image = NULL;
 	size_t size = 0;
 	int err;

@@ -92,6 +92,9 @@ static void unload_returns_everything(void)
 		EXPECT(load_test_module() != NULL);
 		EXPECT_EQ(module_unload(TEST_MODULE), 0);
 	}
+	/* The module's /sys/module files are freed a grace period after
+	 * it goes, like any removed file (kernel/fs/pseudofs.c). */
+	rcu_barrier();
 	frame_get_stats(&f1);
 	heap_get_stats(&h1);
 	EXPECT_EQ(f1.used, f0.used);

@@ -1,18 +1,21 @@
-/* The shell's file commands, ls and cat, written against the VFS calls
- * only, the way a user program would use open/read/close.
+/* The shell's file commands, ls, cat, rm, mount and umount, written
+ * against the VFS calls only, the way a user program would use
+ * open/read/close and mount(2).
  *
  * Errors are one line, "CMD: PATH: description", with the description
- * from strerror(). */
+ * from strerror(); rm's is Linux's own line (cmd_rm). */
 
+#include "kernel/fs/mount.h"
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* cat makes one vfs_read call per CAT_CHUNK bytes and none to discover
- * the end once the file's size is reached: `cat /etc/motd` is exactly one
- * call, which keeps the hit counts of a probe on vfs_read easy to follow. */
+/* cat reads CAT_CHUNK bytes per vfs_read call until one returns 0, as
+ * Unix cat does: a file's size cannot say where it ends (a generated
+ * file's is 0). So a probe on vfs_read is hit once per CAT_CHUNK bytes
+ * and once more at the end: `cat /etc/motd` is exactly two calls. */
 #define CAT_CHUNK 512
 
 static int decimal_digits(size_t n)
@@ -87,25 +90,20 @@ static void cmd_ls(int argc, char **argv)
 		kprintf("ls: %s: %s\n", path, strerror(err));
 }
 
-/* cat PATH: copy a file to the console, CAT_CHUNK bytes per vfs_read. */
-static void cmd_cat(int argc, char **argv)
+/* Copy the file at path to the console, CAT_CHUNK bytes per vfs_read;
+ * errors are "CMD: PATH: description". */
+static void copy_to_console(const char *cmd, const char *path)
 {
 	static char buf[CAT_CHUNK];	/* the shell's stack is small */
 	struct file *file;
 	char last = '\n';
 	ssize_t n;
-	int err;
+	int err = vfs_open(path, O_RDONLY, &file);
 
-	if (argc != 2) {
-		kprintf("cat: usage: cat PATH\n");
-		return;
-	}
-	err = vfs_open(argv[1], O_RDONLY, &file);
 	if (err) {
-		kprintf("cat: %s: %s\n", argv[1], strerror(err));
+		kprintf("%s: %s: %s\n", cmd, path, strerror(err));
 		return;
 	}
-
 	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
 	 * string, and may hold a NUL or a '%'. A refused write (into a
 	 * redirection's file) ends the copy; the shell says why. */
@@ -116,15 +114,84 @@ static void cmd_cat(int argc, char **argv)
 				break;
 			last = buf[n - 1];
 		}
-	} while (n > 0 && (size_t)file->pos < file->inode->size);
+	} while (n > 0);
 	/* Finish the line so the prompt (or the error) starts on its own. */
 	if (last != '\n')
 		kprintf("\n");
 	if (n < 0)
-		kprintf("cat: %s: %s\n", argv[1], strerror((int)n));
+		kprintf("%s: %s: %s\n", cmd, path, strerror((int)n));
 	vfs_close(file);
+}
+
+/* cat PATH: copy a file to the console. */
+static void cmd_cat(int argc, char **argv)
+{
+	if (argc != 2) {
+		kprintf("cat: usage: cat PATH\n");
+		return;
+	}
+	copy_to_console("cat", argv[1]);
+}
+
+/* rm PATH...: remove each file, saying in Linux's words which could not
+ * be: "rm: cannot remove 'PATH': No such file or directory". */
+static void cmd_rm(int argc, char **argv)
+{
+	if (argc < 2) {
+		kprintf("rm: usage: rm PATH...\n");
+		return;
+	}
+	for (int i = 1; i < argc; i++) {
+		int err = vfs_unlink(argv[i]);
+
+		if (err)
+			kprintf("rm: cannot remove '%s': %s\n", argv[i], strerror(err));
+	}
+}
+
+/* mount: the table, as /proc/mounts shows it. mount -t TYPE SOURCE DIR:
+ * mount a filesystem of TYPE on the directory DIR (docs/vfs.md). */
+static void cmd_mount(int argc, char **argv)
+{
+	int err;
+
+	if (argc == 1) {
+		copy_to_console("mount", "/proc/mounts");
+		return;
+	}
+	if (argc != 5 || strcmp(argv[1], "-t") != 0) {
+		kprintf("mount: usage: mount [-t TYPE SOURCE DIR]\n");
+		return;
+	}
+	err = vfs_mount(argv[3], argv[4], argv[2]);
+	if (err == -ENODEV)
+		kprintf("mount: unknown filesystem type '%s'\n", argv[2]);
+	else if (err)
+		kprintf("mount: %s: %s\n", argv[4], strerror(err));
+}
+
+/* umount DIR: take away what is mounted on DIR. */
+static void cmd_umount(int argc, char **argv)
+{
+	int err;
+
+	if (argc != 2) {
+		kprintf("umount: usage: umount DIR\n");
+		return;
+	}
+	err = vfs_umount(argv[1]);
+	if (err == -EINVAL)
+		kprintf("umount: %s: not mounted\n", argv[1]);
+	else if (err == -EBUSY)
+		kprintf("umount: %s: something is mounted below it\n", argv[1]);
+	else if (err)
+		kprintf("umount: %s: %s\n", argv[1], strerror(err));
 }
 
 SHELL_COMMAND("ls", "[PATH]", "list a directory (default /), sizes in bytes",
 	      cmd_ls);
 SHELL_COMMAND("cat", "PATH", "print a file", cmd_cat);
+SHELL_COMMAND("rm", "PATH...", "remove files", cmd_rm);
+SHELL_COMMAND("mount", "[-t TYPE SOURCE DIR]", "list the mounts, or mount a filesystem on DIR",
+	      cmd_mount);
+SHELL_COMMAND("umount", "DIR", "unmount the filesystem mounted on DIR", cmd_umount);

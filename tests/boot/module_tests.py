@@ -247,7 +247,8 @@ def define(test):
         insmod(m, "mod_leaves_probe")
         cat_hostname(m)
         out = run(m, "rmmod mod_leaves_probe")
-        expect_lines(out, [r"^mod_leaves_probe: 1 hits; exiting without unregister_kprobe$",
+        # Two hits: the cat's read of the file, and the read that finds its end.
+        expect_lines(out, [r"^mod_leaves_probe: 2 hits; exiting without unregister_kprobe$",
                            r"^kprobes: warning: module mod_leaves_probe left a kprobe "
                            r"registered on vfs_read\+0x0; unregistering it$"], "rmmod")
         no_probes_left(m)
@@ -260,7 +261,17 @@ def define(test):
                   "p_charp=hello p_string=xyz",
                [r"^mod_params: int=-5 uint=7 long=-9000000000 ulong=16 bool=1 "
                 r"charp=hello string=xyz$"])
+        # Their values in sysfs, as Linux shows them.
+        for name, want in [("p_int", "-5"), ("p_uint", "7"), ("p_long", "-9000000000"),
+                           ("p_ulong", "16"), ("p_bool", "Y"), ("p_charp", "hello"),
+                           ("p_string", "xyz")]:
+            cmd = "cat /sys/module/mod_params/parameters/" + name
+            out = run(m, cmd)
+            check(out == [want], "`%s`: expected %r, got %s" % (cmd, want, show(out)))
         run(m, "rmmod mod_params")
+        out = run(m, "ls /sys/module/mod_params")
+        check(len(out) == 1 and "No such file or directory" in out[0],
+              "`ls /sys/module/mod_params` after rmmod: %s" % show(out))
         for args, want in [
                 ("x=1", "insmod: unknown parameter 'x'"),
                 ("p_int=abc", "insmod: bad value 'abc' for parameter 'p_int' (an int)"),
@@ -286,6 +297,44 @@ def define(test):
             out = run(m, "insmod mod_params " + args)
             check(out == [want], "`insmod mod_params %s`: expected %r, got %s"
                   % (args, want, show(out)))
+        no_modules_left(m)
+
+    @module_test("module_debugfs")
+    def test_module_debugfs(m):
+        """tests/modules/mod_debugfs.c makes debugfs files as a Linux module
+        does: a file with read and write operations of its own, one of
+        seq_file's. They are read through the mount, the module's parameter
+        is in /sys/module, and after rmmod they are gone: removed by its
+        exit, or, when it leaves them (leave=1), by the kernel, which says
+        so. (Writing them is the selftest pseudofs's part: the shell has no
+        `>` yet.)"""
+        base = "/sys/kernel/debug/mod_debugfs"
+        insmod(m, "mod_debugfs", [r"^mod_debugfs: made /sys/kernel/debug/mod_debugfs$"])
+        for cmd, want in [("ls " + base, ["message  0", "stats    0"]),
+                          ("cat %s/message" % base, ["hello from mod_debugfs"]),
+                          ("cat %s/stats" % base, ["writes 0", "message 23 bytes"]),
+                          ("cat /sys/module/mod_debugfs/parameters/leave", ["N"]),
+                          ("rmmod mod_debugfs", ["mod_debugfs: removed the files"])]:
+            out = run(m, cmd)
+            check(out == want, "`%s`: expected %s, got %s" % (cmd, show(want), show(out)))
+
+        def gone():
+            out = run(m, "ls " + base)
+            check(len(out) == 1 and "No such file or directory" in out[0],
+                  "`ls %s` after rmmod: expected it gone, got %s" % (base, show(out)))
+            out = run(m, "ls /sys/module")
+            check("mod_debugfs/" not in out, "`ls /sys/module` after rmmod: %s" % show(out))
+        gone()
+        insmod(m, "mod_debugfs leave=1")
+        out = run(m, "cat /sys/module/mod_debugfs/parameters/leave")
+        check(out == ["Y"], "`cat .../parameters/leave` with leave=1: %s" % show(out))
+        out = run(m, "rmmod mod_debugfs")
+        want = ["mod_debugfs: leaving the files behind",
+                "debugfs: warning: module mod_debugfs left the directory mod_debugfs;"
+                " removing it"]
+        check(out == want, "`rmmod mod_debugfs` (leave=1): expected %s, got %s"
+              % (show(want), show(out)))
+        gone()
         no_modules_left(m)
 
     @module_test("module_two_files")
