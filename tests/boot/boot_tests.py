@@ -1749,8 +1749,10 @@ def wait_debugfs_flag(m, addr, kind, want, seconds=5.0):
 
 
 def mount_debugfs(m):
-    """The guides' mount line: debugfs is mounted at boot already, so it
+    """Start from no probes (an earlier test run alone may leave some), and
+    type the guides' mount line: debugfs is mounted at boot already, so it
     mounts again over it or says so, in one line at most."""
+    m.command("probe del all")
     out = m.command("mount -t debugfs none /sys/kernel/debug")
     check(len(out) <= 1, "`mount -t debugfs none /sys/kernel/debug`: %s" % show(out))
     check(m.command("ls %s" % KPROBES_DIR) != [], "ls %s: empty" % KPROBES_DIR)
