@@ -128,16 +128,31 @@ static struct opener *pop_opener(struct pseudo_node *node)
 	return o;
 }
 
+/* What the file's operations cannot do is refused at open, as Linux
+ * refuses what a file's mode bits forbid: writing /proc/version fails
+ * with -EACCES when it is opened, not with -EINVAL at the first write. */
+static int check_access(const struct pseudo_node *node, int flags)
+{
+	int mode = flags & O_ACCMODE;
+
+	if (mode != O_RDONLY && !node->fops.write)
+		return -EACCES;
+	if (mode != O_WRONLY && !node->fops.read)
+		return -EACCES;
+	return 0;
+}
+
 static int pseudo_open(struct inode *inode, struct file *file)
 {
 	struct pseudo_node *node = inode_node(inode);
 	struct opener *o = NULL;
 	unsigned long flags;
-	int err = 0;
+	int err;
 
 	if (!enter(node))
 		return -ENOENT;
-	if (node->fops.release && !(o = kmalloc(sizeof(*o))))
+	err = check_access(node, file->flags);
+	if (!err && node->fops.release && !(o = kmalloc(sizeof(*o))))
 		err = -ENOMEM;
 	if (!err && node->fops.open)
 		err = node->fops.open(inode, file);

@@ -90,9 +90,9 @@ static void cmd_ls(int argc, char **argv)
 		kprintf("ls: %s: %s\n", path, strerror(err));
 }
 
-/* Copy the file at path to the console, CAT_CHUNK bytes per vfs_read;
+/* Copy the file at path to the command's output, CAT_CHUNK bytes per vfs_read;
  * errors are "CMD: PATH: description". */
-static void copy_to_console(const char *cmd, const char *path)
+static void copy_to_output(const char *cmd, const char *path)
 {
 	static char buf[CAT_CHUNK];	/* the shell's stack is small */
 	struct file *file;
@@ -104,6 +104,7 @@ static void copy_to_console(const char *cmd, const char *path)
 		kprintf("%s: %s: %s\n", cmd, path, strerror(err));
 		return;
 	}
+
 	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
 	 * string, and may hold a NUL or a '%'. A refused write (into a
 	 * redirection's file) ends the copy; the shell says why. */
@@ -130,7 +131,7 @@ static void cmd_cat(int argc, char **argv)
 		kprintf("cat: usage: cat PATH\n");
 		return;
 	}
-	copy_to_console("cat", argv[1]);
+	copy_to_output("cat", argv[1]);
 }
 
 /* rm PATH...: remove each file, saying in Linux's words which could not
@@ -156,7 +157,7 @@ static void cmd_mount(int argc, char **argv)
 	int err;
 
 	if (argc == 1) {
-		copy_to_console("mount", "/proc/mounts");
+		copy_to_output("mount", "/proc/mounts");
 		return;
 	}
 	if (argc != 5 || strcmp(argv[1], "-t") != 0) {
