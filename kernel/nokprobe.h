@@ -26,6 +26,7 @@
 #define KERNEL_NOKPROBE_H
 
 #include "kernel/cpu.h"
+#include "kernel/symtab.h"
 #include "lib/types.h"
 
 #define __kprobes __section(".kprobes.text")
@@ -36,6 +37,13 @@
 
 /* True if addr lies in code that must never be probed. */
 bool within_nokprobe_text(uintptr_t addr);
+
+/* Call fn for each function of the kernel that must never be probed,
+ * one call per function, in the order Linux lists them: those that
+ * NOKPROBE_SYMBOL names (and their clones), then those of .kprobes.text,
+ * then those of the entry text. Returns the first non-zero value fn
+ * returned, or 0. (Modules' are module_for_each_nokprobe's.) */
+int nokprobe_for_each(sym_visit_t fn, void *arg);
 
 /*
  * Code that may be probed in general but must not be *now*, on this CPU:

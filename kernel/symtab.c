@@ -96,6 +96,45 @@ int symtab_lookup_addr(const struct symtab *tab, uintptr_t addr,
 	return 0;
 }
 
+/* Where the next symbol after the ones at entries[i]'s address starts,
+ * or limit if none does before it: how far a symbol without a size
+ * reaches. */
+static uintptr_t next_start(const struct symtab *tab, size_t i, uintptr_t limit)
+{
+	uint64_t addr = tab->entries[i].addr;
+
+	while (i < tab->count && tab->entries[i].addr == addr)
+		i++;
+	return i < tab->count ? MIN(tab->entries[i].addr, limit) : limit;
+}
+
+int symtab_for_each_function(const struct symtab *tab, uintptr_t start, uintptr_t end,
+			     sym_visit_t fn, void *arg)
+{
+	/* The first entry at or above start: one past the last below it. */
+	size_t i = start ? (size_t)(last_at_or_below(tab, start - 1) + 1) : 0;
+
+	while (i < tab->count && tab->entries[i].addr < end) {
+		uintptr_t addr = tab->entries[i].addr, reach = addr + 1;
+		struct symbol sym;
+
+		if (sym_type_is_text(symtab_type(tab, i)) && symtab_lookup_addr(tab, addr, &sym) == 0) {
+			int ret;
+
+			reach = sym.size ? MIN(addr + sym.size, end) : next_start(tab, i, end);
+			sym.size = reach - addr;
+			ret = fn(&sym, arg);
+			if (ret)
+				return ret;
+		}
+		/* Past the code just visited: its other names, and any
+		 * symbol inside it, are the same function. */
+		while (i < tab->count && tab->entries[i].addr < reach)
+			i++;
+	}
+	return 0;
+}
+
 /* The loaded modules' tables, oldest first (see symtab.h). */
 static struct symtab_module *module_tables;
 

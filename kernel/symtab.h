@@ -88,6 +88,19 @@ int symtab_lookup_name(const struct symtab *tab, const char *name, struct symbol
  * nearest symbol before addr if it has size 0). Returns 0 or -ENOENT. */
 int symtab_lookup_addr(const struct symtab *tab, uintptr_t addr, struct symbol *out);
 
+/* What symtab_for_each_function calls for each function: non-zero
+ * stops the walk. */
+typedef int (*sym_visit_t)(const struct symbol *sym, void *arg);
+
+/* Call fn for each function of tab that starts in [start, end), in
+ * address order, as symtab_lookup_addr names it, with the size it
+ * takes: its own, or for a symbol without one (an assembly label), up
+ * to the next symbol or end. Code a function covers is not visited
+ * again for another name it has. Returns the first non-zero value fn
+ * returned, or 0. */
+int symtab_for_each_function(const struct symtab *tab, uintptr_t start, uintptr_t end,
+			     sym_visit_t fn, void *arg);
+
 /* The same on the kernel's own table and the loaded modules' tables.
  * By name: the kernel's symbol first, then the modules' in load order;
  * "module:name" looks in that module only. By address: a module's

@@ -274,3 +274,55 @@ int parse_signed(const char *s, int64_t max, int64_t *out)
 	*out = negative && magnitude ? -(int64_t)(magnitude - 1) - 1 : (int64_t)magnitude;
 	return 0;
 }
+
+/* The first character says yes or no; "on" and "off" share theirs, so
+ * the second tells them apart. Nothing after that is looked at, which
+ * is how Linux lets a file take "1\n" from echo, or "yes". */
+int kstrtobool(const char *s, bool *res)
+{
+	switch (s[0]) {
+	case 'y': case 'Y': case 't': case 'T': case '1':
+		*res = true;
+		return 0;
+	case 'n': case 'N': case 'f': case 'F': case '0':
+		*res = false;
+		return 0;
+	case 'o': case 'O':
+		if (s[1] == 'n' || s[1] == 'N' || s[1] == 'f' || s[1] == 'F') {
+			*res = s[1] == 'n' || s[1] == 'N';
+			return 0;
+		}
+		return -EINVAL;
+	default:
+		return -EINVAL;
+	}
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int parse_setting(const char *buf, size_t len, int64_t min, int64_t max, int64_t *out)
+{
+	char text[24];	/* room for any int64_t, sign included */
+	int64_t value = 0;	/* GCC cannot tell that parse_signed sets it */
+
+	while (len && is_blank(buf[0])) {
+		buf++;
+		len--;
+	}
+	while (len && is_blank(buf[len - 1]))
+		len--;
+	if (len == 0 || len >= sizeof(text))
+		return -EINVAL;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	/* Out of int64_t's range (-ERANGE) is out of [min, max] too. */
+	if (parse_signed(text, INT64_MAX, &value) < 0)
+		return -EINVAL;
+	if (value < min || value > max)
+		return -EINVAL;
+	*out = value;
+	return 0;
+}

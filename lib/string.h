@@ -29,5 +29,19 @@ int parse_unsigned(const char *s, uint64_t max, uint64_t *out);
  * parse_unsigned takes. Returns as parse_unsigned does. */
 int parse_signed(const char *s, int64_t max, int64_t *out);
 
+/* Linux's kstrtobool, the parser of the boolean files it writes to
+ * (/sys/kernel/debug/kprobes/enabled): true if s begins with y, Y, t,
+ * T or 1, or with "on" in any case; false if with n, N, f, F or 0, or
+ * "of" in any case. Only those first characters count: "yes please" and
+ * "1x" are true. Returns 0 and sets *res, or -EINVAL, *res untouched. */
+int kstrtobool(const char *s, bool *res);
+
+/* The len bytes at buf, written to a setting's file, as a number in
+ * [min, max]: what parse_signed takes, with blanks (space, tab, newline,
+ * such as echo's) around it allowed, as Linux's sysctl files allow them.
+ * Returns 0 and sets *out, or -EINVAL for anything else, a number out of
+ * range included (proc_dointvec_minmax's answer). */
+int parse_setting(const char *buf, size_t len, int64_t min, int64_t max, int64_t *out);
+
 
 #endif

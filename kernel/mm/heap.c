@@ -94,8 +94,12 @@ static void *alloc_locked(size_t need)
 
 		if (b->size < need)
 			continue;
-		if (b->size - need >= HEADER_SIZE * 2) {
-			/* Split: the tail stays free in b's place. */
+		/* Split off any tail, even a header alone (every size is a
+		 * multiple of HEADER_SIZE): a block is then exactly what was
+		 * asked for, so the heap's counts do not depend on where an
+		 * allocation lands, and a tail too small to use merges with its
+		 * neighbour when that is freed. */
+		if (b->size > need) {
 			struct block *rest = (struct block *)((char *)b + need);
 
 			rest->size = b->size - need;

@@ -138,6 +138,13 @@ const char *module_state_name(const struct module *mod);
  * that uses mod's exports; NULL past the last. mod->users counts them. */
 struct module *module_next_user(const struct module *mod, const struct module *after);
 
+/* Call fn for each function mod marks never to be probed, with
+ * sym->module its name: those its NOKPROBE_SYMBOL names, then those of
+ * its .kprobes.text (as nokprobe_for_each does for the kernel's).
+ * Returns the first non-zero value fn returned, or 0. Call it while mod
+ * cannot go (inside module_for_each). */
+int module_for_each_nokprobe(const struct module *mod, sym_visit_t fn, void *arg);
+
 /* Notified of each module's state changes, in thread context:
  *   MODULE_STATE_COMING  relocated and protected, before init runs;
  *   MODULE_STATE_LIVE    init returned 0; its init memory is about to be

@@ -70,9 +70,10 @@ void for_each_point_in_locked(uintptr_t start, uintptr_t end,
 			      void (*fn)(struct probe_point *pp, void *ctx), void *ctx);
 /* True if a probe point lies strictly inside (start, end). Mutex held. */
 bool point_inside_locked(uintptr_t start, uintptr_t end);
-/* report.c: name the place addr is at, as reports do: "fn+0x4", with
- * " [module]" in a module, into where (size bytes), and the module's
- * name alone, or "" in the kernel, into module (MODULE_NAME_LEN bytes). */
+/* report.c: name the place addr is at, as reports do: "fn+0x4" (or the
+ * bare address, in no function) into where (size bytes), and the name
+ * of its module, or "" in the kernel, into module (MODULE_NAME_LEN
+ * bytes). */
 void kprobes_name_place(uintptr_t addr, char *where, size_t size, char *module);
 /* Mark every probe on a point in [start, end) gone (KPROBE_FLAG_GONE):
  * disarm the points while their code still exists, unpublish them, and

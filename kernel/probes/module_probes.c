@@ -88,6 +88,16 @@ static void __kprobes unregister_any(struct kprobe *p)
 		unregister_kprobe(p);	/* a jprobe is its kprobe */
 }
 
+/* A gone point's place as sym_format_offset names live code, "fn+0x4
+ * [module]": the warning below names either. */
+static void __kprobes gone_place(const struct point_gone *gone, char *buf, size_t size)
+{
+	if (gone->module[0])
+		snprintf(buf, size, "%s [%s]", gone->where, gone->module);
+	else
+		strlcpy(buf, gone->where, size);
+}
+
 /* Unregister, with a warning, every probe mod owns. Taken one at a
  * time: unregistering needs the mutex this search holds. */
 static void __kprobes remove_owned_probes(struct module *mod)
@@ -102,8 +112,9 @@ static void __kprobes remove_owned_probes(struct module *mod)
 				found = p;
 				break;
 			}
-		if (found)
-			strlcpy(where, found->point->gone ? found->point->gone->where : "", sizeof(where));
+		where[0] = '\0';
+		if (found && found->point->gone)
+			gone_place(found->point->gone, where, sizeof(where));
 		mutex_unlock(&kprobe_mutex);
 		if (!found)
 			return;

@@ -78,7 +78,7 @@ struct point_counts {
 
 /* What a report (probe_report.h) says about a gone point. */
 struct point_gone {
-	char where[96];		/* "fn+0x4 [module]", named while it existed */
+	char where[96];		/* "fn+0x4", named while it existed */
 	char module[MODULE_NAME_LEN];	/* the module alone */
 	char why[96];		/* "module m was removed" */
 };

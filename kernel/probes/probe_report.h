@@ -42,7 +42,7 @@ struct kprobe_info {
 	unsigned long nmissed;		/* a kretprobe's with its calls missed
 					   for want of an instance */
 	const struct kprobe *probe;	/* identity only: do not dereference */
-	char where[96];			/* "fn+0x4", with " [module]" in a module */
+	char where[96];			/* "fn+0x4" (without its module) */
 	char module[MODULE_NAME_LEN];	/* that module, or "" in the kernel */
 	/* Not for a gone probe (its code no longer exists), where they are 0: */
 	enum opt_state opt_state;	/* its point's, with the jump optimizer */
@@ -54,9 +54,12 @@ struct kprobe_info {
 	int maxactive;
 };
 
-/* Fill out[] with up to max registered probes, in registration order;
- * returns how many there are in all. */
-int kprobes_snapshot(struct kprobe_info *out, int max);
+/* Fill out[] with up to max registered probes, in registration order,
+ * from the first-th (0: the oldest) on; returns how many there are in
+ * all. A listing longer than out[] takes them max at a time: probes
+ * registered or removed between two calls may shift the rest by a few
+ * places, so one may be missed or come twice, never shown half. */
+int kprobes_snapshot(struct kprobe_info *out, int first, int max);
 /* Fill *info for p, a probe its caller registered (so that p is not
  * freed meanwhile): 0, or -ENOENT if p is not registered now. */
 int kprobe_get_info(const struct kprobe *p, struct kprobe_info *info);

@@ -14,17 +14,23 @@
 #include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 void __kprobes kprobes_name_place(uintptr_t addr, char *where, size_t size, char *module)
 {
 	struct symbol sym;
 
-	sym_format_offset(addr, where, size);
-	if (sym_by_addr(addr, &sym) == 0 && sym.module)
+	module[0] = '\0';
+	if (sym_by_addr(addr, &sym) < 0) {
+		snprintf(where, size, "%p", (void *)addr);
+		return;
+	}
+	/* The module apart, as Linux's list prints it in a column of its
+	 * own: a listing that wants "fn+0x4 [module]" adds the brackets. */
+	snprintf(where, size, "%s+0x%lx", sym.name, (unsigned long)(addr - sym.addr));
+	if (sym.module)
 		strlcpy(module, sym.module, MODULE_NAME_LEN);
-	else
-		module[0] = '\0';
 }
 
 /* What every report says of p, a registered probe. */
@@ -53,15 +59,15 @@ static void __kprobes fill_info_locked(const struct kprobe *p, struct kprobe_inf
 		p->type->report_locked(p, info);
 }
 
-int __kprobes kprobes_snapshot(struct kprobe_info *out, int max)
+int __kprobes kprobes_snapshot(struct kprobe_info *out, int first, int max)
 {
 	struct kprobe *p;
 	int n = 0;
 
 	mutex_lock(&kprobe_mutex);
 	list_for_each_entry(p, &all_kprobes, all_node) {
-		if (n < max)
-			fill_info_locked(p, &out[n]);
+		if (n >= first && n - first < max)
+			fill_info_locked(p, &out[n - first]);
 		n++;
 	}
 	mutex_unlock(&kprobe_mutex);

@@ -50,7 +50,7 @@ SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all o
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
-                 "worker", "selftest", "cpus", "dmesg", "poweroff", "echo"]
+                 "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -1903,11 +1903,268 @@ def test_bench_keeps_optimizer_setting(m):
         m.command("probe optimize on")
 
 
+# ---- Linux's kprobes files: debugfs's kprobes/ and the sysctl --------
+#
+# The lines a student types from the Kprobes guide (Appendices A and B)
+# and SUSE's guide (section 5.4), verbatim.
+
+KPROBES_DIR = "/sys/kernel/debug/kprobes"
+OPTIMIZATION = "/proc/sys/debug/kprobes-optimization"
+# A line of kprobes/list (kernel/probes/files/probe_line.h): the screen
+# may drop the blanks that end a line without flags, so they are optional.
+DEBUGFS_LIST_LINE = re.compile(r"^([0-9a-f]{16})  ([kjr])  (\S+)(?:  (\S+))? *((?:\[[A-Z]+\])*)$")
+# A line of `probe list`, in the same columns and with the counts.
+PROBE_LIST_COLUMNS = re.compile(r"^([0-9a-f]{16})  ([kjr])  (\S+)(?: \[(\S+)\])?"
+                                r"((?:  \[[A-Z]+\])*)  hits=\d+ missed=\d+$")
+WRITE_REFUSED = "echo: write error: Invalid argument"
+
+
+def linux_list_line(addr, kind, place, module, flags):
+    """The line Linux's report_probe prints for these columns."""
+    return "%s  %s  %s  %s %s" % (addr, kind, place, module or " ", "".join(flags))
+
+
+def debugfs_list(m):
+    """kprobes/list as rows (addr, kind, place, module, [flags]), each
+    checked against the exact line Linux would print for it."""
+    rows = []
+    for line in m.command("cat %s/list" % KPROBES_DIR):
+        found = DEBUGFS_LIST_LINE.match(line)
+        check(found, "`cat %s/list`: a line not in Linux's columns: %r" % (KPROBES_DIR, line))
+        addr, kind, place, module, flags = found.groups()
+        flags = re.findall(r"\[[A-Z]+\]", flags)
+        want = linux_list_line(addr, kind, place, module, flags)
+        check(line.rstrip() == want.rstrip(), "kprobes/list: expected %r, got %r" % (want, line))
+        rows.append((addr, kind, place, module, flags))
+    return rows
+
+
+def probe_list_rows(m):
+    """`probe list` as the same rows as debugfs_list's."""
+    rows = []
+    for line in m.command("probe list"):
+        found = PROBE_LIST_COLUMNS.match(line)
+        if found:
+            addr, kind, place, module, flags = found.groups()
+            rows.append((addr, kind, place, module, flags.split()))
+    return rows
+
+
+def wait_debugfs_flag(m, addr, kind, want, seconds=5.0):
+    """Poll kprobes/list until the probe at addr of kind has [OPTIMIZED]
+    (want True) or not; returns its flags."""
+    deadline = time.monotonic() + seconds
+    while True:
+        flags = [r[4] for r in debugfs_list(m) if r[0] == addr and r[1] == kind]
+        check(len(flags) == 1, "kprobes/list: expected one %s probe at %s" % (kind, addr))
+        if ("[OPTIMIZED]" in flags[0]) == want or time.monotonic() > deadline:
+            return flags[0]
+        time.sleep(0.2)
+
+
+def mount_debugfs(m):
+    """Start from no probes (an earlier test run alone may leave some), and
+    type the guides' mount line: debugfs is mounted at boot already, so it
+    mounts again over it or says so, in one line at most."""
+    m.command("probe del all")
+    out = m.command("mount -t debugfs none /sys/kernel/debug")
+    check(len(out) <= 1, "`mount -t debugfs none /sys/kernel/debug`: %s" % show(out))
+    check(m.command("ls %s" % KPROBES_DIR) != [], "ls %s: empty" % KPROBES_DIR)
+
+
+@test("kprobes_debugfs_list")
+def test_kprobes_debugfs_list(m):
+    """kprobes/list, column by column against `probe list`: a kprobe (with
+    a post-handler, so never optimized), a disabled jprobe, a kretprobe
+    and an optimized kprobe."""
+    mount_debugfs(m)
+    check(debugfs_list(m) == [], "kprobes/list with no probes: not empty")
+    probe_add(m, "-a vfs_read", "k", "vfs_read+0x0")
+    jnum, _ = probe_add(m, "-j vfs_read", "j", "vfs_read+0x0")
+    m.command("probe off %d" % jnum)
+    probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+    _, opt_addr = probe_add(m, "vfs_open", "k", "vfs_open+0x0")
+    try:
+        flags = wait_debugfs_flag(m, opt_addr, "k", True)
+        check(flags == ["[OPTIMIZED]"], "kprobes/list: vfs_open's kprobe should be"
+              " [OPTIMIZED] within seconds, got %s" % flags)
+        listed, shown = debugfs_list(m), probe_list_rows(m)
+        check(listed == shown, "kprobes/list and `probe list` differ:\n  %s\n  %s"
+              % (listed, shown))
+        kinds = [(r[1], r[2], r[4]) for r in listed]
+        check(kinds == [("k", "vfs_read+0x0", []), ("j", "vfs_read+0x0", ["[DISABLED]"]),
+                        ("r", "vfs_read+0x0", []), ("k", "vfs_open+0x0", ["[OPTIMIZED]"])],
+              "kprobes/list: %s" % kinds)
+    finally:
+        m.command("probe del all")
+    check(debugfs_list(m) == [], "kprobes/list after `probe del all`: not empty")
+
+
+def enabled(m):
+    out = m.command("cat %s/enabled" % KPROBES_DIR)
+    check(out in (["0"], ["1"]), "`cat %s/enabled`: %s" % (KPROBES_DIR, show(out)))
+    return out[0]
+
+
+def write_enabled(m, value, refused=False):
+    """echo VALUE > kprobes/enabled (VALUE as typed, quotes and all)."""
+    cmd = "echo %s > %s/enabled" % (value, KPROBES_DIR)
+    out = m.command(cmd)
+    check(out == ([WRITE_REFUSED] if refused else []), "`%s`: %s" % (cmd, show(out)))
+
+
+@test("kprobes_debugfs_enabled")
+def test_kprobes_debugfs_enabled(m):
+    """The global switch: "0" freezes every probe's hits, "1" lets the
+    enabled ones go on; a [DISABLED] probe stays disabled. A write is
+    read as kstrtobool reads it: its first characters."""
+    mount_debugfs(m)
+    check(enabled(m) == "1", "kprobes/enabled at the start: expected 1")
+    _, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    dnum, _ = probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+    m.command("probe off %d" % dnum)
+    try:
+        m.command("cat /etc/motd")
+        _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", with_optimized=False)
+        check(hits == CAT_READS, "armed: expected hits=%d, got %d" % (CAT_READS, hits))
+        out = m.command('echo "0" > %s/enabled' % KPROBES_DIR)
+        check(out == [], '`echo "0" > enabled`: %s' % show(out))
+        check(enabled(m) == "0", 'kprobes/enabled after "0": expected 0')
+        check(m.command("probe list")[:1] == ["probes disarmed"],
+              '`probe list` after "0": expected "probes disarmed" first')
+        m.command("cat /etc/motd")
+        _, frozen, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", with_optimized=False)
+        check(frozen == hits, "disarmed: hits should stay %d, got %d" % (hits, frozen))
+        out = m.command('echo "1" > %s/enabled' % KPROBES_DIR)
+        check(out == [], '`echo "1" > enabled`: %s' % show(out))
+        m.command("cat /etc/motd")
+        _, grown, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", with_optimized=False)
+        check(grown == hits + CAT_READS, "re-armed: expected hits=%d, got %d"
+              % (hits + CAT_READS, grown))
+        check(enabled(m) == "1", 'kprobes/enabled after "1": expected 1')
+        # (The point it shares may be optimized: [OPTIMIZED] is the point's.)
+        flags = [r[4] for r in debugfs_list(m) if r[1] == "r"]
+        check(len(flags) == 1 and "[DISABLED]" in flags[0], "re-armed: the disabled"
+              " kretprobe should stay [DISABLED], got %s" % flags)
+        # Refused, and nothing changes: not a boolean's first characters.
+        for value in ("2", "", '""', "o", "enable", "-1"):
+            write_enabled(m, value, refused=True)
+            check(enabled(m) == "1", "kprobes/enabled after refused %r: expected 1" % value)
+        # Only the first characters count, as in Linux.
+        for value, want in (("off", "0"), ('"yes please"', "1"), ("n", "0"), ("1x", "1"),
+                            ("F", "0"), ("On", "1")):
+            write_enabled(m, value)
+            check(enabled(m) == want, "kprobes/enabled after %s: expected %s" % (value, want))
+    finally:
+        m.command("echo 1 > %s/enabled" % KPROBES_DIR)
+        m.command("probe del all")
+
+
+@test("kprobes_sysctl_optimization", only_on=OPTIMIZER_ARCHS)
+def test_kprobes_sysctl_optimization(m):
+    """/proc/sys/debug/kprobes-optimization and `sysctl`: 0 takes
+    [OPTIMIZED] away, 1 brings it back; other values are refused."""
+    mount_debugfs(m)
+    expect_exact(m.command("cat " + OPTIMIZATION), "1", "cat " + OPTIMIZATION)
+    _, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    try:
+        check(wait_debugfs_flag(m, addr, "k", True) == ["[OPTIMIZED]"],
+              "a kprobe on vfs_read should be [OPTIMIZED] within seconds")
+        out = m.command("echo 0 > " + OPTIMIZATION)
+        check(out == [], "`echo 0 > %s`: %s" % (OPTIMIZATION, show(out)))
+        expect_exact(m.command("cat " + OPTIMIZATION), "0", "cat after echo 0")
+        check(wait_debugfs_flag(m, addr, "k", False, 0) == [], "after echo 0: still optimized")
+        for line, name, value in (("sysctl -w debug.kprobes-optimization=1",
+                                   "debug.kprobes-optimization", "1"),
+                                  ("sysctl -w debug.kprobes_optimization=0",
+                                   "debug.kprobes_optimization", "0"),
+                                  ("sysctl -w debug.kprobes-optimization=1",
+                                   "debug.kprobes-optimization", "1")):
+            expect_exact(m.command(line), "%s = %s" % (name, value), line)
+            expect_exact(m.command("sysctl debug.kprobes-optimization"),
+                         "debug.kprobes-optimization = %s" % value, "sysctl after " + line)
+            flags = wait_debugfs_flag(m, addr, "k", value == "1", 5 if value == "1" else 0)
+            check(("[OPTIMIZED]" in flags) == (value == "1"),
+                  "after `%s`: flags %s" % (line, flags))
+        for cmd, want in (
+                ("echo 2 > " + OPTIMIZATION, WRITE_REFUSED),
+                ("echo 1x > " + OPTIMIZATION, WRITE_REFUSED),
+                ("sysctl -w debug.kprobes-optimization=2",
+                 'sysctl: setting key "debug.kprobes-optimization": Invalid argument'),
+                ("sysctl -w debug.kprobes-optimization",
+                 'sysctl: "debug.kprobes-optimization" must be of the form name=value'),
+                ("sysctl debug.nope",
+                 "sysctl: cannot stat /proc/sys/debug/nope: No such file or directory")):
+            expect_exact(m.command(cmd), want, cmd)
+        expect_exact(m.command("cat " + OPTIMIZATION), "1", "cat after refused writes")
+        out = m.command("sysctl -a")
+        check("debug.kprobes-optimization = 1" in out, "`sysctl -a`: %s" % show(out))
+        expect_exact(m.command("sysctl debug"), "debug.kprobes-optimization = 1", "sysctl debug")
+    finally:
+        m.command("sysctl -w debug.kprobes-optimization=1")
+        m.command("probe del all")
+
+
+BLACKLIST_LINE = re.compile(r"^0x([0-9a-f]{16})-0x([0-9a-f]{16})\s+(\S+)(?: \[(\S+)\])?$")
+
+
+def blacklist(m):
+    """kprobes/blacklist as (start, end, name, module) rows, checked."""
+    rows = []
+    for line in m.command("cat %s/blacklist" % KPROBES_DIR, timeout=60):
+        found = BLACKLIST_LINE.match(line)
+        check(found, "kprobes/blacklist: a line not in Linux's form: %r" % line)
+        start, end = int(found.group(1), 16), int(found.group(2), 16)
+        check(start < end, "kprobes/blacklist: an empty range: %r" % line)
+        rows.append((start, end, found.group(3), found.group(4)))
+    return rows
+
+
+@test("kprobes_debugfs_blacklist")
+def test_kprobes_debugfs_blacklist(m):
+    """kprobes/blacklist: one line per never-probe function, each one that
+    `probe add` refuses; list and blacklist take no write."""
+    mount_debugfs(m)
+    rows = blacklist(m)
+    names = [r[2] for r in rows]
+    check(len(rows) > 100, "kprobes/blacklist: only %d lines" % len(rows))
+    for name in ("register_kprobe", "jprobe_trampoline", "kprobes_kill_range_locked"):
+        check(name in names, "kprobes/blacklist: no line for %s" % name)
+    for name in (names[0], "register_kprobe", "kprobes_kill_range_locked"):
+        expect_exact(m.command("probe add " + name), "probe: %s is blacklisted" % name,
+                     "probe add " + name)
+    # Files without a write are refused at open, as Linux's mode bits do.
+    for name in ("list", "blacklist"):
+        path = "%s/%s" % (KPROBES_DIR, name)
+        expect_exact(m.command("echo hi > " + path), "shell: %s: Permission denied" % path,
+                     "echo hi > " + path)
+    check(blacklist(m) == rows, "kprobes/blacklist changed after a refused write")
+
+
+@test("kprobes_files_while_probes_change")
+def test_kprobes_files_while_probes_change(m):
+    """Every file read between probes coming and going: each read is whole
+    and in its form. (The kprobes-list selftest reads 10,000 probes while
+    another CPU adds and removes one.)"""
+    mount_debugfs(m)
+    for round_ in range(3):
+        probe_add(m, "vfs_open", "k", "vfs_open+0x0")
+        check(len(debugfs_list(m)) == 1, "round %d: kprobes/list: expected 1 line" % round_)
+        probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+        check(len(debugfs_list(m)) == 2, "round %d: kprobes/list: expected 2 lines" % round_)
+        check(enabled(m) == "1", "round %d: kprobes/enabled" % round_)
+        check(len(blacklist(m)) > 100, "round %d: kprobes/blacklist" % round_)
+        expect_exact(m.command("cat " + OPTIMIZATION), "1", "round %d: cat %s"
+                     % (round_, OPTIMIZATION))
+        m.command("probe del all")
+        check(debugfs_list(m) == [], "round %d: kprobes/list after `probe del all`" % round_)
+
+
 # Every selftest suite the kernel must run, with the architecture's own
 # (SELFTEST_SUITES in testdata.py): a suite that went missing (not
 # linked, renamed) fails the test rather than leaving fewer cases to pass.
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "seq_file",
-                   "pseudofs", "log", "kprobes", "kretprobes",
+                   "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
@@ -1969,7 +2226,8 @@ DEFAULT_CPUS = 4
 # with no other CPU to send an IPI to.
 UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc_cpuinfo",
             "proc_interrupts", "proc_meminfo", "dmesg", "help", "cat", "worker",
-            "probe_add_del", "paste", "module_bad_files", "selftest", "poweroff"]
+            "probe_add_del", "paste", "kprobes_debugfs_enabled",
+            "kprobes_files_while_probes_change", "module_bad_files", "selftest", "poweroff"]
 
 
 class Harness:

@@ -326,6 +326,40 @@ def define(test):
         expect_no_line(out, r"warning", "rmmod")
         no_probes_left(m)
 
+    @module_test("module_debugfs_list")
+    def test_module_debugfs_list(m):
+        """/sys/kernel/debug/kprobes/list on module code: the module's name
+        bare in its own column, as Linux prints it; [GONE] once the code is
+        freed, for a module removed under a probe that stays and for a
+        module's init code. The blacklist has a module's never-probe
+        functions while it is loaded."""
+        listing = "cat /sys/kernel/debug/kprobes/list"
+        insmod(m, "mod_exporter", [r"^mod_exporter: loaded$"])
+        out = run(m, "probe add exporter_add")
+        check(len(out) == 1 and out[0].startswith("probe "), "probe add: %s" % show(out))
+        number = out[0].split()[1].rstrip(":")
+        expect_lines(run(m, listing), [r"^%s  k  exporter_add\+0x0  mod_exporter ?$" % HEX],
+                     listing)
+        run(m, "rmmod mod_exporter")
+        expect_lines(run(m, listing),
+                     [r"^%s  k  exporter_add\+0x0  mod_exporter \[GONE\]$" % HEX], listing)
+        run(m, "probe del " + number)
+        insmod(m, "mod_init_probe", [r"^mod_init_probe: init_step"])
+        expect_lines(run(m, listing),
+                     [r"^%s  k  init_step\+0x0  mod_init_probe \[GONE\]$" % HEX], listing)
+        run(m, "rmmod mod_init_probe")
+        check(run(m, listing) == [], "`%s` after rmmod: not empty" % listing)
+        blacklist = "cat /sys/kernel/debug/kprobes/blacklist"
+        if "kretprobe_example.ko" in " ".join(run(m, "ls /lib/modules")):
+            insmod(m, "kretprobe_example func=vfs_read")
+            expect_lines(run(m, blacklist, 60),
+                         [r"^0x[0-9a-f]{16}-0x[0-9a-f]{16}\s+entry_handler \[kretprobe_example\]$"],
+                         blacklist)
+            run(m, "rmmod kretprobe_example")
+        expect_no_line(run(m, blacklist, 60), r"\[kretprobe_example\]", blacklist)
+        no_modules_left(m)
+        no_probes_left(m)
+
     @module_test("module_init_fails")
     def test_module_init_fails(m):
         out = run(m, "insmod mod_init_fails")

@@ -34,7 +34,7 @@ HOST_LIB_SRCS += kernel/module/elf_check.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
 HOST_LIB      := $(HOST_BUILD)/libprobeos.a
 
-HOST_TESTS     := string format cpio symtab sym_cmd cmdline
+HOST_TESTS     := string format cpio symtab sym_cmd cmdline probe_line
 HOST_TESTS     += insn
 HOST_TESTS     += aarch64_insn
 HOST_TESTS     += fdt acpi
@@ -148,7 +148,8 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 
 # test_cpio runs tools/mkcpio.py, so it is told where the script is.
 $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h \
-		$(shell find lib kernel -name '*.h') kernel/shell/sym_cmd.c
+		$(shell find lib kernel -name '*.h') kernel/shell/sym_cmd.c \
+		kernel/probes/files/probe_line.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) \
 		-DMKCPIO='"$(HOST_PYTHON) $(abspath tools/mkcpio.py)"' \

@@ -347,6 +347,63 @@ static void test_strerror_all_defined(void **state)
 	}
 }
 
+/* Linux's kstrtobool: the first character, or the first two for on/off. */
+static void test_kstrtobool(void **state)
+{
+	static const char *const yes[] = { "1", "y", "Y", "t", "T", "on", "ON", "oN",
+					   "1\n", "1x", "yes please", "true", "Yes" };
+	static const char *const no[] = { "0", "n", "N", "f", "F", "of", "off", "OFF",
+					  "0\n", "no way", "false" };
+	static const char *const bad[] = { "", "\n", "2", "-1", " 1", "o", "o\n", "ox", "x",
+					   "enable" };
+	bool res;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		res = false;
+		assert_int_equal(kstrtobool(yes[i], &res), 0);
+		assert_true(res);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		res = true;
+		assert_int_equal(kstrtobool(no[i], &res), 0);
+		assert_false(res);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		res = true;
+		assert_int_equal(kstrtobool(bad[i], &res), -EINVAL);
+		assert_true(res);	/* untouched */
+	}
+}
+
+/* A number written to a setting: blanks around it, nothing else. */
+static void test_parse_setting(void **state)
+{
+	static const char *const bad[] = { "", "\n", " ", "2", "-1", "1x", "x1", "1 1", "one",
+					   "99999999999999999999999" };
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(parse_setting("0", 1, 0, 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(parse_setting("1\n", 2, 0, 1, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(parse_setting(" \t1 \n", 5, 0, 1, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(parse_setting("0x1", 3, 0, 1, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(parse_setting("-5", 2, -10, 10, &v), 0);
+	assert_int_equal(v, -5);
+	/* Only len bytes count: "12" cut to one byte is 1. */
+	assert_int_equal(parse_setting("12", 1, 0, 1, &v), 0);
+	assert_int_equal(v, 1);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		v = 7;
+		assert_int_equal(parse_setting(bad[i], strlen(bad[i]), 0, 1, &v), -EINVAL);
+		assert_int_equal(v, 7);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -363,6 +420,8 @@ int main(void)
 		cmocka_unit_test(test_parse_unsigned_invalid),
 		cmocka_unit_test(test_parse_unsigned_max),
 		cmocka_unit_test(test_parse_signed),
+		cmocka_unit_test(test_kstrtobool),
+		cmocka_unit_test(test_parse_setting),
 		cmocka_unit_test(test_strerror),
 		cmocka_unit_test(test_strerror_all_defined),
 	};

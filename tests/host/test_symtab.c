@@ -304,6 +304,43 @@ static void test_listing_by_position(void **state)
 	assert_int_equal(sym_at(k, &sym), -ENOENT);
 }
 
+/* What symtab_for_each_function visited: "name@start-end " each. */
+struct visits {
+	char text[256];
+	int stop_after;		/* 0: never stop */
+	int count;
+};
+
+static int record_visit(const struct symbol *sym, void *arg)
+{
+	struct visits *v = arg;
+	size_t len = strlen(v->text);
+
+	snprintf(v->text + len, sizeof(v->text) - len, "%s@%lx-%lx ", sym->name,
+		 (unsigned long)sym->addr, (unsigned long)(sym->addr + sym->size));
+	return ++v->count == v->stop_after ? 42 : 0;
+}
+
+static void test_for_each_function(void **state)
+{
+	struct visits v = { "", 0, 0 };
+
+	(void)state;
+	/* Each function once, by the name lookups give it (gamma, not its
+	 * alias); label reaches to the next symbol; data is no function. */
+	assert_int_equal(symtab_for_each_function(&table, 0x1000, 0x3100, record_visit, &v), 0);
+	assert_string_equal(v.text, "alpha@1000-1010 beta@1010-1030 label@1100-1200 "
+			    "gamma@1200-1240 ");
+	/* Only functions that start in the range, cut at its end. */
+	v = (struct visits){ "", 0, 0 };
+	assert_int_equal(symtab_for_each_function(&table, 0x1005, 0x1150, record_visit, &v), 0);
+	assert_string_equal(v.text, "beta@1010-1030 label@1100-1150 ");
+	/* A non-zero answer stops the walk and is returned. */
+	v = (struct visits){ "", 2, 0 };
+	assert_int_equal(symtab_for_each_function(&table, 0, 0x3100, record_visit, &v), 42);
+	assert_string_equal(v.text, "alpha@1000-1010 beta@1010-1030 ");
+}
+
 static void test_sym_format(void **state)
 {
 	char buf[64];
@@ -339,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_large_table_matches_linear),
 		cmocka_unit_test(test_kernel_table_wrappers),
 		cmocka_unit_test(test_listing_by_position),
+		cmocka_unit_test(test_for_each_function),
 		cmocka_unit_test(test_sym_format),
 	};
 

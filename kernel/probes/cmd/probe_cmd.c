@@ -20,6 +20,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
+#include "kernel/probes/files/probe_line.h"
 #include "kernel/probes/probe_report.h"
 #include "kernel/probes/trace.h"
 #include "kernel/command.h"
@@ -49,8 +50,6 @@ struct shell_probe {
 static LIST_HEAD(shell_probes);
 static int next_id = 1;
 static struct spinlock shell_probes_lock = SPINLOCK_INIT("shell probes");
-
-static const char kind_letter[] = { 'k', 'j', 'r' };
 
 /* The shell probe a kprobe belongs to: the kprobe is the first member of
  * every variant of the union. */
@@ -350,7 +349,7 @@ static void probe_add(int argc, char **argv)
 	if (register_shell_probe(sp, name, offset) < 0)
 		goto fail;
 	keep_shell_probe(sp, name, offset);
-	kprintf("probe %d: %c %s at 0x%016lx\n", sp->id, kind_letter[sp->kind], sp->name,
+	kprintf("probe %d: %c %s at 0x%016lx\n", sp->id, probe_kind_letter(sp->kind), sp->name,
 		(unsigned long)sp->kp.addr);
 	return;
 fail:
@@ -520,23 +519,30 @@ static void probe_enable(const char *target, bool on)
 
 /* ---- list and show ---- */
 
+/* The columns of /sys/kernel/debug/kprobes/list (probe_line.h), with the
+ * module in brackets after the place, flags two spaces apart, and the
+ * counts, which that file does not have. */
+static void print_listed(const struct kprobe_info *info)
+{
+	char place[PROBE_PLACE_MAX], flags[48];
+
+	probe_format_place(info, place, sizeof(place));
+	probe_format_flags(info->flags, "  ", flags, sizeof(flags));
+	kprintf("%016lx  %c  %s%s  hits=%lu missed=%lu\n", (unsigned long)info->addr,
+		probe_kind_letter(info->kind), place, flags, info->nhit, info->nmissed);
+}
+
 static void probe_list(void)
 {
 	static struct kprobe_info info[MAX_LISTED];	/* off the shell's stack */
-	int total = kprobes_snapshot(info, MAX_LISTED);
+	int total = kprobes_snapshot(info, 0, MAX_LISTED);
 
 	if (!kprobes_globally_armed())
 		kprintf("probes disarmed\n");
 	if (total == 0)
 		kprintf("no probes\n");
-	for (int i = 0; i < MIN(total, MAX_LISTED); i++) {
-		kprintf("%016lx  %c  %s%s%s%s  hits=%lu missed=%lu\n", (unsigned long)info[i].addr,
-			kind_letter[info[i].kind], info[i].where,
-			info[i].flags & KPROBE_FLAG_GONE ? "  [GONE]" : "",
-			info[i].flags & KPROBE_FLAG_DISABLED ? "  [DISABLED]" : "",
-			info[i].flags & KPROBE_FLAG_OPTIMIZED ? "  [OPTIMIZED]" : "",
-			info[i].nhit, info[i].nmissed);
-	}
+	for (int i = 0; i < MIN(total, MAX_LISTED); i++)
+		print_listed(&info[i]);
 	if (total > MAX_LISTED)
 		kprintf("(%d more not shown)\n", total - MAX_LISTED);
 }
@@ -578,17 +584,18 @@ static void show_one(struct shell_probe *sp)
 {
 	static struct kprobe_report r;	/* off the shell's stack */
 	const struct kprobe_info *info = &r.info;
+	char flags[48], place[PROBE_PLACE_MAX];
 
 	if (kprobe_report(&sp->kp, &r) < 0)
 		return;
-	kprintf("probe %d: %c %s at 0x%016lx%s%s\n", sp->id, kind_letter[sp->kind], sp->name,
-		(unsigned long)info->addr,
-		info->flags & KPROBE_FLAG_GONE ? " [GONE]" : "",
-		info->flags & KPROBE_FLAG_DISABLED ? " [DISABLED]" : "");
+	probe_format_flags(info->flags, " ", flags, sizeof(flags));
+	kprintf("probe %d: %c %s at 0x%016lx%s\n", sp->id, probe_kind_letter(sp->kind), sp->name,
+		(unsigned long)info->addr, flags);
 	if (info->flags & KPROBE_FLAG_GONE) {
 		/* Its code is freed: nothing there to show. */
-		kprintf("  gone      %s: %s; `probe del %d` removes it\n", info->where,
-			r.gone_why, sp->id);
+		probe_format_place(info, place, sizeof(place));
+		kprintf("  gone      %s: %s; `probe del %d` removes it\n", place, r.gone_why,
+			sp->id);
 		print_counts(info);
 		return;
 	}

@@ -177,7 +177,7 @@ static void reports_copy_probes_and_their_point(void)
 	EXPECT(!(r.info.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE)));
 	EXPECT(r.info.maxactive == 3 && r.info.instances_in_use == 0);
 
-	n = kprobes_snapshot(all, (int)ARRAY_SIZE(all));
+	n = kprobes_snapshot(all, 0, (int)ARRAY_SIZE(all));
 	for (int i = 0; i < MIN(n, (int)ARRAY_SIZE(all)); i++) {
 		if (all[i].probe == &kp)
 			at_kp = i;
