@@ -100,11 +100,12 @@ static bool field(const char **name, const char *field_name, char *value, size_t
 bool arch_cpuinfo_field(unsigned int id, unsigned int i, const char **name, char *value,
 			size_t size)
 {
-	const struct cpu_ident *c = &idents[id];
 	unsigned long khz = (unsigned long)(arch_cycles_frequency() / 1000);
+	const struct cpu_ident *c;
 
-	if (id >= MAX_CPUS || !__atomic_load_n(&c->recorded, __ATOMIC_ACQUIRE))
+	if (id >= MAX_CPUS || !__atomic_load_n(&idents[id].recorded, __ATOMIC_ACQUIRE))
 		return false;
+	c = &idents[id];
 	switch (i) {
 	case 0:
 		return field(name, "vendor_id", value, size, "%s", c->vendor);
