@@ -197,14 +197,32 @@ def qemu_command(arch, cpus, icount):
     return qemu.command(arch, cpus)
 
 
+# How long one bench command may run: a full run's rows take minutes on
+# a loaded host; the smoke's (--smoke) take seconds, and its limit keeps
+# a hung guest inside the test runner's own (BENCH_TIMEOUT in
+# tests/run_tests.py), so that the bench itself says where it hung.
+COMMAND_TIMEOUT = {"full": 1200, "smoke": 240}
+command_timeout = COMMAND_TIMEOUT["full"]
+# Console lines shown when a boot fails.
+FAILURE_LINES = 40
+
+
 def boot(qemu_cmd, arch, commands):
-    """Boot with qemu_cmd, type each shell command, return their output."""
+    """Boot with qemu_cmd, type each shell command, return their output.
+    If the guest hangs, panics or dies, print what it was doing (the
+    command line and the console's last lines) before raising."""
     out = []
     with qemu.Machine(arch, qemu_cmd=qemu_cmd) as m:	# starts QEMU
-        m.wait_prompt(120, echo=False)
-        for command in commands:
-            out += m.command(command, timeout=1200)
-        m.poweroff()
+        try:
+            m.wait_prompt(120, echo=False)
+            for command in commands:
+                out += m.command(command, timeout=command_timeout)
+            m.poweroff()
+        except qemu.MachineError as e:
+            print("bench: %s\nbench: %s; the console's last lines:" % (" ".join(qemu_cmd), e))
+            for line in (m.screen.lines + [m.screen.current()])[-FAILURE_LINES:]:
+                print("  | " + line)
+            raise
     return out
 
 
@@ -536,6 +554,8 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--only-scale", action="store_true")
     args = ap.parse_args()
+    global command_timeout
+    command_timeout = COMMAND_TIMEOUT["smoke" if args.smoke else "full"]
     calls = 200 if args.smoke else args.calls
     boots = 1 if args.smoke else max(1, args.boots)
     missing = [] if args.only_scale else report_hits(args, calls, boots)
