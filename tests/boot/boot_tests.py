@@ -704,6 +704,7 @@ def test_redirect(m):
                        ("echo x > /nope/file", "shell: /nope/file: No such file or directory"),
                        ("echo x > /etc/motd/x", "shell: /etc/motd/x: Not a directory"),
                        ("echo x > /proc/version", "shell: /proc/version: Permission denied"),
+                       ("echo x > /proc/kallsyms", "shell: /proc/kallsyms: Permission denied"),
                        ("echo x > /proc/newfile", "shell: /proc/newfile: Permission denied"),
                        ("frobnicate > " + path, "unknown command: frobnicate (try help)")]:
         expect_exact(m.command(typed), msg, typed)
