@@ -87,6 +87,7 @@ class Part:
         self.failed = 0
         self.skipped = 0
         self.note = ""
+        self.output = []        # every line it printed
 
 
 def make_parts(archs, only, boot_tests):
@@ -215,6 +216,7 @@ def run_part(part):
     if notes and (part.failed == 0 or not found or timed_out):
         part.failed += 1
     part.note = ", ".join(notes)
+    part.output = lines
     return lines
 
 
@@ -227,6 +229,19 @@ def print_table(parts):
         if p.note:
             status += " (%s)" % p.note
         print("%-*s  %6d  %6d  %7d  %s" % (width, p.name, p.passed, p.failed, p.skipped, status))
+
+
+# The last lines of each failed part, printed again after the table, so
+# that the end of a long log (all a CI page may show) says why it failed.
+FAILED_TAIL_LINES = 12
+
+
+def print_failed_tails(parts):
+    for p in parts:
+        if p.failed and p.output:
+            print("--- the last lines of %s:" % p.name)
+            for line in p.output[-FAILED_TAIL_LINES:]:
+                print("  " + line)
 
 
 def main():
@@ -249,6 +264,7 @@ def main():
         run_part(part)
 
     print_table(parts)
+    print_failed_tails(parts)
     passed = sum(p.passed for p in parts)
     failed = sum(p.failed for p in parts)
     skipped = sum(p.skipped for p in parts)

@@ -203,14 +203,12 @@ def qemu_command(arch, cpus, icount):
 # tests/run_tests.py), so that the bench itself says where it hung.
 COMMAND_TIMEOUT = {"full": 1200, "smoke": 240}
 command_timeout = COMMAND_TIMEOUT["full"]
-# Console lines shown when a boot fails.
-FAILURE_LINES = 40
 
 
 def boot(qemu_cmd, arch, commands):
     """Boot with qemu_cmd, type each shell command, return their output.
-    If the guest hangs, panics or dies, print what it was doing (the
-    command line and the console's last lines) before raising."""
+    If the guest hangs, panics or dies, say which boot it was (the
+    Machine then prints its console's last lines) and raise BootFailed."""
     out = []
     with qemu.Machine(arch, qemu_cmd=qemu_cmd) as m:	# starts QEMU
         try:
@@ -219,11 +217,13 @@ def boot(qemu_cmd, arch, commands):
                 out += m.command(command, timeout=command_timeout)
             m.poweroff()
         except qemu.MachineError as e:
-            print("bench: %s\nbench: %s; the console's last lines:" % (" ".join(qemu_cmd), e))
-            for line in (m.screen.lines + [m.screen.current()])[-FAILURE_LINES:]:
-                print("  | " + line)
-            raise
+            print("bench: %s: %s" % (" ".join(qemu_cmd), e))
+            raise BootFailed(str(e)) from e
     return out
+
+
+class BootFailed(Exception):
+    """A bench boot hung, panicked or died (boot has said where)."""
 
 
 def run(arch, calls, icount, cpus=1):
@@ -556,6 +556,19 @@ def main():
     args = ap.parse_args()
     global command_timeout
     command_timeout = COMMAND_TIMEOUT["smoke" if args.smoke else "full"]
+    try:
+        complete = measure(args)
+    except BootFailed as e:
+        print("bench: no table: a boot failed (%s)" % e)
+        complete = False
+    if args.smoke:
+        print("bench(%s): %d passed, %d failed" % (args.arch, complete, not complete))
+    return 0 if complete else 1
+
+
+def measure(args):
+    """Every table `make bench` prints (the smoke's with fewer calls and
+    shorter runs); returns whether each is complete."""
     calls = 200 if args.smoke else args.calls
     boots = 1 if args.smoke else max(1, args.boots)
     missing = [] if args.only_scale else report_hits(args, calls, boots)
@@ -569,12 +582,9 @@ def main():
              for _ in range(1 if args.smoke else max(1, args.scale_boots))]
     host.update(load_after=os.getloadavg(), seconds=time.time() - host["start"])
     missing += report_interleaved(args.arch, pairs, pair_ms, host)
-    complete = not missing
-    if not complete:
+    if missing:
         print("bench: incomplete or wrong table: %s" % ", ".join(missing))
-    if args.smoke:
-        print("bench(%s): %d passed, %d failed" % (args.arch, complete, not complete))
-    return 0 if complete else 1
+    return not missing
 
 
 def report_hits(args, calls, boots):
