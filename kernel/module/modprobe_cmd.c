@@ -29,7 +29,8 @@
 
 #define MODULES_DEP MODULE_DIR "/modules.dep"
 
-/* The name of the module at ref; refs the plan made name a module. */
+/* The name of the module whose file ref is (modules_dep.h), or ref's
+ * own text if that names none. */
 static void ref_name(const struct dep_ref *ref, char name[MODULE_NAME_LEN])
 {
 	if (!module_name_of_path(ref->path, ref->len, name, MODULE_NAME_LEN))
