@@ -163,7 +163,8 @@ $(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS)
 # samples/kprobes and the boot tests' tests/modules. tools/modules.mk builds each directory into
 # build/$(ARCH)/M/ and installs the .ko files into the staging tree
 # $(BUILD)/modules/lib/modules/, which the root file system archive
-# includes: the next `make run` has them in /lib/modules. A module change
+# includes: the next `make run` has them in /lib/modules, with the
+# modules.dep tools/depmod.py writes there for modprobe. A module change
 # rebuilds the archive (and the ISO), never the kernel.
 #
 # The flags: the kernel's code generation (the code model of where modules
@@ -197,10 +198,16 @@ $(MODULES_STAMP): $(VERMAGIC_H) FORCE
 	@mkdir -p $(BUILD)/modules/lib/modules
 	$(Q)for d in $(MODULE_DIRS); do $(MODULES_MAKE) M=$$d install || exit 1; done
 	$(Q)[ -e $@ ] || touch $@
-modules: $(MODULES_STAMP)
+# Written again whenever a module is installed (the stamp changes), from
+# every module of the staging tree, whichever directory it came from.
+MODULES_DEP := $(BUILD)/modules/lib/modules/modules.dep
+$(MODULES_DEP): $(MODULES_STAMP) tools/depmod.py
+	@echo "  DEPMOD  /lib/modules/modules.dep"
+	$(Q)$(PYTHON) tools/depmod.py $(dir $@)
+modules: $(MODULES_DEP)
 
 # The archive holds rootfs/ and the staging tree, merged.
-$(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null) $(MODULES_STAMP)
+$(BUILD)/rootfs.cpio: tools/mkcpio.py $(shell find rootfs -type f 2>/dev/null) $(MODULES_DEP)
 	@mkdir -p $(dir $@)
 	@echo "  CPIO    $@"
 	$(Q)$(PYTHON) tools/mkcpio.py rootfs $(BUILD)/modules $@

@@ -101,6 +101,23 @@ void sched_init(void);
 /* Enable interrupts and become the idle loop; never returns. */
 __noreturn void sched_run_idle(void);
 
+/* What a new thread is to be: Linux's struct kernel_clone_args by name,
+ * ProbeOS's own fields (there are no processes, address spaces or clone
+ * flags to copy or share: every thread is a kernel thread). fn and
+ * fn_arg are Linux's names. */
+struct kernel_clone_args {
+	const char *name;
+	void (*fn)(void *);
+	void *fn_arg;
+	bool pinned;		/* run only on CPU cpu */
+	unsigned int cpu;
+};
+
+/* Make a ready thread as args says. Returns its id, or -ENOMEM. Every
+ * thread but the CPUs' idle threads is made here (thread_create and
+ * thread_create_on call it), as in Linux, whose name it has: a probe on
+ * it sees each one made. */
+int kernel_clone(struct kernel_clone_args *args);
 /* Create a ready thread that runs fn(arg). Returns its id, or -ENOMEM.
  * No pointer is handed out: the thread may have run and ended (and been
  * freed) by the time this returns. */

@@ -21,15 +21,17 @@ static struct thread *thread_alloc(const char *name)
 	return t;
 }
 
-static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
-		  unsigned int cpu)
+/* Not inlined into thread_create: a probe on kernel_clone (Linux's
+ * kprobe_example.c and kretprobe_example.c probe it by default) must see
+ * every thread made. */
+__noinline int kernel_clone(struct kernel_clone_args *args)
 {
 	/* The stack first: the heap is first fit, so the structure allocated
 	 * next lands above the stack or in an earlier hole, not just below
 	 * it, where an overflow would wreck it before the check could read
 	 * its name and stack (thread_check_stack). */
 	void *stack = kmalloc(THREAD_STACK_SIZE);
-	struct thread *t = stack ? thread_alloc(name) : NULL;
+	struct thread *t = stack ? thread_alloc(args->name) : NULL;
 	int id;
 
 	if (!t) {
@@ -39,11 +41,11 @@ static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
 	t->stack = stack;
 	t->stack_size = THREAD_STACK_SIZE;
 	*(uint64_t *)stack = STACK_END_MAGIC;
-	t->entry = fn;
-	t->arg = arg;
-	t->pinned = pinned;
-	t->pinned_cpu = cpu;
-	t->cpu = cpu;	/* what ps shows until it first runs */
+	t->entry = args->fn;
+	t->arg = args->fn_arg;
+	t->pinned = args->pinned;
+	t->pinned_cpu = args->cpu;
+	t->cpu = args->cpu;	/* what ps shows until it first runs */
 	arch_context_init(&t->context, (char *)stack + t->stack_size);
 	id = (int)t->id;	/* t may have run and been freed once it is queued */
 	sched_enqueue_new(t);
@@ -52,12 +54,18 @@ static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
 
 int thread_create(const char *name, void (*fn)(void *), void *arg)
 {
-	return create(name, fn, arg, false, 0);
+	struct kernel_clone_args args = { .name = name, .fn = fn, .fn_arg = arg };
+
+	return kernel_clone(&args);
 }
 
 int thread_create_on(unsigned int cpu, const char *name, void (*fn)(void *), void *arg)
 {
-	return create(name, fn, arg, true, cpu);
+	struct kernel_clone_args args = {
+		.name = name, .fn = fn, .fn_arg = arg, .pinned = true, .cpu = cpu,
+	};
+
+	return kernel_clone(&args);
 }
 
 void thread_free(struct thread *t)

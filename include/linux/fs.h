@@ -9,6 +9,7 @@
 #define _LINUX_FS_H
 
 #include <linux/module.h>
+#include <linux/stat.h>
 #include <linux/types.h>
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/vfs.h"

@@ -12,10 +12,12 @@
  * module_param_string, a char array the value is copied into. The
  * variable's C type is checked at compile time: a mismatch is an error,
  * because the loader would write the wrong number of bytes. perm is
- * Linux's sysfs mode; it is recorded and not used. */
+ * Linux's sysfs mode (S_IRUGO and the others of <linux/stat.h>);
+ * it is recorded and not used. */
 #ifndef _LINUX_MODULEPARAM_H
 #define _LINUX_MODULEPARAM_H
 
+#include <linux/stat.h>
 #include "kernel/module/moduleparam.h"
 #include "lib/types.h"
 

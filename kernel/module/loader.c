@@ -26,6 +26,7 @@
 #include "kernel/module/arch_module.h"
 #include "kernel/module/elf_check.h"
 #include "kernel/module/internal.h"
+#include "kernel/module/modinfo.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
@@ -84,26 +85,15 @@ static int read_tables(struct load_info *li)
 	return li->sec_addr && li->sym_value ? 0 : -ENOMEM;
 }
 
-/* The value of "key=" among the NUL-separated strings of .modinfo. */
+/* The value of "key=" in the module's .modinfo (modinfo.h), or NULL. */
 static const char *modinfo(const struct load_info *li, const char *key)
 {
 	unsigned int i = find_section(li, ".modinfo");
-	const char *p, *end;
-	size_t len = strlen(key);
 
 	/* The ELF check made .modinfo PROGBITS, inside the file. */
-	p = i ? elf_section_data(li->eh, &li->sh[i]) : NULL;
-	if (!p)
+	if (!i)
 		return NULL;
-	end = p + li->sh[i].sh_size;
-	while (p < end) {
-		size_t n = strnlen(p, (size_t)(end - p));
-
-		if (n > len && strncmp(p, key, len) == 0 && p[len] == '=' && p + n < end)
-			return p + len + 1;
-		p += n + 1;
-	}
-	return NULL;
+	return modinfo_get(elf_section_data(li->eh, &li->sh[i]), li->sh[i].sh_size, key);
 }
 
 static struct module *find_module(const char *name)
@@ -321,6 +311,18 @@ int module_unload(const char *name)
 	err = unload_locked(name);
 	mutex_unlock(&modules_mutex);
 	return err;
+}
+
+int module_user_count(const char *name)
+{
+	struct module *mod;
+	int n;
+
+	mutex_lock(&modules_mutex);
+	mod = find_module(name);
+	n = mod ? (int)mod->users : -ENOENT;
+	mutex_unlock(&modules_mutex);
+	return n;
 }
 
 bool within_module_core(uintptr_t addr, const struct module *mod)

@@ -8,7 +8,8 @@
  *                     module's name, from its file name at build time),
  *                     vermagic= (the kernel build it is for, which must
  *                     be this one: tools/mkvermagic.py), license=, author=, description=, parm=NAME:text,
- *                     parmtype=NAME:type
+ *                     parmtype=NAME:type, depends= (the modules it needs,
+ *                     for modinfo: modinfo.h)
  *   init_module       the global symbol module_init() aliases to the
  *                     module's init function; cleanup_module likewise
  *                     for module_exit() (a module without it cannot be
@@ -114,6 +115,10 @@ int module_load(const void *image, size_t size, int nargs, char **args);
 /* Remove a loaded module: -ENOENT if there is none by that name, -EBUSY
  * if another module uses it or it has no exit function. */
 int module_unload(const char *name);
+
+/* How many loaded modules use the exports of the module called name,
+ * or -ENOENT if none by that name is loaded (modprobe asks). */
+int module_user_count(const char *name);
 
 /* The module whose core or init memory holds addr, or NULL. Lock-free:
  * safe in a trap handler or a panic; call with preemption disabled

@@ -1,5 +1,7 @@
-/* The shell's module commands: insmod, rmmod and lsmod (module.h). */
+/* The shell's module commands: insmod, rmmod and lsmod (module.h);
+ * modinfo and modprobe have files of their own. */
 #include "kernel/module/module.h"
+#include "kernel/module/module_cmds.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/command.h"
@@ -8,11 +10,7 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-#define MODULE_DIR "/lib/modules/"
-
-/* "kprobe_example" and "kprobe_example.ko" mean /lib/modules/kprobe_example.ko;
- * a path with a slash is taken as it is. */
-static void module_path(const char *arg, char *path, size_t size)
+void module_path(const char *arg, char *path, size_t size)
 {
 	size_t len = strlen(arg);
 	bool has_suffix = len > 3 && strcmp(arg + len - 3, ".ko") == 0;
@@ -20,7 +18,7 @@ static void module_path(const char *arg, char *path, size_t size)
 	if (strchr(arg, '/'))
 		strlcpy(path, arg, size);
 	else
-		snprintf(path, size, MODULE_DIR "%s%s", arg, has_suffix ? "" : ".ko");
+		snprintf(path, size, MODULE_DIR "/%s%s", arg, has_suffix ? "" : ".ko");
 }
 
 /* insmod PATH [name=value ...] */

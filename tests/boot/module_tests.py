@@ -1,5 +1,6 @@
-"""Boot tests of loadable modules: insmod, rmmod, lsmod, probes on module
-code and [GONE], Linux's sample modules and ours.
+"""Boot tests of loadable modules: insmod, rmmod, lsmod, modinfo,
+modprobe, probes on module code and [GONE], Linux's sample modules and
+ours.
 
 The modules come from the boot archive's /lib/modules/: samples/kprobes/
 and tests/modules/ (built by `make`), Linux's samples/kprobes/ (built by
@@ -93,6 +94,11 @@ def define(test):
             last = now
         return last
 
+    def mem_given_back(m, before, what):
+        """`mem` settles where it was before what was done."""
+        after = settled_mem(m)
+        check(after == before, "`mem` before %s: %s; after: %s" % (what, show(before), show(after)))
+
     def cat_hostname(m):
         return run(m, "cat /etc/hostname")
 
@@ -117,24 +123,39 @@ def define(test):
         out = run(m, "ls /lib/modules")
         names = {line.split()[0] for line in out if line.split()}
         want = {"kprobe_regs.ko", "jprobe_args.ko", "kretprobe_time.ko", "fault_inject.ko",
-                "mod_exporter.ko", "mod_user.ko", "kprobe_example.ko", "kretprobe_example.ko"}
+                "mod_exporter.ko", "mod_user.ko", "kprobe_example.ko", "kretprobe_example.ko",
+                "mod_compat.ko", "modules.dep"}
         check(want <= names, "`ls /lib/modules`: missing %s" % ", ".join(sorted(want - names)))
         no_modules_left(m)
 
+    def worker_start_stop(m, cmd="worker start 2"):
+        """Make two threads (kernel_clone, twice), let them go; the
+        output of the start, with any handler lines."""
+        out = run(m, cmd)
+        check(len([line for line in out if line.startswith("worker: started")]) == 2,
+              "`%s`: expected two workers, got %s" % (cmd, show(out)))
+        stop = run(m, "worker stop")
+        check(len(stop) == 1 and stop[0].startswith("worker: stopped"),
+              "`worker stop`: %s" % show(stop))
+        return out
+
     @module_test("module_kprobe_example")
     def test_module_kprobe_example(m):
-        """Linux's samples/kprobes/kprobe_example.c, unchanged."""
-        insmod(m, "kprobe_example symbol=vfs_read",
-               [r"^kprobe_init: Planted kprobe at %s$" % HEX])
-        # Its handlers print at each read of the file: look at its own line.
+        """Linux's samples/kprobes/kprobe_example.c, unchanged, with no
+        parameter: it probes kernel_clone, which makes every thread."""
+        insmod(m, "kprobe_example", [r"^kprobe_init: Planted kprobe at %s$" % HEX])
         out = [line for line in run(m, "cat /proc/modules") if line.startswith("kprobe_example ")]
         check(len(out) == 1 and out[0].split()[4] == "Live",
               "/proc/modules: kprobe_example not Live: %s" % show(out))
-        out = cat_hostname(m)
+        # Its handlers print at each thread made: two workers, two of each.
+        out = worker_start_stop(m)
         regs = archs.testdata(m.arch).KPROBE_EXAMPLE_REGS
-        expect_lines(out, [r"^handler_pre: <vfs_read> p->addr = 0x%s, %s$" % (HEX, regs),
-                           r"^handler_post: <vfs_read> p->addr = 0x%s, " % HEX,
-                           r"^probeos$"], "cat /etc/hostname")
+        for name, pattern in [
+                ("handler_pre", r"^handler_pre: <kernel_clone> p->addr = 0x%s, %s$" % (HEX, regs)),
+                ("handler_post", r"^handler_post: <kernel_clone> p->addr = 0x%s, " % HEX)]:
+            hits = [line for line in out if re.search(pattern, line)]
+            check(len(hits) == 2, "`worker start 2`: expected 2 %s lines, got %s"
+                  % (name, show(out)))
         # Its handlers are __kprobes: blacklisted, by name and by module.
         for name in ("handler_pre", "kprobe_example:handler_post"):
             out = run(m, "probe add " + name)
@@ -149,27 +170,32 @@ def define(test):
                                          out[0]), "`sym 0x%x`: %s" % (addr + 4, show(out)))
         out = run(m, "rmmod kprobe_example")
         expect_lines(out, [r"^kprobe_exit: kprobe at %s unregistered$" % HEX], "rmmod")
-        out = cat_hostname(m)
-        check(out == ["probeos"], "after rmmod, `cat`: %s" % show(out))
+        out = worker_start_stop(m)
+        expect_no_line(out, r"^handler_", "worker start 2 (after rmmod)")
         no_modules_left(m)
         no_probes_left(m)
 
     @module_test("module_kretprobe_example")
     def test_module_kretprobe_example(m):
-        """Linux's kretprobe_example.c: it skips kernel threads (no mm),
-        and every ProbeOS thread is one, so it reports no call."""
-        insmod(m, "kretprobe_example func=vfs_read",
-               [r"^Planted return probe at vfs_read: %s$" % HEX])
+        """Linux's kretprobe_example.c with no parameter: a return probe on
+        kernel_clone. Its entry handler skips kernel threads (no mm), and
+        every ProbeOS thread is one, so its return handler never prints:
+        the probe is hit at each thread made, and it prints nothing."""
+        insmod(m, "kretprobe_example",
+               [r"^Planted return probe at kernel_clone: %s$" % HEX])
         out = run(m, "probe list")
-        expect_lines(out, [r"  r  vfs_read\+0x0  "], "probe list")
-        out = cat_hostname(m)
-        check(out == ["probeos"], "`cat`: the sample must print nothing: %s" % show(out))
+        expect_lines(out, [r"  r  kernel_clone\+0x0  .*hits=0"], "probe list")
+        out = worker_start_stop(m)
+        check(all(line.startswith("worker: started") for line in out),
+              "`worker start 2`: the sample must print nothing: %s" % show(out))
+        out = run(m, "probe list")
+        expect_lines(out, [r"  r  kernel_clone\+0x0  .*hits=2"], "probe list")
         out = run(m, "probe add entry_handler")
         check(out == ["probe: entry_handler is blacklisted"],
               "`probe add entry_handler` (NOKPROBE_SYMBOL): %s" % show(out))
         out = run(m, "rmmod kretprobe_example")
         expect_lines(out, [r"^kretprobe at %s unregistered$" % HEX,
-                           r"^Missed probing 0 instances of vfs_read$"], "rmmod")
+                           r"^Missed probing 0 instances of kernel_clone$"], "rmmod")
         no_modules_left(m)
         no_probes_left(m)
 
@@ -473,6 +499,185 @@ def define(test):
         run(m, "rmmod mod_two_files")
         no_modules_left(m)
 
+    def staged(m, name):
+        """The bytes of /lib/modules/NAME.ko as the build staged it."""
+        with open(os.path.join(ROOT, "build", m.arch, "modules", "lib", "modules",
+                               name + ".ko"), "rb") as f:
+            return f.read()
+
+    def modinfo_strings(data):
+        """The key=value strings of a module file's .modinfo, in order."""
+        elf = mkbadmodules.Elf(data)
+        sh = elf.shdr(elf.section(".modinfo"))
+        return [t.decode() for t in bytes(elf.data[sh[4]:sh[4] + sh[5]]).split(b"\0") if t]
+
+    def field(key, value):
+        """A line of modinfo: the name padded to 16 columns, as Linux's."""
+        return ("%-16s%s" % (key + ":", value)).rstrip()
+
+    @module_test("module_modinfo")
+    def test_module_modinfo(m):
+        """modinfo reads a module file without loading it: the fields of
+        its .modinfo in their order (the build adds depends=, name= and
+        vermagic=), then one parm: line a parameter, NAME:DESC (TYPE) as
+        Linux's modinfo joins parm= and parmtype=; by path or by name."""
+        data = staged(m, "mod_user")
+        want = [field("filename", "/lib/modules/mod_user.ko"), field("size", len(data))]
+        want += [field(*kv.split("=", 1)) for kv in modinfo_strings(data)]
+        check(field("depends", "mod_exporter") in want,
+              "mod_user.ko's .modinfo has no depends=mod_exporter: %s" % show(want))
+        for arg in ("/lib/modules/mod_user.ko", "mod_user", "mod_user.ko"):
+            out = [line.rstrip() for line in run(m, "modinfo " + arg)]
+            check(out == want, "`modinfo %s`: expected %s, got %s" % (arg, show(want), show(out)))
+        out = [line.rstrip() for line in run(m, "modinfo mod_params")]
+        params = [line for line in out if line.startswith("parm:")]
+        want = [field("parm", "p_int:an int (int)")] + \
+            [field("parm", "%s:%s" % (p, t)) for p, t in [
+                ("p_string", "string"), ("p_charp", "charp"), ("p_bool", "bool"),
+                ("p_ulong", "ulong"), ("p_long", "long"), ("p_uint", "uint")]]
+        check(sorted(params) == sorted(want) and out[-len(params):] == params,
+              "`modinfo mod_params`: parm lines %s, expected %s, last" % (show(params), show(want)))
+        out = [line.rstrip() for line in run(m, "modinfo mod_compat")]
+        expect_lines(out, ["^" + re.escape(field("description",
+                                                 "uses the Linux API of older module code")) + "$",
+                           "^" + re.escape(field("author", "ProbeOS")) + "$",
+                           "^" + re.escape(field("parm", "symbol:the symbol to look up (string)"))
+                           + "$",
+                           "^" + re.escape(field("parm", "repeat:int")) + "$"], "modinfo mod_compat")
+        # Any architecture's module: its fields read the same.
+        other = archs.config(m.arch)["OTHER_ARCH"]
+        out = run(m, "modinfo /lib/modules/bad/other_arch.ko")
+        expect_lines(out, [r"^name:\s+mod_params$", r"^vermagic:\s+probeos-\S+ .* %s$" % other],
+                     "modinfo other_arch.ko")
+        # A file that is no module, or no file: one line each, nothing kept.
+        before = settled_mem(m)
+        for arg, want in [
+                ("/lib/modules/bad/text.ko",
+                 "modinfo: ERROR: could not get modinfo from 'text': not an ELF file"),
+                ("/lib/modules/bad/modinfo_nobits.ko",
+                 r"modinfo: ERROR: could not get modinfo from 'modinfo_nobits': section \d+ "
+                 r"\(\.modinfo\) has type 0x8"),
+                ("/etc/motd", "modinfo: ERROR: could not get modinfo from 'motd': not an ELF file"),
+                ("nosuch", r"modinfo: ERROR: Module nosuch not found\.$"),
+                ("/lib/modules/nosuch.ko",
+                 r"modinfo: ERROR: Module file /lib/modules/nosuch\.ko not found\.$")]:
+            out = run(m, "modinfo " + arg)
+            check(len(out) == 1 and re.match(want, out[0]),
+                  "`modinfo %s`: expected one line matching %r, got %s" % (arg, want, show(out)))
+        mem_given_back(m, before, "modinfo of bad files")
+        no_modules_left(m)
+
+    def loaded_names(m):
+        return sorted(loaded(m))
+
+    @module_test("module_modprobe")
+    def test_module_modprobe(m):
+        """modprobe loads what /lib/modules/modules.dep says a module
+        needs first, skips what is loaded; modprobe -r removes the module,
+        then what it needed that nothing else uses."""
+        before = settled_mem(m)
+        out = run(m, "cat /lib/modules/modules.dep")
+        check("mod_user.ko: mod_exporter.ko" in out and "mod_exporter.ko:" in out,
+              "/lib/modules/modules.dep: %s" % show(out))
+        out = run(m, "modprobe mod_user")
+        check(out == ["mod_exporter: loaded", "mod_user: exporter_add(2, 3) = 5, calls = 1"],
+              "`modprobe mod_user`: %s" % show(out))
+        check(loaded(m)["mod_exporter"][1:] == [1, ["mod_user"]],
+              "`lsmod` after modprobe mod_user: %s" % loaded(m))
+        out = run(m, "modprobe mod_user")
+        check(out == [], "`modprobe mod_user` when loaded: %s" % show(out))
+        out = run(m, "modprobe -r mod_user")
+        check(out == ["mod_user: removed", "mod_exporter: removed after 1 calls"],
+              "`modprobe -r mod_user`: %s" % show(out))
+        no_modules_left(m)
+        # A dependency another module still uses stays.
+        run(m, "modprobe mod_user")
+        out = run(m, "modprobe mod_needs_gone")
+        check(out == ["mod_needs_gone: 8"], "`modprobe mod_needs_gone`: %s" % show(out))
+        run(m, "modprobe -r mod_user")
+        names = loaded_names(m)
+        check(names == ["mod_exporter", "mod_gone", "mod_needs_gone"],
+              "after modprobe -r mod_user, with mod_needs_gone loaded: %s" % names)
+        run(m, "modprobe -r mod_needs_gone")
+        no_modules_left(m)
+        # Parameters go to the module asked for.
+        out = run(m, "modprobe mod_params p_int=3 p_string=ab")
+        expect_lines(out, [r"^mod_params: int=3 .* string=ab$"], "modprobe mod_params")
+        run(m, "modprobe -r mod_params")
+        for cmd, want in [
+                ("modprobe -r mod_user", "modprobe: FATAL: Module mod_user is not in kernel."),
+                ("modprobe nosuch",
+                 "modprobe: FATAL: Module nosuch not found in directory /lib/modules"),
+                ("modprobe", "usage: modprobe NAME [name=value ...] | modprobe -r NAME")]:
+            out = run(m, cmd)
+            check(out == [want], "`%s`: expected %r, got %s" % (cmd, want, show(out)))
+        run(m, "modprobe mod_user")
+        out = run(m, "modprobe -r mod_exporter")
+        check(out == ["modprobe: FATAL: Module mod_exporter is in use."],
+              "`modprobe -r mod_exporter` under mod_user: %s" % show(out))
+        run(m, "modprobe -r mod_user")
+        no_modules_left(m)
+        mem_given_back(m, before, "modprobe")
+
+    @module_test("module_modprobe_dependency_fails")
+    def test_module_modprobe_dependency_fails(m):
+        """mod_needs_failing needs mod_exporter and mod_init_fails, whose
+        init fails: modprobe loads mod_exporter, then removes it again,
+        and one line of its own says why."""
+        before = settled_mem(m)
+        out = run(m, "modprobe mod_needs_failing")
+        expect_lines(out, [r"^mod_exporter: loaded$",
+                           r"^insmod: init of mod_init_fails failed: -19 \(No such device\)",
+                           r"^mod_exporter: removed after 0 calls$"], "modprobe mod_needs_failing")
+        why = [line for line in out if line.startswith("modprobe:")]
+        check(why == ["modprobe: ERROR: could not insert 'mod_init_fails': No such device"],
+              "`modprobe mod_needs_failing`: expected one modprobe line, got %s" % show(out))
+        expect_no_line(out, r"mod_needs_failing: loaded", "modprobe mod_needs_failing")
+        no_modules_left(m)
+        no_probes_left(m)
+        mem_given_back(m, before, "modprobe")
+
+    @module_test("module_modprobe_dependency_missing")
+    def test_module_modprobe_dependency_missing(m):
+        """A modules.dep gone stale: mod_gone.ko, which mod_needs_gone
+        needs, is deleted. modprobe loads mod_exporter, finds no mod_gone,
+        removes mod_exporter again, and one line says why."""
+        out = run(m, "rm /lib/modules/mod_gone.ko")
+        check(out == [], "`rm /lib/modules/mod_gone.ko`: %s" % show(out))
+        before = settled_mem(m)
+        out = run(m, "modprobe mod_needs_gone")
+        want = ["mod_exporter: loaded",
+                "modprobe: FATAL: Module mod_gone not found in directory /lib/modules",
+                "mod_exporter: removed after 0 calls"]
+        check(out == want, "`modprobe mod_needs_gone`: expected %s, got %s"
+              % (show(want), show(out)))
+        no_modules_left(m)
+        mem_given_back(m, before, "modprobe")
+
+    @module_test("module_compat")
+    def test_module_compat(m):
+        """tests/modules/mod_compat.c uses what older module code does:
+        kallsyms_lookup_name (the address `sym` gives, 0 for no symbol),
+        NR_CPUS, NAME_MAX, PATH_MAX and the S_I* permissions."""
+        addr = run(m, "sym kernel_clone")[0].split()[1][2:].lstrip("0")
+        insmod(m, "mod_compat", [
+            r"^mod_compat: kernel_clone at 0x%s, no_such_symbol at 0x0$" % addr,
+            r"^mod_compat: NR_CPUS=8 \(8 slots\) NAME_MAX=255 PATH_MAX=4096$",
+            r"^mod_compat: S_IRUGO=444 S_IWUGO=222 S_IXUGO=111 S_IRWXUGO=777 "
+            r"S_IRUSR=400 S_IWUSR=200$"])
+        out = run(m, "cat /sys/module/mod_compat/parameters/symbol")
+        check(out == ["kernel_clone"], "mod_compat's symbol parameter: %s" % show(out))
+        run(m, "rmmod mod_compat")
+        # A module's symbol, by name and in the module:name form.
+        insmod(m, "mod_exporter")
+        addr = run(m, "sym exporter_add")[0].split()[1][2:].lstrip("0")
+        for name in ("exporter_add", "mod_exporter:exporter_add"):
+            insmod(m, "mod_compat symbol=" + name,
+                   [r"^mod_compat: %s at 0x%s, " % (name, addr)])
+            run(m, "rmmod mod_compat")
+        run(m, "rmmod mod_exporter")
+        no_modules_left(m)
+
     @module_test("module_jprobe_example_refused")
     def test_module_jprobe_example(m):
         """Linux's jprobe_example.c (before 4.15) hard-codes _do_fork or
@@ -508,9 +713,7 @@ def define(test):
         out = cat_hostname(m)
         check(out == ["probeos"], "`cat` after the refusals: %s" % show(out))
         no_modules_left(m)
-        after = settled_mem(m)
-        check(after == before, "`mem` before the refusals: %s; after: %s"
-              % (show(before), show(after)))
+        mem_given_back(m, before, "the refusals")
 
     @module_test("module_100_cycles")
     def test_module_100_cycles(m):
@@ -524,7 +727,5 @@ def define(test):
             out = run(m, "rmmod kprobe_example")
             check(any("unregistered" in line for line in out),
                   "cycle %d: rmmod: %s" % (i, show(out)))
-        after = settled_mem(m)
-        check(after == before, "`mem` before 100 insmod/rmmod cycles: %s; after: %s"
-              % (show(before), show(after)))
+        mem_given_back(m, before, "100 insmod/rmmod cycles")
         no_modules_left(m)

@@ -102,7 +102,8 @@ $(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c kernel/shell/c
 # architecture, with the sources and flags of the host tests' loader
 # (tests/host/host.mk), seeded with the .ko files the build makes and the
 # broken ones of tools/mkbadmodules.py (`make test` makes both first).
-FUZZ_MODULE_SRCS = $(HOST_LOADER_SRCS) kernel/module/elf_check.c lib/string.c lib/format.c \
+FUZZ_MODULE_SRCS = $(HOST_LOADER_SRCS) kernel/module/elf_check.c kernel/module/modinfo.c \
+	lib/string.c lib/format.c \
 	lib/errno.c arch/$(1)/module_reloc.c build/host/obj-$(1)/exports.c
 FUZZ_MODULE_FLAGS = -Iarch/$(1)/include -Ibuild/$(1)/include $(HOST_LOADER_DEFS)
 $(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call FUZZ_TARGET,module_$(a),200000,\
@@ -110,6 +111,16 @@ $(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call FUZZ_TARGET,module_$(a),200000,\
 	build/$(a)/M/**/*.ko build/$(a)/modules/lib/modules/bad/*.ko,tests/fuzz/fuzz_module.c)))
 $(foreach a,$(HOST_LOADER_ARCHS),$(eval \
 	$(FUZZ_OBJS_module_$(a)): build/$(a)/include/generated/vermagic.h))
+
+# What modinfo reads of a module file (tests/fuzz/fuzz_modinfo.c), with
+# the ELF check in front, seeded like the loader's targets.
+$(eval $(call FUZZ_TARGET,modinfo,300000,kernel/module/modinfo.c kernel/module/elf_check.c \
+	lib/string.c lib/format.c lib/errno.c,,build/*/M/**/*.ko build/*/modules/lib/modules/bad/*.ko))
+
+# What modprobe reads of modules.dep (tests/fuzz/fuzz_modules_dep.c),
+# seeded with the files the build writes.
+$(eval $(call FUZZ_TARGET,modules_dep,200000,kernel/module/modules_dep.c lib/string.c,,\
+	build/*/modules/lib/modules/modules.dep))
 
 # ---- Running ----
 

@@ -18,6 +18,7 @@
 
 #include "tests/host/rename.h"
 #include "kernel/module/elf_check.h"
+#include "tests/host/elf_header.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -107,18 +108,7 @@ static struct obj make_obj(uint16_t machine)
 	o.sym = (Elf64_Sym *)(o.buf + OFF_SYMTAB);
 	o.rela = (Elf64_Rela *)(o.buf + OFF_RELA);
 
-	memcpy(eh->e_ident, "\177ELF", 4);
-	eh->e_ident[EI_CLASS] = ELFCLASS64;
-	eh->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh->e_ident[EI_VERSION] = EV_CURRENT;
-	eh->e_type = ET_REL;
-	eh->e_machine = machine;
-	eh->e_version = EV_CURRENT;
-	eh->e_shoff = OFF_SHDRS;
-	eh->e_ehsize = sizeof(Elf64_Ehdr);
-	eh->e_shentsize = sizeof(Elf64_Shdr);
-	eh->e_shnum = NSECT;
-	eh->e_shstrndx = S_SHSTRTAB;
+	elf_header_init(eh, machine, OFF_SHDRS, NSECT, S_SHSTRTAB);
 
 	/* call printk; nop...; a .quad at 8 */
 	memset(o.buf + OFF_TEXT, 0x90, TEXT_SIZE);

@@ -1,9 +1,14 @@
 /* An init that fails after registering a probe, and forgets to
  * unregister it: insmod must print the error, unregister the probe with
- * a warning, and leave nothing behind. */
+ * a warning, and leave nothing behind. It exports a variable, so that
+ * mod_needs_failing needs it: modprobe must then remove what it loaded
+ * before it. */
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/kprobes.h>
+
+int fails_calls;
+EXPORT_SYMBOL(fails_calls);
 
 static int fails_pre(struct kprobe *p, struct pt_regs *regs)
 {
