@@ -37,6 +37,9 @@ struct probe_point *point_blocks[POINT_HASH_SIZE];
 LIST_HEAD(all_kprobes);
 LIST_HEAD(all_points);
 static bool globally_armed = true;
+/* The number the last registered probe got. Numbers are never reused,
+ * so an old number names no probe rather than a newer one. */
+static unsigned int last_probe_id;
 
 /* The bucket of point_blocks that holds the points of addr's block. */
 static struct probe_point __kprobes **point_block_bucket(uintptr_t addr)
@@ -320,7 +323,8 @@ struct kprobe __kprobes *point_jprobe_locked(const struct probe_point *pp)
 /* Add p to pp, as a probe of the given type. A jprobe goes last on its
  * point, so the kprobes sharing the point run their pre-handlers before
  * the jprobe diverts execution to its entry. p is filled in before the
- * store that links it, as a hit may walk the list meanwhile. */
+ * store that links it, as a hit may walk the list meanwhile: its number
+ * too, which a handler may record. */
 static int __kprobes
 point_add_locked(struct probe_point *pp, struct kprobe *p, const struct probe_type *type)
 {
@@ -329,6 +333,8 @@ point_add_locked(struct probe_point *pp, struct kprobe *p, const struct probe_ty
 	if (jp && type->kind == KPROBE_KIND_J)
 		return -EBUSY;
 	p->type = type;
+	p->id = ++last_probe_id;
+	p->owner = kprobes_owner(p);
 	p->addr = pp->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
 	p->point = pp;

@@ -26,6 +26,7 @@
 #include <asm/ptrace.h>
 
 struct kprobe;
+struct module;
 struct probe_point;
 struct probe_type;
 
@@ -71,6 +72,10 @@ struct kprobe {
 	unsigned long nmissed;
 	unsigned long nhit;
 	unsigned int flags;	/* KPROBE_FLAG_* */
+	/* Its number, which the layer gives it at registration, a new one
+	 * each time: what `probe list` and the reports call it. Handlers
+	 * may read it (the shell's record it in the trace); hits don't. */
+	unsigned int id;
 
 	/* Private to the probes layer. Its per-CPU counts (struct
 	 * kprobe_counts, kernel/percpu.h), given as their distance from the
@@ -83,6 +88,10 @@ struct kprobe {
 	struct probe_point *point;	/* the breakpoint this probe shares */
 	struct list_node point_node;	/* in point->probes */
 	struct list_node all_node;	/* in the list of all probes */
+	/* The module it belongs to, or NULL for the kernel's own code (the
+	 * shell's probes among them): set at registration, by the rule of
+	 * kprobes_owner (kprobes_internal.h). Last, where no hit reads. */
+	const struct module *owner;
 };
 
 /* Register a probe. Returns 0 or:

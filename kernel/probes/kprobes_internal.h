@@ -84,6 +84,11 @@ void kprobes_kill_range_locked(uintptr_t start, uintptr_t end, const char *why);
  * 0, -EINVAL if its module marks it never to be probed, -ENOENT if its
  * module is being removed. */
 int kprobes_check_module_address(uintptr_t addr);
+/* The module p belongs to, or NULL: the one whose memory holds p itself
+ * or a handler a hit on p would call, that is, the module whose removal
+ * takes p with it (its exit unregisters p, or rmmod does, with a
+ * warning). Its type must be set. For kprobe.owner, at registration. */
+const struct module *kprobes_owner(const struct kprobe *p);
 /* Follow modules coming and going (at boot). */
 void kprobes_modules_init(void);
 

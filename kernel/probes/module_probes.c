@@ -10,7 +10,9 @@
  *    code go the same way once init has returned;
  *  - a probe the module itself registered and left behind, or whose
  *    handlers are the module's code, is unregistered with a warning:
- *    after the module is freed nothing may call into it.
+ *    after the module is freed nothing may call into it. That same
+ *    rule names a probe's owner at registration (kprobe.owner, which
+ *    `probe list` shows, and which keeps the shell's hands off it).
  *
  * The loader never calls this layer: it learns of modules through the
  * notifier registered here (Linux's kprobes_module_callback).
@@ -60,20 +62,57 @@ static bool __kprobes in_module(const struct module *mod, const void *addr)
 			within_module_init((uintptr_t)addr, mod));
 }
 
-/* Does p live in mod, or would a hit on it call mod's code? */
-static bool __kprobes owned_by(const struct kprobe *p, const struct module *mod)
+/* Most addresses that tie a probe to a module (probe_ties). */
+#define MAX_TIES 6
+
+/* The addresses that tie p to whichever module holds them, into ties:
+ * where p itself lives, and every handler a hit on p may call (NULL
+ * where there is none). Returns how many. */
+static int __kprobes probe_ties(const struct kprobe *p, const void *ties[MAX_TIES])
 {
 	const struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 	const struct jprobe *jp = container_of(p, struct jprobe, kp);
+	int n = 0;
 
-	if (in_module(mod, p) || in_module(mod, p->pre_handler) ||
-	    in_module(mod, p->post_handler) || in_module(mod, p->fault_handler))
-		return true;
+	ties[n++] = p;
+	ties[n++] = p->pre_handler;
+	ties[n++] = p->post_handler;
+	ties[n++] = p->fault_handler;
 	if (p->type->kind == KPROBE_KIND_J)
-		return in_module(mod, jp->entry);
-	if (p->type->kind == KPROBE_KIND_R)
-		return in_module(mod, rp->handler) || in_module(mod, rp->entry_handler);
+		ties[n++] = jp->entry;
+	if (p->type->kind == KPROBE_KIND_R) {
+		ties[n++] = rp->handler;
+		ties[n++] = rp->entry_handler;
+	}
+	return n;
+}
+
+/* Does p live in mod, or would a hit on it call mod's code? */
+static bool __kprobes owned_by(const struct kprobe *p, const struct module *mod)
+{
+	const void *ties[MAX_TIES];
+	int n = probe_ties(p, ties);
+
+	for (int i = 0; i < n; i++)
+		if (in_module(mod, ties[i]))
+			return true;
 	return false;
+}
+
+/* The first module owned_by finds, so that whichever module is removed
+ * first takes p with it; p's owner stays loaded while p is registered. */
+const struct module __kprobes *kprobes_owner(const struct kprobe *p)
+{
+	const void *ties[MAX_TIES];
+	const struct module *mod = NULL;
+	int n = probe_ties(p, ties);
+
+	rcu_read_lock();
+	for (int i = 0; i < n && !mod; i++)
+		if (ties[i])
+			mod = module_of_address((uintptr_t)ties[i]);
+	rcu_read_unlock();
+	return mod;
 }
 
 static const char *const kind_names[] = {

@@ -35,6 +35,7 @@ enum opt_state {
 
 /* One registered probe, as a listing shows it. */
 struct kprobe_info {
+	unsigned int id;		/* its number, given at registration */
 	uintptr_t addr;
 	enum kprobe_kind kind;
 	unsigned int flags;		/* KPROBE_FLAG_GONE, _DISABLED, _OPTIMIZED */
@@ -44,6 +45,9 @@ struct kprobe_info {
 	const struct kprobe *probe;	/* identity only: do not dereference */
 	char where[96];			/* "fn+0x4" (without its module) */
 	char module[MODULE_NAME_LEN];	/* that module, or "" in the kernel */
+	char owner[MODULE_NAME_LEN];	/* the module the probe belongs to
+					   (kprobe.owner), or "" for the
+					   kernel's own code */
 	/* Not for a gone probe (its code no longer exists), where they are 0: */
 	enum opt_state opt_state;	/* its point's, with the jump optimizer */
 	enum probe_exec path;		/* how a breakpoint hit there would run
@@ -87,9 +91,9 @@ struct kprobe_report {
 	char optimizer[128];		/* optimized, or why not, in one line */
 };
 
-/* Fill *r for p, a probe its caller registered: 0, or -ENOENT if p is
- * not registered now. */
-int kprobe_report(const struct kprobe *p, struct kprobe_report *r);
+/* Fill *r for the registered probe numbered id, whoever registered it:
+ * 0, or -ENOENT if no probe registered now has that number. */
+int kprobe_report(unsigned int id, struct kprobe_report *r);
 
 /* One word naming a way to run the probed instruction ("emulated", ...). */
 const char *probe_exec_name(enum probe_exec how);

@@ -39,12 +39,16 @@ static void __kprobes fill_info_locked(const struct kprobe *p, struct kprobe_inf
 	const struct probe_point *pp = p->point;
 
 	memset(info, 0, sizeof(*info));
+	info->id = p->id;
 	info->addr = (uintptr_t)p->addr;
 	info->kind = p->type->kind;
 	info->flags = p->flags;
 	info->nhit = kprobe_nhit(p);
 	info->nmissed = kprobe_nmissed(p);
 	info->probe = p;
+	/* The owner is loaded while p is registered (kprobes_owner). */
+	if (p->owner)
+		strlcpy(info->owner, p->owner->name, sizeof(info->owner));
 	if (pp->gone) {
 		/* Named when it went: its module's symbols are gone too. */
 		strlcpy(info->where, pp->gone->where, sizeof(info->where));
@@ -103,13 +107,27 @@ static void __kprobes fill_point_locked(struct probe_point *pp, struct kprobe_re
 	optimizer_describe_locked(pp, r->optimizer, sizeof(r->optimizer));
 }
 
-int __kprobes kprobe_report(const struct kprobe *p, struct kprobe_report *r)
+/* The registered probe numbered id, or NULL. A walk of every probe, as
+ * only a command asks, one probe at a time. */
+static struct kprobe __kprobes *probe_by_id_locked(unsigned int id)
 {
+	struct kprobe *p;
+
+	list_for_each_entry(p, &all_kprobes, all_node)
+		if (p->id == id)
+			return p;
+	return NULL;
+}
+
+int __kprobes kprobe_report(unsigned int id, struct kprobe_report *r)
+{
+	struct kprobe *p;
 	int err = -ENOENT;
 
 	memset(r, 0, sizeof(*r));
 	mutex_lock(&kprobe_mutex);
-	if (p->point) {
+	p = probe_by_id_locked(id);
+	if (p) {
 		fill_info_locked(p, &r->info);
 		if (p->point->gone)
 			strlcpy(r->gone_why, p->point->gone->why, sizeof(r->gone_why));

@@ -831,12 +831,14 @@ def probe_add(m, args, kind, where):
 
 
 def probe_list_line(m, addr, kind, where, with_optimized=True):
-    """The `probe list` line of one probe: (flags, hits, missed). The
-    optimizer may add [OPTIMIZED] at any moment; with_optimized=False
-    leaves it out of the flags for tests about other flags."""
+    """The `probe list` line of one probe the shell added: (flags, hits,
+    missed). The line starts with the probe's number and ends with its
+    owner, the shell. The optimizer may add [OPTIMIZED] at any moment;
+    with_optimized=False leaves it out of the flags for tests about other
+    flags."""
     out = m.command("probe list")
-    pattern = re.compile(r"^%s  %s  %s((?:  \[[A-Z]+\])*)  hits=(\d+) missed=(\d+)$"
-                         % (addr, kind, re.escape(where)))
+    pattern = re.compile(r"^\d+  %s  %s  %s((?:  \[[A-Z]+\])*)  hits=(\d+) missed=(\d+)"
+                         r"  owner=shell$" % (addr, kind, re.escape(where)))
     for line in out:
         found = pattern.match(line)
         if found:
@@ -874,22 +876,17 @@ PASTE_FIRST = "bench scale 100"
 @test("paste")
 def test_paste(m):
     """Pasted input is never lost: a slow command (PASTE_FIRST), then 500
-    pairs of `probe add vfs_read` and `probe del N`, then `uptime`, in ONE
-    write (Machine.paste), far more than the console's 1 KiB input ring
-    holds. The kernel must stop taking bytes from the UART while the ring
-    is full (flow control, kernel/console.c), so that QEMU holds the rest
-    back: every line must run, in order, and no probe be left."""
+    pairs of `probe add vfs_read` and `probe del vfs_read`, then `uptime`,
+    in ONE write (Machine.paste), far more than the console's 1 KiB input
+    ring holds. The kernel must stop taking bytes from the UART while the
+    ring is full (flow control, kernel/console.c), so that QEMU holds the
+    rest back: every line must run, in order, and no probe be left. (The
+    pairs name the place, not the number: the bench registers probes of
+    its own, which take numbers before the pasted ones.)"""
     first, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
     expect_exact(m.command("probe del %d" % first), "probe %d: removed" % first,
                  "probe del %d" % first)
-    numbers = range(first + 1, first + 1 + PASTE_PAIRS)
-    block = (PASTE_FIRST + "\r" + "".join("probe add vfs_read\rprobe del %d\r" % n for n in numbers)
-             + "uptime\r")
-    want = []
-    for n in numbers:
-        want += [qemu.PROMPT + "probe add vfs_read", "probe %d: k vfs_read+0x0 at 0x%s" % (n, addr),
-                 qemu.PROMPT + "probe del %d" % n, "probe %d: removed" % n]
-    want.append(qemu.PROMPT + "uptime")
+    block = PASTE_FIRST + "\r" + "probe add vfs_read\rprobe del vfs_read\r" * PASTE_PAIRS + "uptime\r"
     start = m.mark
     began = time.monotonic()
     m.paste(block)
@@ -915,6 +912,17 @@ def test_paste(m):
           % (PASTE_FIRST, show(got[:done or 3])))
     got = got[done:]
     # Each line's echo and output, in order; then the output of uptime.
+    # The pasted probes take consecutive numbers, after the first probe's
+    # and the bench's.
+    added = PROBE_ADDED.match(got[1]) if len(got) > 1 else None
+    check(added and int(added.group(1)) > first,
+          "the first pasted `probe add`: expected 'probe N: ...' with N > %d, got %s"
+          % (first, show(got[:2])))
+    want = []
+    for n in range(int(added.group(1)), int(added.group(1)) + PASTE_PAIRS):
+        want += [qemu.PROMPT + "probe add vfs_read", "probe %d: k vfs_read+0x0 at 0x%s" % (n, addr),
+                 qemu.PROMPT + "probe del vfs_read", "probe %d: removed" % n]
+    want.append(qemu.PROMPT + "uptime")
     wrong = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), len(want))
     check(wrong == len(want) and len(got) == len(want) + 1,
           "pasted lines: %s; expected %d lines of echo and output after `%s`, got %d; the"
@@ -1694,7 +1702,8 @@ OBJDUMP_FUNCTION = re.compile(r"^[0-9a-f]+ <(\S+)>:$", re.M)
 
 PROBED_TIMEOUT = 600    # a command whose every lock prints dozens of hits (`probe del all` of 3816 probes took 90 s on aarch64 with four CPUs)
 MAX_LISTED = 128        # lines of `probe list`: kernel/probes/cmd/probe_cmd.c
-PROBE_LIST_LINE = re.compile(r"^[0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d+ missed=\d+$")
+PROBE_LIST_LINE = re.compile(r"^\d+  [0-9a-f]{16}  k  (\S+)(?:  \[[A-Z]+\])*  hits=\d+ missed=\d+"
+                             r"  owner=shell$")
 
 
 def functions_matching(m, elf, patterns):
@@ -1914,9 +1923,10 @@ OPTIMIZATION = "/proc/sys/debug/kprobes-optimization"
 # A line of kprobes/list (kernel/probes/files/probe_line.h): the screen
 # may drop the blanks that end a line without flags, so they are optional.
 DEBUGFS_LIST_LINE = re.compile(r"^([0-9a-f]{16})  ([kjr])  (\S+)(?:  (\S+))? *((?:\[[A-Z]+\])*)$")
-# A line of `probe list`, in the same columns and with the counts.
-PROBE_LIST_COLUMNS = re.compile(r"^([0-9a-f]{16})  ([kjr])  (\S+)(?: \[(\S+)\])?"
-                                r"((?:  \[[A-Z]+\])*)  hits=\d+ missed=\d+$")
+# A line of `probe list` of a probe the shell added: its number, the same
+# columns, the counts and the owner.
+PROBE_LIST_COLUMNS = re.compile(r"^\d+  ([0-9a-f]{16})  ([kjr])  (\S+)(?: \[(\S+)\])?"
+                                r"((?:  \[[A-Z]+\])*)  hits=\d+ missed=\d+  owner=shell$")
 WRITE_REFUSED = "echo: write error: Invalid argument"
 
 

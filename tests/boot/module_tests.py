@@ -175,6 +175,81 @@ def define(test):
         no_modules_left(m)
         no_probes_left(m)
 
+    @module_test("module_probe_owners")
+    def test_module_probe_owners(m):
+        """`probe list` numbers every registered probe, the shell's and a
+        module's alike, and names its owner: `shell`, or the module
+        (kprobe_example, whose init registers its probe). The debugfs
+        list keeps Linux's columns, without either. Bare `probe show`
+        shows every probe; `probe show N` a module's too. `probe del N`,
+        `probe off N` and `probe on N` refuse the module's probe in one
+        line naming the module, and change nothing: it stays listed, as
+        it was, and its handlers still run."""
+        out = run(m, "probe add vfs_read")
+        got = re.match(r"^probe (\d+): k vfs_read\+0x0 at 0x(%s)$" % HEX, out[0]) \
+            if len(out) == 1 else None
+        check(got, "`probe add vfs_read`: %s" % show(out))
+        mine, addr = int(got.group(1)), got.group(2)
+        insmod(m, "kprobe_example symbol=vfs_read",
+               [r"^kprobe_init: Planted kprobe at %s$" % addr])
+
+        listing = "cat /sys/kernel/debug/kprobes/list"
+        # Its own read goes through vfs_read: kprobe_example's handlers print.
+        out = [line for line in run(m, listing) if not line.startswith("handler_")]
+        check(len(out) == 2 and all(re.match(r"^%s  k  vfs_read\+0x0 *$" % addr, line)
+                                    for line in out),
+              "`%s`: expected two lines in Linux's columns, no number, no owner, got %s"
+              % (listing, show(out)))
+
+        before = run(m, "probe list")
+        pattern = r"^(\d+)  %s  k  vfs_read\+0x0  hits=\d+ missed=0  owner=(\S+)$" % addr
+        listed = [re.match(pattern, line) for line in before]
+        check(len(before) == 2 and all(listed) and
+              [(int(l.group(1)), l.group(2)) for l in listed][0] == (mine, "shell") and
+              listed[1].group(2) == "kprobe_example" and int(listed[1].group(1)) > mine,
+              "`probe list`: expected probe %d owned by the shell, then a higher number owned"
+              " by kprobe_example, got %s" % (mine, show(before)))
+        theirs = int(listed[1].group(1))
+        out = run(m, "probe show")
+        heads = [line for line in out if line.startswith("probe ")]
+        owners = [line for line in out if line.startswith("  owner ")]
+        check(heads == ["probe %d: k vfs_read+0x0 at 0x%s" % (n, addr) for n in (mine, theirs)]
+              and owners == ["  owner     shell", "  owner     kprobe_example"],
+              "bare `probe show`: expected probes %d (shell) and %d (kprobe_example), got %s"
+              % (mine, theirs, show(out, 30)))
+        out = run(m, "probe show %d" % theirs)
+        expect_lines(out, [r"^probe %d: k vfs_read\+0x0 at 0x%s$" % (theirs, addr),
+                           r"^  owner     kprobe_example$", r"^  original ", r"^  live ",
+                           r"^  hits      \d+$"], "probe show %d" % theirs)
+
+        refusal = "probe: probe %d belongs to module kprobe_example (rmmod it)" % theirs
+        for cmd in ("del", "off", "on"):
+            out = run(m, "probe %s %d" % (cmd, theirs))
+            check(out == [refusal], "`probe %s %d`: expected %r, got %s"
+                  % (cmd, theirs, refusal, show(out)))
+        out = run(m, "probe list")
+        check(out == before, "`probe list` after the refusals: expected %s, got %s"
+              % (show(before), show(out)))
+        out = cat_hostname(m)
+        expect_lines(out, [r"^handler_pre: <vfs_read> p->addr = 0x%s, " % addr], "cat")
+
+        # A place names both: the shell's is removed, the module's refused.
+        out = run(m, "probe del vfs_read")
+        check(out == ["probe %d: removed" % mine, refusal],
+              "`probe del vfs_read`: expected probe %d removed and %r, got %s"
+              % (mine, refusal, show(out)))
+        out = run(m, "probe del all")
+        check(out == ["probe: removed 0 probes"], "`probe del all`: %s" % show(out))
+        out = run(m, "probe list")
+        check(len(out) == 1 and re.match(r"^%d  %s  k  vfs_read\+0x0  hits=[1-9]\d* missed=0"
+                                         r"  owner=kprobe_example$" % (theirs, addr), out[0]),
+              "`probe list`: expected only kprobe_example's probe, with its hits, got %s"
+              % show(out))
+        run(m, "rmmod kprobe_example")
+        no_probes_left(m)
+        check(run(m, "probe show") == ["no probes"], "bare `probe show` with no probes")
+        no_modules_left(m)
+
     @module_test("module_kretprobe_example")
     def test_module_kretprobe_example(m):
         """Linux's kretprobe_example.c with no parameter: a return probe on
@@ -184,12 +259,13 @@ def define(test):
         insmod(m, "kretprobe_example",
                [r"^Planted return probe at kernel_clone: %s$" % HEX])
         out = run(m, "probe list")
-        expect_lines(out, [r"  r  kernel_clone\+0x0  .*hits=0"], "probe list")
+        line = r"^\d+  %s  r  kernel_clone\+0x0  .*hits=%d missed=0  owner=kretprobe_example$"
+        expect_lines(out, [line % (HEX, 0)], "probe list")
         out = worker_start_stop(m)
         check(all(line.startswith("worker: started") for line in out),
               "`worker start 2`: the sample must print nothing: %s" % show(out))
         out = run(m, "probe list")
-        expect_lines(out, [r"  r  kernel_clone\+0x0  .*hits=2"], "probe list")
+        expect_lines(out, [line % (HEX, 2)], "probe list")
         out = run(m, "probe add entry_handler")
         check(out == ["probe: entry_handler is blacklisted"],
               "`probe add entry_handler` (NOKPROBE_SYMBOL): %s" % show(out))
@@ -241,7 +317,8 @@ def define(test):
         check(got, "probe add: %s" % show(out))
         number = got.group(1)
         out = run(m, "probe list")
-        expect_lines(out, [r"  k  exporter_add\+0x0 \[mod_exporter\]  hits=0"], "probe list")
+        expect_lines(out, [r"^%s  %s  k  exporter_add\+0x0 \[mod_exporter\]  hits=0 missed=0"
+                           r"  owner=shell$" % (number, HEX)], "probe list")
         insmod(m, "mod_user", [r"^mod_user: exporter_add\(2, 3\) = 5, calls = 1$"])
         users = loaded(m)["mod_exporter"][1:]
         check(users == [1, ["mod_user"]],
@@ -252,10 +329,12 @@ def define(test):
         out = run(m, "rmmod mod_exporter")
         expect_lines(out, [r"^mod_exporter: removed after 1 calls$"], "rmmod mod_exporter")
         out = run(m, "probe list")
-        expect_lines(out, [r"  k  exporter_add\+0x0 \[mod_exporter\]  \[GONE\]  hits=1 "],
-                     "probe list")
+        expect_lines(out, [r"^%s  %s  k  exporter_add\+0x0 \[mod_exporter\]  \[GONE\]  hits=1 "
+                           r"missed=0  owner=shell$" % (number, HEX)], "probe list")
         out = run(m, "probe show " + number)
-        expect_lines(out, [r"\[GONE\]", r"module mod_exporter was removed"], "probe show")
+        expect_lines(out, [r"\[GONE\]", r"^  owner     shell$",
+                           r"^  gone      exporter_add\+0x0 \[mod_exporter\]: module mod_exporter"
+                           r" was removed; `probe del %s` removes it$" % number], "probe show")
         out = run(m, "probe del " + number)
         check(out == ["probe %s: removed" % number], "probe del: %s" % show(out))
         no_probes_left(m)
@@ -343,10 +422,28 @@ def define(test):
 
     @module_test("module_init_code_gone")
     def test_module_init_code_gone(m):
+        """A module's probe on its own init code: [GONE] once init has
+        returned, owned by the module, which `probe show` names as the
+        way to remove it, and which `probe del` leaves it to."""
         insmod(m, "mod_init_probe", [r"^mod_init_probe: init_step\(21\) = 42, probe hits = 1$"])
+        before = out = run(m, "probe list")
+        listed = [re.match(r"^(\d+)  %s  k  init_step\+0x0 \[mod_init_probe\]  \[GONE\]  hits=1 "
+                           r"missed=0  owner=mod_init_probe$" % HEX, line) for line in out]
+        check(len(out) == 1 and listed[0], "`probe list`: expected one [GONE] line, owner"
+              " mod_init_probe, got %s" % show(out))
+        number = listed[0].group(1)
+        out = run(m, "probe show " + number)
+        expect_lines(out, [r"^probe %s: k init_step\+0x0 \[mod_init_probe\] at 0x%s \[GONE\]$"
+                           % (number, HEX), r"^  owner     mod_init_probe$",
+                           r"^  gone      init_step\+0x0 \[mod_init_probe\]: the init code of"
+                           r" module mod_init_probe was freed; `rmmod mod_init_probe` removes it$"],
+                     "probe show " + number)
+        out = run(m, "probe del " + number)
+        check(out == ["probe: probe %s belongs to module mod_init_probe (rmmod it)" % number],
+              "`probe del %s` of a module's probe: %s" % (number, show(out)))
         out = run(m, "probe list")
-        expect_lines(out, [r"  k  init_step\+0x0 \[mod_init_probe\]  \[GONE\]  hits=1 "],
-                     "probe list")
+        check(out == before, "`probe list` after a refused `probe del`: expected %s, got %s"
+              % (show(before), show(out)))
         out = run(m, "rmmod mod_init_probe")
         expect_lines(out, [r"^mod_init_probe: unregistered$"], "rmmod")
         expect_no_line(out, r"warning", "rmmod")

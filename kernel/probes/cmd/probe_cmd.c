@@ -8,13 +8,20 @@
  *   probe off | probe on                 the global knob
  *   probe off TARGET | probe on TARGET   disable / enable
  *   probe del TARGET | probe del all
- *   probe show TARGET
+ *   probe show [TARGET]
  *
- * TARGET is a probe number (from `probe add`) or SYMBOL[+OFFSET], which
- * means every probe at that address. -p makes the probe print each hit
- * as well as record it. -a gives a kprobe a post-handler too, which
- * counts its runs (`probe show` prints them): the way to see how a
- * point runs its instruction when a post-handler must follow it.
+ * TARGET is a probe number (the core's, from `probe add` or `probe
+ * list`) or SYMBOL[+OFFSET], which means every probe at that address.
+ * -p makes the probe print each hit as well as record it. -a gives a
+ * kprobe a post-handler too, which counts its runs (`probe show` prints
+ * them): the way to see how a point runs its instruction when a
+ * post-handler must follow it.
+ *
+ * Every registered probe can be listed and shown, whoever registered
+ * it; only the shell's own can be disabled, enabled or removed here. A
+ * module's struct kprobe is the module's memory, which only its code
+ * (or rmmod) may change or free: `del`, `off` and `on` refuse it and
+ * name the module.
  */
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
@@ -33,7 +40,6 @@
 #define MAX_LISTED 128
 
 struct shell_probe {
-	int id;
 	enum kprobe_kind kind;
 	bool print;			/* -p: print each hit too */
 	bool post;			/* -a: a kprobe with a post-handler */
@@ -43,17 +49,15 @@ struct shell_probe {
 		struct jprobe jp;
 		struct kretprobe rp;
 	};
-	char name[80];			/* "vfs_read+0x0" */
 	struct list_node node;
 };
 
 static LIST_HEAD(shell_probes);
-static int next_id = 1;
 static struct spinlock shell_probes_lock = SPINLOCK_INIT("shell probes");
 
 /* The shell probe a kprobe belongs to: the kprobe is the first member of
  * every variant of the union. */
-static struct shell_probe *owner(struct kprobe *p)
+static struct shell_probe *shell_probe_of(struct kprobe *p)
 {
 	return container_of((void *)p, struct shell_probe, kp);
 }
@@ -63,11 +67,9 @@ static struct shell_probe *owner(struct kprobe *p)
 /* Record a hit of p in the trace, and print it if the probe asks. */
 static void report(struct kprobe *p, enum kprobe_kind kind, const uint64_t values[TRACE_VALUES])
 {
-	struct shell_probe *sp = owner(p);
-
-	trace_record(sp->id, kind, (uintptr_t)p->addr, values);
-	if (sp->print)
-		trace_print_hit(sp->id, kind, (uintptr_t)p->addr, values);
+	trace_record((int)p->id, kind, (uintptr_t)p->addr, values);
+	if (shell_probe_of(p)->print)
+		trace_print_hit((int)p->id, kind, (uintptr_t)p->addr, values);
 }
 
 static int action_kprobe(struct kprobe *p, struct pt_regs *regs)
@@ -108,7 +110,7 @@ static long action_jprobe(long a0, long a1, long a2, long a3, long a4, long a5)
 	report(kprobe_running(), KPROBE_KIND_J, args);
 	jprobe_return();
 }
-NOKPROBE_SYMBOL(owner);
+NOKPROBE_SYMBOL(shell_probe_of);
 
 /* ---- parsing ---- */
 
@@ -270,7 +272,7 @@ static void action_kprobe_post(struct kprobe *p, struct pt_regs *regs, unsigned 
 {
 	(void)regs;
 	(void)flags;
-	__atomic_fetch_add(&owner(p)->post_runs, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&shell_probe_of(p)->post_runs, 1, __ATOMIC_RELAXED);
 }
 
 /* The location word of "probe add" as a symbol name and an offset;
@@ -300,15 +302,12 @@ static void set_actions(struct shell_probe *sp)
 	}
 }
 
-/* Register sp at name+offset under the next probe number; the error,
- * after printing why, if that fails. */
+/* Register sp at name+offset (the core numbers it); the error, after
+ * printing why, if that fails. */
 static int register_shell_probe(struct shell_probe *sp, const char *name, uint64_t offset)
 {
 	int err;
 
-	/* Numbered before registering: the probe may fire at once. Only the
-	 * shell thread adds probes, so the number cannot be taken meanwhile. */
-	sp->id = next_id;
 	/* The name is only needed to resolve the address. */
 	sp->kp.symbol_name = name;
 	sp->kp.offset = (unsigned int)offset;
@@ -319,14 +318,11 @@ static int register_shell_probe(struct shell_probe *sp, const char *name, uint64
 	return err;
 }
 
-/* Put a registered sp on the shell's list, its number now taken. */
-static void keep_shell_probe(struct shell_probe *sp, const char *name, uint64_t offset)
+/* Put a registered sp on the shell's list. */
+static void keep_shell_probe(struct shell_probe *sp)
 {
-	unsigned long flags;
+	unsigned long flags = spin_lock_irqsave(&shell_probes_lock);
 
-	snprintf(sp->name, sizeof(sp->name), "%s+0x%lx", name, (unsigned long)offset);
-	flags = spin_lock_irqsave(&shell_probes_lock);
-	next_id++;
 	list_add_tail(&sp->node, &shell_probes);
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
 }
@@ -348,9 +344,9 @@ static void probe_add(int argc, char **argv)
 	set_actions(sp);
 	if (register_shell_probe(sp, name, offset) < 0)
 		goto fail;
-	keep_shell_probe(sp, name, offset);
-	kprintf("probe %d: %c %s at 0x%016lx\n", sp->id, probe_kind_letter(sp->kind), sp->name,
-		(unsigned long)sp->kp.addr);
+	keep_shell_probe(sp);
+	kprintf("probe %u: %c %s+0x%lx at 0x%016lx\n", sp->kp.id, probe_kind_letter(sp->kind),
+		name, (unsigned long)offset, (unsigned long)sp->kp.addr);
 	return;
 fail:
 	kfree(sp);
@@ -390,11 +386,11 @@ static bool parse_target(const char *text, struct target *t)
 	return true;
 }
 
-static bool target_matches(const struct target *t, const struct shell_probe *sp)
+static bool target_matches(const struct target *t, const struct kprobe_info *info)
 {
 	if (t->by_number)
-		return (uint64_t)sp->id == t->number;
-	return (uintptr_t)sp->kp.addr == t->sym.addr + t->offset;
+		return (uint64_t)info->id == t->number;
+	return info->addr == t->sym.addr + t->offset;
 }
 
 /* Why no probe matched: no probe can be past a function's end, which is
@@ -407,48 +403,124 @@ static void report_no_match(const char *text, const struct target *t)
 		kprintf("probe: no probe %s\n", text);
 }
 
-/* Resolve TARGET into the shell probes it names, at most MAX_TARGETS of
- * them (saying so if more match); returns how many, or -1 after printing
- * why there are none. */
-static int find_targets(const char *text, struct shell_probe **out)
+/* Call fn(info, ctx) for each registered probe, in registration order,
+ * until it returns false; returns how many probes there are. The copies
+ * come MAX_LISTED at a time (kprobes_snapshot), so any number of probes
+ * passes through a fixed buffer; fn must not call this again. */
+static int for_each_probe(bool (*fn)(const struct kprobe_info *info, void *ctx), void *ctx)
 {
-	unsigned long flags;
-	struct shell_probe *sp;
+	static struct kprobe_info batch[MAX_LISTED];	/* off the shell's stack */
+	int first = 0, total;
+
+	do {
+		total = kprobes_snapshot(batch, first, MAX_LISTED);
+		for (int i = 0; i < MIN(total - first, MAX_LISTED); i++)
+			if (!fn(&batch[i], ctx))
+				return total;
+		first += MAX_LISTED;
+	} while (first < total);
+	return total;
+}
+
+/* A search for the probes a TARGET names: copies of the first
+ * MAX_TARGETS, and how many match in all. */
+struct search {
+	const struct target *t;
+	struct kprobe_info *found;
+	int n, matches;
+};
+
+static bool note_match(const struct kprobe_info *info, void *ctx)
+{
+	struct search *s = ctx;
+
+	if (target_matches(s->t, info)) {
+		if (s->n < MAX_TARGETS)
+			s->found[s->n++] = *info;
+		s->matches++;
+	}
+	return true;
+}
+
+/* The probes a command acts on: find_targets' copies (one command runs
+ * at a time, on the shell's thread). */
+static struct kprobe_info targets[MAX_TARGETS];
+
+/* Resolve TARGET into copies of the registered probes it names, whoever
+ * registered them, into targets[], at most MAX_TARGETS (saying so if
+ * more match); returns how many, or -1 after printing why there are
+ * none. */
+static int find_targets(const char *text)
+{
 	struct target t;
-	int n = 0, matches = 0;
+	struct search s = { .t = &t, .found = targets };
 
 	if (!parse_target(text, &t))
 		return -1;
-	flags = spin_lock_irqsave(&shell_probes_lock);
-	list_for_each_entry(sp, &shell_probes, node) {
-		bool match = target_matches(&t, sp);
-
-		matches += match;
-		if (match && n < MAX_TARGETS)
-			out[n++] = sp;
-	}
-	spin_unlock_irqrestore(&shell_probes_lock, flags);
-	if (n == 0)
+	for_each_probe(note_match, &s);
+	if (s.n == 0)
 		report_no_match(text, &t);
-	else if (matches > n)
+	else if (s.matches > s.n)
 		kprintf("probe: %d probes match %s; only the first %d are taken\n",
-			matches, text, n);
-	return n ? n : -1;
+			s.matches, text, s.n);
+	return s.n ? s.n : -1;
+}
+
+/* The shell's probe numbered id, or NULL if the shell did not add it. */
+static struct shell_probe *shell_probe_by_id(unsigned int id)
+{
+	struct shell_probe *sp, *found = NULL;
+	unsigned long flags = spin_lock_irqsave(&shell_probes_lock);
+
+	list_for_each_entry(sp, &shell_probes, node)
+		if (sp->kp.id == id) {
+			found = sp;
+			break;
+		}
+	spin_unlock_irqrestore(&shell_probes_lock, flags);
+	return found;
+}
+
+/* Who a probe belongs to, in one word: its module's name, or for the
+ * kernel's own code "shell" if the shell added it (sp, or NULL), else
+ * "kernel" (the selftests' and bench's probes). A dynamic event's
+ * probes would be a third kind of the kernel's. */
+static const char *owner_name(const struct kprobe_info *info, const struct shell_probe *sp)
+{
+	if (info->owner[0])
+		return info->owner;
+	return sp ? "shell" : "kernel";
+}
+
+/* The shell's probe that info describes, or NULL after saying in one line
+ * whose it is: the shell changes and frees only the probes it added. */
+static struct shell_probe *own_probe(const struct kprobe_info *info)
+{
+	struct shell_probe *sp = shell_probe_by_id(info->id);
+
+	if (!sp && info->owner[0])
+		kprintf("probe: probe %u belongs to module %s (rmmod it)\n", info->id, info->owner);
+	else if (!sp)
+		kprintf("probe: probe %u belongs to the kernel\n", info->id);
+	return sp;
 }
 
 static void probe_del(const char *target)
 {
-	struct shell_probe *found[MAX_TARGETS];
-	int n = find_targets(target, found);
+	int n = find_targets(target);
 
 	for (int i = 0; i < n; i++) {
-		unsigned long flags = spin_lock_irqsave(&shell_probes_lock);
+		struct shell_probe *sp = own_probe(&targets[i]);
+		unsigned long flags;
 
-		list_del(&found[i]->node);
+		if (!sp)
+			continue;
+		flags = spin_lock_irqsave(&shell_probes_lock);
+		list_del(&sp->node);
 		spin_unlock_irqrestore(&shell_probes_lock, flags);
-		do_unregister(found[i]);
-		kprintf("probe %d: removed\n", found[i]->id);
-		kfree(found[i]);
+		do_unregister(sp);
+		kprintf("probe %u: removed\n", sp->kp.id);
+		kfree(sp);
 	}
 }
 
@@ -505,44 +577,44 @@ static void probe_del_all(void)
 
 static void probe_enable(const char *target, bool on)
 {
-	struct shell_probe *found[MAX_TARGETS];
-	int n = find_targets(target, found);
+	int n = find_targets(target);
 
 	for (int i = 0; i < n; i++) {
+		struct shell_probe *sp = own_probe(&targets[i]);
+
+		if (!sp)
+			continue;
 		if (on)
-			enable_kprobe(&found[i]->kp);
+			enable_kprobe(&sp->kp);
 		else
-			disable_kprobe(&found[i]->kp);
-		kprintf("probe %d: %s\n", found[i]->id, on ? "enabled" : "disabled");
+			disable_kprobe(&sp->kp);
+		kprintf("probe %u: %s\n", sp->kp.id, on ? "enabled" : "disabled");
 	}
 }
 
 /* ---- list and show ---- */
 
-/* The columns of /sys/kernel/debug/kprobes/list (probe_line.h), with the
- * module in brackets after the place, flags two spaces apart, and the
- * counts, which that file does not have. */
-static void print_listed(const struct kprobe_info *info)
+/* One line of `probe list` (probe_line.h): the first MAX_LISTED only. */
+static bool list_one(const struct kprobe_info *info, void *ctx)
 {
-	char place[PROBE_PLACE_MAX], flags[48];
+	char line[PROBE_LIST_LINE_MAX];
+	int *listed = ctx;
 
-	probe_format_place(info, place, sizeof(place));
-	probe_format_flags(info->flags, "  ", flags, sizeof(flags));
-	kprintf("%016lx  %c  %s%s  hits=%lu missed=%lu\n", (unsigned long)info->addr,
-		probe_kind_letter(info->kind), place, flags, info->nhit, info->nmissed);
+	probe_format_shell_line(info, owner_name(info, shell_probe_by_id(info->id)), line,
+				sizeof(line));
+	kprintf("%s", line);
+	return ++*listed < MAX_LISTED;
 }
 
 static void probe_list(void)
 {
-	static struct kprobe_info info[MAX_LISTED];	/* off the shell's stack */
-	int total = kprobes_snapshot(info, 0, MAX_LISTED);
+	int listed = 0, total;
 
 	if (!kprobes_globally_armed())
 		kprintf("probes disarmed\n");
+	total = for_each_probe(list_one, &listed);
 	if (total == 0)
 		kprintf("no probes\n");
-	for (int i = 0; i < MIN(total, MAX_LISTED); i++)
-		print_listed(&info[i]);
 	if (total > MAX_LISTED)
 		kprintf("(%d more not shown)\n", total - MAX_LISTED);
 }
@@ -580,41 +652,73 @@ static void print_point(const struct kprobe_report *r)
 	kprintf("  %s\n", r->optimizer);
 }
 
-static void show_one(struct shell_probe *sp)
+/* A gone probe's line: where it was, what happened to its code, and
+ * how its owner removes it for good. */
+static void print_gone(const struct kprobe_report *r, const char *place,
+		       const struct shell_probe *sp)
+{
+	const struct kprobe_info *info = &r->info;
+
+	kprintf("  gone      %s: %s", place, r->gone_why);
+	if (sp)
+		kprintf("; `probe del %u` removes it", info->id);
+	else if (info->owner[0])
+		kprintf("; `rmmod %s` removes it", info->owner);
+	kprintf("\n");
+}
+
+/* Everything about the probe numbered id (its report), whoever owns it. */
+static void show_one(unsigned int id)
 {
 	static struct kprobe_report r;	/* off the shell's stack */
 	const struct kprobe_info *info = &r.info;
+	struct shell_probe *sp = shell_probe_by_id(id);
 	char flags[48], place[PROBE_PLACE_MAX];
 
-	if (kprobe_report(&sp->kp, &r) < 0)
+	if (kprobe_report(id, &r) < 0) {
+		kprintf("probe: no probe %u\n", id);	/* removed meanwhile */
 		return;
+	}
+	probe_format_place(info, place, sizeof(place));
 	probe_format_flags(info->flags, " ", flags, sizeof(flags));
-	kprintf("probe %d: %c %s at 0x%016lx%s\n", sp->id, probe_kind_letter(sp->kind), sp->name,
+	kprintf("probe %u: %c %s at 0x%016lx%s\n", id, probe_kind_letter(info->kind), place,
 		(unsigned long)info->addr, flags);
+	kprintf("  owner     %s\n", owner_name(info, sp));
 	if (info->flags & KPROBE_FLAG_GONE) {
 		/* Its code is freed: nothing there to show. */
-		probe_format_place(info, place, sizeof(place));
-		kprintf("  gone      %s: %s; `probe del %d` removes it\n", place, r.gone_why,
-			sp->id);
+		print_gone(&r, place, sp);
 		print_counts(info);
 		return;
 	}
 	print_point(&r);
 	print_counts(info);
-	if (sp->post)
+	if (sp && sp->post)
 		kprintf("  post      %lu runs of the post-handler\n", sp->post_runs);
-	if (sp->kind == KPROBE_KIND_R)
+	if (info->kind == KPROBE_KIND_R)
 		kprintf("  instances %d in use, %d free (maxactive %d)\n", info->instances_in_use,
 			info->maxactive - info->instances_in_use, info->maxactive);
 }
 
 static void probe_show(const char *target)
 {
-	struct shell_probe *found[MAX_TARGETS];
-	int n = find_targets(target, found);
+	int n = find_targets(target);
 
 	for (int i = 0; i < n; i++)
-		show_one(found[i]);
+		show_one(targets[i].id);
+}
+
+static bool show_listed(const struct kprobe_info *info, void *ctx)
+{
+	(void)ctx;
+	show_one(info->id);
+	return true;
+}
+
+/* Bare `probe show`: every registered probe, in registration order. */
+static void probe_show_all(void)
+{
+	if (for_each_probe(show_listed, NULL) == 0)
+		kprintf("no probes\n");
 }
 
 static void probe_optimize(bool on)
@@ -648,9 +752,11 @@ static void cmd_probe(int argc, char **argv)
 		probe_del(argv[2]);
 	else if (strcmp(sub, "show") == 0 && argc == 3)
 		probe_show(argv[2]);
+	else if (strcmp(sub, "show") == 0 && argc == 2)
+		probe_show_all();
 	else
 		kprintf("probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET] | list | "
-			"on|off [TARGET] | optimize on|off | del TARGET|all | show TARGET\n");
+			"on|off [TARGET] | optimize on|off | del TARGET|all | show [TARGET]\n");
 }
 SHELL_COMMAND("probe", "add|list|on|off|del|show ...",
 	      "kprobes, jprobes, kretprobes; optimize on|off", cmd_probe);

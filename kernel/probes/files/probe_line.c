@@ -50,3 +50,15 @@ void probe_format_list_line(const struct kprobe_info *info, char *buf, size_t si
 		 probe_kind_letter(info->kind), info->where,
 		 info->module[0] ? info->module : " ", flags);
 }
+
+void probe_format_shell_line(const struct kprobe_info *info, const char *owner, char *buf,
+			     size_t size)
+{
+	char place[PROBE_PLACE_MAX], flags[48];
+
+	probe_format_place(info, place, sizeof(place));
+	probe_format_flags(info->flags, "  ", flags, sizeof(flags));
+	snprintf(buf, size, "%u  %016lx  %c  %s%s  hits=%lu missed=%lu  owner=%s\n", info->id,
+		 (unsigned long)info->addr, probe_kind_letter(info->kind), place, flags,
+		 info->nhit, info->nmissed, owner);
+}

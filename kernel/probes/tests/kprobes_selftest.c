@@ -109,7 +109,7 @@ static void handlers_run_in_order_with_registers(void)
 static void counts_are_per_cpu_and_summed(void)
 {
 	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
-	unsigned int here, other;
+	unsigned int here, other, first_id;
 	unsigned long flags;
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
@@ -129,15 +129,18 @@ static void counts_are_per_cpu_and_summed(void)
 	EXPECT_EQ(kp.nhit, 6);
 	EXPECT_EQ(kp.nmissed, 2);
 	EXPECT_EQ(kprobe_nhit(&kp), 6);
-	/* Registering again starts from zero. */
+	/* Registering again starts from zero, under a new number. */
+	first_id = kp.id;
 	kp.addr = NULL;
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(kprobe_nhit(&kp), 0);
+	EXPECT(kp.id > first_id);
 	unregister_kprobe(&kp);
 }
 
 /* What the reports (probe_report.h) copy of a kprobe and a kretprobe
- * sharing a point, after one call: who, where, what kind, the flags and
+ * sharing a point, after one call: who (a number each, the later one
+ * higher, and the kernel as owner), where, what kind, the flags and
  * counts, the kretprobe's instances, the point's bytes and counts; the
  * snapshot lists both, in registration order; and a probe that is not
  * registered has no report. */
@@ -157,8 +160,10 @@ static void reports_copy_probes_and_their_point(void)
 	EXPECT_EQ(call_add(1, 2), 3);
 	EXPECT_EQ(disable_kprobe(&kp), 0);
 
-	EXPECT_EQ(kprobe_report(&kp, &r), 0);
-	EXPECT(r.info.probe == &kp && r.info.kind == KPROBE_KIND_K);
+	EXPECT(kp.id > 0 && rp.kp.id > kp.id);
+	EXPECT_EQ(kprobe_report(kp.id, &r), 0);
+	EXPECT(r.info.probe == &kp && r.info.kind == KPROBE_KIND_K && r.info.id == kp.id);
+	EXPECT_STREQ(r.info.owner, "");
 	EXPECT_EQ(r.info.addr, (uintptr_t)probed_add);
 	EXPECT_STREQ(r.info.where, "probed_add+0x0");
 	EXPECT_STREQ(r.info.module, "");
@@ -172,8 +177,8 @@ static void reports_copy_probes_and_their_point(void)
 		hits += r.taken[how];
 	EXPECT_EQ(hits + r.opt_hits, 1);	/* the point's one hit, either way */
 
-	EXPECT_EQ(kprobe_report(&rp.kp, &r), 0);
-	EXPECT(r.info.kind == KPROBE_KIND_R && r.info.nhit == 1);
+	EXPECT_EQ(kprobe_report(rp.kp.id, &r), 0);
+	EXPECT(r.info.kind == KPROBE_KIND_R && r.info.nhit == 1 && r.info.id == rp.kp.id);
 	EXPECT(!(r.info.flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE)));
 	EXPECT(r.info.maxactive == 3 && r.info.instances_in_use == 0);
 
@@ -187,7 +192,7 @@ static void reports_copy_probes_and_their_point(void)
 	EXPECT(at_kp >= 0 && at_rp > at_kp);
 	unregister_kretprobe(&rp);
 	unregister_kprobe(&kp);
-	EXPECT_EQ(kprobe_report(&kp, &r), -ENOENT);
+	EXPECT_EQ(kprobe_report(kp.id, &r), -ENOENT);
 	EXPECT_EQ(kprobe_get_info(&rp.kp, &r.info), -ENOENT);
 }
 
