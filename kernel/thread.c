@@ -38,6 +38,8 @@ static int create(const char *name, void (*fn)(void *), void *arg, bool pinned,
 	}
 	t->stack = stack;
 	t->stack_size = THREAD_STACK_SIZE;
+	t->cwd = current_thread()->cwd;		/* as Linux's fork: the maker's */
+	path_get(&t->cwd);
 	*(uint64_t *)stack = STACK_END_MAGIC;
 	t->entry = fn;
 	t->arg = arg;
