@@ -10,6 +10,7 @@
 #define KERNEL_SCHED_H
 
 #include "kernel/cpu.h"
+#include "kernel/fs/path.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
@@ -77,6 +78,10 @@ struct thread {
 	/* Where this thread's own kprintf text goes, or NULL: it prints
 	 * kernel messages (kernel/printk.h). Set only by the thread itself. */
 	struct out_sink *out_sink;
+	/* Where its relative paths start (kernel/fs/cwd.h): its maker's
+	 * at first; empty, meaning "/", for the boot and idle threads.
+	 * Set only by the thread itself. */
+	struct path cwd;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 	/* Always NULL: every thread here is a kernel thread, with no user
 	 * address space. Linux's current->mm is NULL for kernel threads

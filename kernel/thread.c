@@ -40,6 +40,8 @@ __noinline int kernel_clone(struct kernel_clone_args *args)
 	}
 	t->stack = stack;
 	t->stack_size = THREAD_STACK_SIZE;
+	t->cwd = current_thread()->cwd;		/* as Linux's fork: the maker's */
+	path_get(&t->cwd);
 	*(uint64_t *)stack = STACK_END_MAGIC;
 	t->entry = args->fn;
 	t->arg = args->fn_arg;

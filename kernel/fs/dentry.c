@@ -60,6 +60,7 @@ void dentry_link(struct dentry *dir, struct dentry *child)
 		if (strcmp(d->inode.name, child->inode.name) > 0)
 			break;
 	}
+	inode_get(&dir->inode);		/* child's: see dentry.h */
 	child->parent = dir;
 	/* Insert before pos (the list head itself if nothing sorted after). */
 	list_insert_between_rcu(&child->sibling, pos->prev, pos);
@@ -68,6 +69,12 @@ void dentry_link(struct dentry *dir, struct dentry *child)
 void dentry_unlink(struct dentry *d)
 {
 	list_del_rcu(&d->sibling);
+}
+
+void dentry_put_parent(struct dentry *d)
+{
+	if (d->parent)
+		inode_put(&d->parent->inode);
 }
 
 struct inode *dentry_lookup(struct inode *dir, const char *name, size_t len)
@@ -80,6 +87,17 @@ struct inode *dentry_lookup(struct inode *dir, const char *name, size_t len)
 		child = NULL;	/* unlinked and closed: on its way out */
 	rcu_read_unlock();
 	return child ? &child->inode : NULL;
+}
+
+/* No lock: dir holds its parent, and the caller holds dir. */
+struct inode *dentry_parent(struct inode *dir)
+{
+	struct dentry *parent = to_dentry(dir)->parent;
+
+	if (!parent)
+		return NULL;
+	inode_get(&parent->inode);
+	return &parent->inode;
 }
 
 struct inode *dentry_child(struct inode *dir, size_t index)

@@ -24,7 +24,8 @@
 
 struct dentry {
 	struct inode inode;		/* what the VFS sees */
-	struct dentry *parent;		/* NULL for a root */
+	struct dentry *parent;		/* NULL for a root; held with a
+					   reference once linked (below) */
 	struct list_node sibling;	/* entry in parent->children */
 	struct list_node children;	/* directories: sorted by name */
 	struct rcu_head rcu;		/* freeing it after a grace period */
@@ -47,8 +48,18 @@ struct dentry *dentry_alloc(size_t size, const char *name, size_t len, enum inod
 struct dentry *dentry_find(struct dentry *dir, const char *name, size_t len);
 
 /* Link child into dir's children, in name order, and publish it to
- * readers. The filesystem's writers are excluded. */
+ * readers. The filesystem's writers are excluded. child takes a
+ * reference to dir, which it keeps until it is freed, unlinked or not:
+ * so ".." from a directory that someone still holds (a working
+ * directory, say) always leads somewhere, as a Linux dentry's d_parent
+ * does. */
 void dentry_link(struct dentry *dir, struct dentry *child);
+
+/* Give back the reference d holds to its directory: the filesystem
+ * calls it as it frees d (after the grace period), so that a parent
+ * left with no other reference is freed in turn, one grace period
+ * later, never by a recursion down a long chain. */
+void dentry_put_parent(struct dentry *d);
 
 /* Take d out of its directory. Readers standing on it walk on; it may be
  * freed only after a grace period. The filesystem's writers are
@@ -59,6 +70,10 @@ void dentry_unlink(struct dentry *d);
  * taken, found without a lock; NULL if there is none or it is on its
  * way out. */
 struct inode *dentry_lookup(struct inode *dir, const char *name, size_t len);
+
+/* iops->parent for a tree of dentries: dir's parent, with a reference
+ * taken; NULL for the root. */
+struct inode *dentry_parent(struct inode *dir);
 
 /* iops->child for a tree of dentries: the index-th child in name order,
  * with a reference taken, or NULL past the end. */

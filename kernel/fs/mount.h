@@ -8,6 +8,17 @@
  * directory records how many mounts cover it, so a walk looks in the
  * table only at a mount point.
  *
+ * Each mount remembers the mount its directory is in (its parent), so
+ * that ".." from its root climbs back out into that directory
+ * (mount_climb). (A mount covers a directory in every mount of that
+ * directory's tree, since the table is keyed by the directory; reached
+ * through another mount of the tree than the one it was made in, ".."
+ * still climbs into the one it was made in. Linux's mounts belong to
+ * one parent mount each and have no such case.) It is
+ * reference-counted: a path (path.h) holds the
+ * mount it is in, so a walk or a working directory inside a mount keeps
+ * it, unmounted or not.
+ *
  * A filesystem type names a tree to mount: the pseudo filesystems
  * (proc, sysfs, debugfs, tracefs: pseudofs.h) each have one, which
  * every mount of the type shows, as Linux's do. */
@@ -16,6 +27,8 @@
 
 #include "kernel/fs/vfs.h"
 #include "lib/list.h"
+
+struct mount;
 
 struct file_system_type {
 	const char *name;		/* what `mount -t` names: "proc" */
@@ -31,26 +44,48 @@ void register_filesystem(struct file_system_type *type);
  * type_name are what the table shows for it ("rootfs", "ramfs"). */
 void vfs_mount_root(struct inode *root, const char *source, const char *type_name);
 
-/* The root directory, with a reference taken; NULL before
- * vfs_mount_root. Lock-free: every path walk starts here. */
-struct inode *mount_get_root(void);
+/* Take another reference to m (Linux's mntget). */
+void mnt_get(struct mount *m);
+/* Give one back (Linux's mntput). The table holds one while m is
+ * mounted, so only an unmounted mount is freed, when the last walk or
+ * working directory standing in it leaves; it then gives back what it
+ * held: its root, the directory it covered and the mount that directory
+ * is in. */
+void mnt_put(struct mount *m);
 
-/* What a walk that reached inode stands on: the root of the filesystem
- * mounted on it, with a reference taken in place of inode's (given
- * back), or inode itself if nothing is mounted there. Lock-free. */
-struct inode *mount_cross(struct inode *inode);
+/* "/" and the root's mount, with references taken; false before
+ * vfs_mount_root. Lock-free: every absolute path walk starts here. */
+bool mount_get_root(struct path *out);
 
-/* Mount the filesystem type called type_name on the directory dir;
- * source says what it was made from ("none"), for the table. Linux's
- * mount(2) order. A mount on a directory that has one already goes on
- * top of it, as in Linux: walks see the newest. Returns 0, or -ENODEV
- * (no such type), -EBUSY (dir is "/"), -ENOMEM, or the errors of
- * finding dir (-ENOENT, -ENOTDIR...). */
+/* If a filesystem is mounted on path's inode, move path onto its root
+ * (the newest mount's), with references taken in place of path's.
+ * Nothing changes where nothing is mounted. Lock-free. */
+void mount_cross(struct path *path);
+
+/* While path stands on the root of a mounted filesystem, move it down
+ * to the directory that mount covers, in the mount that directory is in:
+ * where ".." leaves from, and what a mount on that path covers. "/"
+ * stays. References are taken in place of path's. Returns false if one
+ * of the mounts it left has been unmounted: path is then no longer
+ * reachable from "/". Lock-free. */
+bool mount_climb(struct path *path);
+
+/* Mount the filesystem type called type_name on the directory dir
+ * (absolute, or relative to the working directory); source says what it
+ * was made from ("none"), for the table. Linux's mount(2) order. A
+ * mount on a directory that has one already goes on top of it, as in
+ * Linux: walks see the newest. Returns 0, or -ENODEV (no such type),
+ * -EBUSY (dir is "/"), -ENOMEM, or the errors of finding dir (-ENOENT,
+ * also for a directory that was removed, -ENOTDIR...). */
 int vfs_mount(const char *source, const char *dir, const char *type_name);
 
-/* Unmount the newest mount on dir: 0, -EINVAL if nothing is mounted
- * there (or dir is "/"), -EBUSY if another mount lies below it. Files
- * open in it stay open: they hold their inodes. */
+/* Unmount the mount whose root dir names (the newest on that
+ * directory): 0, -EINVAL if dir is no mount's root (or is "/"), -EBUSY
+ * if a mount was made inside it, or the errors of finding dir. The
+ * mount is taken out of the table at once, as Linux's `umount -l`
+ * does: files open in it stay open (they hold their inodes), and a
+ * walk or working directory still in it keeps it, ".." leading back to
+ * where it was mounted, until it leaves. */
 int vfs_umount(const char *dir);
 
 #endif

@@ -237,7 +237,10 @@ static const struct file_operations pseudo_file_fops = {
 
 static void free_node_rcu(struct rcu_head *head)
 {
-	kfree(to_pseudo_node(container_of(head, struct dentry, rcu)));
+	struct dentry *d = container_of(head, struct dentry, rcu);
+
+	dentry_put_parent(d);
+	kfree(to_pseudo_node(d));
 }
 
 /* iops->release: removed, and the last file on it closed. A lookup that
@@ -249,6 +252,7 @@ static void release_node(struct inode *inode)
 
 const struct inode_operations pseudo_dir_iops = {
 	.lookup = dentry_lookup,
+	.parent = dentry_parent,
 	.child = dentry_child,
 	.release = release_node,
 };

@@ -131,6 +131,7 @@ static void free_node_rcu(struct rcu_head *head)
 	struct ramfs_node *node = dentry_node(container_of(head, struct dentry, rcu));
 
 	kfree(node->data);	/* no file was open on it: nobody reads it */
+	dentry_put_parent(&node->dentry);
 	kfree(node);
 }
 
@@ -225,6 +226,7 @@ static int ramfs_unlink(struct inode *dir, const char *name, size_t len)
 
 static const struct inode_operations ramfs_dir_iops = {
 	.lookup = dentry_lookup,
+	.parent = dentry_parent,
 	.child = dentry_child,
 	.create = ramfs_create,
 	.mkdir = ramfs_mkdir,

@@ -2,15 +2,19 @@
  * of the kernel uses.
  *
  * This layer knows nothing about how a filesystem stores its data. It
- * walks paths with the inode's iops->lookup, going on in the root of a
- * filesystem mounted on a directory (mount_cross, mount.c), and moves
- * bytes with its fops->read/write, as Linux's VFS does: ramfs and the
- * pseudo filesystems are mounted without this file knowing either.
+ * walks paths with the inode's iops->lookup (and ".." with
+ * iops->parent), going on in the root of a filesystem mounted on a
+ * directory (mount_cross, mount.c), and moves bytes with its
+ * fops->read/write, as Linux's VFS does: ramfs and the pseudo
+ * filesystems are mounted without this file knowing either. A walk
+ * starts at "/" or, for a relative path, at the thread's working
+ * directory (cwd.h).
  *
- * Lifetime: inodes are reference-counted (vfs.h). A path walk holds a
- * reference to the directory it stands in while it looks up the next
- * name, and hands the last inode's reference to the caller; an open file
- * holds one until vfs_close. So nothing is freed under anyone, and a
+ * Lifetime: inodes and mounts are reference-counted (vfs.h, mount.h). A
+ * path walk holds a reference to the directory it stands in and to its
+ * mount (a struct path, path.h) while it looks up the next name, and
+ * hands the last place's references to the caller; an open file holds
+ * one to its inode until vfs_close. So nothing is freed under anyone, and a
  * file removed while it is open goes on as its filesystem says (a ramfs
  * file reads on; a generated one reads -EIO, pseudofs.h). Reads and
  * writes take no reference: the file already holds one.
@@ -20,6 +24,7 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/panic.h"
+#include "kernel/fs/cwd.h"
 #include "kernel/fs/mount.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
@@ -76,59 +81,117 @@ int vfs_next_component(const char **path, const char **name)
 	return (int)len;
 }
 
-/* dir's child called name, with a reference taken, or NULL; if a
- * filesystem is mounted on it, that filesystem's root. */
-static struct inode *lookup_child(struct inode *dir, const char *name, size_t len)
+void path_get(const struct path *path)
 {
-	struct inode *child = dir->iops->lookup(dir, name, len);
-
-	return child ? mount_cross(child) : NULL;
+	if (path->mnt)
+		mnt_get(path->mnt);
+	if (path->inode)
+		inode_get(path->inode);
 }
 
-/* Step from dir to its child called name: the child's reference is
- * taken before dir's is given back, so the walk always holds one. On
- * failure the walk's reference is given back. */
-static int walk_one(struct inode **node, const char *name, size_t len)
+void path_put(const struct path *path)
 {
-	struct inode *dir = *node, *child;
+	if (path->inode)
+		inode_put(path->inode);
+	if (path->mnt)
+		mnt_put(path->mnt);
+}
+
+static bool is_dot(const char *name, size_t len)
+{
+	return len == 1 && name[0] == '.';
+}
+
+static bool is_dot_dot(const char *name, size_t len)
+{
+	return len == 2 && name[0] == '.' && name[1] == '.';
+}
+
+/* Move pos onto inode, whose reference the caller took for it. */
+static void step_to(struct path *pos, struct inode *inode)
+{
+	inode_put(pos->inode);
+	pos->inode = inode;
+}
+
+/* ".." from pos, a directory: out of the roots of the mounts it stands
+ * on, into the directory each covers (mount_climb), then up to the
+ * parent in that filesystem, and into whatever is mounted there, as a
+ * walk by name would go (Linux's follow_dotdot). At "/" it stays. */
+static void walk_dot_dot(struct path *pos)
+{
+	struct inode *parent;
+
+	mount_climb(pos);
+	parent = pos->inode->iops->parent(pos->inode);
+	if (!parent)
+		return;		/* "/" */
+	step_to(pos, parent);
+	mount_cross(pos);
+}
+
+/* Step from the directory at pos to its entry called name: itself for
+ * ".", its parent for "..", else its child, and into a filesystem
+ * mounted on that. On failure the walk's references are given back. */
+static int walk_one(struct path *pos, const char *name, size_t len)
+{
+	struct inode *dir = pos->inode, *child;
 
 	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->lookup) {
-		inode_put(dir);
+		path_put(pos);
 		return -ENOTDIR;
 	}
-	child = lookup_child(dir, name, len);
-	inode_put(dir);
-	if (!child)
+	if (is_dot(name, len))
+		return 0;
+	if (is_dot_dot(name, len)) {
+		walk_dot_dot(pos);
+		return 0;
+	}
+	child = dir->iops->lookup(dir, name, len);
+	if (!child) {
+		path_put(pos);
 		return -ENOENT;
-	*node = child;
+	}
+	step_to(pos, child);
+	mount_cross(pos);
 	return 0;
 }
 
-/* Walk an absolute path from the root, in place: no name is copied, so
- * a walk costs the stack the same whatever the lengths. If last is
- * non-NULL, the walk stops before the last component, which *last then
- * points to (*last_len bytes; 0 for "/"). Repeated and trailing slashes
- * are ignored ("//etc///motd/" is "/etc/motd"); "." and ".." are
- * ordinary names, which no directory here holds. Returns 0 and sets
- * *out to the inode reached, with a reference the caller gives back
- * with inode_put, or a negative errno: -EINVAL (not absolute),
- * -ENAMETOOLONG (a name longer than VFS_NAME_MAX, or a path of
- * VFS_PATH_MAX bytes or more), -ENOTDIR (a component in the middle is
- * a file) or -ENOENT. */
-static int walk_path(const char *path, struct inode **out, const char **last,
+/* Where a walk of path starts, with references: "/" for an absolute
+ * path, else the thread's working directory. */
+static int walk_start(const char *path, struct path *pos)
+{
+	if (path[0] != '/') {
+		cwd_get(pos);
+		return pos->inode ? 0 : -ENOENT;
+	}
+	return mount_get_root(pos) ? 0 : -ENOENT;	/* nothing mounted yet */
+}
+
+/* Walk a path, in place: no name is copied, so a walk costs the stack
+ * the same whatever the lengths. The walk holds references to where it
+ * stands (the inode and its mount), takes the next place's before
+ * giving those back, and hands the last place's to the caller. If last
+ * is non-NULL, the walk stops before the last component, which *last
+ * then points to (*last_len bytes; 0 for "/"). Repeated and trailing
+ * slashes are ignored ("//etc///motd/" is "/etc/motd"). Returns 0 and
+ * sets *out, or a negative errno (see kern_path, vfs.h). */
+static int walk_path(const char *path, struct path *out, const char **last,
 		     size_t *last_len)
 {
 	const char *name = path, *next;
 	int len = 0, next_len, err;
-	struct inode *node;
+	struct path pos;
 
-	if (!path || path[0] != '/')
+	if (!path)
 		return -EINVAL;
+	if (!*path)
+		return -ENOENT;		/* as Linux: "" names nothing */
 	if (strnlen(path, VFS_PATH_MAX) == VFS_PATH_MAX)
 		return -ENAMETOOLONG;
-	node = mount_get_root();
-	if (!node)
-		return -ENOENT;		/* nothing mounted yet */
+	err = walk_start(path, &pos);
+	if (err)
+		return err;
 
 	/* Look one name ahead, so that the last can be left unwalked. */
 	len = vfs_next_component(&path, &name);
@@ -140,27 +203,42 @@ static int walk_path(const char *path, struct inode **out, const char **last,
 		}
 		if (next_len == 0 && last)
 			break;
-		err = walk_one(&node, name, (size_t)len);
+		err = walk_one(&pos, name, (size_t)len);
 		if (err)
 			return err;
 		name = next;
 		len = next_len;
 	}
 	if (len < 0) {
-		inode_put(node);
+		path_put(&pos);
 		return len;
 	}
 	if (last) {
 		*last = name;
 		*last_len = (size_t)len;
 	}
-	*out = node;
+	*out = pos;
 	return 0;
 }
 
+int kern_path(const char *name, struct path *out)
+{
+	return walk_path(name, out, NULL, NULL);
+}
+
+/* The inode a path leads to, with a reference, for the calls that need
+ * no more than the inode. */
 static int resolve(const char *path, struct inode **out)
 {
-	return walk_path(path, out, NULL, NULL);
+	struct path where;
+	int err = kern_path(path, &where);
+
+	if (err)
+		return err;
+	*out = where.inode;
+	inode_get(*out);
+	path_put(&where);
+	return 0;
 }
 
 int vfs_stat(const char *path, struct kstat *out)
@@ -178,16 +256,21 @@ int vfs_stat(const char *path, struct kstat *out)
 
 /* Walk to the directory that holds path's last name, for making or
  * removing that name: 0 with a reference in *dir and the name in *name
- * (*len bytes, in path), or an errno (-EISDIR for "/" itself, which has
- * no name to change). */
+ * (*len bytes, in path), or an errno: -EISDIR for "/", "." and "..",
+ * which name a directory without being a name in it to make or remove
+ * (mkdir says -EEXIST instead, as Linux's). */
 static int walk_to_parent(const char *path, struct inode **dir, const char **name,
 			  size_t *len)
 {
-	int err = walk_path(path, dir, name, len);
+	struct path where;
+	int err = walk_path(path, &where, name, len);
 
 	if (err)
 		return err;
-	if (!*len)
+	*dir = where.inode;
+	inode_get(*dir);
+	path_put(&where);
+	if (!*len || is_dot(*name, *len) || is_dot_dot(*name, *len))
 		err = -EISDIR;
 	else if ((*dir)->type != INODE_DIR || !(*dir)->iops || !(*dir)->iops->lookup)
 		err = -ENOTDIR;
@@ -199,8 +282,9 @@ static int walk_to_parent(const char *path, struct inode **dir, const char **nam
 /* The file at path for vfs_open: looked up, or, with O_CREAT, made by
  * the directory's create if the name is new. A name that exists is
  * opened as it is even where nothing can be made (`echo 0 > FILE` opens
- * a generated FILE with O_CREAT). Returns 0 with a reference in *out,
- * or an errno. */
+ * a generated FILE with O_CREAT). What is mounted on a directory is not
+ * crossed into: a directory is not opened either way. Returns 0 with a
+ * reference in *out, or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
 {
 	struct inode *dir;
@@ -213,7 +297,7 @@ static int open_inode(const char *path, int flags, struct inode **out)
 	err = walk_to_parent(path, &dir, &name, &len);
 	if (err)
 		return err;
-	*out = lookup_child(dir, name, len);
+	*out = dir->iops->lookup(dir, name, len);
 	if (!*out)
 		err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EACCES;
 	inode_put(dir);
@@ -275,21 +359,42 @@ int vfs_open(const char *path, int flags, struct file **out)
 	return err;
 }
 
+/* Is there an entry called name in dir, and is it a directory? */
+static bool find_name(struct inode *dir, const char *name, size_t len, bool *is_dir)
+{
+	struct inode *child = dir->iops->lookup(dir, name, len);
+
+	if (!child)
+		return false;
+	*is_dir = child->type == INODE_DIR;
+	inode_put(child);
+	return true;
+}
+
 /* Make a directory at path (making) or remove the file there, with the
- * operation of the directory that holds its last name: -EPERM where
- * that directory has none, as in Linux. */
+ * operation of the directory that holds its last name. As in Linux,
+ * what the name is decides first (-EEXIST for mkdir of a name that
+ * exists, -ENOENT and -EISDIR for an unlink), then whether the
+ * directory has the operation (-EPERM if it has none). */
 static int change_name(const char *path, bool making)
 {
 	int (*op)(struct inode *dir, const char *name, size_t len);
 	struct inode *dir;
 	const char *name;
+	bool exists, is_dir = false;
 	size_t len;
 	int err = walk_to_parent(path, &dir, &name, &len);
 
 	if (err)
-		return err == -EISDIR && making ? -EEXIST : err;	/* "/" */
+		return err == -EISDIR && making ? -EEXIST : err;	/* "/", ".", ".." */
+	exists = find_name(dir, name, len, &is_dir);
 	op = making ? dir->iops->mkdir : dir->iops->unlink;
-	err = op ? op(dir, name, len) : -EPERM;
+	if (making && exists)
+		err = -EEXIST;
+	else if (!making && (!exists || is_dir))
+		err = exists ? -EISDIR : -ENOENT;
+	else
+		err = op ? op(dir, name, len) : -EPERM;
 	inode_put(dir);
 	return err;
 }
@@ -299,24 +404,26 @@ int vfs_mkdir(const char *path)
 	return change_name(path, true);
 }
 
-int vfs_mountpoint(const char *path, struct inode **out)
+/* A mount's root is never a mount point itself: a path that leads to
+ * one climbs down to the directory it covers (mount_climb), so a second
+ * mount there goes on top of the first, covering the same directory. */
+int vfs_mountpoint(const char *path, struct path *out)
 {
-	struct inode *dir;
-	const char *name;
-	size_t len;
-	int err = walk_to_parent(path, &dir, &name, &len);
+	struct inode *parent;
+	int err = kern_path(path, out);
 
 	if (err)
-		return err == -EISDIR ? -EBUSY : err;	/* "/" */
-	*out = dir->iops->lookup(dir, name, len);
-	inode_put(dir);
-	if (!*out)
-		return -ENOENT;
-	if ((*out)->type != INODE_DIR) {
-		inode_put(*out);
-		return -ENOTDIR;
-	}
-	return 0;
+		return err;
+	mount_climb(out);
+	if (out->inode->type != INODE_DIR)
+		err = -ENOTDIR;
+	else if (!(parent = out->inode->iops->parent(out->inode)))
+		err = -EBUSY;	/* "/" */
+	else
+		inode_put(parent);
+	if (err)
+		path_put(out);
+	return err;
 }
 
 int vfs_unlink(const char *path)

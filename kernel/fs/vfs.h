@@ -4,6 +4,7 @@
 #ifndef KERNEL_FS_VFS_H
 #define KERNEL_FS_VFS_H
 
+#include "kernel/fs/path.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
@@ -57,8 +58,15 @@ struct inode_operations {
 	 * NUL-terminated: they point into the path being walked. */
 
 	/* Find the child called name in a directory. Returns it with a
-	 * reference taken (inode_put gives it back), or NULL if absent. */
+	 * reference taken (inode_put gives it back), or NULL if absent.
+	 * The VFS walks "." and ".." itself: they never reach lookup. */
 	struct inode *(*lookup)(struct inode *dir, const char *name, size_t len);
+	/* The directory that holds dir, with a reference taken, or NULL for
+	 * the root of the filesystem: where ".." leads inside it. Every
+	 * directory has it; a directory removed from its parent still
+	 * answers with that parent, which it keeps until it goes (as a
+	 * Linux dentry keeps its d_parent). */
+	struct inode *(*parent)(struct inode *dir);
 	/* Return the index-th child of a directory, with a reference taken;
 	 * NULL past the end. */
 	struct inode *(*child)(struct inode *dir, size_t index);
@@ -148,29 +156,52 @@ struct kstat {
  * path is used up, or -ENAMETOOLONG for one longer than VFS_NAME_MAX. */
 int vfs_next_component(const char **path, const char **name);
 
-/* The type and size of what an absolute path names: 0 or a negative
- * errno (-ENOENT, -ENOTDIR, -EINVAL, -ENAMETOOLONG). */
+/* Every call below that takes a path takes it as Linux's calls do:
+ * absolute ("/etc/motd"), or relative to the calling thread's working
+ * directory ("motd", "../etc/motd": kernel/fs/cwd.h). "." names the
+ * directory it is in and ".." the one above it, across a mount point
+ * back into the filesystem below; ".." of "/" is "/". */
+
+/* Resolve name to the place it leads to, crossing mounts: 0 and *out,
+ * whose references the caller gives back with path_put, or a negative
+ * errno: -ENOENT (a name missing, or an empty path), -ENOTDIR (a file
+ * where a directory was needed, "." and ".." included), -ENAMETOOLONG
+ * (a name longer than VFS_NAME_MAX, or a path of VFS_PATH_MAX bytes or
+ * more), -EINVAL (NULL). Linux's kern_path, without its flags. */
+int kern_path(const char *name, struct path *out);
+
+/* Write the absolute path that leads to path into buf (size bytes),
+ * with single slashes and none at the end: what getcwd(2) and
+ * /proc/mounts show. Returns its length, -ENAMETOOLONG if it does not
+ * fit, or -ENOENT if path can no longer be reached by a name (a
+ * directory on the way was removed, or a mount on the way unmounted);
+ * buf then holds the name it was reached by all the same. */
+int vfs_path_name(const struct path *path, char *buf, size_t size);
+
+/* The type and size of what a path names: 0 or a negative errno (those
+ * of kern_path). */
 int vfs_stat(const char *path, struct kstat *out);
 
-/* Open the file at an absolute path. flags is O_RDONLY, O_WRONLY or
+/* Open the file at a path. flags is O_RDONLY, O_WRONLY or
  * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2); they reach
  * the file's open in file->flags. Returns 0 and sets *out, or a
  * negative errno (-ENOENT, -EISDIR, -ENOMEM, -EACCES for O_CREAT of a
  * new name where the directory takes none, or the file's open's). */
 int vfs_open(const char *path, int flags, struct file **out);
-/* Make an empty directory at an absolute path: 0 or a negative errno
- * (-EEXIST, -ENOENT, -ENOTDIR, -EPERM where the directory takes none). */
+/* Make an empty directory at a path: 0 or a negative errno (-EEXIST,
+ * also for "/", "." and "..", -ENOENT, -ENOTDIR, -EPERM where the
+ * directory takes none). */
 int vfs_mkdir(const char *path);
-/* The directory at an absolute path as its own filesystem holds it,
- * with a reference: a filesystem mounted on it is not crossed into (the
- * one to cover, for mount.c). Returns 0, or a negative errno: -ENOTDIR
- * for a file, -EBUSY for "/" (the root filesystem is mounted there),
- * or those of a walk. */
-int vfs_mountpoint(const char *path, struct inode **out);
-/* Remove the file at an absolute path: 0 or a negative errno (-ENOENT,
- * -EISDIR, -EPERM where the directory lets no file go). Files open on
- * it go on as their filesystem says (a ramfs file reads on until it is
- * closed). */
+/* The directory at a path as the filesystem below any mount on it
+ * holds it, with references: the one a mount there covers (for
+ * mount.c). Returns 0, or a negative errno: -ENOTDIR for a file,
+ * -EBUSY for "/" (the root filesystem is mounted there), or those of
+ * kern_path. */
+int vfs_mountpoint(const char *path, struct path *out);
+/* Remove the file at a path: 0 or a negative errno (-ENOENT, -EISDIR,
+ * also for "/", "." and "..", -EPERM where the directory lets no file
+ * go). Files open on it go on as their filesystem says (a ramfs file
+ * reads on until it is closed). */
 int vfs_unlink(const char *path);
 /* Read up to count bytes at *pos, advancing *pos. Returns bytes read,
  * 0 at end of file, or a negative errno. */

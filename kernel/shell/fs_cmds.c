@@ -1,9 +1,11 @@
-/* The shell's file commands, ls, cat, rm, mount and umount, written
- * against the VFS calls only, the way a user program would use
- * open/read/close and mount(2).
+/* The shell's file commands, cat, rm, mkdir, mount and umount (ls has a
+ * file of its own, ls_cmd.c), written against the VFS calls only, the
+ * way a user program would use open/read/close, mkdir(2) and mount(2).
+ * Paths are absolute or relative to the working directory, as the VFS
+ * takes them.
  *
  * Errors are one line, "CMD: PATH: description", with the description
- * from strerror(); rm's is Linux's own line (cmd_rm). */
+ * from strerror(); rm's and mkdir's are Linux's own lines. */
 
 #include "kernel/fs/mount.h"
 #include "kernel/printk.h"
@@ -17,78 +19,6 @@
  * file's is 0). So a probe on vfs_read is hit once per CAT_CHUNK bytes
  * and once more at the end: `cat /etc/motd` is exactly two calls. */
 #define CAT_CHUNK 512
-
-static int decimal_digits(size_t n)
-{
-	int digits = 1;
-
-	while (n >= 10) {
-		n /= 10;
-		digits++;
-	}
-	return digits;
-}
-
-/* The format of `ls DIR`: one entry per line, in name order.
- * A directory is its name and a '/'. A file is its name padded to the
- * longest name in the listing (counting a directory's '/'), two spaces,
- * and its size in bytes right-aligned under the other sizes:
- *
- *   etc/
- *   hostname    8
- *   motd      161
- *
- * The directory is read twice, first to measure the columns, then to
- * print. Returns 0 or the error of vfs_readdir. */
-static int list_dir(const char *path)
-{
-	struct dirent ent;
-	int name_width = 0, size_width = 1;
-	size_t i;
-	int ret;
-
-	for (i = 0; (ret = vfs_readdir(path, i, &ent)) > 0; i++) {
-		int len = (int)strlen(ent.name) + (ent.type == INODE_DIR);
-
-		name_width = MAX(name_width, len);
-		if (ent.type == INODE_FILE)
-			size_width = MAX(size_width, decimal_digits(ent.size));
-	}
-	if (ret < 0)
-		return ret;
-
-	for (i = 0; vfs_readdir(path, i, &ent) > 0; i++) {
-		if (ent.type == INODE_DIR)
-			kprintf("%s/\n", ent.name);
-		else
-			kprintf("%-*s  %*zu\n", name_width, ent.name,
-				size_width, ent.size);
-	}
-	return 0;
-}
-
-/* ls [PATH]: list a directory, "/" by default. Like Unix ls, naming a
- * file lists just that file, as "PATH  SIZE". */
-static void cmd_ls(int argc, char **argv)
-{
-	const char *path = argc > 1 ? argv[1] : "/";
-	struct kstat st;
-	int err;
-
-	if (argc > 2) {
-		kprintf("ls: usage: ls [PATH]\n");
-		return;
-	}
-	err = list_dir(path);
-	if (err == -ENOTDIR) {
-		if (vfs_stat(path, &st) == 0 && st.type == INODE_FILE) {
-			kprintf("%s  %zu\n", path, st.size);
-			return;
-		}
-	}
-	if (err)
-		kprintf("ls: %s: %s\n", path, strerror(err));
-}
 
 /* Copy the file at path to the command's output, CAT_CHUNK bytes per vfs_read;
  * errors are "CMD: PATH: description". */
@@ -150,6 +80,55 @@ static void cmd_rm(int argc, char **argv)
 	}
 }
 
+/* Make each directory on the way to path, then path itself, as `mkdir
+ * -p` does: those that exist already are passed (a file among them
+ * makes the next step fail with -ENOTDIR), and so is path if it is a
+ * directory. path is the command's copy: on failure it is cut to the
+ * directory that could not be made, for the error line, and the error
+ * returned. */
+static int make_parents(char *path)
+{
+	struct kstat st;
+	int err;
+
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		err = vfs_mkdir(path);
+		if (err && err != -EEXIST)
+			return err;
+		*p = '/';
+	}
+	err = vfs_mkdir(path);
+	if (err == -EEXIST && vfs_stat(path, &st) == 0 && st.type == INODE_DIR)
+		return 0;
+	return err;
+}
+
+/* mkdir [-p] DIR...: make each directory, saying in Linux's words which
+ * could not be made: "mkdir: cannot create directory 'DIR': File
+ * exists". With -p, the directories on the way too. */
+static void cmd_mkdir(int argc, char **argv)
+{
+	static char path[VFS_PATH_MAX];	/* -p's copy: too big for the stack */
+	bool parents = argc > 1 && strcmp(argv[1], "-p") == 0;
+	int first = parents ? 2 : 1;
+
+	if (argc <= first) {
+		kprintf("mkdir: usage: mkdir [-p] DIR...\n");
+		return;
+	}
+	for (int i = first; i < argc; i++) {
+		int err;
+
+		strlcpy(path, argv[i], sizeof(path));
+		err = parents ? make_parents(path) : vfs_mkdir(path);
+		if (err)
+			kprintf("mkdir: cannot create directory '%s': %s\n", path, strerror(err));
+	}
+}
+
 /* mount: the table, as /proc/mounts shows it. mount -t TYPE SOURCE DIR:
  * mount a filesystem of TYPE on the directory DIR (docs/vfs.md). */
 static void cmd_mount(int argc, char **argv)
@@ -189,10 +168,10 @@ static void cmd_umount(int argc, char **argv)
 		kprintf("umount: %s: %s\n", argv[1], strerror(err));
 }
 
-SHELL_COMMAND("ls", "[PATH]", "list a directory (default /), sizes in bytes",
-	      cmd_ls);
 SHELL_COMMAND("cat", "PATH", "print a file", cmd_cat);
 SHELL_COMMAND("rm", "PATH...", "remove files", cmd_rm);
+SHELL_COMMAND("mkdir", "[-p] DIR...", "make directories (-p: and the ones on the way)",
+	      cmd_mkdir);
 SHELL_COMMAND("mount", "[-t TYPE SOURCE DIR]", "list the mounts, or mount a filesystem on DIR",
 	      cmd_mount);
 SHELL_COMMAND("umount", "DIR", "unmount the filesystem mounted on DIR", cmd_umount);

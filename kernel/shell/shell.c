@@ -118,13 +118,29 @@ static size_t synopsis_width(const struct shell_command *cmd)
 	return strlen(cmd->name) + (usage ? 1 + usage : 0);
 }
 
-static void help_cmd(int argc, char **argv)
+/* `help CMD`: the command's synopsis and what it does, in bash's
+ * `help` layout ("NAME: NAME USAGE", then the description indented). */
+static void help_one(const char *name)
+{
+	const struct shell_command *cmd = shell_find_command(name);
+	const char *usage;
+
+	if (!cmd) {
+		kprintf("help: no such command: %s\n", name);
+		return;
+	}
+	usage = or_empty(cmd->usage);
+	kprintf("%s: %s%s%s\n    %s\n", cmd->name, cmd->name, *usage ? " " : "", usage,
+		or_empty(cmd->help));
+}
+
+/* `help`: every command, one line each, "name usage" padded to the
+ * widest. */
+static void help_all(void)
 {
 	const struct shell_command *cmd;
 	size_t width = 0;
 
-	(void)argc;
-	(void)argv;
 	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++)
 		width = MAX(width, synopsis_width(cmd));
 
@@ -136,7 +152,15 @@ static void help_cmd(int argc, char **argv)
 			usage, pad, "", or_empty(cmd->help));
 	}
 }
-SHELL_COMMAND("help", "", "list the commands", help_cmd);
+
+static void help_cmd(int argc, char **argv)
+{
+	if (argc == 1)
+		help_all();
+	for (int i = 1; i < argc; i++)
+		help_one(argv[i]);
+}
+SHELL_COMMAND("help", "[CMD...]", "list the commands, or say what each CMD does", help_cmd);
 
 /* Kept out of the thread's stack: the history alone is about 4 KiB. */
 static struct line_editor shell_editor;

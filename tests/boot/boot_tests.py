@@ -50,7 +50,8 @@ SELFTEST_TIMEOUT = 600  # every suite, the two stress suites (each probing all o
 POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
-                 "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl"]
+                 "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl",
+                 "cd", "pwd", "mkdir"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -216,6 +217,135 @@ def test_mount(m):
 def expect_lines_exactly(m, cmd, want):
     out = m.command(cmd)
     check(out == want, "`%s`: expected %s, got %s" % (cmd, show(want, 10), show(out, 10)))
+
+
+def expect_pwd(m, want):
+    expect_exact(m.command("pwd"), want, "pwd (expected %s)" % want)
+
+
+@test("cd_pwd")
+def test_cd_pwd(m):
+    """cd and pwd; relative paths, "." and ".." in every command, ".."
+    across a mount point back into the filesystem below, and ".." of
+    "/" staying at "/"."""
+    expect_pwd(m, "/")
+    motd = m.command("cat /etc/motd")
+    check(motd and "ProbeOS" in motd[0], "`cat /etc/motd`: %s" % show(motd))
+    expect_lines_exactly(m, "cat /etc/../etc/motd", motd)
+    expect_lines_exactly(m, "cat /./etc//./motd", motd)
+    for typed, want in [("cd /sys/kernel/tracing", "/sys/kernel/tracing"),
+                        ("cd ..", "/sys/kernel"),
+                        ("cd debug/tracing", "/sys/kernel/debug/tracing"),
+                        ("cd ..", "/sys/kernel/debug"),
+                        ("cd ../../..", "/"),
+                        ("cd ..", "/"),
+                        ("cd /proc/sys/..", "/proc"),
+                        ("cd", "/home/student"),
+                        ("cd ./projects//probes/", "/home/student/projects/probes")]:
+        expect_lines_exactly(m, typed, [])
+        expect_pwd(m, want)
+    expect_lines_exactly(m, "cd /etc", [])
+    expect_lines_exactly(m, "cat motd", motd)
+    expect_lines_exactly(m, "cat ../etc/motd", motd)
+    expect_lines_exactly(m, "ls", m.command("ls /etc"))
+    expect_lines_exactly(m, "ls .", m.command("ls /etc"))
+    expect_lines_exactly(m, "ls ..", m.command("ls /"))
+    motd_size = int(m.command("ls /etc/motd")[0].split()[-1])
+    expect_lines_exactly(m, "ls -l motd", ["- %d motd" % motd_size])
+    expect_lines_exactly(m, "cd /", [])
+    expect_lines_exactly(m, "ls", m.command("ls /"))
+
+
+@test("cd_errors")
+def test_cd_errors(m):
+    """cd to a file or a missing directory: bash's one line, the working
+    directory unchanged, the kernel alive and its memory as it was."""
+    expect_lines_exactly(m, "cd /etc", [])
+    before = settled_heap_usage(m)
+    for typed, want in [("cd /etc/motd", "cd: /etc/motd: Not a directory"),
+                        ("cd motd", "cd: motd: Not a directory"),
+                        ("cd /nope", "cd: /nope: No such file or directory"),
+                        ("cd nope/..", "cd: nope/..: No such file or directory"),
+                        ("cd motd/..", "cd: motd/..: Not a directory"),
+                        ("cd / /etc", "cd: too many arguments"),
+                        ("pwd x", "pwd: usage: pwd")]:
+        expect_exact(m.command(typed), want, typed)
+        expect_pwd(m, "/etc")
+    after = settled_heap_usage(m)
+    check(after == before, "`mem` before the refused cds: %s; after: %s" % (before, after))
+    parse_uptime(m.command("uptime"), "uptime after the refused cds")
+    expect_lines_exactly(m, "cd /", [])
+
+
+@test("mkdir_ls_l")
+def test_mkdir_ls_l(m):
+    """mkdir [-p], relative paths for rm and for redirections, ls -l's
+    long listing, and what the pseudo filesystems refuse."""
+    expect_lines_exactly(m, "cd /home/student", [])
+    expect_lines_exactly(m, "mkdir -p cwd-test/a/b", [])
+    expect_lines_exactly(m, "mkdir -p cwd-test/a/b /home/student/cwd-test/c", [])
+    expect_lines_exactly(m, "cd cwd-test/a", [])
+    expect_lines_exactly(m, "echo hello > b/../f.txt", [])
+    expect_lines_exactly(m, "cat /home/student/cwd-test/a/f.txt", ["hello"])
+    expect_lines_exactly(m, "ls -l", ["d 0 b", "- 6 f.txt"])
+    expect_lines_exactly(m, "ls -l .. f.txt", ["- 6 f.txt", "", "..:", "d 0 a", "d 0 c"])
+    expect_lines_exactly(m, "ls ..", ["a/", "c/"])
+    motd_size = int(m.command("ls /etc/motd")[0].split()[-1])
+    expect_lines_exactly(m, "ls -l /etc", ["-   8 hostname", "- %3d motd" % motd_size])
+    expect_lines_exactly(m, "ls -l /nope", ["ls: cannot access '/nope': No such file or directory"])
+    expect_lines_exactly(m, "ls -x", ["ls: invalid option -- 'x'"])
+    for typed, want in [
+            ("mkdir b", "mkdir: cannot create directory 'b': File exists"),
+            ("mkdir f.txt", "mkdir: cannot create directory 'f.txt': File exists"),
+            ("mkdir -p f.txt", "mkdir: cannot create directory 'f.txt': File exists"),
+            ("mkdir f.txt/x", "mkdir: cannot create directory 'f.txt/x': Not a directory"),
+            ("mkdir -p f.txt/x/y", "mkdir: cannot create directory 'f.txt/x': Not a directory"),
+            ("mkdir nope/x", "mkdir: cannot create directory 'nope/x': No such file or directory"),
+            ("mkdir .", "mkdir: cannot create directory '.': File exists"),
+            ("mkdir /proc/x", "mkdir: cannot create directory '/proc/x': Operation not permitted"),
+            ("mkdir /proc/sys", "mkdir: cannot create directory '/proc/sys': File exists"),
+            ("mkdir -p /sys/kernel/debug/x/y",
+             "mkdir: cannot create directory '/sys/kernel/debug/x': Operation not permitted"),
+            ("mkdir", "mkdir: usage: mkdir [-p] DIR...")]:
+        expect_exact(m.command(typed), want, typed)
+    expect_lines_exactly(m, "rm ../a/f.txt", [])
+    expect_lines_exactly(m, "ls", ["b/"])
+    expect_lines_exactly(m, "rm .", ["rm: cannot remove '.': Is a directory"])
+    expect_lines_exactly(m, "cd /", [])
+
+
+@test("cwd_removed")
+def test_cwd_removed(m):
+    """A module loaded by a relative path; the working directory in its
+    debugfs directory when it goes: pwd says it is deleted, ls finds
+    nothing, cd .. leads back out."""
+    expect_lines_exactly(m, "cd /lib/modules", [])
+    out = m.command("insmod ./mod_debugfs.ko")
+    check(out == ["mod_debugfs: made /sys/kernel/debug/mod_debugfs"],
+          "`insmod ./mod_debugfs.ko` in /lib/modules: %s" % show(out))
+    expect_lines_exactly(m, "cd /sys/kernel/debug/mod_debugfs", [])
+    expect_lines_exactly(m, "ls", ["message  0", "stats    0"])
+    expect_lines_exactly(m, "rmmod mod_debugfs", ["mod_debugfs: removed the files"])
+    expect_pwd(m, "/sys/kernel/debug/mod_debugfs (deleted)")
+    expect_lines_exactly(m, "ls", [])
+    expect_lines_exactly(m, "cat message", ["cat: message: No such file or directory"])
+    expect_lines_exactly(m, "cd ..", [])
+    expect_pwd(m, "/sys/kernel/debug")
+    expect_lines_exactly(m, "cd /", [])
+
+
+@test("help_cmd")
+def test_help_cmd(m):
+    """help CMD: the command's synopsis and its description; an unknown
+    one is one line."""
+    expect_lines_exactly(m, "help cd", [
+        "cd: cd [DIR]", "    change the working directory (no DIR: /home/student, or /)"])
+    expect_lines_exactly(m, "help pwd", ["pwd: pwd", "    print the working directory"])
+    expect_lines_exactly(m, "help nosuch", ["help: no such command: nosuch"])
+    out = m.command("help ls mkdir")
+    check(len(out) == 4 and out[0] == "ls: ls [-l] [PATH...]" and out[1].startswith("    list ")
+          and out[2] == "mkdir: mkdir [-p] DIR..." and out[3].startswith("    make "),
+          "`help ls mkdir`: %s" % show(out))
 
 
 @test("ls_proc_sys")
@@ -2174,7 +2304,7 @@ def test_kprobes_files_while_probes_change(m):
 # Every selftest suite the kernel must run, with the architecture's own
 # (SELFTEST_SUITES in testdata.py): a suite that went missing (not
 # linked, renamed) fails the test rather than leaving fewer cases to pass.
-SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "seq_file",
+SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
                    "modules"]

@@ -98,6 +98,14 @@ endef
 # The shell's line editor and its parsing of a line into words and a redirection.
 $(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c kernel/shell/cmdline.c lib/string.c,,))
 
+# The VFS's path walk (".", "..", relative paths, mounts, names of
+# places) on ramfs trees, against a lexical model (tests/fuzz/fuzz_paths.c).
+# tests/fuzz/host_cpu/ stands in for the CPU's registers: one CPU, whose
+# interrupts cannot be turned off (asm/percpu.h, asm/irq.h there).
+FUZZ_PATHS_SRCS := kernel/fs/vfs.c kernel/fs/mount.c kernel/fs/cwd.c kernel/fs/d_path.c \
+	kernel/fs/dentry.c kernel/fs/ramfs.c lib/string.c lib/cpio.c tests/host/host_kernel.c
+$(eval $(call FUZZ_TARGET,paths,100000,$(FUZZ_PATHS_SRCS),-Itests/fuzz/host_cpu,))
+
 # The module loader's load steps (tests/fuzz/fuzz_module.c), once per
 # architecture, with the sources and flags of the host tests' loader
 # (tests/host/host.mk), seeded with the .ko files the build makes and the

@@ -79,7 +79,7 @@ HOST_NOKPROBE_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 # at made-up addresses just below the host's module region.
 HOST_LOADER_SRCS := kernel/module/layout.c kernel/module/loader.c kernel/module/params.c \
 		    kernel/module/symbols.c kernel/module/declarations.c \
-		    kernel/module/pointers.c tests/host/module_host.c
+		    kernel/module/pointers.c tests/host/module_host.c tests/host/host_kernel.c
 HOST_LOADER_ARCHS := x86_64 aarch64
 HOST_EXPORTS_BASE := 0x3e000000
 HOST_LOADER_DEFS := -D__start___ksymtab=host_ksymtab -D__stop___ksymtab=host_ksymtab_end
@@ -98,8 +98,10 @@ $(HOST_BUILD)/obj-$(1)/%.o: %.c tests/host/rename.h $$(shell find lib kernel arc
 		tests/host/module_host.h build/$(1)/include/generated/vermagic.h
 	@mkdir -p $$(dir $$@)
 	$$(HOST_CC) $$(call host-loader-cflags,$(1)) $$(HOST_RENAME) -c $$< -o $$@
-# module_host.c includes rename.h itself, after the C library's headers.
+# module_host.c and host_kernel.c include rename.h themselves, after the
+# C library's headers.
 $(HOST_BUILD)/obj-$(1)/tests/host/module_host.o: HOST_RENAME :=
+$(HOST_BUILD)/obj-$(1)/tests/host/host_kernel.o: HOST_RENAME :=
 $(HOST_BUILD)/obj-$(1)/exports.c: tests/host/mkexports.py $$(shell find kernel lib arch/$(1) -name '*.[cS]')
 	@mkdir -p $$(dir $$@)
 	$$(HOST_PYTHON) tests/host/mkexports.py $(1) $(HOST_EXPORTS_BASE) > $$@

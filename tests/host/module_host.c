@@ -1,7 +1,7 @@
 /*
  * The module loader on the host (module_host.h): stand-ins for the
- * kernel services kernel/module/'s load steps call, and the call that
- * runs them.
+ * kernel services kernel/module/'s load steps call (with those of
+ * host_kernel.c: the heap, mutexes, RCU), and the call that runs them.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -51,21 +51,6 @@ int kprintf(const char *fmt, ...)
 	return n;
 }
 
-void *kmalloc(size_t size)
-{
-	return malloc(size ? size : 1);
-}
-
-void *kzalloc(size_t size)
-{
-	return calloc(1, size ? size : 1);
-}
-
-void kfree(void *ptr)
-{
-	free(ptr);
-}
-
 /* Ranges are handed out in order and all given back together: the
  * loader on the host holds one module at a time. */
 void *execmem_alloc_range(size_t npages)
@@ -111,21 +96,6 @@ void arch_sync_icache(uintptr_t addr, size_t len)
 {
 	(void)addr;
 	(void)len;
-}
-
-/* One thread, and no readers to wait for. */
-void mutex_lock(struct mutex *m)
-{
-	(void)m;
-}
-
-void mutex_unlock(struct mutex *m)
-{
-	(void)m;
-}
-
-void synchronize_rcu(void)
-{
 }
 
 /* Only start_module, never reached here, publishes a module. */

@@ -1,0 +1,58 @@
+/* cd and pwd: the shell thread's working directory (kernel/fs/cwd.h),
+ * where the relative paths of every command it runs start. Their
+ * errors are bash's lines: "cd: /etc/motd: Not a directory". */
+#include "kernel/fs/cwd.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/printk.h"
+#include "kernel/shell/shell.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+/* Where `cd` alone goes, as bash's goes to $HOME: the student's home
+ * in the root filesystem, or "/" if it has none (there are no users and
+ * no variables here to say otherwise). */
+#define HOME "/home/student"
+
+/* cd [DIR]: change the working directory. */
+static void cmd_cd(int argc, char **argv)
+{
+	int err;
+
+	if (argc > 2) {
+		kprintf("cd: too many arguments\n");
+		return;
+	}
+	if (argc == 1) {
+		if (vfs_chdir(HOME) != 0)
+			vfs_chdir("/");
+		return;
+	}
+	err = vfs_chdir(argv[1]);
+	if (err)
+		kprintf("cd: %s: %s\n", argv[1], strerror(err));
+}
+
+/* pwd: print the working directory. One that was removed (or whose
+ * filesystem was unmounted) is printed with the path it had and
+ * " (deleted)", as Linux shows it in /proc/PID/cwd. */
+static void cmd_pwd(int argc, char **argv)
+{
+	static char buf[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
+	int ret;
+
+	(void)argv;
+	if (argc > 1) {
+		kprintf("pwd: usage: pwd\n");
+		return;
+	}
+	ret = vfs_getcwd(buf, sizeof(buf));
+	if (ret >= 0)
+		kprintf("%s\n", buf);
+	else if (ret == -ENOENT)
+		kprintf("%s (deleted)\n", buf);
+	else
+		kprintf("pwd: %s\n", strerror(ret));
+}
+
+SHELL_COMMAND("cd", "[DIR]", "change the working directory (no DIR: " HOME ", or /)", cmd_cd);
+SHELL_COMMAND("pwd", "", "print the working directory", cmd_pwd);
