@@ -488,6 +488,10 @@ static bool parse_escape(struct compiler *c)
 		return emit_anchor(c, OP_WORD_START);
 	case '>':
 		return emit_anchor(c, OP_WORD_END);
+	case '`':
+		return emit_anchor(c, OP_BOL);	/* the buffer's start: the line's */
+	case '\'':
+		return emit_anchor(c, OP_EOL);
 	case 'b':
 		return emit_anchor(c, OP_WORD_EDGE);
 	case 'B':

@@ -7,6 +7,7 @@
  *	[a-z_] [^0-9]	the same	one of a set, or not; [[:digit:]] and
  *					the other classes; [.c.] and [=c=]
  *	^  $		^  $		the start, the end of the line
+ *	\` \'		the same	the start, the end of the line too
  *	\< \> \b \B	the same	a word's start, end, edge, not an edge
  *	\w \W \s \S	the same	a word character (alnum or _), a space,
  *					or not
