@@ -2,9 +2,9 @@
  * each FILE, or of the pipe's text with no FILE, in GNU wc's layout:
  *
  *	probeos> wc /etc/motd /etc/hostname
- *	  3  21 161 /etc/motd
+ *	  3  33 204 /etc/motd
  *	  1   1   8 /etc/hostname
- *	  4  22 169 total
+ *	  4  34 212 total
  *
  * The counts asked for (all three with no option) in that order, each
  * right-aligned in a column as wide as the digits of the files' sizes

@@ -99,7 +99,7 @@ endef
 $(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c kernel/shell/cmdline.c lib/string.c,,))
 
 # grep's regular expressions, against the host C library's where they agree.
-$(eval $(call FUZZ_TARGET,regex,1000000,lib/regex.c lib/string.c,,))
+$(eval $(call FUZZ_TARGET,regex,600000,lib/regex.c lib/string.c,,))
 
 # The module loader's load steps (tests/fuzz/fuzz_module.c), once per
 # architecture, with the sources and flags of the host tests' loader
