@@ -8,11 +8,11 @@
 #include "lib/types.h"
 
 /* The longest line the shell takes (Linux's PATH_MAX, so that a line
- * can name any path), and the most words, or commands, such a line can
- * hold: one character each, with a blank (or a | or ;) between. */
+ * can name any path), and the most commands such a line can hold: one
+ * character each, with a | or ; between. (Its words, as many, need no
+ * bound of their own: cmdline.h.) */
 #define SHELL_MAX_LINE 4096
-#define SHELL_MAX_WORDS ((SHELL_MAX_LINE + 1) / 2)
-#define SHELL_MAX_COMMANDS SHELL_MAX_WORDS
+#define SHELL_MAX_COMMANDS ((SHELL_MAX_LINE + 1) / 2)
 
 /* Look up a command by name; NULL if there is none. */
 const struct shell_command *shell_find_command(const char *name);
