@@ -101,6 +101,12 @@ $(eval $(call FUZZ_TARGET,shell,200000,kernel/shell/line_editor.c kernel/shell/c
 # grep's regular expressions, against the host C library's where they agree.
 $(eval $(call FUZZ_TARGET,regex,600000,lib/regex.c lib/string.c,,))
 
+# The shell's text tools: their options, numbers and patterns, and what
+# they do with any text piped in.
+$(eval $(call FUZZ_TARGET,text_cmds,600000,tests/host/text_cmds_host.c \
+	kernel/shell/getopt.c kernel/shell/input.c kernel/shell/cmdline.c \
+	lib/regex.c lib/string.c lib/format.c lib/errno.c,,))
+
 # The module loader's load steps (tests/fuzz/fuzz_module.c), once per
 # architecture, with the sources and flags of the host tests' loader
 # (tests/host/host.mk), seeded with the .ko files the build makes and the

@@ -157,8 +157,15 @@ $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h \
 		-DMKCPIO='"$(HOST_PYTHON) $(abspath tools/mkcpio.py)"' \
 		$< $(HOST_TEST_OBJS) $(HOST_LIB) $(HOST_LDFLAGS) $(HOST_LDLIBS) -o $@
 
-# test_text_cmds includes the text tools' files whole.
-$(HOST_BUILD)/test_text_cmds: $(wildcard kernel/shell/*_cmd.c)
+# test_text_cmds runs the text tools in text_cmds_host.c, which includes
+# their files whole.
+HOST_TEXT_CMDS_OBJ := $(HOST_BUILD)/obj/tests/host/text_cmds_host.o
+$(HOST_TEXT_CMDS_OBJ): tests/host/text_cmds_host.c $(wildcard kernel/shell/*_cmd.c) \
+		tests/host/text_cmds_host.h $(shell find lib kernel -name '*.h')
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+$(HOST_BUILD)/test_text_cmds: HOST_TEST_OBJS := $(HOST_TEXT_CMDS_OBJ)
+$(HOST_BUILD)/test_text_cmds: $(HOST_TEXT_CMDS_OBJ)
 $(HOST_BUILD)/test_insn: arch/x86_64/insn.h
 $(HOST_BUILD)/test_aarch64_insn: arch/aarch64/insn.h
 
