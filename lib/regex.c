@@ -11,8 +11,9 @@
  *
  *	e*	L: SPLIT +1, over	e? SPLIT +1, over	e|f SPLIT +1, F
  *	   	   e			   e			    e
- *	   	   JMP L						    JMP over
- *	   	over:			over:			 F: f
+ *	   	   JMP L		over:			    JMP over
+ *	   	over:						 F: f
+ *							      over:
  *
  * The matcher keeps the set of instructions the NFA could be at after
  * each character of the line (a thread each), never more than one
@@ -67,6 +68,8 @@ struct compiler {
 	const char *error;
 };
 
+/* Refuse the pattern, for the first reason found; returns false, for
+ * the caller to return. */
 static bool fail(struct compiler *c, const char *why)
 {
 	if (!c->error)
