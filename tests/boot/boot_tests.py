@@ -821,6 +821,7 @@ def expect_lines(m, typed, want, timeout=COMMAND_TIMEOUT):
 def test_list(m):
     """`;` runs one command after another, a lone `;` may end the line,
     and sh's syntax errors are one line each, with nothing run."""
+    before = settled_heap_usage(m)
     expect_lines(m, "echo a;echo b ; echo c;", ["a", "b", "c"])
     expect_lines(m, "echo 'a;b' \\; \"c|d\"", ["a;b ; c|d"])
     for typed, token in [("echo a ;; echo b", ";;"), (";", ";"), ("; echo a", ";"),
@@ -829,6 +830,7 @@ def test_list(m):
         expect_exact(m.command(typed), "shell: syntax error near unexpected token '%s'" % token,
                      typed)
     parse_uptime(m.command("uptime"), "uptime after the refused lines")
+    heap_is_back(m, before, "the lists and the refused lines")
 
 
 @test("pipe")
@@ -894,6 +896,7 @@ def test_grep(m):
     """grep's options, its regular expressions and its files, as GNU grep
     answers them; a malformed expression is GNU's one line."""
     path = TOOLS_DIR + "/grep.txt"
+    before = settled_heap_usage(m)
     write_lines(m, path, GREP_LINES)
     for args, want in [("vfs_read", ["vfs_read", "vfs_readdir", "__vfs_read"]),
                        ("-w vfs_read", ["vfs_read"]),
@@ -925,6 +928,7 @@ def test_grep(m):
     for typed in ["grep", "grep -q x", "grep --count x", "grep -e"]:
         expect_exact(m.command(typed), usage, typed)
     expect_lines(m, "rm " + path, [])
+    heap_is_back(m, before, "grep and its refusals")
 
 
 @test("head_tail")
