@@ -19,6 +19,15 @@
  * interrupt may be taken on one CPU while the shell reads on another,
  * and two CPUs emptying the UART at once could store its bytes out of
  * order.
+ *
+ * Ctrl-C. A running command does not read the console: a Ctrl-C left in
+ * the ring would wait there until the command ended, too late to stop
+ * it. So the receiving code takes it out of the byte stream, as Linux's
+ * terminal turns it into SIGINT: it sets interrupt_requested, which the
+ * command's loops poll, and drops the bytes typed before it that nobody
+ * has read (Linux's terminal flushes them too). It is seen as soon as
+ * it leaves the UART, which is at once unless more than a ring of input
+ * was typed ahead (flow control, above).
  */
 #include "kernel/arch.h"
 #include "kernel/console.h"
@@ -36,7 +45,27 @@ static struct {
 	bool stopped;	/* the ring filled: the receive interrupt is off */
 } input;
 static struct spinlock input_lock = SPINLOCK_INIT("console input");
+
+#define CTRL_C 0x03
+
+/* A Ctrl-C came and was not taken yet. Set under input_lock; read
+ * without it by the polling commands. */
+static bool interrupt_requested;
 static struct wait_queue input_waiters = WAIT_QUEUE_INIT(input_waiters);
+
+/* A Ctrl-C arrived: note it, and drop the unread input before it. If
+ * the ring had filled, receiving was stopped; now it is empty, so start
+ * again (console_getc would wait for ever on an empty ring). Called with
+ * input_lock held. */
+static void interrupt(void)
+{
+	__atomic_store_n(&interrupt_requested, true, __ATOMIC_RELAXED);
+	input.count = 0;
+	if (input.stopped) {
+		input.stopped = false;
+		arch_console_rx_irq(true);
+	}
+}
 
 /* Move bytes from the UART into the ring until the UART is empty or the
  * ring full; in the second case stop receiving. Called with input_lock
@@ -49,6 +78,10 @@ static void take_from_uart(void)
 		c = arch_console_rx_byte();
 		if (c < 0)
 			return;
+		if (c == CTRL_C) {
+			interrupt();
+			continue;
+		}
 		input.buf[(input.head + input.count) % INPUT_BUF_SIZE] = (uint8_t)c;
 		input.count++;
 	}
@@ -72,8 +105,13 @@ int console_getc(void)
 	unsigned long flags = spin_lock_irqsave(&input_lock);
 	int c;
 
-	while (input.count == 0)
+	while (input.count == 0 && !interrupt_requested)
 		wait_queue_wait(&input_waiters, &input_lock);
+	if (interrupt_requested) {
+		__atomic_store_n(&interrupt_requested, false, __ATOMIC_RELAXED);
+		spin_unlock_irqrestore(&input_lock, flags);
+		return CTRL_C;
+	}
 	c = input.buf[input.head];
 	input.head = (input.head + 1) % INPUT_BUF_SIZE;
 	input.count--;
@@ -88,5 +126,22 @@ int console_getc(void)
 	spin_unlock_irqrestore(&input_lock, flags);
 	return c;
 }
+
+bool console_interrupted(void)
+{
+	return __atomic_load_n(&interrupt_requested, __ATOMIC_RELAXED);
+}
+
+bool console_interrupt_take(void)
+{
+	unsigned long flags = spin_lock_irqsave(&input_lock);
+	bool requested = interrupt_requested;
+
+	__atomic_store_n(&interrupt_requested, false, __ATOMIC_RELAXED);
+	spin_unlock_irqrestore(&input_lock, flags);
+	return requested;
+}
+
+NOKPROBE_SYMBOL(interrupt);
 NOKPROBE_SYMBOL(take_from_uart);
 NOKPROBE_SYMBOL(console_rx_interrupt);

@@ -8,6 +8,7 @@ static const char *const messages[] = {
 	[0]		= "Success",
 	[EPERM]		= "Operation not permitted",
 	[ENOENT]	= "No such file or directory",
+	[EINTR]		= "Interrupted system call",
 	[EIO]		= "Input/output error",
 	[E2BIG]		= "Argument list too long",
 	[ENOEXEC]	= "Exec format error",

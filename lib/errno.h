@@ -5,6 +5,7 @@
 
 #define EPERM    1
 #define ENOENT   2
+#define EINTR    4
 #define EIO      5
 #define ENOEXEC  8
 #define E2BIG    7

@@ -120,6 +120,18 @@ int memcmp(const void *a, const void *b, size_t n)
 }
 EXPORT_SYMBOL(memcmp);
 
+void *memchr(const void *s, int c, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == (unsigned char)c)
+			return (void *)(p + i);
+	}
+	return NULL;
+}
+EXPORT_SYMBOL(memchr);
+
 size_t strlen(const char *s)
 {
 	const char *p = s;

@@ -3,14 +3,21 @@
  * One pass over the line. `in` walks the line, `out` appends to store;
  * out never gets ahead of the line's own length (every byte written
  * stands for at least one byte read, and each NUL for a separator or
- * the line's end), so a store of strlen(line) + 1 bytes is enough. */
+ * the line's end), so a store of strlen(line) + 1 bytes is enough. The
+ * words array fills the same way: a word takes at least one character,
+ * and the NULL that ends a command's words stands for the | or ; after
+ * it, or for the line's end. */
 #include "kernel/shell/cmdline.h"
+#include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 struct parser {
 	const char *in;
 	char *out, *end;	/* the next free byte of store, and its end */
+	int words;		/* pointers of list->words used */
+	struct cmdline *cmd;	/* the command being parsed; NULL between two */
+	bool after_pipe;	/* the last separator was a | */
 	int err;		/* 0, or why the line is refused: */
 	const char *error;	/* the errno, and the words */
 };
@@ -23,15 +30,15 @@ static bool fail(struct parser *p, int err, const char *why)
 	return false;
 }
 
-static bool is_blank(char c)
+static bool is_separator(char c)
 {
-	return c == ' ' || c == '\t';
+	return c == '|' || c == ';';
 }
 
 /* Where an unquoted character ends a word. */
 static bool ends_word(char c)
 {
-	return c == '\0' || is_blank(c) || c == '>';
+	return c == '\0' || is_blank(c) || c == '>' || is_separator(c);
 }
 
 static bool put(struct parser *p, char c)
@@ -105,28 +112,80 @@ static bool parse_redirect(struct parser *p, struct cmdline *cl)
 	return copy_word(p);
 }
 
-int cmdline_parse(const char *line, char *store, size_t store_size,
-		  char **words, int max_words, struct cmdline *out)
+/* Start a command at the first word or > after a separator (or at the
+ * line's start), with room kept for the NULL after its words. */
+static bool begin_command(struct parser *p, struct cmdline_list *list)
 {
-	struct parser p = { .in = line, .out = store, .end = store + store_size };
+	if (list->count == list->max_cmds || p->words == list->max_words)
+		return fail(p, -E2BIG, "too many commands");
+	p->cmd = &list->cmds[list->count++];
+	*p->cmd = (struct cmdline){ .argv = list->words + p->words };
+	p->cmd->argv[0] = NULL;
+	p->words++;
+	return true;
+}
 
-	*out = (struct cmdline){ .argv = words };
-	for (skip_blanks(&p); *p.in; skip_blanks(&p)) {
-		if (*p.in == '>') {
-			if (!parse_redirect(&p, out))
-				break;
-			continue;
-		}
-		if (out->argc == max_words) {
-			fail(&p, -E2BIG, "too many words");
-			break;
-		}
-		words[out->argc] = p.out;
-		if (!copy_word(&p))
-			break;
-		out->argc++;
+/* Add the word at p->in to the command, before the NULL kept for it. */
+static bool add_word(struct parser *p, struct cmdline_list *list)
+{
+	struct cmdline *cmd = p->cmd;
+
+	if (p->words == list->max_words)
+		return fail(p, -E2BIG, "too many words");
+	cmd->argv[cmd->argc] = p->out;
+	if (!copy_word(p)) {
+		cmd->argv[cmd->argc] = NULL;	/* a refused line's argv ends too */
+		return false;
 	}
-	words[out->argc] = NULL;
-	out->error = p.error;
+	cmd->argv[++cmd->argc] = NULL;
+	p->words++;
+	return true;
+}
+
+/* A | or ; at p->in ends the command being parsed. With none (the line's
+ * start, or right after another separator) it is the error sh reports,
+ * naming the token: ;; is one token in sh. */
+static bool end_command(struct parser *p)
+{
+	bool pipe = *p->in == '|';
+
+	if (!pipe && p->in[1] == ';')
+		return fail(p, -EINVAL, "syntax error near unexpected token ';;'");
+	if (!p->cmd)
+		return fail(p, -EINVAL, pipe ? "syntax error near unexpected token '|'"
+				       : "syntax error near unexpected token ';'");
+	p->cmd->pipe = pipe;
+	p->cmd = NULL;
+	p->after_pipe = pipe;
+	p->in++;
+	return true;
+}
+
+/* One step: a separator, a redirection or a word, at p->in. */
+static bool parse_token(struct parser *p, struct cmdline_list *list)
+{
+	if (is_separator(*p->in))
+		return end_command(p);
+	if (!p->cmd && !begin_command(p, list))
+		return false;
+	if (*p->in == '>')
+		return parse_redirect(p, p->cmd);
+	return add_word(p, list);
+}
+
+int cmdline_parse(const char *line, struct cmdline_list *list)
+{
+	struct parser p = { .in = line, .out = list->store,
+			    .end = list->store + list->store_size };
+
+	list->count = 0;
+	for (skip_blanks(&p); *p.in; skip_blanks(&p)) {
+		if (!parse_token(&p, list))
+			break;
+	}
+	/* A pipe needs a command after it; a ; may end the line. */
+	if (!p.err && !p.cmd && p.after_pipe)
+		fail(&p, -EINVAL, "syntax error near unexpected token '|'");
+	list->error = p.error;
 	return p.err;
 }

@@ -1,11 +1,12 @@
-/* Splitting a command line into words and a redirection, the way a
- * Linux user's shell does (a small part of POSIX sh):
+/* Splitting a command line into commands, words and redirections, the
+ * way a Linux user's shell does (a small part of POSIX sh):
  *
- *	echo 'p:ev vfs_read' > /sys/kernel/tracing/kprobe_events
- *	     `------ one word -----'  `------------ the file --------'
+ *	cat /proc/kallsyms | grep -w vfs_read > /tmp/f ; echo done
+ *	`---- command ----'   `------ command ------'   `-command-'
+ *	                  pipe                      list
  *
  * - Words are separated by spaces and tabs.
- * - '...' keeps everything inside as it is, spaces and > included.
+ * - '...' keeps everything inside as it is, spaces, >, | and ; included.
  * - "..." does too, except that \" and \\ stand for " and \.
  * - Outside quotes, \ keeps the next character as it is.
  * - Quoted and unquoted parts next to each other make one word:
@@ -14,7 +15,15 @@
  *   adds it to the end. Either makes FILE if it does not exist. The
  *   redirection may stand anywhere after the words or between them, with
  *   or without spaces around it (echo 1>x writes "1" to x: there are no
- *   file descriptor numbers).
+ *   file descriptor numbers). One per command.
+ * - A | B: A's output is B's input (a pipeline). Each command of a
+ *   pipeline may have its own redirection; one sent to a file sends
+ *   nothing down the pipe.
+ * - A ; B: run A, then B. A ; ends a whole pipeline. One ; at the end
+ *   of the line is allowed, as in sh.
+ * - Refused, as sh refuses them: a | or ; with no command before it
+ *   (at the start, after another | or ;), and a | with no command after
+ *   it (at the end, before a ;).
  *
  * The parser is plain code over a string, with no kernel calls, so that
  * the host tests and the fuzzer run it as it is. */
@@ -23,22 +32,37 @@
 
 #include "lib/types.h"
 
+/* One command of a line. */
 struct cmdline {
 	int argc;
 	char **argv;		/* argc words, then NULL */
 	const char *redirect;	/* the file after > or >>; NULL if none */
 	bool append;		/* >>: add to the file, do not empty it */
-	const char *error;	/* why the line was refused, for one line */
+	bool pipe;		/* a | follows: the output is the next command's input */
 };
 
-/* Split line into words, at most max_words of them, and a redirection.
- * The words are copied into store, which needs strlen(line) + 1 bytes
- * (quotes and separators removed, each word gets a NUL); words needs
- * room for max_words + 1 pointers. Returns 0, -E2BIG if the line has
- * more than max_words words or does not fit in store, or -EINVAL for a
- * quote left open, a > with no file name after it, or a second
- * redirection; out->error then says which in a few words. */
-int cmdline_parse(const char *line, char *store, size_t store_size,
-		  char **words, int max_words, struct cmdline *out);
+/* A parsed line, and the caller's room for it. A line of n characters
+ * needs n + 1 bytes of store and n + 1 words (each command's words and
+ * a NULL after them), and has at most (n + 1) / 2 commands. */
+struct cmdline_list {
+	struct cmdline *cmds;	/* room for max_cmds commands */
+	int max_cmds;
+	char **words;		/* room for max_words pointers */
+	int max_words;
+	char *store;		/* the words' text, each with its NUL */
+	size_t store_size;
+	int count;		/* out: the commands, in the order typed */
+	const char *error;	/* out: why the line was refused, in a few words */
+};
+
+/* Split line into commands, their words and redirections, into the room
+ * list names. A blank line has no command. Returns 0; -E2BIG if the
+ * line does not fit in that room; or -EINVAL for a quote left open, a >
+ * with no file name after it, a second redirection in one command, or a
+ * | or ; where sh would find a syntax error. list->error then says
+ * which ("syntax error near unexpected token '|'"), and list->count is
+ * the commands parsed so far, the last perhaps cut short; each argv
+ * still ends with NULL. */
+int cmdline_parse(const char *line, struct cmdline_list *list);
 
 #endif

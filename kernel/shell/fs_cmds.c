@@ -7,6 +7,7 @@
  * Errors are one line, "CMD: PATH: description", with the description
  * from strerror(); rm's and mkdir's are Linux's own lines. */
 
+#include "kernel/console.h"
 #include "kernel/fs/mount.h"
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
@@ -37,7 +38,8 @@ static void copy_to_output(const char *cmd, const char *path)
 
 	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
 	 * string, and may hold a NUL or a '%'. A refused write (into a
-	 * redirection's file) ends the copy; the shell says why. */
+	 * redirection's file, a full pipe) ends the copy; the shell says
+	 * why. So does a Ctrl-C. */
 	do {
 		n = vfs_read(file, buf, sizeof(buf), &file->pos);
 		if (n > 0) {
@@ -45,7 +47,7 @@ static void copy_to_output(const char *cmd, const char *path)
 				break;
 			last = buf[n - 1];
 		}
-	} while (n > 0);
+	} while (n > 0 && !console_interrupted());
 	/* Finish the line so the prompt (or the error) starts on its own. */
 	if (last != '\n')
 		kprintf("\n");

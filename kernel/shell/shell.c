@@ -1,11 +1,11 @@
-/* The interactive shell: read a line, split it into words, run the
- * command named by the first word. Commands register themselves with
+/* The interactive shell: read a line, split it into commands and their
+ * words, run them (pipeline.c). Commands register themselves with
  * SHELL_COMMAND() (see shell.h), so this file knows none of them except
  * `help`. */
 #include "kernel/shell/shell.h"
 #include "kernel/shell/cmdline.h"
 #include "kernel/shell/line_editor.h"
-#include "kernel/shell/redirect.h"
+#include "kernel/shell/pipeline.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -23,57 +23,23 @@ const struct shell_command *shell_find_command(const char *name)
 	return NULL;
 }
 
-/* Run cmd (none: `> FILE` alone, which only makes the file empty) with
- * its output where the line sends it: the console, or the file of a
- * redirection. A write the file refused is said after the command, in
- * one line, as Linux's tools say it. */
-static void run_command(const struct shell_command *cmd, const struct cmdline *cl)
-{
-	static struct redirect redirect;	/* its buffer is a page: off the stack */
-	struct out_sink *shell_sink;
-	int err;
-
-	if (!cl->redirect) {
-		if (cmd)
-			cmd->run(cl->argc, cl->argv);
-		return;
-	}
-	err = redirect_open(&redirect, cl->redirect, cl->append);
-	if (err) {
-		kprintf("shell: %s: %s\n", cl->redirect, strerror(err));
-		return;
-	}
-	shell_sink = printk_set_sink(&redirect.sink);
-	if (cmd)
-		cmd->run(cl->argc, cl->argv);
-	printk_set_sink(shell_sink);
-	err = redirect_close(&redirect);
-	if (err)
-		kprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
-}
-
 void shell_execute(const char *line)
 {
-	/* The words of a line fit in a copy of it (cmdline.h). */
+	/* The line's words fit in a copy of it (cmdline.h). */
 	static char store[SHELL_MAX_LINE + 1];
-	static char *words[SHELL_MAX_WORDS + 1];
-	const struct shell_command *cmd = NULL;
-	struct cmdline cl;
+	static char *words[SHELL_MAX_LINE + 1];
+	static struct cmdline cmds[SHELL_MAX_COMMANDS];
+	struct cmdline_list list = {
+		.cmds = cmds, .max_cmds = SHELL_MAX_COMMANDS,
+		.words = words, .max_words = ARRAY_SIZE(words),
+		.store = store, .store_size = sizeof(store),
+	};
 
-	if (cmdline_parse(line, store, sizeof(store), words, SHELL_MAX_WORDS, &cl) < 0) {
-		kprintf("shell: %s\n", cl.error);
+	if (cmdline_parse(line, &list) < 0) {
+		kprintf("shell: %s\n", list.error);
 		return;
 	}
-	if (cl.argc == 0 && !cl.redirect)
-		return;
-	if (cl.argc > 0) {
-		cmd = shell_find_command(cl.argv[0]);
-		if (!cmd) {
-			kprintf("unknown command: %s (try help)\n", cl.argv[0]);
-			return;
-		}
-	}
-	run_command(cmd, &cl);
+	pipeline_run_line(cmds, list.count);
 }
 
 /* `help` lists the commands sorted by name, so that its output does not

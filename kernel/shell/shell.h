@@ -8,17 +8,19 @@
 #include "lib/types.h"
 
 /* The longest line the shell takes (Linux's PATH_MAX, so that a line
- * can name any path), and the most words such a line can hold: one
- * character each, with a blank between. */
+ * can name any path), and the most commands such a line can hold: one
+ * character each, with a | or ; between. (Its words, as many, need no
+ * bound of their own: cmdline.h.) */
 #define SHELL_MAX_LINE 4096
-#define SHELL_MAX_WORDS ((SHELL_MAX_LINE + 1) / 2)
+#define SHELL_MAX_COMMANDS ((SHELL_MAX_LINE + 1) / 2)
 
 /* Look up a command by name; NULL if there is none. */
 const struct shell_command *shell_find_command(const char *name);
 
-/* Parse a line (kernel/shell/cmdline.h) and run the command it names,
- * its output sent where the line says. Only the shell's thread runs
- * commands: the parse is kept in static buffers, off its stack. */
+/* Parse a line (kernel/shell/cmdline.h) and run the commands it names
+ * (kernel/shell/pipeline.h), their output sent where the line says.
+ * Only the shell's thread runs commands: the parse is kept in static
+ * buffers, off its stack. */
 void shell_execute(const char *line);
 
 /* The shell's thread body: read lines from the console forever. */

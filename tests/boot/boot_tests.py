@@ -52,6 +52,7 @@ POWEROFF_TIMEOUT = 10
 HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl",
                  "cd", "pwd", "mkdir"]
+HELP_COMMANDS += ["grep", "head", "tail", "wc", "sort", "uniq", "seq"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -920,6 +921,269 @@ def test_ctrl_c(m):
     check(not [line for line in out if line.strip()],
           "'garbage<Ctrl-C>' printed %s" % show(out))
     parse_uptime(m.command("uptime"), "uptime after Ctrl-C")
+
+
+# -- pipes, lists and the text tools (docs/shell.md) ------------------
+
+TOOLS_DIR = "/home/student"
+
+
+def heap_is_back(m, before, what):
+    """The heap holds what it held before what ran: pipes and the tools'
+    buffers were given back."""
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after %s: %s, before %s" % (what, after, before))
+
+
+def write_lines(m, path, lines):
+    """Make the file at path hold lines, one echo each."""
+    for i, line in enumerate(lines):
+        check(m.command("echo '%s' %s %s" % (line, ">>" if i else ">", path)) == [],
+              "writing %s printed something" % path)
+
+
+def expect_lines(m, typed, want, timeout=COMMAND_TIMEOUT):
+    out = m.command(typed, timeout)
+    check(out == want, "`%s`: expected %s, got %s" % (typed, show(want), show(out)))
+
+
+@test("list")
+def test_list(m):
+    """`;` runs one command after another, a lone `;` may end the line,
+    and sh's syntax errors are one line each, with nothing run."""
+    before = settled_heap_usage(m)
+    expect_lines(m, "echo a;echo b ; echo c;", ["a", "b", "c"])
+    expect_lines(m, "echo 'a;b' \\; \"c|d\"", ["a;b ; c|d"])
+    for typed, token in [("echo a ;; echo b", ";;"), (";", ";"), ("; echo a", ";"),
+                         ("echo a ; ; echo b", ";"), ("| wc", "|"), ("echo a |", "|"),
+                         ("echo a | | wc", "|"), ("echo a |; wc", ";")]:
+        expect_exact(m.command(typed), "shell: syntax error near unexpected token '%s'" % token,
+                     typed)
+    parse_uptime(m.command("uptime"), "uptime after the refused lines")
+    heap_is_back(m, before, "the lists and the refused lines")
+
+
+@test("pipe")
+def test_pipe(m):
+    """A pipeline's output goes from command to command, whatever its
+    length and even when a command prints nothing or fails; a command
+    redirected to a file sends nothing down the pipe; an unknown command
+    anywhere in it is one line and nothing runs; the heap is back."""
+    path = TOOLS_DIR + "/piped.txt"
+    before = settled_heap_usage(m)
+    expect_lines(m, "echo hello world | wc", ["      1       2      12"])
+    expect_lines(m, "seq 20 | head -n 15 | tail -n 5 | sort -r | head -n 1", ["15"])
+    expect_lines(m, "echo -n | wc -l", ["0"])
+    expect_lines(m, "seq 3 | grep 4", [])
+    expect_lines(m, "seq 3 | grep 4 | wc -l", ["0"])
+    # No stderr: an error line goes down the pipe too.
+    expect_lines(m, "cat /nope | wc -l", ["1"])
+    expect_lines(m, "echo x > %s | wc -c" % path, ["0"])
+    expect_lines(m, "cat " + path, ["x"])
+    expect_lines(m, "seq 3 | grep 2 > %s; cat %s" % (path, path), ["2"])
+    expect_lines(m, "rm " + path, [])
+    for typed in ["frobnicate | wc", "seq 3 | frobnicate", "seq 3 | wc | frobnicate -x"]:
+        expect_exact(m.command(typed), "unknown command: frobnicate (try help)", typed)
+    # The rest of the line still runs, as after any failed command.
+    expect_lines(m, "frobnicate | wc; echo after",
+                 ["unknown command: frobnicate (try help)", "after"])
+    heap_is_back(m, before, "the pipelines")
+
+
+@test("pipe_worker")
+def test_pipe_worker(m):
+    """`worker start 4 | wc -l`: the shell's four lines go down the pipe;
+    the workers, other threads, never print into it."""
+    before = settled_heap_usage(m)
+    try:
+        expect_lines(m, "worker start 4 | wc -l", ["4"])
+        out = m.command("worker")
+        check(out and out[0].startswith("worker: running"), "`worker`: %s" % show(out))
+    finally:
+        out = m.command("worker stop")
+    check(out and out[0].startswith("worker: stopped after"), "`worker stop`: %s" % show(out))
+    heap_is_back(m, before, "worker start 4 | wc -l")
+
+
+@test("pipe_kallsyms")
+def test_pipe_kallsyms(m):
+    """`cat /proc/kallsyms | grep -w vfs_read` is nm's line for vfs_read:
+    thousands of lines through a pipe, and a whole-word match."""
+    elf = os.path.join("build", m.arch, "probeos.elf")
+    nm = archs.binutils(m.arch, "NM", "-n", "-S", "--defined-only", elf)
+    want = [kallsyms_line(addr, letter, name)
+            for addr, _, letter, name in mksymtab.parse_nm(nm.splitlines()) if name == "vfs_read"]
+    check(len(want) == 1, "nm: expected one vfs_read, got %s" % want)
+    expect_lines(m, "cat /proc/kallsyms | grep -w vfs_read", want, 120)
+    expect_lines(m, "grep -c -w vfs_read /proc/kallsyms", ["1"], 120)
+
+
+GREP_LINES = ["vfs_read", "vfs_readdir", "VFS_READ x", "__vfs_read"]
+
+
+@test("grep")
+def test_grep(m):
+    """grep's options, its regular expressions and its files, as GNU grep
+    answers them; a malformed expression is GNU's one line."""
+    path = TOOLS_DIR + "/grep.txt"
+    before = settled_heap_usage(m)
+    write_lines(m, path, GREP_LINES)
+    for args, want in [("vfs_read", ["vfs_read", "vfs_readdir", "__vfs_read"]),
+                       ("-w vfs_read", ["vfs_read"]),
+                       ("-iw vfs_read", ["vfs_read", "VFS_READ x"]),
+                       ("-i -w vfs_read", ["vfs_read", "VFS_READ x"]),
+                       ("-c vfs", ["3"]),
+                       ("-vc vfs", ["1"]),
+                       ("-v 'read$'", ["vfs_readdir", "VFS_READ x"]),
+                       ("'^v.*\\(dir\\|read\\)$'", ["vfs_read", "vfs_readdir"]),
+                       ("'^[[:alpha:]]\\{3\\}_'", ["vfs_read", "vfs_readdir", "VFS_READ x"]),
+                       ("-E '^(_|V)+'", ["VFS_READ x", "__vfs_read"]),
+                       ("-E 'dir$|x$'", ["vfs_readdir", "VFS_READ x"]),
+                       ("-e -x", []),
+                       ("dir -c", ["1"])]:
+        expect_lines(m, "grep %s %s" % (args, path), want)
+        expect_lines(m, "cat %s | grep %s" % (path, args), want)
+    expect_lines(m, "grep -c vfs %s /etc/hostname" % path, ["%s:3" % path, "/etc/hostname:0"])
+    expect_lines(m, "grep dir %s /nope" % path,
+                 ["%s:vfs_readdir" % path, "grep: /nope: No such file or directory"])
+    expect_lines(m, "grep x /etc", ["grep: /etc: Is a directory"])
+    for pattern, msg in [("'a\\('", "Unmatched ( or \\("), ("-E '(a'", "Unmatched ( or \\("),
+                         ("'a\\)'", "Unmatched ) or \\)"),
+                         ("'[[:digit:]'", "Unmatched [, [^, [:, [., or [="),
+                         ("'a\\{2,1\\}'", "Invalid content of \\{\\}"),
+                         ("'[[:foo:]]'", "Invalid character class name"),
+                         ("'[b-a]'", "Invalid range end"), ("'x\\'", "Trailing backslash")]:
+        expect_exact(m.command("grep %s %s" % (pattern, path)), "grep: " + msg, "grep " + pattern)
+    usage = "grep: usage: grep [-cEivw] [-e PATTERN | PATTERN] [FILE]..."
+    for typed in ["grep", "grep -q x", "grep --count x", "grep -e"]:
+        expect_exact(m.command(typed), usage, typed)
+    expect_lines(m, "rm " + path, [])
+    heap_is_back(m, before, "grep and its refusals")
+
+
+@test("head_tail")
+def test_head_tail(m):
+    """head and tail: -n N, -nN, -N, tail's +N, 10 by default, a header
+    per file when there are several, and their errors."""
+    path = TOOLS_DIR + "/twelve.txt"
+    check(m.command("seq 12 > " + path) == [], "seq > FILE printed something")
+    numbers = [str(n) for n in range(1, 13)]
+    for typed, want in [("head %s" % path, numbers[:10]), ("seq 12 | head", numbers[:10]),
+                        ("seq 12 | head -n 2", ["1", "2"]), ("seq 12 | head -n2", ["1", "2"]),
+                        ("seq 12 | head -2", ["1", "2"]), ("seq 12 | head -n 0", []),
+                        ("head %s -n 1" % path, ["1"]),
+                        ("tail %s" % path, numbers[2:]), ("seq 12 | tail -n 2", ["11", "12"]),
+                        ("seq 12 | tail -3", ["10", "11", "12"]),
+                        ("seq 12 | tail -n +11", ["11", "12"]),
+                        ("seq 2 | tail -n 5", ["1", "2"]),
+                        ("head -n 1 %s %s" % (path, path),
+                         ["==> %s <==" % path, "1", "", "==> %s <==" % path, "1"]),
+                        ("tail -n 1 %s %s" % (path, path),
+                         ["==> %s <==" % path, "12", "", "==> %s <==" % path, "12"]),
+                        ("head -n x", ["head: invalid number of lines: 'x'"]),
+                        ("tail -n +x", ["tail: invalid number of lines: '+x'"]),
+                        ("head -c 3", ["head: usage: head [-n N] [FILE]..."]),
+                        ("tail -f", ["tail: usage: tail [-n [+]N] [FILE]..."]),
+                        ("head /nope",
+                         ["head: cannot open '/nope' for reading: No such file or directory"]),
+                        ("tail /nope",
+                         ["tail: cannot open '/nope' for reading: No such file or directory"])]:
+        expect_lines(m, typed, want)
+    expect_lines(m, "rm " + path, [])
+
+
+@test("wc")
+def test_wc(m):
+    """wc's counts and GNU's columns: 7 wide from a pipe, one count alone
+    unpadded, as wide as the files' sizes added up for files."""
+    one, two = TOOLS_DIR + "/wc1.txt", TOOLS_DIR + "/wc2.txt"
+    write_lines(m, one, ["one two", " three "])      # 2 lines, 3 words, 16 bytes
+    write_lines(m, two, ["x"] * 50)                  # 50 lines and words, 100 bytes
+    for typed, want in [("seq 10 | wc -l", ["10"]), ("seq 10 | wc -c", ["21"]),
+                        ("seq 10 | wc", ["     10      10      21"]),
+                        ("seq 10 | wc -lw", ["     10      10"]),
+                        ("seq 10 | wc -cl", ["     10      21"]),
+                        ("wc -l " + one, ["2 " + one]),
+                        ("wc " + one, [" 2  3 16 " + one]),
+                        ("wc -w %s %s" % (one, two), ["  3 " + one, " 50 " + two, " 53 total"]),
+                        ("wc /nope", ["wc: /nope: No such file or directory"]),
+                        ("wc -m", ["wc: usage: wc [-clw] [FILE]..."])]:
+        expect_lines(m, typed, want)
+    expect_lines(m, "rm %s %s" % (one, two), [])
+
+
+@test("sort")
+def test_sort(m):
+    """sort, -n as GNU reads numbers, -r, and 100,000 lines (a merge sort,
+    not a quadratic one); the heap is back."""
+    path = TOOLS_DIR + "/sort.txt"
+    write_lines(m, path, ["10", " 4", "-2", "+5", "abc", "1.5", "1.10", "B", "a"])
+    expect_lines(m, "sort " + path, [" 4", "+5", "-2", "1.10", "1.5", "10", "B", "a", "abc"])
+    expect_lines(m, "sort -n " + path, ["-2", "+5", "B", "a", "abc", "1.10", "1.5", " 4", "10"])
+    expect_lines(m, "cat %s | sort -rn" % path,
+                 ["10", " 4", "1.5", "1.10", "abc", "a", "B", "+5", "-2"])
+    expect_lines(m, "sort -n /nope", ["sort: cannot read: /nope: No such file or directory"])
+    expect_lines(m, "sort -k 1", ["sort: usage: sort [-nr] [FILE]..."])
+    expect_lines(m, "rm " + path, [])
+    before = settled_heap_usage(m)
+    expect_lines(m, "seq 100000 | sort -r | head -n 3", ["99999", "99998", "99997"], 120)
+    expect_lines(m, "seq 100000 | sort -rn | tail -n 2", ["2", "1"], 120)
+    expect_lines(m, "seq 100000 | sort | uniq | wc -l", ["100000"], 120)
+    heap_is_back(m, before, "sorting 100,000 lines")
+
+
+@test("uniq")
+def test_uniq(m):
+    path = TOOLS_DIR + "/uniq.txt"
+    write_lines(m, path, ["a", "a", "b", "a"])
+    expect_lines(m, "uniq " + path, ["a", "b", "a"])
+    expect_lines(m, "cat %s | uniq -c" % path, ["      2 a", "      1 b", "      1 a"])
+    expect_lines(m, "sort %s | uniq -c" % path, ["      3 a", "      1 b"])
+    expect_lines(m, "uniq /nope", ["uniq: /nope: No such file or directory"])
+    expect_lines(m, "uniq %s %s" % (path, path), ["uniq: usage: uniq [-c] [FILE]"])
+    expect_lines(m, "uniq -d", ["uniq: usage: uniq [-c] [FILE]"])
+    expect_lines(m, "rm " + path, [])
+
+
+@test("seq")
+def test_seq(m):
+    for typed, want in [("seq 3", ["1", "2", "3"]), ("seq 2 4", ["2", "3", "4"]),
+                        ("seq 10 -4 1", ["10", "6", "2"]), ("seq -1 1", ["-1", "0", "1"]),
+                        ("seq 5 1", []),
+                        ("seq 1 0 5", ["seq: invalid Zero increment value: '0'"]),
+                        ("seq 1.5", ["seq: invalid integer argument: '1.5'"]),
+                        ("seq", ["seq: usage: seq [FIRST [INCREMENT]] LAST"])]:
+        expect_lines(m, typed, want)
+
+
+def interrupt(m, typed, started):
+    """Type typed, wait until started (a regex) shows it runs, press
+    Ctrl-C; returns the lines printed from then to the prompt."""
+    m.send(typed + "\r")
+    m.wait_for(started, COMMAND_TIMEOUT)
+    m.send(b"\x03")
+    try:
+        return m.wait_prompt(COMMAND_TIMEOUT, echo=False)
+    except qemu.Timeout:
+        raise qemu.Timeout("no prompt after Ctrl-C in `%s`" % typed)
+
+
+@test("ctrl_c_command")
+def test_ctrl_c_command(m):
+    """Ctrl-C stops a long pipeline and a long command at their next
+    check; the shell prints ^C and its prompt, the rest of the line is
+    not run, and the kernel lives with its heap back."""
+    before = settled_heap_usage(m)
+    # Nothing shows that a pipeline runs: it has started once its line
+    # is echoed (a Ctrl-C that came before would stop it all the same).
+    out = interrupt(m, "seq 1 100000000 | wc -l; echo not run", re.escape("; echo not run") + "\n")
+    check(out[-1:] == ["^C"] and not [line for line in out if "not run" in line],
+          "Ctrl-C in `seq 1 100000000 | wc -l`: expected ^C, got %s" % show(out[-3:]))
+    out = interrupt(m, "seq 1 100000000", r"\n1\r?\n")
+    check(out[-1:] == ["^C"] and all(re.match(r"^\d+$", line) for line in out[:-1]),
+          "Ctrl-C in `seq 1 100000000`: expected numbers, then ^C, got %s" % show(out[-3:]))
+    parse_uptime(m.command("uptime"), "uptime after Ctrl-C")
+    heap_is_back(m, before, "the interrupted commands")
 
 
 @test("history")

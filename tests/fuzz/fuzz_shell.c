@@ -1,11 +1,12 @@
 /* Fuzz target "shell": the shell's line editor and the splitting of a
- * finished line into words.
+ * finished line into commands and words.
  *
  * The input is what a user might type on the serial console: every byte
  * goes through line_editor_feed(), as line_editor_read() would pass it.
  * Each finished line is parsed with cmdline_parse() the way shell_execute()
- * does it (quotes, backslashes, > and >>), and every word of a plain line
- * goes through parse_unsigned(), as the commands that take numbers do. After each line the harness checks what must always
+ * does it (quotes, backslashes, > and >>, | and ;), and every word of a
+ * line with no quoting goes through parse_unsigned(), as the commands
+ * that take numbers do. After each line the harness checks what must always
  * hold; a broken rule aborts, which libFuzzer reports as a crash.
  *
  * The echo goes through the real line_editor_echo_console() into the
@@ -172,39 +173,88 @@ static void check_number(const char *word)
 	CHECK(err != 0 || value == expected);
 }
 
-/* How many words a line with no quote, backslash or > holds, and word
- * k's offset: the runs of non-blanks. */
-static int count_words(const char *line, size_t *offsets, int max)
-{
-	int count = 0;
-
-	for (size_t i = 0; line[i] && count < max; i++) {
-		if (!is_word_space(line[i]) && (i == 0 || is_word_space(line[i - 1])))
-			offsets[count++] = i;
-	}
-	return count;
-}
-
-static bool has_shell_syntax(const char *line)
+/* Quotes, backslashes and >: the line's words are not just its runs of
+ * non-blanks. */
+static bool has_quoting(const char *line)
 {
 	return strpbrk(line, "'\"\\>") != NULL;
 }
 
-/* The parse of a plain line is its runs of non-blanks, in order. */
-static void check_plain_words(const char *line, const struct cmdline *cl)
+static bool is_separator(char c)
 {
-	static size_t offsets[SHELL_MAX_WORDS + 1];
-	int expected = count_words(line, offsets, SHELL_MAX_WORDS + 1);
+	return c == '|' || c == ';';
+}
 
-	CHECK(cl->argc == expected);
+/* A line with no quoting, cut at its | and ; as sh cuts it: command k
+ * is line[starts[k] .. ends[k]). Returns the number of commands, or -1
+ * where sh refuses the line: a blank command before a separator (or
+ * after a |, at the end). */
+static int cut_commands(const char *line, size_t *starts, size_t *ends, bool *pipes)
+{
+	int count = 0;
+	size_t start = 0, i;
+	bool blank = true;
+
+	for (i = 0;; i++) {
+		if (line[i] && !is_separator(line[i])) {
+			blank = blank && is_word_space(line[i]);
+			continue;
+		}
+		if (blank) {
+			/* Blank before a separator, or after a | at the end;
+			 * blank after a ; at the end (or a blank line) is fine. */
+			if (line[i] || (count > 0 && pipes[count - 1]))
+				return -1;
+			return count;
+		}
+		starts[count] = start;
+		ends[count] = i;
+		pipes[count] = line[i] == '|';
+		count++;
+		if (!line[i])
+			return count;
+		start = i + 1;
+		blank = true;
+	}
+}
+
+/* The words of a command with no quoting are its runs of non-blanks. */
+static void check_plain_words(const char *text, size_t len, const struct cmdline *cl)
+{
+	int k = 0;
+
 	CHECK(cl->redirect == NULL);
-	for (int k = 0; k < cl->argc; k++) {
-		size_t wlen = strlen(cl->argv[k]);
+	for (size_t i = 0; i < len; i++) {
+		size_t wlen;
 
-		CHECK(wlen > 0);
-		CHECK(memcmp(cl->argv[k], line + offsets[k], wlen) == 0);
-		CHECK(line[offsets[k] + wlen] == '\0' || is_word_space(line[offsets[k] + wlen]));
+		if (is_word_space(text[i]) || (i > 0 && !is_word_space(text[i - 1])))
+			continue;
+		CHECK(k < cl->argc);
+		wlen = strlen(cl->argv[k]);
+		CHECK(wlen > 0 && i + wlen <= len);
+		CHECK(memcmp(cl->argv[k], text + i, wlen) == 0);
+		CHECK(i + wlen == len || is_word_space(text[i + wlen]));
 		check_number(cl->argv[k]);
+		k++;
+	}
+	CHECK(k == cl->argc);
+}
+
+/* A line with no quoting parses to its commands, cut at | and ;, or is
+ * refused where sh refuses it. */
+static void check_plain_line(const char *line, int err, const struct cmdline_list *list)
+{
+	static size_t starts[SHELL_MAX_COMMANDS + 1], ends[SHELL_MAX_COMMANDS + 1];
+	static bool pipes[SHELL_MAX_COMMANDS + 1];
+	int count = cut_commands(line, starts, ends, pipes);
+
+	CHECK((count < 0) == (err != 0));
+	if (count < 0)
+		return;
+	CHECK(list->count == count);
+	for (int k = 0; k < count; k++) {
+		CHECK(list->cmds[k].pipe == pipes[k]);
+		check_plain_words(line + starts[k], ends[k] - starts[k], &list->cmds[k]);
 	}
 }
 
@@ -226,53 +276,87 @@ static char *append_quoted(char *out, const char *word)
 	return out;
 }
 
-/* Parsing is undone by quoting: each word and the file, quoted, parse
- * back to the same words and file. */
-static void check_round_trip(const struct cmdline *cl)
+/* Room for a parse of a line of len characters: exactly what cmdline.h
+ * says such a line needs, so that a line that needs more is found. */
+static void give_room(struct cmdline_list *list, char *store, size_t len, char **words,
+		      struct cmdline *cmds)
+{
+	*list = (struct cmdline_list){
+		.cmds = cmds, .max_cmds = (int)(len + 1) / 2,
+		.words = words, .max_words = (int)len + 1,
+		.store = store, .store_size = len + 1,
+	};
+}
+
+/* Parsing is undone by quoting: each command's words and file, quoted,
+ * with a | or ; after it, parse back to the same commands. */
+static void check_round_trip(const struct cmdline_list *list)
 {
 	static char line[4 * SHELL_MAX_LINE + 16], store[sizeof(line)];
-	static char *words[SHELL_MAX_WORDS + 1];
-	struct cmdline again;
+	static char *words[sizeof(line)];
+	static struct cmdline cmds[sizeof(line) / 2 + 1];
+	struct cmdline_list again;
 	char *end = line;
 
-	for (int k = 0; k < cl->argc; k++)
-		end = append_quoted(end, cl->argv[k]);
-	if (cl->redirect) {
-		end = stpcpy(end, cl->append ? ">>" : ">");
-		end = append_quoted(end, cl->redirect);
+	for (int i = 0; i < list->count; i++) {
+		const struct cmdline *cl = &list->cmds[i];
+
+		for (int k = 0; k < cl->argc; k++)
+			end = append_quoted(end, cl->argv[k]);
+		if (cl->redirect) {
+			end = stpcpy(end, cl->append ? ">>" : ">");
+			end = append_quoted(end, cl->redirect);
+		}
+		if (i + 1 < list->count)
+			end = stpcpy(end, cl->pipe ? "| " : "; ");
 	}
 	*end = '\0';
-	CHECK(cmdline_parse(line, store, sizeof(store), words, SHELL_MAX_WORDS, &again) == 0);
-	CHECK(again.argc == cl->argc);
-	for (int k = 0; k < cl->argc; k++)
-		CHECK(strcmp(again.argv[k], cl->argv[k]) == 0);
-	CHECK((again.redirect == NULL) == (cl->redirect == NULL));
-	CHECK(!cl->redirect || (strcmp(again.redirect, cl->redirect) == 0 &&
-				again.append == cl->append));
+	give_room(&again, store, (size_t)(end - line), words, cmds);
+	CHECK(cmdline_parse(line, &again) == 0);
+	CHECK(again.count == list->count);
+	for (int i = 0; i < list->count; i++) {
+		const struct cmdline *cl = &list->cmds[i], *back = &again.cmds[i];
+
+		CHECK(back->argc == cl->argc);
+		for (int k = 0; k < cl->argc; k++)
+			CHECK(strcmp(back->argv[k], cl->argv[k]) == 0);
+		CHECK((back->redirect == NULL) == (cl->redirect == NULL));
+		CHECK(!cl->redirect || (strcmp(back->redirect, cl->redirect) == 0 &&
+					back->append == cl->append));
+		CHECK(back->pipe == cl->pipe);
+	}
 }
 
 /* Parse the line as shell_execute() does: it is refused with a reason,
- * or its words and file are the line's, as the two checks above say. */
+ * or its commands, words and files are the line's, as the two checks
+ * above say. */
 static void check_parse(const char *line)
 {
 	static char store[SHELL_MAX_LINE + 1];
-	static char *words[SHELL_MAX_WORDS + 1];
-	struct cmdline cl;
-	int err = cmdline_parse(line, store, strlen(line) + 1, words, SHELL_MAX_WORDS, &cl);
+	static char *words[SHELL_MAX_LINE + 1];
+	static struct cmdline cmds[SHELL_MAX_COMMANDS + 1];
+	struct cmdline_list list;
+	int err;
 
-	CHECK(cl.argc >= 0 && cl.argc <= SHELL_MAX_WORDS);
-	CHECK(cl.argv[cl.argc] == NULL);
+	give_room(&list, store, strlen(line), words, cmds);
+	err = cmdline_parse(line, &list);
+	CHECK(list.count >= 0 && list.count <= list.max_cmds);
+	for (int i = 0; i < list.count; i++)
+		CHECK(list.cmds[i].argv[list.cmds[i].argc] == NULL);
 	if (err) {
-		/* Every line that fits has room for its words: only its
-		 * syntax can be refused. */
-		CHECK(err == -EINVAL && cl.error != NULL);
-		CHECK(has_shell_syntax(line));
+		/* Every line that fits has room for its commands and
+		 * words: only its syntax can be refused. */
+		CHECK(err == -EINVAL && list.error != NULL);
+		CHECK(has_quoting(line) || strpbrk(line, "|;"));
+		if (!has_quoting(line))
+			check_plain_line(line, err, &list);
 		return;
 	}
-	CHECK(cl.error == NULL);
-	if (!has_shell_syntax(line))
-		check_plain_words(line, &cl);
-	check_round_trip(&cl);
+	CHECK(list.error == NULL);
+	CHECK(list.count == 0 || !list.cmds[list.count - 1].pipe);
+	if (!has_quoting(line))
+		check_plain_line(line, err, &list);
+	check_round_trip(&list);
 }
 
 /* Enter on a line that fits: the line is what the screen showed, made of

@@ -26,6 +26,7 @@ HOST_LDLIBS  ?= -lcmocka
 # program links only the parts it uses.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
 		 kernel/symtab.c kernel/command.c kernel/shell/cmdline.c
+HOST_LIB_SRCS += lib/regex.c kernel/shell/getopt.c kernel/shell/input.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
@@ -35,6 +36,7 @@ HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
 HOST_LIB      := $(HOST_BUILD)/libprobeos.a
 
 HOST_TESTS     := string format cpio symtab sym_cmd cmdline probe_line
+HOST_TESTS     += regex text_cmds
 HOST_TESTS     += insn
 HOST_TESTS     += aarch64_insn
 HOST_TESTS     += fdt acpi
@@ -159,6 +161,15 @@ $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h tests/
 		-DMKCPIO='"$(HOST_PYTHON) $(abspath tools/mkcpio.py)"' \
 		$< $(HOST_TEST_OBJS) $(HOST_LIB) $(HOST_LDFLAGS) $(HOST_LDLIBS) -o $@
 
+# test_text_cmds runs the text tools in text_cmds_host.c, which includes
+# their files whole.
+HOST_TEXT_CMDS_OBJ := $(HOST_BUILD)/obj/tests/host/text_cmds_host.o
+$(HOST_TEXT_CMDS_OBJ): tests/host/text_cmds_host.c $(wildcard kernel/shell/*_cmd.c) \
+		tests/host/text_cmds_host.h $(shell find lib kernel -name '*.h')
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+$(HOST_BUILD)/test_text_cmds: HOST_TEST_OBJS := $(HOST_TEXT_CMDS_OBJ)
+$(HOST_BUILD)/test_text_cmds: $(HOST_TEXT_CMDS_OBJ)
 $(HOST_BUILD)/test_insn: arch/x86_64/insn.h
 $(HOST_BUILD)/test_aarch64_insn: arch/aarch64/insn.h
 

@@ -27,6 +27,7 @@
 #define memmove		probeos_memmove
 #define memset		probeos_memset
 #define memcmp		probeos_memcmp
+#define memchr		probeos_memchr
 #define strlen		probeos_strlen
 #define strnlen		probeos_strnlen
 #define strcmp		probeos_strcmp

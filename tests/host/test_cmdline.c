@@ -1,5 +1,6 @@
 /* Host tests for the shell's command-line parser (kernel/shell/cmdline.c):
- * words, quotes, backslashes and redirections, and every refusal. */
+ * words, quotes, backslashes, redirections, pipes and lists, and every
+ * refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,11 +14,14 @@
 #include "lib/string.h"
 
 #define MAX_WORDS 8
+#define MAX_CMDS 4
 
 struct parsed {
 	char store[256];
 	char *words[MAX_WORDS + 1];
-	struct cmdline cl;
+	struct cmdline cmds[MAX_CMDS];
+	struct cmdline_list list;
+	struct cmdline cl;	/* the first command, or an empty one */
 	int err;
 };
 
@@ -25,8 +29,15 @@ struct parsed {
 static struct parsed *parse(const char *line)
 {
 	static struct parsed p;
+	static char *none[] = { NULL };
 
-	p.err = cmdline_parse(line, p.store, strlen(line) + 1, p.words, MAX_WORDS, &p.cl);
+	p.list = (struct cmdline_list){
+		.cmds = p.cmds, .max_cmds = MAX_CMDS,
+		.words = p.words, .max_words = MAX_WORDS + 1,
+		.store = p.store, .store_size = strlen(line) + 1,
+	};
+	p.err = cmdline_parse(line, &p.list);
+	p.cl = p.list.count ? p.cmds[0] : (struct cmdline){ .argv = none };
 	return &p;
 }
 
@@ -36,7 +47,7 @@ static void expect_words(const struct parsed *p, const char *const *want)
 	int n = 0;
 
 	assert_int_equal(p->err, 0);
-	assert_null(p->cl.error);
+	assert_null(p->list.error);
 	for (; want[n]; n++)
 		assert_string_equal(p->cl.argv[n], want[n]);
 	assert_int_equal(p->cl.argc, n);
@@ -131,8 +142,9 @@ static void expect_refused(const char *line, int err, const char *why)
 	struct parsed *p = parse(line);
 
 	assert_int_equal(p->err, err);
-	assert_string_equal(p->cl.error, why);
-	assert_null(p->cl.argv[p->cl.argc]);
+	assert_string_equal(p->list.error, why);
+	for (int i = 0; i < p->list.count; i++)
+		assert_null(p->cmds[i].argv[p->cmds[i].argc]);
 }
 
 static void test_refusals(void **state)
@@ -162,14 +174,116 @@ static void test_store_too_small(void **state)
 {
 	char store[4];
 	char *words[MAX_WORDS + 1];
-	struct cmdline cl;
+	struct cmdline cmds[MAX_CMDS];
+	struct cmdline_list list = {
+		.cmds = cmds, .max_cmds = MAX_CMDS, .words = words, .max_words = MAX_WORDS + 1,
+		.store = store, .store_size = sizeof(store),
+	};
 
 	(void)state;
-	assert_int_equal(cmdline_parse("abcd", store, sizeof(store), words, MAX_WORDS, &cl),
-			 -E2BIG);
-	assert_string_equal(cl.error, "line too long to split");
-	assert_int_equal(cmdline_parse("abc", store, sizeof(store), words, MAX_WORDS, &cl), 0);
+	assert_int_equal(cmdline_parse("abcd", &list), -E2BIG);
+	assert_string_equal(list.error, "line too long to split");
+	assert_int_equal(cmdline_parse("abc", &list), 0);
 	assert_string_equal(words[0], "abc");
+}
+
+/* The words of command i of the last parse (NULL-ended), its file and
+ * whether a | follows it. */
+static void expect_command(const struct parsed *p, int i, const char *const *want,
+			   const char *redirect, bool pipe)
+{
+	const struct cmdline *cmd = &p->cmds[i];
+	int n = 0;
+
+	assert_true(i < p->list.count);
+	for (; want[n]; n++)
+		assert_string_equal(cmd->argv[n], want[n]);
+	assert_int_equal(cmd->argc, n);
+	assert_null(cmd->argv[n]);
+	if (redirect)
+		assert_string_equal(cmd->redirect, redirect);
+	else
+		assert_null(cmd->redirect);
+	assert_int_equal(cmd->pipe, pipe);
+}
+
+static void test_pipeline(void **state)
+{
+	/* 6 words and 3 NULLs: all the room there is. */
+	struct parsed *p = parse("cat /proc/kallsyms | grep -w vfs_read|wc");
+
+	(void)state;
+	assert_int_equal(p->err, 0);
+	assert_int_equal(p->list.count, 3);
+	expect_command(p, 0, (const char *const[]){ "cat", "/proc/kallsyms", NULL }, NULL, true);
+	expect_command(p, 1, (const char *const[]){ "grep", "-w", "vfs_read", NULL }, NULL, true);
+	expect_command(p, 2, (const char *const[]){ "wc", NULL }, NULL, false);
+}
+
+static void test_list_and_redirections(void **state)
+{
+	struct parsed *p = parse("echo a>f | wc;echo b >> g ; ");
+
+	(void)state;
+	assert_int_equal(p->err, 0);
+	assert_int_equal(p->list.count, 3);
+	expect_command(p, 0, (const char *const[]){ "echo", "a", NULL }, "f", true);
+	expect_command(p, 1, (const char *const[]){ "wc", NULL }, NULL, false);
+	expect_command(p, 2, (const char *const[]){ "echo", "b", NULL }, "g", false);
+	assert_true(p->cmds[2].append);
+	/* A redirection alone is a command, in a pipe too. */
+	p = parse(">x | wc");
+	assert_int_equal(p->list.count, 2);
+	expect_command(p, 0, (const char *const[]){ NULL }, "x", true);
+	/* ; alone at the end, as in sh. */
+	p = parse("uptime;");
+	assert_int_equal(p->list.count, 1);
+	expect_command(p, 0, (const char *const[]){ "uptime", NULL }, NULL, false);
+}
+
+static void test_quotes_keep_separators(void **state)
+{
+	struct parsed *p = parse("grep 'a|b' \\; \"c;d\" x\\|y");
+
+	(void)state;
+	expect_words(p, (const char *const[]){ "grep", "a|b", ";", "c;d", "x|y", NULL });
+	assert_int_equal(p->list.count, 1);
+}
+
+static void test_syntax_errors(void **state)
+{
+	static const char pipe[] = "syntax error near unexpected token '|'";
+	static const char semi[] = "syntax error near unexpected token ';'";
+	static const char semis[] = "syntax error near unexpected token ';;'";
+
+	(void)state;
+	expect_refused("| wc", -EINVAL, pipe);
+	expect_refused("echo a |", -EINVAL, pipe);
+	expect_refused("echo a | ", -EINVAL, pipe);
+	expect_refused("echo a | | wc", -EINVAL, pipe);
+	expect_refused("echo a || wc", -EINVAL, pipe);
+	expect_refused("echo a |; wc", -EINVAL, semi);
+	expect_refused("; echo a", -EINVAL, semi);
+	expect_refused("echo a ; ; echo b", -EINVAL, semi);
+	expect_refused("echo a ;; echo b", -EINVAL, semis);
+	expect_refused(";;", -EINVAL, semis);
+	expect_refused(";", -EINVAL, semi);
+	expect_refused("echo a >| f", -EINVAL, "> needs a file name");
+	expect_refused("echo a > ; b", -EINVAL, "> needs a file name");
+	expect_refused("a|b|c|d|e", -E2BIG, "too many commands");
+	expect_refused("echo 'a | b", -EINVAL, "missing closing '");
+}
+
+/* The words and the NULL after each command fill words[] exactly. */
+static void test_words_room_counts_the_nulls(void **state)
+{
+	struct parsed *p = parse("a b c | d e f g");
+
+	(void)state;
+	assert_int_equal(p->err, 0);	/* 7 words and 2 NULLs: 9 */
+	p = parse("a b c | d e f g h");
+	assert_int_equal(p->err, -E2BIG);
+	assert_string_equal(p->list.error, "too many words");
 }
 
 int main(void)
@@ -186,6 +300,11 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_exactly_max_words),
 		cmocka_unit_test(test_store_too_small),
+		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_list_and_redirections),
+		cmocka_unit_test(test_quotes_keep_separators),
+		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_words_room_counts_the_nulls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,104 @@
+/* grep [-cEivw] [-e PATTERN | PATTERN] [FILE]...: print the lines that
+ * match a regular expression (lib/regex.h), as GNU grep does: of each
+ * FILE, or of the pipe's text with no FILE. With more than one FILE,
+ * each line printed starts with its file's name and a colon.
+ *
+ *	-c  print how many lines match (FILE:N with more than one FILE)
+ *	-E  extended regular expressions (ERE), not basic ones (BRE)
+ *	-i  ignore case
+ *	-v  the lines that do not match
+ *	-w  only matches that are whole words
+ *	-e  the pattern, when it starts with a '-'
+ *
+ * A bad expression is one line, in GNU's words:
+ *	grep: Unmatched ( or \( */
+#include "kernel/printk.h"
+#include "kernel/command.h"
+#include "kernel/shell/getopt.h"
+#include "kernel/shell/input.h"
+#include "lib/errno.h"
+#include "lib/regex.h"
+#include "lib/string.h"
+
+#define GREP_USAGE "[-cEivw] [-e PATTERN | PATTERN] [FILE]..."
+
+struct grep {
+	bool count, invert, words;
+	bool names;		/* prefix each line with its file's name */
+};
+
+/* Kept off the shell's stack: about 40 KiB, with room to match. */
+static struct regex grep_regex;
+
+/* grep one input (path NULL: the pipe). Returns false if the output
+ * refused a line: then there is no point going on. */
+static bool grep_input(const struct grep *g, const char *path)
+{
+	struct input in;
+	struct line line;
+	unsigned long found = 0;
+	bool ok = true;
+	int err = input_open(&in, path);
+
+	if (err) {
+		kprintf("grep: %s: %s\n", path, strerror(err));
+		return true;
+	}
+	while (ok && input_line(&in, &line)) {
+		if (regex_search(&grep_regex, line.text, line.len, g->words) == g->invert)
+			continue;
+		found++;
+		if (g->count)
+			continue;
+		if (g->names)
+			ok = kprintf("%s:", path) >= 0;
+		ok = ok && output_line(&line) == 0;
+	}
+	if (g->count && ok)
+		ok = (g->names ? kprintf("%s:%lu\n", path, found) : kprintf("%lu\n", found)) >= 0;
+	input_close(&in);
+	return ok;
+}
+
+static void cmd_grep(int argc, char **argv)
+{
+	struct grep g = { 0 };
+	unsigned int flags = 0;
+	const char *pattern = NULL, *error;
+	struct getopt opt;
+	int c, first;
+
+	getopt_init(&opt, argc, argv, "cEivwe:");
+	while ((c = getopt_next(&opt)) != -1) {
+		switch (c) {
+		case 'c': g.count = true; break;
+		case 'E': flags |= REGEX_EXTENDED; break;
+		case 'i': flags |= REGEX_ICASE; break;
+		case 'v': g.invert = true; break;
+		case 'w': g.words = true; break;
+		case 'e': pattern = opt.value; break;
+		default:
+			kprintf("grep: usage: grep " GREP_USAGE "\n");
+			return;
+		}
+	}
+	first = pattern ? 1 : 2;
+	if (!pattern && opt.operands > 0)
+		pattern = argv[1];
+	if (!pattern) {
+		kprintf("grep: usage: grep " GREP_USAGE "\n");
+		return;
+	}
+	if (regex_compile(&grep_regex, pattern, flags, &error) < 0) {
+		kprintf("grep: %s\n", error);
+		return;
+	}
+	g.names = opt.operands - first + 1 > 1;
+	if (first > opt.operands) {
+		grep_input(&g, NULL);
+		return;
+	}
+	for (int i = first; i <= opt.operands && grep_input(&g, argv[i]); i++)
+		;
+}
+SHELL_COMMAND("grep", GREP_USAGE, "print the lines that match a regular expression", cmd_grep);

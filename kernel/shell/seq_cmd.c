@@ -1,0 +1,50 @@
+/* seq [FIRST [INCREMENT]] LAST: print the numbers from FIRST (1 by
+ * default) to LAST, INCREMENT (1) apart, one a line, as coreutils' seq
+ * does for whole numbers. A source of many lines for the text tools:
+ * `seq 100000 | sort -r | head -n 3`.
+ *
+ * The numbers are 64-bit integers (decimal, or hex with 0x, as every
+ * command reads them); GNU's seq also takes fractions, and options
+ * (-s, -w, -f), which this one does not. It stops at a Ctrl-C, and when
+ * its output is refused (a full pipe). */
+#include "kernel/printk.h"
+#include "kernel/command.h"
+#include "kernel/console.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+#define SEQ_USAGE "[FIRST [INCREMENT]] LAST"
+
+static bool seq_number(const char *text, int64_t *n)
+{
+	if (parse_signed(text, INT64_MAX, n) == 0)
+		return true;
+	kprintf("seq: invalid integer argument: '%s'\n", text);
+	return false;
+}
+
+static void cmd_seq(int argc, char **argv)
+{
+	int64_t first = 1, step = 1, last;
+
+	if (argc < 2 || argc > 4) {
+		kprintf("seq: usage: seq " SEQ_USAGE "\n");
+		return;
+	}
+	if (!seq_number(argv[argc - 1], &last) ||
+	    (argc > 2 && !seq_number(argv[1], &first)) ||
+	    (argc > 3 && !seq_number(argv[2], &step)))
+		return;
+	if (step == 0) {
+		kprintf("seq: invalid Zero increment value: '%s'\n", argv[2]);
+		return;
+	}
+	for (int64_t n = first; step > 0 ? n <= last : n >= last; n += step) {
+		if (console_interrupted() || kprintf("%ld\n", (long)n) < 0)
+			return;
+		/* The next number would pass the largest (or smallest). */
+		if (step > 0 ? n > INT64_MAX - step : n < INT64_MIN - step)
+			return;
+	}
+}
+SHELL_COMMAND("seq", SEQ_USAGE, "print a sequence of numbers", cmd_seq);
