@@ -51,8 +51,7 @@ POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl",
-                 "cd", "pwd", "mkdir"]
-HELP_COMMANDS += ["grep", "head", "tail", "wc", "sort", "uniq", "seq"]
+                 "cd", "pwd", "mkdir", "grep", "head", "tail", "wc", "sort", "uniq", "seq"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
