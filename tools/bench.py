@@ -201,7 +201,7 @@ def qemu_command(arch, cpus, icount):
 # a loaded host; the smoke's (--smoke) take seconds, and its limit keeps
 # a hung guest inside the test runner's own (BENCH_TIMEOUT in
 # tests/run_tests.py), so that the bench itself says where it hung.
-COMMAND_TIMEOUT = {"full": 1200, "smoke": 120}
+COMMAND_TIMEOUT = {"full": 1200, "smoke": 100}
 command_timeout = COMMAND_TIMEOUT["full"]
 
 
@@ -238,7 +238,7 @@ class BootFailed(Exception):
 # timer handler) for minutes while the other three wait in stop_machine
 # for it (docs/tests.md, "The bench's smoke"). Such a boot is tried
 # again, saying so; a panic or a hang with one CPU is never retried.
-ICOUNT_SMP_ATTEMPTS = 3
+ICOUNT_SMP_ATTEMPTS = 5
 
 
 def boot_icount_smp(qemu_cmd, arch, commands):
