@@ -231,16 +231,19 @@ def print_table(parts):
         print("%-*s  %6d  %6d  %7d  %s" % (width, p.name, p.passed, p.failed, p.skipped, status))
 
 
-# The last lines of each failed part, printed again after the table, so
-# that the end of a long log (all a CI page may show) says why it failed.
+# Each failed part's failed tests and last lines, printed again after
+# the table, so that the end of a long log (all a CI page may show) says
+# why it failed.
 FAILED_TAIL_LINES = 12
+FAILED_TEST_LINES = 10
 
 
 def print_failed_tails(parts):
     for p in parts:
         if p.failed and p.output:
-            print("--- the last lines of %s:" % p.name)
-            for line in p.output[-FAILED_TAIL_LINES:]:
+            failed = [line for line in p.output if line.startswith("not ok")]
+            print("--- %s: %d failed test lines, then its last lines:" % (p.name, len(failed)))
+            for line in failed[:FAILED_TEST_LINES] + p.output[-FAILED_TAIL_LINES:]:
                 print("  " + line)
 
 
