@@ -156,13 +156,13 @@ def stop(proc):
 
 
 def run_part(part):
-    """Run one part, echoing its output; return the lines it printed."""
+    """Run one part, echoing its output; part.output keeps the lines."""
     missing = [p for p in part.needs if not os.path.exists(os.path.join(ROOT, p))]
     if missing:
         print("%s: %s does not exist (build it first)" % (part.name, missing[0]))
         part.failed = 1
         part.note = "missing " + missing[0]
-        return []
+        return
 
     env = dict(os.environ, PYTHONUNBUFFERED="1", **part.env)
     try:
@@ -174,7 +174,7 @@ def run_part(part):
         print("%s: cannot run %s: %s" % (part.name, part.cmd[0], e))
         part.failed = 1
         part.note = "could not start"
-        return []
+        return
 
     lines = []
 
@@ -217,7 +217,6 @@ def run_part(part):
         part.failed += 1
     part.note = ", ".join(notes)
     part.output = lines
-    return lines
 
 
 def print_table(parts):
