@@ -140,6 +140,7 @@ int p9_version(struct p9_client *c)
 int p9_attach(struct p9_client *c, const char *uname, const char *aname,
 	      uint32_t n_uname, uint32_t *fid, struct p9_qid *qid)
 {
+	struct p9_qid got;
 	struct p9_out o;
 	struct p9_in in;
 	uint32_t nf;
@@ -155,13 +156,14 @@ int p9_attach(struct p9_client *c, const char *uname, const char *aname,
 	p9_put_u32(&o, n_uname);
 	err = transact(c, &o, P9_RATTACH, &in);
 	if (!err) {
-		p9_get_qid(&in, qid);
+		p9_get_qid(&in, &got);
 		err = p9_in_done(&in, &c->why);
 	}
 	if (err) {
 		fid_free(c, nf);
 		return err;
 	}
+	*qid = got;
 	*fid = nf;
 	return 0;
 }
@@ -224,8 +226,30 @@ static void get_time(struct p9_in *in, struct p9_time *t)
 	t->nsec = p9_get_u64(in);
 }
 
-int p9_getattr(struct p9_client *c, uint32_t fid, uint64_t mask, struct p9_attr *a)
+/* Rgetattr's fields, in their order on the wire. */
+static void get_attr(struct p9_in *in, struct p9_attr *a)
 {
+	a->valid = p9_get_u64(in);
+	p9_get_qid(in, &a->qid);
+	a->mode = p9_get_u32(in);
+	a->uid = p9_get_u32(in);
+	a->gid = p9_get_u32(in);
+	a->nlink = p9_get_u64(in);
+	a->rdev = p9_get_u64(in);
+	a->size = p9_get_u64(in);
+	a->blksize = p9_get_u64(in);
+	a->blocks = p9_get_u64(in);
+	get_time(in, &a->atime);
+	get_time(in, &a->mtime);
+	get_time(in, &a->ctime);
+	get_time(in, &a->btime);
+	a->gen = p9_get_u64(in);
+	a->data_version = p9_get_u64(in);
+}
+
+int p9_getattr(struct p9_client *c, uint32_t fid, uint64_t mask, struct p9_attr *attr)
+{
+	struct p9_attr got;
 	struct p9_out o;
 	struct p9_in in;
 	int err;
@@ -236,23 +260,11 @@ int p9_getattr(struct p9_client *c, uint32_t fid, uint64_t mask, struct p9_attr 
 	err = transact(c, &o, P9_RGETATTR, &in);
 	if (err)
 		return err;
-	a->valid = p9_get_u64(&in);
-	p9_get_qid(&in, &a->qid);
-	a->mode = p9_get_u32(&in);
-	a->uid = p9_get_u32(&in);
-	a->gid = p9_get_u32(&in);
-	a->nlink = p9_get_u64(&in);
-	a->rdev = p9_get_u64(&in);
-	a->size = p9_get_u64(&in);
-	a->blksize = p9_get_u64(&in);
-	a->blocks = p9_get_u64(&in);
-	get_time(&in, &a->atime);
-	get_time(&in, &a->mtime);
-	get_time(&in, &a->ctime);
-	get_time(&in, &a->btime);
-	a->gen = p9_get_u64(&in);
-	a->data_version = p9_get_u64(&in);
-	return p9_in_done(&in, &c->why);
+	get_attr(&in, &got);
+	err = p9_in_done(&in, &c->why);
+	if (!err)
+		*attr = got;
+	return err;
 }
 
 /* Rlopen and Rlcreate: qid[13] iounit[4]. */
@@ -262,13 +274,18 @@ static int open_reply(struct p9_client *c, struct p9_in *in, struct p9_qid *qid,
 	struct p9_qid q;
 	uint32_t unit;
 
+	int err;
+
 	p9_get_qid(in, &q);
 	unit = p9_get_u32(in);
+	err = p9_in_done(in, &c->why);
+	if (err)
+		return err;
 	if (qid)
 		*qid = q;
 	if (iounit)
 		*iounit = unit;
-	return p9_in_done(in, &c->why);
+	return 0;
 }
 
 int p9_lopen(struct p9_client *c, uint32_t fid, uint32_t flags,
