@@ -83,13 +83,15 @@ static void begin(struct p9_client *c, struct p9_out *o, uint8_t type, uint16_t 
  * holds the reply's body, of type want. */
 static int transact(struct p9_client *c, struct p9_out *o, uint8_t want, struct p9_in *in)
 {
-	uint16_t tag = (uint16_t)(o->data[5] | o->data[6] << 8);
 	int len = p9_out_finish(o);
 	size_t got = 0;
+	uint16_t tag;
 	int err;
 
 	if (len < 0)
 		return fail(c, len, "request does not fit in msize");
+	/* The tag is read back from the header, now known to be whole. */
+	tag = (uint16_t)(o->data[5] | o->data[6] << 8);
 	err = c->rpc(c->ctx, c->req, (size_t)len, c->reply, c->msize, &got);
 	if (err)
 		return fail(c, err < 0 ? err : -EIO, "transport failed");

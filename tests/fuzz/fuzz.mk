@@ -141,7 +141,7 @@ $(eval $(call FUZZ_TARGET,modules_dep,200000,kernel/module/modules_dep.c lib/str
 
 # The 9P2000.L client's checks of a server's replies
 # (tests/fuzz/fuzz_ninep.c): each call, fed the input as its reply.
-$(eval $(call FUZZ_TARGET,ninep,800000,lib/ninep.c lib/ninep_wire.c lib/string.c lib/errno.c,,))
+$(eval $(call FUZZ_TARGET,ninep,600000,lib/ninep.c lib/ninep_wire.c lib/string.c lib/errno.c,,))
 
 # ---- Running ----
 

@@ -189,6 +189,11 @@ static void test_version_small_buffers(void **state)
 
 	p9_client_init(&s->c, fake_rpc, &s->fake, s->req, s->reply, 1000);
 	assert_int_equal(p9_version(&s->c), -EINVAL);
+	/* Buffers too small for even a header: nothing is sent. */
+	p9_client_init(&s->c, fake_rpc, &s->fake, s->req, s->reply, 4);
+	assert_int_equal(p9_clunk(&s->c, 1), -E2BIG);
+	assert_int_equal(p9_read(&s->c, 1, 0, s->reply, 100), -E2BIG);
+	assert_int_equal(s->fake.sent_len, 0);
 }
 
 static const uint8_t rattach[] = {
