@@ -29,6 +29,7 @@ static const char *const messages[] = {
 	[ERANGE]	= "Numerical result out of range",
 	[ENAMETOOLONG]	= "File name too long",
 	[ENOSYS]	= "Function not implemented",
+	[EPROTO]	= "Protocol error",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
 };
 
@@ -42,4 +43,11 @@ const char *strerror(int err)
 	if (n < ARRAY_SIZE(messages) && messages[n])
 		return messages[n];
 	return "Unknown error";
+}
+
+int errno_known(int err)
+{
+	unsigned int n = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	return n != 0 && n < ARRAY_SIZE(messages) && messages[n] != NULL;
 }

@@ -139,6 +139,10 @@ $(eval $(call FUZZ_TARGET,modinfo,300000,kernel/module/modinfo.c kernel/module/e
 $(eval $(call FUZZ_TARGET,modules_dep,200000,kernel/module/modules_dep.c lib/string.c,,\
 	build/*/modules/lib/modules/modules.dep))
 
+# The 9P2000.L client's checks of a server's replies
+# (tests/fuzz/fuzz_ninep.c): each call, fed the input as its reply.
+$(eval $(call FUZZ_TARGET,ninep,600000,lib/ninep.c lib/ninep_wire.c lib/string.c lib/errno.c,,))
+
 # ---- Running ----
 
 FUZZ_TARGETS ?= $(FUZZ_ALL)
