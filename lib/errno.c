@@ -30,6 +30,7 @@ static const char *const messages[] = {
 	[ENAMETOOLONG]	= "File name too long",
 	[ENOSYS]	= "Function not implemented",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
+	[ETIMEDOUT]	= "Connection timed out",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel

@@ -27,6 +27,7 @@
 #define ENAMETOOLONG 36
 #define ENOSYS  38
 #define EILSEQ  84
+#define ETIMEDOUT 110
 
 /* A short lower-case description of an error number (positive or negative). */
 const char *strerror(int err);
