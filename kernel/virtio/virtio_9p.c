@@ -67,6 +67,11 @@ static int virtio_9p_init(void)
 		kprintf("virtio: no 9p device: no host folder shared\n");
 		return 0;
 	}
+	if (err == -ENOSYS) {
+		kprintf("virtio: 9p device (%s) is a legacy one (before virtio 1.0): "
+			"not supported, no host folder shared\n", p9_dev.where);
+		return 0;
+	}
 	if (err == 0)
 		err = bring_up(&p9_dev);
 	if (err < 0) {
