@@ -173,25 +173,28 @@ static int wait_used(struct virtq *vq, int head, size_t size, uint32_t *written)
 {
 	ktime_t deadline = ktime_get() + VIRTQ_TIMEOUT;
 	struct virtq_used_elem e;
+	bool ok;
 
 	for (;;) {
 		spin_lock(&vq->lock);
 		if (take_used(vq, &e))
 			break;
-		spin_unlock(&vq->lock);
 		if (ktime_get() > deadline) {
 			vq->broken = true;
+			spin_unlock(&vq->lock);
 			return -ETIMEDOUT;
 		}
+		spin_unlock(&vq->lock);
 		thread_yield();
 	}
 	vq->dev->transport->isr_ack(vq->dev);
 	free_chain(vq, (uint16_t)head);
-	spin_unlock(&vq->lock);
-	if (e.id != (uint32_t)head || e.len > size) {
+	ok = e.id == (uint32_t)head && e.len <= size;
+	if (!ok)
 		vq->broken = true;	/* the device and we disagree: stop */
+	spin_unlock(&vq->lock);
+	if (!ok)
 		return -EIO;
-	}
 	*written = e.len;
 	return 0;
 }
