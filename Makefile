@@ -2,6 +2,7 @@
 #
 #   make                 build build/$(ARCH)/probeos.elf (and the ISO on x86_64)
 #   make run             build and boot in QEMU, serial console on this terminal
+#   make run SHARE=DIR   the same, sharing the host folder DIR over virtio 9p
 #   make debug           boot halted with a GDB stub and attach GDB
 #   make -s qemu-config  print this architecture's QEMU settings for the tests
 #   make test            host tests, fuzzer, symbol-table check and boot tests
@@ -234,8 +235,9 @@ $(BUILD)/crash-%.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 
 # `poweroff` on x86_64 leaves QEMU through isa-debug-exit, whose exit
 # status is (value << 1) | 1: POWEROFF_STATUS is a clean end, not an error.
+# SHARE=DIR adds the virtio 9p device (QEMU_9P_FLAGS, % being DIR).
 run: deps $(IMAGE)
-	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio; \
+	$(QEMU) $(QEMU_FLAGS) $(if $(SHARE),$(subst %,$(SHARE),$(QEMU_9P_FLAGS))) -serial mon:stdio; \
 	status=$$?; [ $$status -eq 0 ] || [ $$status -eq $(POWEROFF_STATUS) ]
 
 # QEMU starts halted with a GDB stub on port 1234, and GDB attaches with
@@ -261,7 +263,7 @@ debug: deps $(IMAGE)
 # line (% is the kind); OTHER_ARCH is another architecture, whose modules
 # the tests offer this one's loader.
 #   make -s ARCH=aarch64 CPUS=1 qemu-config
-QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS IMAGE POWEROFF_STATUS \
+QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS QEMU_9P_FLAGS IMAGE POWEROFF_STATUS \
 	GDB NM OBJDUMP
 # $(call other-arch,ARCH): the first listed architecture that is not ARCH.
 other-arch = $(firstword $(filter-out $(1),$(ARCHS)))

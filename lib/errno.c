@@ -31,6 +31,7 @@ static const char *const messages[] = {
 	[ENOSYS]	= "Function not implemented",
 	[EPROTO]	= "Protocol error",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
+	[ETIMEDOUT]	= "Connection timed out",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel

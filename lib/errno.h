@@ -28,6 +28,7 @@
 #define ENOSYS  38
 #define EPROTO  71
 #define EILSEQ  84
+#define ETIMEDOUT 110
 
 /* A short lower-case description of an error number (positive or negative). */
 const char *strerror(int err);

@@ -47,16 +47,19 @@ PROMPT = "probeos> "
 SERIAL = ["-serial", "stdio", "-monitor", "none"]
 
 
-def command(arch, cpus=1, accel=None, crash=None):
+def command(arch, cpus=1, accel=None, crash=None, share=None):
     """The QEMU command line that boots arch with cpus CPUs: with more
     than one, each on a host thread of its own (-accel tcg,thread=multi),
     so that they really run at the same time, as on hardware, and races
     can show. accel, if given, replaces the build's accelerator. With
     crash=KIND the kernel's command line has crash=KIND
-    (kernel/crash_test.c)."""
+    (kernel/crash_test.c). With share=DIR the host folder DIR is shared
+    over virtio 9p (arch.mk's QEMU_9P_FLAGS)."""
     config = archs.config(arch, cpus, accel)
     flags = config["QEMU_FLAGS"] if crash is None else \
         config["QEMU_CRASH_FLAGS"].replace("%", crash)
+    if share is not None:
+        flags += " " + config["QEMU_9P_FLAGS"].replace("%", share)
     return [config["QEMU"]] + shlex.split(flags) + SERIAL
 
 
