@@ -29,9 +29,12 @@ static const char *const messages[] = {
 	[ERANGE]	= "Numerical result out of range",
 	[ENAMETOOLONG]	= "File name too long",
 	[ENOSYS]	= "Function not implemented",
+	[ENOTEMPTY]	= "Directory not empty",
+	[ELOOP]		= "Too many levels of symbolic links",
 	[EPROTO]	= "Protocol error",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
 	[ETIMEDOUT]	= "Connection timed out",
+	[ESTALE]	= "Stale file handle",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel

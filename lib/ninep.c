@@ -321,6 +321,43 @@ int p9_lcreate(struct p9_client *c, uint32_t fid, const char *name, uint32_t fla
 	return err ? err : open_reply(c, &in, qid, iounit);
 }
 
+int p9_mkdir(struct p9_client *c, uint32_t dfid, const char *name, uint32_t mode,
+	     uint32_t gid, struct p9_qid *qid)
+{
+	struct p9_qid got;
+	struct p9_out o;
+	struct p9_in in;
+	int err;
+
+	begin(c, &o, P9_TMKDIR, new_tag(c));
+	p9_put_u32(&o, dfid);
+	p9_put_str(&o, name);
+	p9_put_u32(&o, mode);
+	p9_put_u32(&o, gid);
+	err = transact(c, &o, P9_RMKDIR, &in);
+	if (err)
+		return err;
+	p9_get_qid(&in, &got);
+	err = p9_in_done(&in, &c->why);
+	if (!err && qid)
+		*qid = got;
+	return err;
+}
+
+int p9_unlinkat(struct p9_client *c, uint32_t dfid, const char *name, uint32_t flags)
+{
+	struct p9_out o;
+	struct p9_in in;
+	int err;
+
+	begin(c, &o, P9_TUNLINKAT, new_tag(c));
+	p9_put_u32(&o, dfid);
+	p9_put_str(&o, name);
+	p9_put_u32(&o, flags);
+	err = transact(c, &o, P9_RUNLINKAT, &in);
+	return err ? err : p9_in_done(&in, &c->why);
+}
+
 /* Tread and Treaddir: fid[4] offset[8] count[4], with count cut to what
  * one reply can carry. Their replies are count[4] and that many bytes:
  * *data and *n get them, checked to be no more than asked. */

@@ -23,7 +23,7 @@
 /* The most names one Twalk may carry. */
 #define P9_MAXWELEM 16
 /* Fids this client hands out: 0 to P9_MAX_FIDS - 1. */
-#define P9_MAX_FIDS 64
+#define P9_MAX_FIDS 1024
 
 /* Tgetattr's request mask: every field of the original stat. */
 #define P9_GETATTR_BASIC 0x000007ffull
@@ -113,6 +113,15 @@ int p9_lopen(struct p9_client *c, uint32_t fid, uint32_t flags,
  * stands for the new file. Sets *qid and *iounit, either may be NULL. */
 int p9_lcreate(struct p9_client *c, uint32_t fid, const char *name, uint32_t flags,
 	       uint32_t mode, uint32_t gid, struct p9_qid *qid, uint32_t *iounit);
+
+/* Tmkdir: make the directory name in the directory dfid, with mode bits
+ * mode and group gid. Sets *qid unless qid is NULL. */
+int p9_mkdir(struct p9_client *c, uint32_t dfid, const char *name, uint32_t mode,
+	     uint32_t gid, struct p9_qid *qid);
+
+/* Tunlinkat: remove name from the directory dfid; flags 0 for a file
+ * (Linux's AT_REMOVEDIR, 0x200, for an empty directory). */
+int p9_unlinkat(struct p9_client *c, uint32_t dfid, const char *name, uint32_t flags);
 
 /* Tread: up to count bytes at offset of the open fid into dst; count is
  * cut to what fits in one message. Returns the bytes read, 0 at the end. */
