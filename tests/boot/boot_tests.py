@@ -2571,7 +2571,7 @@ def test_kprobes_files_while_probes_change(m):
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
-                   "modules", "virtio_9p"]
+                   "modules", "virtio_9p", "ninepfs"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
 KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
@@ -2624,7 +2624,7 @@ def test_virtio_9p_absent(m):
 @test("virtio_9p")
 def test_virtio_9p(m):
     """Sharing a scratch folder over virtio 9p: the boot names the device
-    and its tag, and a Tversion sent by hand comes back an Rversion (the
+    and its tag, and a request sent by hand comes back with its tag (the
     selftest virtio_9p)."""
     with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
         cmd = qemu.command(m.arch, m.smp, share=share)
