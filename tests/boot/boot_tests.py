@@ -2578,6 +2578,8 @@ KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
 import module_tests  # noqa: E402
 module_tests.define(test)
+import ninep_tests  # noqa: E402
+ninep_tests.define(test)
 
 
 @test("selftest")
