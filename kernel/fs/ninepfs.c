@@ -23,6 +23,9 @@
 
 /* The largest message: what the virtio 9P transport takes in one buffer. */
 #define P9FS_MSIZE (60 * 1024)
+/* Symbolic links one lookup follows, links in targets included; each
+ * nests a lookup on the stack, so fewer than Linux's 40. */
+#define P9FS_MAX_LINKS 8
 
 struct p9_client p9fs_client;
 struct mutex p9fs_lock = MUTEX_INIT(p9fs_lock, "9p");
@@ -90,7 +93,7 @@ static int walk_child(struct p9_node *dir, const char *name, uint32_t *fid,
 	return 0;
 }
 
-struct inode *p9fs_lookup(struct inode *dir_inode, const char *name, size_t len)
+struct inode *p9fs_walk_name(struct inode *dir_inode, const char *name, size_t len)
 {
 	struct p9_node *dir = to_p9_node(dir_inode), *child;
 	char cname[VFS_NAME_MAX + 1];
@@ -117,6 +120,111 @@ struct inode *p9fs_lookup(struct inode *dir_inode, const char *name, size_t len)
 	}
 	inode_get(dir_inode);
 	return &child->inode;
+}
+
+static struct inode *lookup_following(struct inode *dir, const char *name, size_t len,
+				      int *links);
+
+/* The target of the symbolic link at link (a kmalloc'd string the caller
+ * frees), or NULL if it cannot be read. */
+static char *read_target(struct p9_node *link)
+{
+	char *target = kmalloc(VFS_PATH_MAX);
+	int n;
+
+	if (!target)
+		return NULL;
+	mutex_lock(&p9fs_lock);
+	n = p9fs_check(p9_readlink(&p9fs_client, link->fid, target, VFS_PATH_MAX), "readlink");
+	mutex_unlock(&p9fs_lock);
+	if (n <= 0) {
+		kfree(target);
+		return NULL;
+	}
+	return target;
+}
+
+/* Walk target, a relative path, from dir (whose reference it takes),
+ * name by name, ".." climbing to the parent node. Returns where it
+ * leads (a reference), or NULL: a name missing, or ".." from the root of
+ * the share, which would leave it (*outside is then set). */
+static struct inode *walk_target(struct inode *dir, const char *target, int *links,
+				 bool *outside)
+{
+	const char *name;
+	int len;
+
+	while ((len = vfs_next_component(&target, &name)) > 0) {
+		struct inode *next;
+
+		if (len == 1 && name[0] == '.')
+			continue;
+		if (dir->type != INODE_DIR)
+			next = NULL;
+		else if (len == 2 && name[0] == '.' && name[1] == '.')
+			*outside = !(next = dir->iops->parent(dir));
+		else
+			next = lookup_following(dir, name, (size_t)len, links);
+		inode_put(dir);
+		if (!next)
+			return NULL;
+		dir = next;
+	}
+	if (len < 0) {
+		inode_put(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* What the symbolic link at link (in dir) leads to, if it stays inside
+ * the share: a relative target, walked from dir; NULL if that names
+ * nothing. An absolute target is the host's path, not the share's, and
+ * a target that climbs above the root leads out of the share: neither
+ * is followed, and the link itself is returned (opening it is -ELOOP,
+ * as for Linux's O_NOFOLLOW). Nor is a chain of more than
+ * P9FS_MAX_LINKS links. Takes link's reference. */
+static struct inode *follow(struct inode *dir, struct inode *link, int *links)
+{
+	bool outside = false;
+	struct inode *to;
+	char *target;
+
+	if (++*links > P9FS_MAX_LINKS)
+		return link;
+	target = read_target(to_p9_node(link));
+	if (!target)
+		return link;
+	if (target[0] == '/') {
+		kfree(target);
+		return link;
+	}
+	inode_get(dir);
+	to = walk_target(dir, target, links, &outside);
+	kfree(target);
+	if (outside)
+		return link;
+	inode_put(link);
+	return to;
+}
+
+static struct inode *lookup_following(struct inode *dir, const char *name, size_t len,
+				      int *links)
+{
+	struct inode *child = p9fs_walk_name(dir, name, len);
+
+	if (child && (to_p9_node(child)->qid.type & P9_QT_SYMLINK))
+		child = follow(dir, child, links);
+	return child;
+}
+
+/* iops->lookup: the child called name, a symbolic link followed when it
+ * leads somewhere inside the share. */
+static struct inode *p9fs_lookup(struct inode *dir, const char *name, size_t len)
+{
+	int links = 0;
+
+	return lookup_following(dir, name, len, &links);
 }
 
 struct inode *p9fs_gone_node(struct inode *dir, const char *name, size_t len, uint8_t qid_type)
@@ -166,7 +274,7 @@ static int p9fs_create(struct inode *dir_inode, const char *name, size_t len,
 	mutex_unlock(&p9fs_lock);
 	if (err)
 		return err;
-	*out = p9fs_lookup(dir_inode, name, len);
+	*out = p9fs_walk_name(dir_inode, name, len);
 	return *out ? 0 : -ENOENT;
 }
 

@@ -196,6 +196,6 @@ struct inode *p9fs_child(struct inode *dir_inode, size_t index)
 		return NULL;
 	/* Gone from the host since the listing began: listed all the same,
 	 * so that the indexes after it still name the entries they did. */
-	child = p9fs_lookup(dir_inode, name, len);
+	child = p9fs_walk_name(dir_inode, name, len);
 	return child ? child : p9fs_gone_node(dir_inode, name, len, qid_type);
 }

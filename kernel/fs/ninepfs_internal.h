@@ -41,8 +41,9 @@ int p9fs_check(int err, const char *call);
 
 /* The inode for the child called name (len bytes) of dir, walked to on
  * the host now, with its size from the host: a new reference. NULL if
- * the host has no such name (or refused the walk). */
-struct inode *p9fs_lookup(struct inode *dir, const char *name, size_t len);
+ * the host has no such name (or refused the walk). A symbolic link is
+ * the link itself, not followed (the lookup the VFS calls follows it). */
+struct inode *p9fs_walk_name(struct inode *dir, const char *name, size_t len);
 
 /* iops->child: the index-th entry of dir, listed on the host when a
  * listing starts (index 0) and taken from that listing after (ninepfs_dir.c). */

@@ -129,6 +129,14 @@ def define(test):
             os.symlink(secret.name, os.path.join(share, "out"))
             os.symlink("../../../../../../../../etc/passwd", os.path.join(share, "up"))
             os.mkdir(os.path.join(share, "dir"))
+            with open(os.path.join(share, "dir", "in"), "w") as f:
+                f.write("inside\n")
+            os.symlink("dir/in", os.path.join(share, "filelink"))
+            os.symlink("dir", os.path.join(share, "dirlink"))
+            os.symlink("../dir/./in", os.path.join(share, "dir", "back"))
+            os.symlink("loop2", os.path.join(share, "loop1"))
+            os.symlink("loop1", os.path.join(share, "loop2"))
+            os.symlink("nothing", os.path.join(share, "dangling"))
             os.mkdir(os.path.join(share, "gone"))
             with open(os.path.join(share, "gone", "f"), "w") as f:
                 f.write("soon gone\n")
@@ -148,7 +156,15 @@ def define(test):
                     cmd = "cat /host/" + long_name + "x"
                     expect_one_line(h.command(cmd), r"File name too long$", "cat 256-byte name")
 
-                    for link in ("out", "up"):
+                    # Links inside the share are followed, relative ones only.
+                    for cmd in ("cat /host/filelink", "cat /host/dirlink/in",
+                                "cat /host/dir/back"):
+                        out = h.command(cmd)
+                        check(out == ["inside"], "`%s`: got %s" % (cmd, show(out)))
+                    expect_one_line(h.command("cat /host/dangling"),
+                                    r"^cat: /host/dangling: No such file or directory$",
+                                    "cat /host/dangling")
+                    for link in ("out", "up", "loop1"):
                         cmd = "cat /host/" + link
                         out = h.command(cmd)
                         expect_one_line(out, r"^cat: /host/%s: Too many levels of symbolic links$"
