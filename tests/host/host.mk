@@ -121,6 +121,7 @@ host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
 		--python tests/host/test_tools.py \
 		--python tests/host/test_depmod.py \
+		--python tests/host/test_module_install.py \
 		--python tests/host/test_incremental_build.py \
 		--python tests/host/test_layers.py \
 		--python tests/host/test_module_reloc_types.py \
