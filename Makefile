@@ -236,19 +236,27 @@ MODULE_DIRS := $(M)
 else
 MODULE_DIRS := samples/kprobes tests/modules $(M)
 endif
+# Where modules are installed: $(INSTALL_MOD_PATH)/lib/modules/, Linux's
+# variable. By default the staging tree, which the archive is made from
+# and `make run` shares; the boot tests' edit loop installs into a
+# scratch folder of their own with `make M=DIR INSTALL_MOD_PATH=DIR2
+# modules`, so that the work tree's staging tree never changes under a
+# test.
+INSTALL_MOD_PATH ?= $(BUILD)/modules
 MODULES_STAMP := $(BUILD)/modules.stamp
 MODULES_MAKE = $(MAKE) --no-print-directory -f tools/modules.mk ARCH=$(ARCH) BUILD=$(BUILD) \
+	STAGING=$(INSTALL_MOD_PATH)/lib/modules \
 	CC='$(CC)' LD='$(LD)' PYTHON='$(PYTHON)' MODULE_CFLAGS='$(MODULE_CFLAGS)' V=$(V)
 
 # Always run: each directory's make does nothing when its modules are up
 # to date, and touches the stamp only when it installs a changed .ko.
 $(MODULES_STAMP): $(VERMAGIC_H) FORCE
-	@mkdir -p $(BUILD)/modules/lib/modules
+	@mkdir -p $(INSTALL_MOD_PATH)/lib/modules
 	$(Q)for d in $(MODULE_DIRS); do $(MODULES_MAKE) M=$$d install || exit 1; done
 	$(Q)[ -e $@ ] || touch $@
 # Written again whenever a module is installed (the stamp changes), from
 # every module of the staging tree, whichever directory it came from.
-MODULES_DEP := $(BUILD)/modules/lib/modules/modules.dep
+MODULES_DEP := $(INSTALL_MOD_PATH)/lib/modules/modules.dep
 $(MODULES_DEP): $(MODULES_STAMP) tools/depmod.py
 	@echo "  DEPMOD  /lib/modules/modules.dep"
 	$(Q)$(PYTHON) tools/depmod.py $(dir $@)

@@ -43,7 +43,8 @@ OBJ := $(BUILD)/M/$(patsubst $(CURDIR)/%,%,$(ABS_SRC))
 else
 OBJ := $(BUILD)/M/abs$(ABS_SRC)
 endif
-STAGING := $(BUILD)/modules/lib/modules
+# The top Makefile passes its INSTALL_MOD_PATH's lib/modules.
+STAGING ?= $(BUILD)/modules/lib/modules
 STAMP := $(BUILD)/modules.stamp
 
 KBUILD_FILE := $(firstword $(wildcard $(SRC)/Kbuild $(SRC)/Makefile))

@@ -206,7 +206,30 @@ static void open_read_close_leaves_heap(void)
 	EXPECT_EQ(vfs_unlink(path), 0);
 }
 
+/* A file changed while it is read (here through a second open file; on
+ * the host by an editor) reads to -ESTALE instead of the end of file: a
+ * reader never takes a mix of two versions for a whole file. */
+static void changed_while_read_is_stale(void)
+{
+	char path[] = SELFTEST_PREFIX "changing", buf[16];
+	struct file *reader, *writer;
+
+	if (!host_mounted())
+		return;
+	EXPECT_EQ(write_pattern(path, 20), 0);
+	EXPECT_EQ(vfs_open(path, O_RDONLY, &reader), 0);
+	EXPECT_EQ(vfs_read(reader, buf, 10, &reader->pos), 10);
+	EXPECT_EQ(vfs_open(path, O_WRONLY | O_APPEND, &writer), 0);
+	EXPECT_EQ(vfs_write(writer, "more", 4, &writer->pos), 4);
+	vfs_close(writer);
+	EXPECT_EQ(vfs_read(reader, buf, sizeof(buf), &reader->pos), 14);
+	EXPECT_EQ(vfs_read(reader, buf, sizeof(buf), &reader->pos), -ESTALE);
+	vfs_close(reader);
+	EXPECT_EQ(vfs_unlink(path), 0);
+}
+
 static const struct selftest_case ninepfs_cases[] = {
+	SELFTEST_CASE(changed_while_read_is_stale),
 	SELFTEST_CASE(written_file_reads_back),
 	SELFTEST_CASE(append_and_seek_end),
 	SELFTEST_CASE(listing_finds_new_file),

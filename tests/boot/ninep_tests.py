@@ -11,12 +11,15 @@ calls define() with its test decorator.
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import time
 
+import archs
 import qemu
 from checks import check, info, show
 
+ROOT = archs.ROOT
 BOOT_TIMEOUT = 60
 MOUNTED = re.compile(r"^9p: host folder 'host' mounted at /host \(msize \d+\)$")
 MANY_FILES = 10000
@@ -103,7 +106,7 @@ def define(test):
                       "`cat` after a host change: got %s" % show(out))
 
                 out = h.command("selftest ninepfs", 300)
-                check(out[-1:] == ["selftest: 5 passed, 0 failed"],
+                check(out[-1:] == ["selftest: 6 passed, 0 failed"],
                       "`selftest ninepfs`: %s" % show(out[-8:], 8))
                 reads = [line for line in out if "CPUs at once" in line]
                 info("; ".join(reads))
@@ -206,3 +209,89 @@ def define(test):
             with open(os.path.join(share, "r.txt")) as f:
                 check(f.read() == "read only\n", "r.txt changed on a read-only share")
             check(sorted(os.listdir(share)) == ["r.txt"], "files made: %s" % os.listdir(share))
+
+    @test("host_folder_edit_loop")
+    def test_host_folder_edit_loop(m):
+        """The edit loop in one boot: a module built on the host with
+        `make M=DIR INSTALL_MOD_PATH=SHARE/build/ARCH/modules modules`,
+        insmod NAME finds it in /host before /lib/modules; changed and
+        rebuilt on the host, rmmod and insmod run the new code, and a
+        probe registered meanwhile is still there."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            src = os.path.join(share, "src")
+            os.mkdir(src)
+            with open(os.path.join(src, "Kbuild"), "w") as f:
+                f.write("obj-m += edit_loop.o\n")
+            install = os.path.join(share, "build", m.arch, "modules")
+
+            def build(version):
+                with open(os.path.join(src, "edit_loop.c"), "w") as f:
+                    f.write(EDIT_LOOP_SOURCE % {"v": version})
+                done = subprocess.run(
+                    ["make", "--no-print-directory", "ARCH=" + m.arch, "M=" + src,
+                     "INSTALL_MOD_PATH=" + install, "modules"],
+                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                    universal_newlines=True)
+                check(done.returncode == 0, "make M=DIR modules failed:\n%s" % done.stdout)
+                return time.monotonic()
+
+            def timed_build(version):
+                start = time.monotonic()
+                end = build(version)
+                info("make M=DIR modules (version %d): %.2f s" % (version, end - start))
+                return end
+
+            try:
+                build(1)
+                with boot_sharing(m, share, cpus=m.smp) as h:
+                    out = h.command("probe add vfs_read")
+                    check(any("vfs_read" in line for line in out),
+                          "`probe add vfs_read`: %s" % show(out))
+                    out = h.command("insmod edit_loop")
+                    check(out == ["edit_loop: version 1"], "`insmod edit_loop`: %s" % show(out))
+                    built = timed_build(2)
+                    out = h.command("rmmod edit_loop; insmod edit_loop")
+                    took = time.monotonic() - built
+                    check(out == ["edit_loop: version 1 removed", "edit_loop: version 2"],
+                          "`rmmod edit_loop; insmod edit_loop` after the rebuild: %s" % show(out))
+                    info("end of make M=DIR modules to the new module's message: %.2f s of"
+                         " wall time" % took)
+                    out = h.command("modprobe -r edit_loop; modprobe edit_loop")
+                    check(out == ["edit_loop: version 2 removed", "edit_loop: version 2"],
+                          "modprobe from the host's modules.dep: %s" % show(out))
+                    out = h.command("probe list")
+                    check(any("vfs_read" in line for line in out),
+                          "the probe on vfs_read is gone: %s" % show(out))
+                    h.command("rmmod edit_loop")
+                    # A name the host's build does not have comes from the archive.
+                    out = h.command("modinfo kprobe_example")
+                    check(out[:1] == ["filename:       /lib/modules/kprobe_example.ko"],
+                          "modinfo of an archive module: %s" % show(out))
+                    out = h.command("modinfo edit_loop")
+                    check(out[:1] == ["filename:       /host/build/%s/modules/lib/modules/"
+                                      "edit_loop.ko" % m.arch],
+                          "modinfo of the host's module: %s" % show(out))
+            finally:
+                shutil.rmtree(os.path.join(ROOT, "build", m.arch, "M", "abs" + src),
+                              ignore_errors=True)
+
+
+EDIT_LOOP_SOURCE = """/* The boot test host_folder_edit_loop's module, written by the test. */
+#include <linux/kernel.h>
+#include <linux/module.h>
+
+static int __init edit_loop_init(void)
+{
+	pr_info("edit_loop: version %%d\\n", %(v)d);
+	return 0;
+}
+
+static void __exit edit_loop_exit(void)
+{
+	pr_info("edit_loop: version %%d removed\\n", %(v)d);
+}
+
+module_init(edit_loop_init);
+module_exit(edit_loop_exit);
+MODULE_LICENSE("GPL");
+"""
