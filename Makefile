@@ -9,6 +9,8 @@
 #   make debug           boot halted with a GDB stub and attach GDB (shares as run)
 #   make -s qemu-config  print this architecture's QEMU settings for the tests
 #   make test            host tests, fuzzer, symbol-table check and boot tests
+#   make bench           per-hit costs of probes, then the host folder's read speed
+#   make bench-host      only the host folder's read speed (tools/bench_host.py)
 #   make fuzz            long fuzzing campaigns (FUZZ_TIME, FUZZ_TARGETS)
 #   make M=DIR           also build the modules of DIR into /lib/modules
 #   make M=DIR modules   only build and install the modules of DIR and modules.dep
@@ -109,7 +111,7 @@ SRCS := $(sort $(shell find kernel lib -name '*.c')) \
 	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug qemu-config test host-tests deps clean crash-images bench modules linux-samples
+.PHONY: all run debug qemu-config test host-tests deps clean crash-images bench bench-host modules linux-samples
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
 
@@ -338,9 +340,15 @@ include tests/host/host.mk
 include tests/fuzz/fuzz.mk
 
 # The cost of a probe hit, as a table (tools/bench.py): instruction counts
-# under -icount shift=0 and nanoseconds in emulated time. Not a test.
+# under -icount shift=0 and nanoseconds in emulated time; then how fast the
+# host's folder is read over virtio 9P (tools/bench_host.py). Not a test.
 bench: deps $(IMAGE)
 	$(PYTHON) tools/bench.py --arch $(ARCH)
+	$(PYTHON) tools/bench_host.py --arch $(ARCH)
+
+# Only the host folder's read speed (tools/bench_host.py, docs/9p.md).
+bench-host: deps $(IMAGE)
+	$(PYTHON) tools/bench_host.py --arch $(ARCH)
 
 # Linux's own samples/kprobes (kprobe_example.c, kretprobe_example.c),
 # built unchanged with `make M=`: from Debian's linux-source package,
