@@ -39,6 +39,13 @@ int p9fs_check(int err, const char *call)
 	return err;
 }
 
+void p9fs_clunk(uint32_t fid)
+{
+	mutex_lock(&p9fs_lock);
+	p9_clunk(&p9fs_client, fid);
+	mutex_unlock(&p9fs_lock);
+}
+
 static int p9fs_rpc(void *ctx, const void *req, size_t req_len, void *reply, size_t cap,
 		    size_t *reply_len)
 {
@@ -66,6 +73,17 @@ static struct p9_node *node_new(struct p9_node *parent, const char *name, size_t
 	n->inode.iops = &p9fs_iops;
 	n->inode.fops = &p9fs_file_fops;
 	return n;
+}
+
+/* The VFS's name (len bytes, not NUL-terminated) as the C string 9P's
+ * calls take, in buf. */
+static int to_cname(char buf[VFS_NAME_MAX + 1], const char *name, size_t len)
+{
+	if (len > VFS_NAME_MAX)
+		return -ENAMETOOLONG;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return 0;
 }
 
 /* Walk from dir's fid to its child name: a new fid, its qid, and the
@@ -102,10 +120,8 @@ struct inode *p9fs_walk_name(struct inode *dir_inode, const char *name, size_t l
 	size_t size;
 	int err;
 
-	if (len > VFS_NAME_MAX)
+	if (to_cname(cname, name, len))
 		return NULL;
-	memcpy(cname, name, len);
-	cname[len] = '\0';
 	mutex_lock(&p9fs_lock);
 	err = walk_child(dir, cname, &fid, &qid, &size);
 	mutex_unlock(&p9fs_lock);
@@ -113,9 +129,7 @@ struct inode *p9fs_walk_name(struct inode *dir_inode, const char *name, size_t l
 		return NULL;
 	child = node_new(dir, name, len, fid, &qid, size);
 	if (!child) {
-		mutex_lock(&p9fs_lock);
-		p9_clunk(&p9fs_client, fid);
-		mutex_unlock(&p9fs_lock);
+		p9fs_clunk(fid);
 		return NULL;
 	}
 	inode_get(dir_inode);
@@ -259,10 +273,9 @@ static int p9fs_create(struct inode *dir_inode, const char *name, size_t len,
 	uint32_t fid;
 	int err;
 
-	if (len > VFS_NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(cname, name, len);
-	cname[len] = '\0';
+	err = to_cname(cname, name, len);
+	if (err)
+		return err;
 	mutex_lock(&p9fs_lock);
 	err = p9fs_check(p9_walk(&p9fs_client, dir->fid, 0, NULL, &fid, NULL), "walk");
 	if (!err) {
@@ -278,38 +291,35 @@ static int p9fs_create(struct inode *dir_inode, const char *name, size_t len,
 	return *out ? 0 : -ENOENT;
 }
 
-static int p9fs_mkdir(struct inode *dir_inode, const char *name, size_t len)
+/* Make the directory name in dir (make_dir) or remove the file name
+ * from it: one request, after which the directory's listing is stale. */
+static int change_entry(struct inode *dir_inode, const char *name, size_t len, bool make_dir)
 {
 	struct p9_node *dir = to_p9_node(dir_inode);
 	char cname[VFS_NAME_MAX + 1];
 	int err;
 
-	if (len > VFS_NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(cname, name, len);
-	cname[len] = '\0';
+	err = to_cname(cname, name, len);
+	if (err)
+		return err;
 	mutex_lock(&p9fs_lock);
-	err = p9fs_check(p9_mkdir(&p9fs_client, dir->fid, cname, 0755, 0, NULL), "mkdir");
+	if (make_dir)
+		err = p9fs_check(p9_mkdir(&p9fs_client, dir->fid, cname, 0755, 0, NULL), "mkdir");
+	else
+		err = p9fs_check(p9_unlinkat(&p9fs_client, dir->fid, cname, 0), "unlinkat");
 	p9fs_forget_listing(dir->qid.path);
 	mutex_unlock(&p9fs_lock);
 	return err;
 }
 
-static int p9fs_unlink(struct inode *dir_inode, const char *name, size_t len)
+static int p9fs_mkdir(struct inode *dir, const char *name, size_t len)
 {
-	struct p9_node *dir = to_p9_node(dir_inode);
-	char cname[VFS_NAME_MAX + 1];
-	int err;
+	return change_entry(dir, name, len, true);
+}
 
-	if (len > VFS_NAME_MAX)
-		return -ENAMETOOLONG;
-	memcpy(cname, name, len);
-	cname[len] = '\0';
-	mutex_lock(&p9fs_lock);
-	err = p9fs_check(p9_unlinkat(&p9fs_client, dir->fid, cname, 0), "unlinkat");
-	p9fs_forget_listing(dir->qid.path);
-	mutex_unlock(&p9fs_lock);
-	return err;
+static int p9fs_unlink(struct inode *dir, const char *name, size_t len)
+{
+	return change_entry(dir, name, len, false);
 }
 
 /* The last reference is gone: the host may forget the fid. No lookup
@@ -320,11 +330,8 @@ static void p9fs_release(struct inode *inode)
 	struct p9_node *n = to_p9_node(inode);
 	struct p9_node *parent = n->parent;
 
-	if (n->fid != P9_NOFID) {
-		mutex_lock(&p9fs_lock);
-		p9_clunk(&p9fs_client, n->fid);
-		mutex_unlock(&p9fs_lock);
-	}
+	if (n->fid != P9_NOFID)
+		p9fs_clunk(n->fid);
 	kfree(n);
 	if (parent)
 		inode_put(&parent->inode);

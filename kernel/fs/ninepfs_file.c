@@ -170,9 +170,7 @@ static int p9fs_file_release(struct inode *inode, struct file *file)
 	struct p9_open_file *of = file->private_data;
 
 	(void)inode;
-	mutex_lock(&p9fs_lock);
-	p9_clunk(&p9fs_client, of->fid);
-	mutex_unlock(&p9fs_lock);
+	p9fs_clunk(of->fid);
 	kfree(of);
 	return 0;
 }

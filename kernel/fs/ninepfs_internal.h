@@ -33,6 +33,9 @@ extern struct mutex p9fs_lock;
 extern const struct inode_operations p9fs_iops;
 extern const struct file_operations p9fs_file_fops;
 
+/* Clunk fid (the host forgets it), taking p9fs_lock. */
+void p9fs_clunk(uint32_t fid);
+
 /* After a call of the client failed with err: if the server or the
  * device broke the protocol (not a plain refusal, such as a missing
  * file), say what it did in one kernel message. Returns err. Call with
