@@ -52,9 +52,9 @@ int virtq_init(struct virtq *vq, struct virtio_device *dev, unsigned int index)
 	vq->used = ring_frame(&used_pa);
 	if (!vq->desc || !vq->avail || !vq->used)
 		return -ENOMEM;	/* a boot-time failure: the frames stay taken */
-	/* Every descriptor starts free, each chained to the next. */
+	/* Every descriptor starts free, each linked to the next. */
 	for (unsigned int i = 0; i < VIRTQ_SIZE; i++)
-		vq->desc[i].next = (uint16_t)(i + 1);
+		vq->link[i] = (uint16_t)(i + 1);
 	vq->free_head = 0;
 	vq->nfree = VIRTQ_SIZE;
 	vq->avail->flags = VIRTQ_AVAIL_F_NO_INTERRUPT;
@@ -71,22 +71,18 @@ static unsigned int pieces(const struct virtq_buf *b)
 	return (unsigned int)((end - 1) / PAGE_SIZE - start / PAGE_SIZE + 1);
 }
 
-/* Put the chain's descriptors back on the free list. */
-static void free_chain(struct virtq *vq, uint16_t head)
+/* Put the n descriptors of the chain at head back on the free list,
+ * following our own links (vq->link), not the table's. */
+static void free_chain(struct virtq *vq, uint16_t head, unsigned int n)
 {
 	uint16_t i = head;
 
-	for (;;) {
-		struct virtq_desc *d = &vq->desc[i];
-		bool more = d->flags & VIRTQ_DESC_F_NEXT;
-		uint16_t next = d->next;
+	while (n--) {
+		uint16_t next = vq->link[i];
 
-		d->flags = 0;
-		d->next = vq->free_head;
+		vq->link[i] = vq->free_head;
 		vq->free_head = i;
 		vq->nfree++;
-		if (!more)
-			return;
 		i = next;
 	}
 }
@@ -101,12 +97,13 @@ static int add_piece(struct virtq *vq, uintptr_t va, uint32_t len, uint16_t flag
 
 	if (virt_to_phys(va, &pa) < 0)
 		return -EFAULT;
-	vq->free_head = vq->desc[i].next;
+	vq->free_head = vq->link[i];
 	vq->nfree--;
 	vq->desc[i] = (struct virtq_desc){ .addr = pa, .len = len, .flags = flags };
 	if (*prev >= 0) {
 		vq->desc[*prev].flags |= VIRTQ_DESC_F_NEXT;
 		vq->desc[*prev].next = i;
+		vq->link[*prev] = i;
 	} else {
 		*head = i;
 	}
@@ -120,6 +117,7 @@ static int add_piece(struct virtq *vq, uintptr_t va, uint32_t len, uint16_t flag
 static int build_chain(struct virtq *vq, const struct virtq_buf *bufs, unsigned int nout,
 		       unsigned int nin)
 {
+	unsigned int before = vq->nfree;
 	int head = -1, prev = -1;
 
 	for (unsigned int b = 0; b < nout + nin; b++) {
@@ -133,7 +131,7 @@ static int build_chain(struct virtq *vq, const struct virtq_buf *bufs, unsigned 
 
 			if (err < 0) {
 				if (head >= 0)
-					free_chain(vq, (uint16_t)head);
+					free_chain(vq, (uint16_t)head, before - vq->nfree);
 				return err;
 			}
 			va = piece_end;
@@ -143,41 +141,52 @@ static int build_chain(struct virtq *vq, const struct virtq_buf *bufs, unsigned 
 }
 
 /* Offer the chain at head to the device: the ring entry must be visible
- * before the index that publishes it, and the index before the notify. */
+ * before the index that publishes it, and the index before the notify.
+ * The index is our own count (avail_idx), not read back from the ring,
+ * which the device could have changed. */
 static void publish(struct virtq *vq, uint16_t head)
 {
-	vq->avail->ring[vq->avail->idx % VIRTQ_SIZE] = head;
+	vq->avail->ring[vq->avail_idx % VIRTQ_SIZE] = head;
+	vq->avail_idx++;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&vq->avail->idx, (uint16_t)(vq->avail->idx + 1), __ATOMIC_RELAXED);
+	__atomic_store_n(&vq->avail->idx, vq->avail_idx, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	vq->dev->transport->notify(vq->dev, vq->index);
 }
 
-/* The next used entry, if the device has put one back since we last
- * looked. The device writes the entry before the index, so the entry is
- * read only after the index (the acquire). */
-static bool take_used(struct virtq *vq, struct virtq_used_elem *e)
+/* The next used entry into *e: 1, or 0 if the device has put none back
+ * since we last looked, or -EIO if its index claims more entries than
+ * requests in flight (the entries past ours would be stale slots). The
+ * device writes the entry before the index, so the entry is read only
+ * after the index (the acquire). */
+static int take_used(struct virtq *vq, struct virtq_used_elem *e)
 {
 	uint16_t idx = __atomic_load_n(&vq->used->idx, __ATOMIC_ACQUIRE);
+	uint16_t ready = (uint16_t)(idx - vq->last_used);
 
-	if (idx == vq->last_used)
-		return false;
+	if (ready == 0)
+		return 0;
+	if (ready > (uint16_t)(vq->avail_idx - vq->last_used))
+		return -EIO;
 	*e = vq->used->ring[vq->last_used % VIRTQ_SIZE];
 	vq->last_used++;
-	return true;
+	return 1;
 }
 
-/* Poll for the completion of the chain at head; size is what the device
- * may write. The entry comes from the device: it is checked before use. */
-static int wait_used(struct virtq *vq, int head, size_t size, uint32_t *written)
+/* Poll for the completion of the chain of n descriptors at head; size
+ * is what the device may write. The entry comes from the device: it is
+ * checked before use. */
+static int wait_used(struct virtq *vq, uint16_t head, unsigned int n, size_t size,
+		     uint32_t *written)
 {
 	ktime_t deadline = ktime_get() + VIRTQ_TIMEOUT;
 	struct virtq_used_elem e;
-	bool ok;
+	int got;
 
 	for (;;) {
 		spin_lock(&vq->lock);
-		if (take_used(vq, &e))
+		got = take_used(vq, &e);
+		if (got)
 			break;
 		if (ktime_get() > deadline) {
 			vq->broken = true;
@@ -188,13 +197,15 @@ static int wait_used(struct virtq *vq, int head, size_t size, uint32_t *written)
 		thread_yield();
 	}
 	vq->dev->transport->isr_ack(vq->dev);
-	free_chain(vq, (uint16_t)head);
-	ok = e.id == (uint32_t)head && e.len <= size;
-	if (!ok)
-		vq->broken = true;	/* the device and we disagree: stop */
-	spin_unlock(&vq->lock);
-	if (!ok)
+	if (got < 0 || e.id != head || e.len > size) {
+		/* The device and we disagree: it may still own the chain,
+		 * which is therefore never reused. */
+		vq->broken = true;
+		spin_unlock(&vq->lock);
 		return -EIO;
+	}
+	free_chain(vq, head, n);
+	spin_unlock(&vq->lock);
 	*written = e.len;
 	return 0;
 }
@@ -225,5 +236,5 @@ int virtq_request(struct virtq *vq, const struct virtq_buf *bufs, unsigned int n
 	spin_unlock(&vq->lock);
 	if (head < 0)
 		return head;
-	return wait_used(vq, head, size, written);
+	return wait_used(vq, (uint16_t)head, need, size, written);
 }

@@ -60,10 +60,15 @@ struct virtq {
 	struct virtq_desc *desc;	/* the three rings, through the direct map */
 	struct virtq_avail *avail;
 	struct virtq_used *used;
-	uint16_t free_head;		/* free descriptors, chained by next */
+	/* The free list and each chain's links, kept here and never read
+	 * back from desc[]: the device can write the table too, and a
+	 * link it made up would send us past its end. */
+	uint16_t link[VIRTQ_SIZE];
+	uint16_t free_head;		/* free descriptors, chained by link */
 	unsigned int nfree;
+	uint16_t avail_idx;		/* the available ring's idx, as we wrote it */
 	uint16_t last_used;		/* the used ring's entries seen so far */
-	bool broken;			/* a request timed out: descriptors lost */
+	bool broken;			/* the device failed us: descriptors lost */
 	struct spinlock lock;		/* guards all of the above */
 };
 
@@ -84,10 +89,14 @@ int virtq_init(struct virtq *vq, struct virtio_device *dev, unsigned int index);
  * polling the used ring. *written gets the bytes the device says it
  * wrote. The caller must have no other request in flight on vq (the
  * queue's lock keeps the rings consistent, not the completions apart).
- * Returns 0, -EINVAL if all buffers are empty, -E2BIG if the buffers need more descriptors than the queue
- * has, -ETIMEDOUT if the device did not answer within a few seconds
- * (the queue is then unusable), -EIO once it is, or -EFAULT if a buffer
- * is not mapped. */
+ * Returns 0, -EINVAL if all buffers are empty, -E2BIG if the buffers
+ * need more descriptors than the queue has, -EFAULT if a buffer is not
+ * mapped, -ETIMEDOUT if the device did not answer within a few seconds,
+ * or -EIO if its answer is not one it may give (a used entry that is
+ * not this chain's, a length beyond the writable buffers, more entries
+ * than requests in flight). After -ETIMEDOUT or -EIO the queue is
+ * broken: the device may still own the descriptors, and every later
+ * request fails with -EIO. */
 int virtq_request(struct virtq *vq, const struct virtq_buf *bufs, unsigned int nout,
 		  unsigned int nin, uint32_t *written);
 

@@ -586,6 +586,26 @@ static void test_bad_headers(void **state)
 		     "transport returned more than the buffer");
 }
 
+/* Sizes the client must not believe: no bytes at all, a size field far
+ * beyond the buffer, and a reply that fills the whole buffer while its
+ * size field says there is more (a transport that cut it). */
+static void test_bad_sizes(void **state)
+{
+	struct session *s = *state;
+	static const uint8_t empty[1];
+	static const uint8_t huge_size[] = { 0xff, 0xff, 0xff, 0xff, P9_RCLUNK, 1, 0 };
+	static uint8_t full[BUFSIZE];
+
+	expect_clunk(s, empty, 0, 0, "reply shorter than its header");
+	expect_clunk(s, huge_size, sizeof(huge_size), 0,
+		     "reply size field differs from bytes received");
+	full[0] = (BUFSIZE + 1) & 0xff;
+	full[1] = (BUFSIZE + 1) >> 8;
+	full[4] = P9_RCLUNK;
+	full[5] = 2;
+	expect_clunk(s, full, sizeof(full), 0, "reply size field differs from bytes received");
+}
+
 static void test_transport_error(void **state)
 {
 	struct session *s = *state;
@@ -620,6 +640,27 @@ static void test_read_too_much(void **state)
 	assert_string_equal(p9_why(&s->c), "reply ends inside a field");
 	assert_int_equal(p9_read(&s->c, 2, 0, buf, 3), -EPROTO);
 	assert_string_equal(buf, "xyz");
+}
+
+/* Rreaddir's count is checked as Rread's is, before the entries. */
+static void test_readdir_too_much(void **state)
+{
+	struct session *s = *state;
+	static struct msg m;
+	uint8_t buf[64];
+
+	m_begin(&m, P9_RREADDIR, 0);
+	m_le(&m, 24 + 2, 4);
+	m_qid(&m, 0, 0, 1);
+	m_le(&m, 1, 8);
+	m_le(&m, 8, 1);
+	m_str(&m, "ok");
+	m_end(&m);
+	queue(s, m.b, m.n);
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(p9_readdir(&s->c, 4, 0, buf, 25), -EPROTO);
+	assert_string_equal(p9_why(&s->c), "server sent more bytes than asked");
+	assert_int_equal(buf[0], 0xee);
 }
 
 static void test_write_too_much(void **state)
@@ -814,8 +855,10 @@ int main(void)
 		T(test_lerror),
 		T(test_lerror_long),
 		T(test_bad_headers),
+		T(test_bad_sizes),
 		T(test_transport_error),
 		T(test_read_too_much),
+		T(test_readdir_too_much),
 		T(test_write_too_much),
 		T(test_walk_refusals),
 		T(test_request_too_big),
