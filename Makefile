@@ -1,12 +1,24 @@
 # ProbeOS build.
 #
 #   make                 build build/$(ARCH)/probeos.elf (and the ISO on x86_64)
-#   make run             build and boot in QEMU, serial console on this terminal
-#   make debug           boot halted with a GDB stub and attach GDB
+#   make run             build and boot in QEMU, serial console on this terminal,
+#                        sharing the top of this tree with the kernel over virtio 9p
+#                        (tag "host", mounted at /host; docs/9p.md, docs/virtio.md)
+#   make run SHARE=DIR   the same, sharing the host folder DIR instead
+#   make run SHARE=      the same, sharing nothing
+#   make debug           boot halted with a GDB stub and attach GDB (shares as run)
 #   make -s qemu-config  print this architecture's QEMU settings for the tests
 #   make test            host tests, fuzzer, symbol-table check and boot tests
+#   make bench           per-hit costs of probes, then the host folder's read speed
+#   make bench-host      only the host folder's read speed (tools/bench_host.py)
 #   make fuzz            long fuzzing campaigns (FUZZ_TIME, FUZZ_TARGETS)
 #   make M=DIR           also build the modules of DIR into /lib/modules
+#   make M=DIR modules   only build and install the modules of DIR and modules.dep
+#                        into build/$(ARCH)/modules/lib/modules/: no kernel, archive
+#                        or ISO. The edit loop (docs/modules.md): with `make run`
+#                        in another terminal, `rmmod NAME; insmod NAME` there
+#                        loads the new build from /host/build/$(ARCH)/modules/...
+#   make modules         the same for the project's own module directories
 #   make linux-samples   build Linux's own kprobes samples (for the tests)
 #   make deps            install missing tools from Debian packages
 #   make clean
@@ -30,6 +42,27 @@ PYTHON ?= python3
 CPUS ?= 4
 QEMU_ACCEL ?= $(if $(filter 1,$(CPUS)),tcg,tcg$(comma)thread=multi)
 comma := ,
+
+# The host folder `make run` and `make debug` share with the kernel over
+# virtio 9p (arch.mk's QEMU_9P_FLAGS), which mounts it at /host: by
+# default the top of this tree (CURDIR, the absolute path of the folder
+# make runs in, which is the top: every path of the build is relative to
+# it), so that the kernel can load a module from
+# /host/build/ARCH/modules/lib/modules/ as soon as `make M=DIR modules`
+# has installed it (docs/modules.md, "The edit loop"). Only that folder
+# and what is below it are exposed: QEMU's local backend refuses paths
+# that leave the shared folder, and does not follow symbolic links on
+# the host (the guest sees a link as a link). SHARE=DIR on the command
+# line shares DIR instead and SHARE= shares nothing. Only the command
+# line counts, as for Linux's M=: a SHARE variable in the environment,
+# set for something else, never exposes a folder.
+ifneq ($(origin SHARE),command line)
+SHARE := $(CURDIR)
+endif
+# QEMU's flags for SHARE (none when it is empty): the path goes into an
+# option value, where QEMU reads a doubled comma as a comma, and into the
+# shell, in single quotes (each ' in it written '\'').
+QEMU_SHARE_FLAGS = $(if $(SHARE),$(subst %,'$(subst ','\'',$(subst $(comma),$(comma)$(comma),$(SHARE)))',$(QEMU_9P_FLAGS)))
 
 # V=1 shows the full commands.
 Q := $(if $(V),,@)
@@ -78,7 +111,7 @@ SRCS := $(sort $(shell find kernel lib -name '*.c')) \
 	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 
-.PHONY: all run debug qemu-config test host-tests deps clean crash-images bench modules linux-samples
+.PHONY: all run debug qemu-config test host-tests deps clean crash-images bench bench-host modules linux-samples
 all: $(IMAGE)
 crash-images: $(CRASH_IMAGES)
 
@@ -160,12 +193,18 @@ $(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS)
 #
 # `make M=DIR` builds the modules DIR/Kbuild (or DIR/Makefile) lists, as
 # Linux's `make M=DIR` does, and `make` always builds the project's own
-# samples/kprobes and the boot tests' tests/modules. tools/modules.mk builds each directory into
-# build/$(ARCH)/M/ and installs the .ko files into the staging tree
-# $(BUILD)/modules/lib/modules/, which the root file system archive
-# includes: the next `make run` has them in /lib/modules, with the
-# modules.dep tools/depmod.py writes there for modprobe. A module change
-# rebuilds the archive (and the ISO), never the kernel.
+# samples/kprobes and the boot tests' tests/modules. tools/modules.mk
+# builds each directory into build/$(ARCH)/M/ and installs the .ko files
+# into the staging tree $(BUILD)/modules/lib/modules/, which the root file
+# system archive includes: the next `make run` has them in /lib/modules,
+# with the modules.dep tools/depmod.py writes there for modprobe. A module
+# change rebuilds the archive (and the ISO), never the kernel.
+#
+# The staging tree is also what a running kernel reads over virtio 9p,
+# as /host/build/$(ARCH)/modules/lib/modules/ (`make run` shares the
+# tree): `make M=DIR modules` installs there without touching the images,
+# and every file is installed by a rename (tools/modules.mk, depmod.py),
+# so that a reader never sees one half written.
 #
 # The flags: the kernel's code generation (the code model of where modules
 # are placed, the same as the kernel's; no red zone, no FP/SIMD, frame
@@ -187,23 +226,45 @@ MODULE_CFLAGS := -std=gnu11 -O2 -g \
 	-fno-strict-aliasing -fno-common -fno-unwind-tables \
 	$(filter-out -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -Iarch/$(ARCH)/include -MMD -MP,$(CFLAGS)) \
 	-DMODULE $(MODULE_CONFIG_DEFINES) -Iinclude -I. -Iarch/$(ARCH)/include
+# `make M=DIR modules` (no other goal) is the edit loop's step, as in
+# Linux: only DIR's modules are built and installed (and modules.dep
+# written again, from every module installed), which is what the running
+# kernel loads from /host; `make modules` builds the project's own
+# directories, and any goal that makes the archive builds them all.
+ifeq ($(strip $(M)),)
+MODULE_DIRS := samples/kprobes tests/modules
+else ifeq ($(MAKECMDGOALS),modules)
+MODULE_DIRS := $(M)
+else
 MODULE_DIRS := samples/kprobes tests/modules $(M)
+endif
+# Where modules are installed: $(INSTALL_MOD_PATH)/lib/modules/, Linux's
+# variable. By default the staging tree, which the archive is made from
+# and `make run` shares; the boot tests' edit loop installs into a
+# scratch folder of their own with `make M=DIR INSTALL_MOD_PATH=DIR2
+# modules`, so that the work tree's staging tree never changes under a
+# test.
+INSTALL_MOD_PATH ?= $(BUILD)/modules
 MODULES_STAMP := $(BUILD)/modules.stamp
 MODULES_MAKE = $(MAKE) --no-print-directory -f tools/modules.mk ARCH=$(ARCH) BUILD=$(BUILD) \
+	STAGING=$(INSTALL_MOD_PATH)/lib/modules \
 	CC='$(CC)' LD='$(LD)' PYTHON='$(PYTHON)' MODULE_CFLAGS='$(MODULE_CFLAGS)' V=$(V)
 
 # Always run: each directory's make does nothing when its modules are up
 # to date, and touches the stamp only when it installs a changed .ko.
 $(MODULES_STAMP): $(VERMAGIC_H) FORCE
-	@mkdir -p $(BUILD)/modules/lib/modules
+	@mkdir -p $(INSTALL_MOD_PATH)/lib/modules
 	$(Q)for d in $(MODULE_DIRS); do $(MODULES_MAKE) M=$$d install || exit 1; done
 	$(Q)[ -e $@ ] || touch $@
 # Written again whenever a module is installed (the stamp changes), from
 # every module of the staging tree, whichever directory it came from.
-MODULES_DEP := $(BUILD)/modules/lib/modules/modules.dep
+MODULES_DEP := $(INSTALL_MOD_PATH)/lib/modules/modules.dep
 $(MODULES_DEP): $(MODULES_STAMP) tools/depmod.py
 	@echo "  DEPMOD  /lib/modules/modules.dep"
 	$(Q)$(PYTHON) tools/depmod.py $(dir $@)
+# Nothing but the modules and modules.dep: no kernel, archive or ISO
+# (the loader compares each module's vermagic= with the kernel's, which
+# comes from the headers, not from the kernel's objects).
 modules: $(MODULES_DEP)
 
 # The archive holds rootfs/ and the staging tree, merged.
@@ -234,21 +295,25 @@ $(BUILD)/crash-%.iso: $(BUILD)/probeos.elf $(BUILD)/rootfs.cpio iso/grub.cfg
 
 # `poweroff` on x86_64 leaves QEMU through isa-debug-exit, whose exit
 # status is (value << 1) | 1: POWEROFF_STATUS is a clean end, not an error.
+# The virtio 9p device shares SHARE (the top of the tree unless SHARE= is
+# given; QEMU_SHARE_FLAGS), which the kernel mounts at /host.
 run: deps $(IMAGE)
-	$(QEMU) $(QEMU_FLAGS) -serial mon:stdio; \
+	$(QEMU) $(QEMU_FLAGS) $(QEMU_SHARE_FLAGS) -serial mon:stdio; \
 	status=$$?; [ $$status -eq 0 ] || [ $$status -eq $(POWEROFF_STATUS) ]
 
 # QEMU starts halted with a GDB stub on port 1234, and GDB attaches with
 # the kernel's symbols. GDB owns this terminal, so the serial console is on
 # TCP port 4444: talk to the shell from another terminal with
-# `nc localhost 4444`. Quitting GDB stops QEMU. GDB loads
+# `nc localhost 4444`. Quitting GDB stops QEMU. SHARE is shared as for
+# `make run`, so that the edit loop works under GDB too. GDB loads
 # tools/gdb/probeos.py: `lx-symbols` loads the symbols of the loaded
 # modules (docs/modules.md, "Debugging a module with GDB").
 debug: deps $(IMAGE)
 	@echo "console: in another terminal, run: nc localhost 4444"
 	@echo "modules: type lx-symbols [DIR...] in GDB (now, or after Ctrl-C) to load the symbols"
 	@echo "         of loaded modules, and from then on of each module insmod loads (help lx-symbols)"
-	$(QEMU) $(QEMU_FLAGS) -serial tcp:localhost:4444,server,nowait -S -gdb tcp:localhost:1234 & \
+	$(QEMU) $(QEMU_FLAGS) $(QEMU_SHARE_FLAGS) -serial tcp:localhost:4444,server,nowait \
+		-S -gdb tcp:localhost:1234 & \
 	qemu=$$!; sleep 1; \
 	$(GDB) -q $(BUILD)/probeos.elf -x tools/gdb/probeos.py -ex 'target remote localhost:1234'; \
 	kill $$qemu 2>/dev/null || true
@@ -261,7 +326,7 @@ debug: deps $(IMAGE)
 # line (% is the kind); OTHER_ARCH is another architecture, whose modules
 # the tests offer this one's loader.
 #   make -s ARCH=aarch64 CPUS=1 qemu-config
-QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS IMAGE POWEROFF_STATUS \
+QEMU_CONFIG := ARCHS OTHER_ARCH QEMU QEMU_FLAGS QEMU_CRASH_FLAGS QEMU_9P_FLAGS IMAGE POWEROFF_STATUS \
 	GDB NM OBJDUMP
 # $(call other-arch,ARCH): the first listed architecture that is not ARCH.
 other-arch = $(firstword $(filter-out $(1),$(ARCHS)))
@@ -275,9 +340,15 @@ include tests/host/host.mk
 include tests/fuzz/fuzz.mk
 
 # The cost of a probe hit, as a table (tools/bench.py): instruction counts
-# under -icount shift=0 and nanoseconds in emulated time. Not a test.
+# under -icount shift=0 and nanoseconds in emulated time; then how fast the
+# host's folder is read over virtio 9P (tools/bench_host.py). Not a test.
 bench: deps $(IMAGE)
 	$(PYTHON) tools/bench.py --arch $(ARCH)
+	$(PYTHON) tools/bench_host.py --arch $(ARCH)
+
+# Only the host folder's read speed (tools/bench_host.py, docs/9p.md).
+bench-host: deps $(IMAGE)
+	$(PYTHON) tools/bench_host.py --arch $(ARCH)
 
 # Linux's own samples/kprobes (kprobe_example.c, kretprobe_example.c),
 # built unchanged with `make M=`: from Debian's linux-source package,
@@ -302,6 +373,7 @@ linux-samples: deps $(LINUX_SAMPLES)/Makefile
 # of another architecture (other-arch).
 test: deps host-test-bins $(LINUX_SAMPLES)/Makefile
 	@for arch in $(ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$arch modules && \
 		$(MAKE) --no-print-directory ARCH=$$arch M=$(LINUX_SAMPLES) modules || exit 1; done
 	$(Q)$(foreach a,$(ARCHS),$(PYTHON) tools/mkbadmodules.py build $(a) $(call other-arch,$(a)) &&) true
 	@for arch in $(ARCHS); do \

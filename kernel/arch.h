@@ -213,6 +213,18 @@ void arch_send_ipi(unsigned int cpu, enum ipi_kind kind);
  * interrupts; the boot CPU's tick is started by arch_interrupts_init). */
 void arch_timer_cpu_init(void);
 
+/* ---- Devices (x86_64: pci.c, virtio_pci.c; aarch64: virtio_mmio.c) ---- */
+
+struct virtio_device;
+/* Find the first virtio device of type device_id (VIRTIO_ID_*,
+ * kernel/virtio/virtio.h) that speaks virtio 1.x, map its registers and
+ * fill *dev with its transport (x86_64: PCI on bus 0; aarch64:
+ * virtio-mmio version 2 from the device tree). Returns 0, -ENODEV if
+ * there is none, or another negative errno for a device found but not
+ * usable (dev->where then names it; a legacy-only virtio-mmio device
+ * says -ENOSYS). */
+int arch_virtio_find(uint32_t device_id, struct virtio_device *dev);
+
 /* ---- Power (machine.c) ---- */
 
 /* Leave QEMU with the given status code (isa-debug-exit / PSCI). */

@@ -11,6 +11,7 @@
 #include "kernel/cpu.h"
 #include "kernel/crash_test.h"
 #include "kernel/fs/mount.h"
+#include "kernel/fs/ninepfs.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/frame.h"
@@ -73,6 +74,8 @@ static void mount_filesystems(void)
 		if (err)
 			kprintf("mount: cannot mount %s on %s: %s\n", type, dir, strerror(err));
 	}
+	/* The host's folder, when QEMU shares one (it prints its own line). */
+	ninepfs_mount_host();
 }
 
 /* The shell's thread begins here, as Linux's first thread does: the

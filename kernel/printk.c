@@ -277,6 +277,13 @@ struct out_sink *printk_set_sink(struct out_sink *sink)
 	return old;
 }
 
+bool kprintf_to_console(void)
+{
+	struct out_sink *sink = task_sink();
+
+	return !sink || sink == &console_sink;
+}
+
 /* kprintf's text on its way to a sink, gathered into chunks: a sink is
  * called once per chunk, not for every piece vformat hands over. */
 struct sink_output {

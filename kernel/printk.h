@@ -57,6 +57,12 @@ extern struct out_sink console_sink;
  * thread itself sets its sink. */
 struct out_sink *printk_set_sink(struct out_sink *sink);
 
+/* Whether this thread's kprintf text goes to the console (no sink, or
+ * console_sink) rather than into a file or a pipe: a command that ends
+ * a partial line for the prompt's sake does it only there, so that a
+ * file it copies arrives byte for byte. */
+bool kprintf_to_console(void);
+
 /* Log levels, as Linux writes them: the start-of-header byte and a digit
  * at the start of a format, e.g. printk(KERN_ERR "x failed\n"). */
 #define KERN_SOH	"\001"

@@ -29,7 +29,12 @@ static const char *const messages[] = {
 	[ERANGE]	= "Numerical result out of range",
 	[ENAMETOOLONG]	= "File name too long",
 	[ENOSYS]	= "Function not implemented",
+	[ENOTEMPTY]	= "Directory not empty",
+	[ELOOP]		= "Too many levels of symbolic links",
+	[EPROTO]	= "Protocol error",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
+	[ETIMEDOUT]	= "Connection timed out",
+	[ESTALE]	= "Stale file handle",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel
@@ -42,4 +47,11 @@ const char *strerror(int err)
 	if (n < ARRAY_SIZE(messages) && messages[n])
 		return messages[n];
 	return "Unknown error";
+}
+
+int errno_known(int err)
+{
+	unsigned int n = err < 0 ? 0u - (unsigned int)err : (unsigned int)err;
+
+	return n != 0 && n < ARRAY_SIZE(messages) && messages[n] != NULL;
 }

@@ -26,9 +26,18 @@
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38
+#define ENOTEMPTY 39
+#define ELOOP   40
+#define EPROTO  71
 #define EILSEQ  84
+#define ETIMEDOUT 110
+#define ESTALE  116
 
 /* A short lower-case description of an error number (positive or negative). */
 const char *strerror(int err);
+
+/* 1 if err (positive or negative) is one of the numbers above, else 0:
+ * for numbers that come from outside, such as a 9P server's errors. */
+int errno_known(int err);
 
 #endif

@@ -18,6 +18,8 @@ shown as it comes:
                                              line "crash(ARCH): N passed, N failed"
     bench(ARCH)     tools/bench.py --arch ARCH --smoke
                                              line "bench(ARCH): N passed, N failed"
+    bench-host(ARCH) tools/bench_host.py --arch ARCH --smoke
+                                             line "bench-host(ARCH): N passed, N failed"
 
 A part that prints no summary line, exits with an error while claiming
 no failures, or runs past its time limit counts as one failure. The
@@ -65,6 +67,9 @@ UP_TIMEOUT = 900
 # scaling boots included, took 2 minutes on x86_64 and 1.5 on aarch64 at
 # commit 69c596e; the limit leaves room for a loaded host.
 BENCH_TIMEOUT = 900
+# tools/bench_host.py's smoke: one boot reading a 4 MiB host file (about
+# 15 s here); the limit leaves room for a loaded host.
+BENCH_HOST_TIMEOUT = 300
 
 
 def nm_env(arch):
@@ -125,6 +130,10 @@ def make_parts(archs, only, boot_tests):
                               [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
                               r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
                               BENCH_TIMEOUT))
+            parts.append(Part("bench-host(%s)" % arch,
+                              [sys.executable, "tools/bench_host.py", "--arch", arch, "--smoke"],
+                              r"^bench-host\(%s\): (\d+) passed, (\d+) failed$"
+                              % re.escape(arch), BENCH_HOST_TIMEOUT))
         if (not only or "gdb" in only) and not boot_tests:
             parts.append(Part("gdb(%s)" % arch,
                               [sys.executable, "tests/boot/gdb_tests.py", "--arch", arch],

@@ -22,8 +22,12 @@ which the object shows as a __ksymtab_NAME symbol); what no module
 exports is taken to be the kernel's. A line lists what its module needs
 in an order that loads from the last to the first, as Linux's depmod
 writes it, the modules each needs first (kernel/module/modules_dep.h
-reads it). The file is written to a temporary file, then renamed over
-the old one, so that a reader never sees half of it.
+reads it). The file is written to a temporary file in DIR, then
+renamed over the old one, never rewritten in place: a running kernel
+reads it over virtio 9p while the build writes it (`modprobe` of
+/host/build/ARCH/modules/lib/modules/modules.dep, docs/modules.md, "The
+edit loop"), and must see the old file or the new one, whole (see
+write_modules_dep).
 
 The second form is modpost's part, for tools/modules.mk: it prints the
 value of NAME's depends= (the names of the modules it needs directly,
@@ -186,13 +190,30 @@ def modules_dep(modules):
 
 
 def write_modules_dep(directory):
-    """Write DIR/modules.dep through a temporary file renamed over it."""
+    """Write DIR/modules.dep through a temporary file renamed over it.
+
+    Writing the file in place would truncate it and fill it again under
+    a reader (a kernel reading it over 9P, modprobe in the guest): the
+    reader could see it empty, or its first lines from one build and the
+    rest from another. os.replace is rename(2): the name goes from the
+    old file to the new one at once, so a lookup finds one or the other,
+    whole, and a reader that has the old one open keeps reading it. The
+    temporary file is in DIR, on the same file system (a rename cannot
+    cross one), named after this process so that two builds at once do
+    not write the same one, and removed if anything fails."""
     text = modules_dep(installed_modules(directory))
     target = os.path.join(directory, "modules.dep")
-    tmp = target + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(text)
-    os.replace(tmp, target)
+    tmp = os.path.join(directory, ".modules.dep.tmp.%d" % os.getpid())
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def depends(name, built, installed_dir):

@@ -22,9 +22,10 @@
 #      .modinfo (what Linux's modpost adds), and compiled;
 #   4. `ld -r` links the objects and NAME.mod.o into $(OBJ)/NAME.ko;
 #   5. `install` copies each .ko that changed to the staging tree
-#      $(BUILD)/modules/lib/modules/ and touches $(BUILD)/modules.stamp,
-#      from which the top Makefile rebuilds modules.dep
-#      (tools/depmod.py) and the root file system archive.
+#      $(BUILD)/modules/lib/modules/, through a temporary file renamed
+#      over the old one (see install below), and touches
+#      $(BUILD)/modules.stamp, from which the top Makefile rebuilds
+#      modules.dep (tools/depmod.py) and the root file system archive.
 
 SHELL := /bin/bash
 Q := $(if $(V),,@)
@@ -42,7 +43,8 @@ OBJ := $(BUILD)/M/$(patsubst $(CURDIR)/%,%,$(ABS_SRC))
 else
 OBJ := $(BUILD)/M/abs$(ABS_SRC)
 endif
-STAGING := $(BUILD)/modules/lib/modules
+# The top Makefile passes its INSTALL_MOD_PATH's lib/modules.
+STAGING ?= $(BUILD)/modules/lib/modules
 STAMP := $(BUILD)/modules.stamp
 
 KBUILD_FILE := $(firstword $(wildcard $(SRC)/Kbuild $(SRC)/Makefile))
@@ -131,13 +133,33 @@ $(OBJ)/%.mod.o: $(OBJ)/%.mod.c
 
 # Copy the modules that changed into the staging tree; touch the stamp
 # only then, so that an unchanged module rebuilds nothing downstream.
+#
+# Each copy is atomic: written to a temporary file in the staging
+# directory itself, then renamed over NAME.ko (mv within one file system
+# is rename(2)), never rewritten in place. The staging tree is read while
+# it changes: `make run` shares the tree over virtio 9p, and a kernel
+# running `insmod NAME` reads /host/build/ARCH/modules/lib/modules/NAME.ko
+# while `make M=DIR modules` installs it. A copy over the old file would
+# truncate it and write it again under the reader: the kernel could get
+# a short file, or the first part of one build and the rest of the
+# other, which may even pass the loader's checks. A rename switches the
+# name from the old file to the new one at once: a lookup finds one or
+# the other, whole, and a file already open (a 9P fid) stays the old one
+# to its end. The new file is a new inode, hence a new 9P qid path, so
+# that nothing caching by qid (nor GDB's lx-symbols, tools/gdb/probeos.py)
+# takes it for the old one. The temporary name starts with a dot and
+# does not end in .ko, so that no reader of the directory (insmod NAME,
+# depmod.py, lx-symbols) takes it for a module; it is removed if the copy
+# fails or make is interrupted.
 install: $(KOS)
 	@mkdir -p $(STAGING)
-	$(Q)for ko in $(KOS); do \
-		dest=$(STAGING)/$$(basename $$ko); \
+	$(Q)tmp=; trap 'rm -f "$$tmp"' EXIT; trap 'exit 1' HUP INT TERM; \
+	for ko in $(KOS); do \
+		name=$$(basename $$ko); dest=$(STAGING)/$$name; \
 		if ! cmp -s $$ko $$dest; then \
-			echo "  INSTALL /lib/modules/$$(basename $$ko)"; \
-			cp $$ko $$dest && touch $(STAMP) || exit 1; \
+			echo "  INSTALL /lib/modules/$$name"; \
+			tmp=$(STAGING)/.$$name.tmp.$$$$; \
+			cp $$ko $$tmp && mv -fT $$tmp $$dest && touch $(STAMP) || exit 1; \
 		fi; \
 	done
 

@@ -41,6 +41,14 @@ QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -M virt -cpu cortex-a72 -m 256M 
 	-kernel $(BUILD)/probeos.bin -initrd $(BUILD)/rootfs.cpio \
 	-display none -no-reboot
 IMAGE := $(BUILD)/probeos.bin $(BUILD)/rootfs.cpio
+# Share the host folder % with the kernel as the virtio 9p device tagged
+# "host" (kernel/virtio/virtio_9p.c). QEMU's virtio-mmio devices are
+# legacy (version 1) unless force-legacy is off; the kernel drives only
+# version 2. Appended by `make run SHARE=DIR` and by the boot test
+# virtio_9p.
+QEMU_9P_FLAGS := -global virtio-mmio.force-legacy=false \
+	-fsdev local,id=hostfs,path=%,security_model=none \
+	-device virtio-9p-device,fsdev=hostfs,mount_tag=host
 
 # No crash images: QEMU's -append passes crash=KIND to the usual image
 # (QEMU_CRASH_FLAGS, for tests/boot/crash_tests.py: % is the kind).

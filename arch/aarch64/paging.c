@@ -19,7 +19,9 @@
 #include <asm/pgtable.h>
 #include <asm/sysreg.h>
 
-#define MAX_MMIO_RANGES 8
+/* The UART, the GIC's two parts, and QEMU virt's 32 virtio-mmio slots,
+ * each probed (arch/aarch64/virtio_mmio.c). */
+#define MAX_MMIO_RANGES 40
 
 /* Device ranges handed out by ioremap, mapped again in the final tables. */
 static struct {

@@ -36,6 +36,11 @@ QEMU := qemu-system-x86_64
 QEMU_FLAGS := -accel $(QEMU_ACCEL) -smp $(CPUS) -m 256M -cdrom $(BUILD)/probeos.iso -boot d \
 	-display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04
 IMAGE := $(BUILD)/probeos.iso
+# Share the host folder % with the kernel as the virtio 9p device tagged
+# "host" (kernel/virtio/virtio_9p.c): a transitional virtio-9p-pci
+# device, whose modern registers the kernel drives. Appended by
+# `make run SHARE=DIR` and by the boot test virtio_9p.
+QEMU_9P_FLAGS := -virtfs local,path=%,mount_tag=host,security_model=none
 
 # An ISO per crash kind (kernel/crash_test.c), whose GRUB passes crash=KIND:
 # GRUB's configuration is the only way to the kernel's command line.

@@ -17,6 +17,7 @@
  *   timer           "arm,armv8-timer": its third interrupt is the EL1
  *                   virtual timer, the one the kernel uses
  *   power off       /psci "method": "hvc" or "smc"
+ *   virtio devices  every node compatible with "virtio,mmio": its reg
  *   other CPUs      /cpus: each child with device_type "cpu" and
  *                   enable-method "psci", its reg (MPIDR affinity bits);
  *                   /psci: CPU_ON's function id, PSCI 0.2's standard one
@@ -187,6 +188,24 @@ static void probe_devices(const void *fdt, struct fdt_devices *d)
 	d->from_fallback = found != 4;
 }
 
+/* The virtio-mmio slots; each one's device, if any, is found by reading
+ * its registers (arch/aarch64/virtio_mmio.c). None is a fallback: QEMU
+ * virt's tree always lists them. */
+static void probe_virtio_mmio(const void *fdt, struct fdt_devices *d)
+{
+	uint64_t base, size;
+
+	for (int n = fdt_find_compatible(fdt, -1, "virtio,mmio"); n >= 0;
+	     n = fdt_find_compatible(fdt, n, "virtio,mmio")) {
+		if (fdt_read_reg(fdt, n, 0, &base, &size) < 0)
+			continue;
+		if (d->nvirtio_mmio == FDT_MAX_VIRTIO_MMIO)
+			d->virtio_mmio_left_out++;
+		else
+			d->virtio_mmio_base[d->nvirtio_mmio++] = base;
+	}
+}
+
 /* CPU_ON's function id from the /psci node, or 0. */
 static uint32_t psci_cpu_on_id(const void *fdt, int psci)
 {
@@ -243,6 +262,7 @@ const struct fdt_devices *fdt_devices(void)
 	if (fdt) {
 		probe_devices(fdt, &devices);
 		probe_cpus(fdt, &devices);
+		probe_virtio_mmio(fdt, &devices);
 	}
 	return &devices;
 }

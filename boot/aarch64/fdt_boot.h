@@ -6,6 +6,8 @@
 #include "boot/boot_info.h"
 #include "kernel/cpu.h"
 
+#define FDT_MAX_VIRTIO_MMIO 32
+
 struct fdt_devices {
 	uint64_t uart_base;	/* PL011 registers (physical) */
 	unsigned int uart_irq;	/* its interrupt, as a GIC INTID */
@@ -21,6 +23,11 @@ struct fdt_devices {
 	unsigned int ncpus;
 	unsigned int cpus_left_out;
 	bool from_fallback;	/* some of the above are QEMU virt defaults */
+	/* The "virtio,mmio" slots, in the tree's order (QEMU virt has 32,
+	 * most of them empty), and how many more the tree lists. */
+	uint64_t virtio_mmio_base[FDT_MAX_VIRTIO_MMIO];
+	unsigned int nvirtio_mmio;
+	unsigned int virtio_mmio_left_out;
 };
 
 /* x0 at kernel entry: the device tree's physical address (stored by

@@ -1,6 +1,6 @@
 /* modinfo PATH|NAME: what a module file says about itself, read from
  * its .modinfo section without loading it, as Linux's modinfo prints it
- * (modinfo.h). A name means /lib/modules/NAME.ko, as for insmod. */
+ * (modinfo.h). A name means NAME.ko where insmod finds it (module_cmds.h). */
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
@@ -59,5 +59,5 @@ static void cmd_modinfo(int argc, char **argv)
 	kfree(image);
 }
 SHELL_COMMAND("modinfo", "PATH|NAME",
-	      "show a module file's information without loading it (a name means /lib/modules/NAME.ko)",
+	      "show a module file's information without loading it (a name: NAME.ko, as for insmod)",
 	      cmd_modinfo);

@@ -1,6 +1,6 @@
 /*
  * modprobe NAME [name=value ...]: load a module after the modules it
- * needs, as /lib/modules/modules.dep lists them (modules_dep.h), and
+ * needs, as modules.dep lists them (modules_dep.h), and
  * modprobe -r NAME: remove it, then what it needed that nothing uses
  * any more. As Linux's modprobe:
  *
@@ -15,6 +15,10 @@
  * then does nothing); the parameters go to the one asked for. If a
  * module is missing or cannot be loaded (its init fails, say), what this
  * modprobe loaded is removed again, newest first, and one line says why.
+ *
+ * The modules.dep read, and the modules it names, are those of the
+ * host's build when the host's folder is shared and holds one, else the
+ * boot archive's (module_dir_for): one tree, never a mix.
  */
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
@@ -27,7 +31,7 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
-#define MODULES_DEP MODULE_DIR "/modules.dep"
+#define MODULES_DEP "modules.dep"
 
 /* The name of the module whose file ref is (modules_dep.h), or ref's
  * own text if that names none. */
@@ -37,25 +41,37 @@ static void ref_name(const struct dep_ref *ref, char name[MODULE_NAME_LEN])
 		snprintf(name, MODULE_NAME_LEN, "%.*s", (int)ref->len, ref->path);
 }
 
-/* Read modules.dep into *text (the caller frees it) and plan name's
- * load. Returns 0, or a negative errno after one line saying why. */
-static int read_plan(const char *name, char **text, struct modprobe_plan *plan)
+/* Read dir's modules.dep into *text (the caller frees it and its
+ * length into *len). Returns 0 or a negative errno. */
+static int read_dep(const char *dir, char **text, size_t *len)
+{
+	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
+
+	snprintf(path, sizeof(path), "%s/" MODULES_DEP, dir);
+	return vfs_read_all(path, (void **)text, len);
+}
+
+/* Read dir's modules.dep into *text (the caller frees it) and plan
+ * name's load. Returns 0, or a negative errno after one line saying why. */
+static int read_plan(const char *dir, const char *name, char **text,
+		     struct modprobe_plan *plan)
 {
 	char bad[MODULE_NAME_LEN];
 	struct dep_ref culprit;
 	size_t len;
-	int err = vfs_read_all(MODULES_DEP, (void **)text, &len);
+	int err = read_dep(dir, text, &len);
 
 	if (err) {
-		kprintf("modprobe: FATAL: could not open %s: %s\n", MODULES_DEP, strerror(err));
+		kprintf("modprobe: FATAL: could not open %s/" MODULES_DEP ": %s\n", dir,
+			strerror(err));
 		return err;
 	}
 	err = modules_dep_plan(*text, len, name, plan, &culprit);
 	ref_name(&culprit, bad);
 	if (err == -ENOENT)
-		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", bad, MODULE_DIR);
+		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", bad, dir);
 	else if (err == -EINVAL)
-		kprintf("modprobe: FATAL: %s: %s needs itself\n", MODULES_DEP, bad);
+		kprintf("modprobe: FATAL: %s/" MODULES_DEP ": %s needs itself\n", dir, bad);
 	else if (err == -E2BIG)
 		kprintf("modprobe: FATAL: %s needs more than %d modules\n", name,
 			MODPROBE_MAX_MODULES);
@@ -64,7 +80,7 @@ static int read_plan(const char *name, char **text, struct modprobe_plan *plan)
 
 /* Load the module at ref unless it is loaded: 1 if it was loaded now, 0
  * if it was already, or a negative errno after one line saying why. */
-static int load_one(const struct dep_ref *ref, int nargs, char **args)
+static int load_one(const char *dir, const struct dep_ref *ref, int nargs, char **args)
 {
 	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
 	char name[MODULE_NAME_LEN];
@@ -75,10 +91,10 @@ static int load_one(const struct dep_ref *ref, int nargs, char **args)
 	ref_name(ref, name);
 	if (module_user_count(name) >= 0)
 		return 0;
-	snprintf(path, sizeof(path), "%s/%.*s", MODULE_DIR, (int)ref->len, ref->path);
+	snprintf(path, sizeof(path), "%s/%.*s", dir, (int)ref->len, ref->path);
 	err = vfs_read_all(path, &image, &size);
 	if (err == -ENOENT) {
-		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", name, MODULE_DIR);
+		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", name, dir);
 		return err;
 	}
 	if (!err) {
@@ -95,7 +111,8 @@ static int load_one(const struct dep_ref *ref, int nargs, char **args)
 
 /* Load the plan's modules in order, the parameters going to the last;
  * on a failure, remove what was loaded here, newest first. */
-static void load_plan(const struct modprobe_plan *plan, int nargs, char **args)
+static void load_plan(const char *dir, const struct modprobe_plan *plan, int nargs,
+		      char **args)
 {
 	bool loaded[MODPROBE_MAX_MODULES] = { false };
 	char name[MODULE_NAME_LEN];
@@ -105,7 +122,7 @@ static void load_plan(const struct modprobe_plan *plan, int nargs, char **args)
 	for (i = 0; i < plan->count && err >= 0; i++) {
 		bool last = i + 1 == plan->count;
 
-		err = load_one(&plan->modules[i], last ? nargs : 0, last ? args : NULL);
+		err = load_one(dir, &plan->modules[i], last ? nargs : 0, last ? args : NULL);
 		loaded[i] = err > 0;
 	}
 	if (err >= 0)
@@ -156,7 +173,7 @@ static void modprobe_remove(const char *arg)
 		return;
 	}
 	/* What it needed, if modules.dep says: without it, only name goes. */
-	if (vfs_read_all(MODULES_DEP, (void **)&text, &len) == 0 &&
+	if (read_dep(module_dir_for(MODULES_DEP), &text, &len) == 0 &&
 	    modules_dep_plan(text, len, name, &plan, &culprit) < 0)
 		plan.count = 0;
 	remove_plan(name, &plan);
@@ -165,6 +182,7 @@ static void modprobe_remove(const char *arg)
 
 static void cmd_modprobe(int argc, char **argv)
 {
+	const char *dir = module_dir_for(MODULES_DEP);
 	struct modprobe_plan plan;
 	char *text = NULL;
 
@@ -176,10 +194,10 @@ static void cmd_modprobe(int argc, char **argv)
 		kprintf("usage: modprobe NAME [name=value ...] | modprobe -r NAME\n");
 		return;
 	}
-	if (read_plan(argv[1], &text, &plan) == 0)
-		load_plan(&plan, argc - 2, argv + 2);
+	if (read_plan(dir, argv[1], &text, &plan) == 0)
+		load_plan(dir, &plan, argc - 2, argv + 2);
 	kfree(text);
 }
 SHELL_COMMAND("modprobe", "[-r] NAME [name=value ...]",
-	      "load a module and what it needs (/lib/modules/modules.dep); -r: remove them",
+	      "load a module and what it needs (modules.dep, /host's build first); -r: remove them",
 	      cmd_modprobe);

@@ -10,15 +10,33 @@
 #include "lib/format.h"
 #include "lib/string.h"
 
+const char *module_dir_for(const char *file)
+{
+	size_t size = sizeof(HOST_MODULE_DIR "/") + strlen(file);
+	char *path = kmalloc(size);	/* up to 4 KiB: not on a shell's stack */
+	struct kstat st;
+	bool on_host;
+
+	if (!path)
+		return MODULE_DIR;
+	snprintf(path, size, HOST_MODULE_DIR "/%s", file);
+	on_host = vfs_stat(path, &st) == 0 && st.type == INODE_FILE;
+	kfree(path);
+	return on_host ? HOST_MODULE_DIR : MODULE_DIR;
+}
+
 void module_path(const char *arg, char *path, size_t size)
 {
+	char file[VFS_NAME_MAX + 1];
 	size_t len = strlen(arg);
 	bool has_suffix = len > 3 && strcmp(arg + len - 3, ".ko") == 0;
 
-	if (strchr(arg, '/'))
+	if (strchr(arg, '/')) {
 		strlcpy(path, arg, size);
-	else
-		snprintf(path, size, MODULE_DIR "/%s%s", arg, has_suffix ? "" : ".ko");
+		return;
+	}
+	snprintf(file, sizeof(file), "%s%s", arg, has_suffix ? "" : ".ko");
+	snprintf(path, size, "%s/%s", module_dir_for(file), file);
 }
 
 /* insmod PATH [name=value ...] */
@@ -43,7 +61,7 @@ static void cmd_insmod(int argc, char **argv)
 	module_load(image, size, argc - 2, argv + 2);
 	kfree(image);
 }
-SHELL_COMMAND("insmod", "PATH [name=value ...]", "load a module (a name means /lib/modules/NAME.ko)",
+SHELL_COMMAND("insmod", "PATH [name=value ...]", "load a module (a name: NAME.ko, from /host's build if there, else " MODULE_DIR ")",
 	      cmd_insmod);
 
 static void cmd_rmmod(int argc, char **argv)

@@ -48,8 +48,9 @@ static void copy_to_output(const char *cmd, const char *path)
 			last = buf[n - 1];
 		}
 	} while (n > 0 && !console_interrupted());
-	/* Finish the line so the prompt (or the error) starts on its own. */
-	if (last != '\n')
+	/* Finish the line so the prompt (or the error) starts on its own:
+	 * on the console only, so that `cat A > B` copies A as it is. */
+	if (last != '\n' && kprintf_to_console())
 		kprintf("\n");
 	if (n < 0)
 		kprintf("%s: %s: %s\n", cmd, path, strerror((int)n));

@@ -34,6 +34,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -2570,13 +2571,15 @@ def test_kprobes_files_while_probes_change(m):
 SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "traps",
-                   "modules"]
+                   "modules", "virtio_9p", "ninepfs"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
 KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 
 
 import module_tests  # noqa: E402
 module_tests.define(test)
+import ninep_tests  # noqa: E402
+ninep_tests.define(test)
 
 
 @test("selftest")
@@ -2600,6 +2603,43 @@ def test_selftest(m):
     check(passed > 0 and cases == passed + failed,
           "`selftest`: %d case lines for %d passed and %d failed" % (cases, passed, failed))
     info("selftest: %d passed in %d suites" % (passed, len(suites)))
+
+
+VIRTIO_NO_9P = "virtio: no 9p device: no host folder shared"
+VIRTIO_9P_FOUND = re.compile(r"^virtio: 9p device 'host' \((pci [0-9a-f:.]+|mmio 0x[0-9a-f]+)\)$")
+
+
+def serial_lines(m):
+    """Everything the machine wrote to its console, as lines."""
+    return "".join(m.raw).replace("\r", "").split("\n")
+
+
+@test("virtio_9p_absent")
+def test_virtio_9p_absent(m):
+    """With no 9p device the boot says no host folder is shared."""
+    lines = serial_lines(m)
+    found = [line for line in lines if line.startswith("virtio:")]
+    check(found == [VIRTIO_NO_9P],
+          "expected the one boot line %r, got %r" % (VIRTIO_NO_9P, found))
+
+
+@test("virtio_9p")
+def test_virtio_9p(m):
+    """Sharing a scratch folder over virtio 9p: the boot names the device
+    and its tag, and a request sent by hand comes back with its tag (the
+    selftest virtio_9p)."""
+    with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+        cmd = qemu.command(m.arch, m.smp, share=share)
+        with qemu.Machine(m.arch, qemu_cmd=cmd, log_path=m.log_path,
+                          log_title="virtio 9p", smp=m.smp) as shared:
+            shared.wait_prompt(BOOT_TIMEOUT, echo=False)
+            found = [line for line in serial_lines(shared) if line.startswith("virtio:")]
+            check(len(found) == 1 and VIRTIO_9P_FOUND.match(found[0]),
+                  "expected one boot line like \"virtio: 9p device 'host' (...)\", got %r"
+                  % found)
+            out = shared.command("selftest virtio_9p")
+            check(out[-1:] == ["selftest: 3 passed, 0 failed"],
+                  "`selftest virtio_9p`: expected 3 passed, got %s" % show(out[-6:], 6))
 
 
 @test("typed_during_boot", only_on=archs_where("TYPED_DURING_BOOT"))

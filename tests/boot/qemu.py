@@ -47,16 +47,25 @@ PROMPT = "probeos> "
 SERIAL = ["-serial", "stdio", "-monitor", "none"]
 
 
-def command(arch, cpus=1, accel=None, crash=None):
+def command(arch, cpus=1, accel=None, crash=None, share=None, share_readonly=False):
     """The QEMU command line that boots arch with cpus CPUs: with more
     than one, each on a host thread of its own (-accel tcg,thread=multi),
     so that they really run at the same time, as on hardware, and races
     can show. accel, if given, replaces the build's accelerator. With
     crash=KIND the kernel's command line has crash=KIND
-    (kernel/crash_test.c)."""
+    (kernel/crash_test.c). With share=DIR the host folder DIR is shared
+    over virtio 9p (arch.mk's QEMU_9P_FLAGS), read-only with
+    share_readonly (QEMU's readonly=on, next to the security model that
+    both architectures' flags name)."""
     config = archs.config(arch, cpus, accel)
     flags = config["QEMU_FLAGS"] if crash is None else \
         config["QEMU_CRASH_FLAGS"].replace("%", crash)
+    if share is not None:
+        share_flags = config["QEMU_9P_FLAGS"].replace("%", share)
+        if share_readonly:
+            share_flags = share_flags.replace("security_model=none",
+                                              "security_model=none,readonly=on")
+        flags += " " + share_flags
     return [config["QEMU"]] + shlex.split(flags) + SERIAL
 
 

@@ -139,6 +139,20 @@ $(eval $(call FUZZ_TARGET,modinfo,300000,kernel/module/modinfo.c kernel/module/e
 $(eval $(call FUZZ_TARGET,modules_dep,200000,kernel/module/modules_dep.c lib/string.c,,\
 	build/*/modules/lib/modules/modules.dep))
 
+# The 9P2000.L client's checks of a server's replies
+# (tests/fuzz/fuzz_ninep.c): each call, fed the input as its reply.
+$(eval $(call FUZZ_TARGET,ninep,600000,lib/ninep.c lib/ninep_wire.c lib/string.c lib/errno.c,,))
+
+# What a virtio device hands the driver (tests/fuzz/fuzz_virtqueue.c):
+# its configuration (the 9p mount tag, read by kernel/virtio/virtio_9p.c,
+# which the harness includes whole) and its answers in the used ring
+# (kernel/virtio/virtqueue.c), from the fake device of
+# tests/host/virtq_fake.c, which also stands in for the kernel services
+# the queue calls. host_cpu/ as for the paths target.
+FUZZ_VIRTQ_SRCS := kernel/virtio/virtqueue.c kernel/virtio/virtio.c tests/host/virtq_fake.c \
+	tests/host/host_kernel.c lib/string.c lib/format.c lib/errno.c
+$(eval $(call FUZZ_TARGET,virtqueue,100000,$(FUZZ_VIRTQ_SRCS),-Itests/fuzz/host_cpu,))
+
 # ---- Running ----
 
 FUZZ_TARGETS ?= $(FUZZ_ALL)

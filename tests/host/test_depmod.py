@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -103,13 +104,35 @@ class DepmodTest(unittest.TestCase):
         self.assertIn("user.ko: one.ko\n", text)
 
     def test_written_through_a_rename(self):
-        """An old modules.dep is replaced whole, no temporary file left."""
+        """An old modules.dep is replaced whole, never rewritten: a reader
+        that has it open reads the old text to its end, and no temporary
+        file is left."""
         self.build("m")
-        with open(os.path.join(self.dir, "modules.dep"), "w") as f:
-            f.write("old.ko: gone.ko\n" * 100)
-        text, _ = self.modules_dep()
+        dep = os.path.join(self.dir, "modules.dep")
+        old_text = "old.ko: gone.ko\n" * 100
+        with open(dep, "w") as f:
+            f.write(old_text)
+        with open(dep) as reader:
+            first = reader.read(10)
+            text, _ = self.modules_dep()
+            self.assertEqual(first + reader.read(), old_text)
         self.assertEqual(text, "m.ko:\n")
-        self.assertNotIn("modules.dep.tmp", os.listdir(self.dir))
+        self.assertEqual(sorted(os.listdir(self.dir)), ["m.ko", "modules.dep"])
+
+    def test_failed_write_keeps_the_old_file(self):
+        """A write that fails leaves the old modules.dep and no temporary
+        file."""
+        self.build("m")
+        dep = os.path.join(self.dir, "modules.dep")
+        with open(dep, "w") as f:
+            f.write("old.ko:\n")
+
+        with mock.patch.object(depmod.os, "replace", side_effect=OSError("no rename")):
+            with self.assertRaises(OSError):
+                depmod.write_modules_dep(self.dir)
+        with open(dep) as f:
+            self.assertEqual(f.read(), "old.ko:\n")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["m.ko", "modules.dep"])
 
     def test_depends(self):
         """modpost's depends=: direct needs, from the objects being built

@@ -11,6 +11,8 @@ Nothing is built and nothing is booted: make only prints its settings.
 
 import os
 import re
+import shlex
+import subprocess
 import sys
 import unittest
 
@@ -76,6 +78,48 @@ class QemuConfig(unittest.TestCase):
                 crash = " ".join(qemu.command(arch, 2, crash="some-kind"))
                 self.assertIn("some-kind", crash)
                 self.assertNotIn("%", crash)
+
+    def run_line(self, arch, *args, env=None):
+        """The QEMU command `make run` would start (make -n: nothing is
+        built or booted), as a list of words."""
+        full_env = {k: v for k, v in os.environ.items()
+                    if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEFILES", "SHARE")}
+        full_env.update(env or {})
+        out = subprocess.run(["make", "-n", "--no-print-directory", "ARCH=" + arch, "run"]
+                             + list(args), cwd=ROOT, env=full_env, capture_output=True,
+                             text=True, check=True).stdout
+        config = archs.config(arch)
+        lines = [line for line in out.splitlines() if line.startswith(config["QEMU"] + " ")]
+        self.assertEqual(len(lines), 1, out)
+        return shlex.split(lines[0].rstrip("; \\"))
+
+    def test_run_shares_the_tree(self):
+        """`make run` shares the top of the tree as the 9p device by
+        default (an absolute path, quoted for the shell, commas doubled
+        for QEMU); SHARE=DIR shares DIR, SHARE= nothing, and SHARE in the
+        environment is not taken. The tests' QEMU_FLAGS share nothing."""
+        top = os.path.realpath(ROOT)
+        for arch in archs.archs():
+            with self.subTest(arch=arch):
+                config = archs.config(arch)
+                self.assertNotIn("mount_tag=host", config["QEMU_FLAGS"])
+                flags = config["QEMU_9P_FLAGS"]
+
+                def shared(path):
+                    return [w.replace("%", path.replace(",", ",,")) for w in flags.split()]
+
+                def contains(words, part):
+                    return any(words[i:i + len(part)] == part for i in range(len(words)))
+
+                default = self.run_line(arch)
+                self.assertTrue(contains(default, shared(top)), default)
+                self.assertTrue(os.path.isabs(top))
+                self.assertEqual(self.run_line(arch, env={"SHARE": "/elsewhere"}), default)
+                odd = "/tmp/a dir,with 'quotes'"
+                self.assertTrue(contains(self.run_line(arch, "SHARE=" + odd), shared(odd)))
+                none = self.run_line(arch, "SHARE=")
+                self.assertNotIn("mount_tag=host", " ".join(none))
+                self.assertEqual([w for w in default if w not in shared(top)], none)
 
     def test_testdata_names(self):
         """Every architecture's testdata.py defines the same names."""

@@ -283,8 +283,8 @@ def update_symbols(going=None, init_going=None, quiet_kept=False):
     loaded = _state["loaded"]
     reloaded = set()
     for name in list(loaded):
-        path, sections, mtime = loaded[name]
-        if wanted.get(name) == sections and _mtime(path) == mtime:
+        path, sections, identity = loaded[name]
+        if wanted.get(name) == sections and _file_identity(path) == identity:
             continue
         _remove_symbol_file(path, sections)
         del loaded[name]
@@ -315,7 +315,7 @@ def update_symbols(going=None, init_going=None, quiet_kept=False):
             print("%s: no sections in memory" % name)
             continue
         _add_symbol_file(path, sections)
-        loaded[name] = (path, sections, _mtime(path))
+        loaded[name] = (path, sections, _file_identity(path))
         text = dict(sections).get(".text")
         where = ".text at 0x%x" % text if text is not None else "%s at 0x%x" % sections[0]
         print("%s: symbols %sfrom %s, %s (%d sections)"
@@ -427,11 +427,19 @@ module, its state, its core memory (address and size), its init memory
                      core[0], core[1], init[0], init[1], int(mod["users"])))
 
 
-def _mtime(path):
+def _file_identity(path):
+    """What tells a rebuilt .ko from the one GDB has the symbols of: the
+    file's device and inode, size and modification time. The build
+    installs a module by renaming a new file over NAME.ko (tools/modules.mk),
+    so a rebuilt module is always a new inode, even when it has the old
+    one's size and the file system's clock has not moved on (timestamps
+    as coarse as a second, or two installs within one tick); the
+    modification time alone would miss those. None if it is gone."""
     try:
-        return os.stat(path).st_mtime_ns
+        st = os.stat(path)
     except OSError:
         return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _quote(path):

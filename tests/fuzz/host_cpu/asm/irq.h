@@ -1,6 +1,6 @@
-/* Interrupts, for kernel code that the fuzzer runs as a host program (see
- * asm/percpu.h here): a host program has none to turn off, and may not
- * run cli or sti, so these do nothing. */
+/* Interrupts, for kernel code that the fuzzer or a host test runs as a
+ * host program (see asm/percpu.h here): a host program has none to turn
+ * off, and may not run cli or sti, so these do nothing. */
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 

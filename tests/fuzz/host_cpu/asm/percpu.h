@@ -1,5 +1,6 @@
-/* This CPU, for kernel code that the fuzzer runs as a host program
- * (tests/fuzz/fuzz.mk: an -I before the architecture's own headers, so
+/* This CPU, for kernel code that the fuzzer or a host test runs as a
+ * host program (tests/fuzz/fuzz.mk, and test_virtqueue in
+ * tests/host/host.mk: an -I before the architecture's own headers, so
  * that this one is found first). The kernel's asm/percpu.h reads %gs,
  * which a host program does not have: here "this CPU" is the struct cpu
  * the harness points fuzz_this_cpu at, and its fields are read through

@@ -1,0 +1,297 @@
+"""Boot tests of the host's folder over virtio 9P, mounted at /host
+(kernel/fs/ninepfs*.c, docs/9p.md).
+
+Each test boots a machine of its own that shares a scratch folder the
+test makes (never the work tree: the kernel writes into what it is
+given), puts files in it from the host, and compares what the kernel
+shows with the host's bytes, and the other way round. boot_tests.py
+calls define() with its test decorator.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+import archs
+import qemu
+from checks import check, info, show
+
+ROOT = archs.ROOT
+BOOT_TIMEOUT = 60
+MOUNTED = re.compile(r"^9p: host folder 'host' mounted at /host \(msize \d+\)$")
+MANY_FILES = 10000
+
+
+def serial_lines(m):
+    return "".join(m.raw).replace("\r", "").split("\n")
+
+
+def boot_sharing(m, share, cpus=None, readonly=False, title="9p"):
+    """A machine like m's, with share shared, at its prompt."""
+    cmd = qemu.command(m.arch, cpus or m.smp, share=share, share_readonly=readonly)
+    machine = qemu.Machine(m.arch, qemu_cmd=cmd, log_path=m.log_path, log_title=title,
+                           smp=cpus or m.smp)
+    machine.start()
+    try:
+        machine.wait_prompt(BOOT_TIMEOUT, echo=False)
+    except BaseException:
+        machine.close()
+        raise
+    return machine
+
+
+def expect_one_line(out, pattern, cmd):
+    check(len(out) == 1 and re.search(pattern, out[0]),
+          "`%s`: expected one line matching %r, got %s" % (cmd, pattern, show(out, 6)))
+
+
+def text_file(path, lines):
+    with open(path, "w") as f:
+        for i in range(lines):
+            f.write("line %d of a text file shared by the host\n" % i)
+
+
+def define(test):
+    """Register the 9P tests with boot_tests.py's decorator."""
+
+    @test("host_folder")
+    def test_host_folder(m):
+        """ls and cat of host files, compared with the host's bytes; writes,
+        mkdir and rm seen on the host; a change on the host seen at once
+        (no cache); the filesystem's selftests with 4 CPUs."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            text_file(os.path.join(share, "text.txt"), 3000)   # 150 KB: three messages
+            os.mkdir(os.path.join(share, "sub"))
+            with open(os.path.join(share, "sub", "small"), "w") as f:
+                f.write("small\n")
+            with boot_sharing(m, share, cpus=4) as h:
+                found = [line for line in serial_lines(h) if line.startswith("9p:")]
+                check(len(found) == 1 and MOUNTED.match(found[0]),
+                      "expected one boot line like %r, got %r" % (MOUNTED.pattern, found))
+                out = h.command("mount")
+                check("host /host 9p rw 0 0" in out, "`mount`: no /host line in %s" % show(out))
+                out = h.command("ls /host")
+                names = sorted(w.rstrip("/") for line in out for w in line.split()
+                               if not w.isdigit())
+                check(names == ["sub", "text.txt"], "`ls /host`: got %s" % show(out))
+                out = h.command("cat /host/text.txt", 60)
+                with open(os.path.join(share, "text.txt")) as f:
+                    want = f.read().splitlines()
+                check(out == want, "`cat /host/text.txt`: %d lines differ from the host's %d"
+                      " (first: %s)" % (len(out), len(want), show(out[:2])))
+                out = h.command("wc -c /host/text.txt")
+                check(out == ["%d /host/text.txt" % os.path.getsize(
+                    os.path.join(share, "text.txt"))], "`wc -c`: got %s" % show(out))
+
+                # The kernel's writes land on the host.
+                h.command("echo written by the kernel > /host/w.txt")
+                h.command("echo and appended >> /host/w.txt")
+                with open(os.path.join(share, "w.txt")) as f:
+                    got = f.read()
+                check(got == "written by the kernel\nand appended\n",
+                      "host's w.txt holds %r" % got)
+                h.command("mkdir /host/made")
+                check(os.path.isdir(os.path.join(share, "made")), "mkdir /host/made: not on host")
+                h.command("rm /host/w.txt")
+                check(not os.path.exists(os.path.join(share, "w.txt")), "rm: w.txt still on host")
+
+                # A change on the host is read at once: nothing is cached.
+                with open(os.path.join(share, "sub", "small"), "w") as f:
+                    f.write("changed on the host, longer\n")
+                out = h.command("cat /host/sub/small")
+                check(out == ["changed on the host, longer"],
+                      "`cat` after a host change: got %s" % show(out))
+
+                out = h.command("selftest ninepfs", 300)
+                check(out[-1:] == ["selftest: 6 passed, 0 failed"],
+                      "`selftest ninepfs`: %s" % show(out[-8:], 8))
+                reads = [line for line in out if "CPUs at once" in line]
+                info("; ".join(reads))
+                check(not [n for n in os.listdir(share) if n.startswith(".ninepfs-selftest")],
+                      "the selftest left files in the share: %s" % os.listdir(share))
+
+    @test("host_folder_bad_input")
+    def test_host_folder_bad_input(m):
+        """10,000 files listed; 255-byte names; a symlink out of the folder
+        not followed; a directory read as a file; a file and a directory
+        gone from the host while the kernel stands in them: each one line."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            many = os.path.join(share, "many")
+            os.mkdir(many)
+            for i in range(MANY_FILES):
+                open(os.path.join(many, "f%05d" % i), "w").close()
+            long_name = "n" * 255
+            with open(os.path.join(share, long_name), "w") as f:
+                f.write("long name\n")
+            secret = tempfile.NamedTemporaryFile(prefix="probeos-outside-", delete=False)
+            secret.write(b"outside the share\n")
+            secret.close()
+            os.symlink(secret.name, os.path.join(share, "out"))
+            os.symlink("../../../../../../../../etc/passwd", os.path.join(share, "up"))
+            os.mkdir(os.path.join(share, "dir"))
+            with open(os.path.join(share, "dir", "in"), "w") as f:
+                f.write("inside\n")
+            os.symlink("dir/in", os.path.join(share, "filelink"))
+            os.symlink("dir", os.path.join(share, "dirlink"))
+            os.symlink("../dir/./in", os.path.join(share, "dir", "back"))
+            os.symlink("loop2", os.path.join(share, "loop1"))
+            os.symlink("loop1", os.path.join(share, "loop2"))
+            os.symlink("nothing", os.path.join(share, "dangling"))
+            os.mkdir(os.path.join(share, "gone"))
+            with open(os.path.join(share, "gone", "f"), "w") as f:
+                f.write("soon gone\n")
+            try:
+                with boot_sharing(m, share, cpus=1) as h:
+                    start = time.monotonic()
+                    out = h.command("ls /host/many | wc -l", 600)
+                    took = time.monotonic() - start
+                    check(out == [str(MANY_FILES)], "`ls /host/many | wc -l`: got %s" % show(out))
+                    info("ls of %d host files: %.1f s of wall time" % (MANY_FILES, took))
+                    out = h.command("ls /host/many | head -2")
+                    check(len(out) == 2 and all(re.match(r"^f\d{5}\s+0$", l) for l in out),
+                          "`ls /host/many | head -2`: got %s" % show(out))
+
+                    out = h.command("cat /host/" + long_name)
+                    check(out == ["long name"], "cat of a 255-byte name: got %s" % show(out))
+                    cmd = "cat /host/" + long_name + "x"
+                    expect_one_line(h.command(cmd), r"File name too long$", "cat 256-byte name")
+
+                    # Links inside the share are followed, relative ones only.
+                    for cmd in ("cat /host/filelink", "cat /host/dirlink/in",
+                                "cat /host/dir/back"):
+                        out = h.command(cmd)
+                        check(out == ["inside"], "`%s`: got %s" % (cmd, show(out)))
+                    expect_one_line(h.command("cat /host/dangling"),
+                                    r"^cat: /host/dangling: No such file or directory$",
+                                    "cat /host/dangling")
+                    for link in ("out", "up", "loop1"):
+                        cmd = "cat /host/" + link
+                        out = h.command(cmd)
+                        expect_one_line(out, r"^cat: /host/%s: Too many levels of symbolic links$"
+                                        % link, cmd)
+                    expect_one_line(h.command("cat /host/dir"), r"^cat: /host/dir: Is a directory$",
+                                    "cat /host/dir")
+                    expect_one_line(h.command("cat /host/nothing"),
+                                    r"^cat: /host/nothing: No such file or directory$",
+                                    "cat /host/nothing")
+
+                    # Gone between the walk and the read: the shell stands in
+                    # /host/gone (its inode holds a fid) when the host removes it.
+                    h.command("cd /host/gone")
+                    check(h.command("cat f") == ["soon gone"], "cat f in /host/gone")
+                    shutil.rmtree(os.path.join(share, "gone"))
+                    expect_one_line(h.command("cat f"), r"^cat: f: No such file or directory$",
+                                    "cat f after the host removed it")
+                    out = h.command("ls")
+                    check(len(out) <= 1, "`ls` in a removed directory: %s" % show(out))
+                    h.command("cd /")
+                    out = h.command("ls /host")
+                    check(not any(line.startswith("gone") for line in out),
+                          "`ls /host` still lists gone: %s" % show(out))
+            finally:
+                os.unlink(secret.name)
+
+    @test("host_folder_readonly")
+    def test_host_folder_readonly(m):
+        """A read-only share: reads work, every write is one line."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            with open(os.path.join(share, "r.txt"), "w") as f:
+                f.write("read only\n")
+            with boot_sharing(m, share, cpus=1, readonly=True) as h:
+                check(h.command("cat /host/r.txt") == ["read only"], "cat on a read-only share")
+                for cmd, who in (("echo x > /host/new", "echo"), ("echo x >> /host/r.txt", "echo"),
+                                 ("mkdir /host/d", "mkdir"), ("rm /host/r.txt", "rm")):
+                    out = h.command(cmd)
+                    expect_one_line(out, r"Read-only file system$", cmd)
+            with open(os.path.join(share, "r.txt")) as f:
+                check(f.read() == "read only\n", "r.txt changed on a read-only share")
+            check(sorted(os.listdir(share)) == ["r.txt"], "files made: %s" % os.listdir(share))
+
+    @test("host_folder_edit_loop")
+    def test_host_folder_edit_loop(m):
+        """The edit loop in one boot: a module built on the host with
+        `make M=DIR INSTALL_MOD_PATH=SHARE/build/ARCH/modules modules`,
+        insmod NAME finds it in /host before /lib/modules; changed and
+        rebuilt on the host, rmmod and insmod run the new code, and a
+        probe registered meanwhile is still there."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            src = os.path.join(share, "src")
+            os.mkdir(src)
+            with open(os.path.join(src, "Kbuild"), "w") as f:
+                f.write("obj-m += edit_loop.o\n")
+            install = os.path.join(share, "build", m.arch, "modules")
+
+            def build(version):
+                with open(os.path.join(src, "edit_loop.c"), "w") as f:
+                    f.write(EDIT_LOOP_SOURCE % {"v": version})
+                done = subprocess.run(
+                    ["make", "--no-print-directory", "ARCH=" + m.arch, "M=" + src,
+                     "INSTALL_MOD_PATH=" + install, "modules"],
+                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                    universal_newlines=True)
+                check(done.returncode == 0, "make M=DIR modules failed:\n%s" % done.stdout)
+                return time.monotonic()
+
+            def timed_build(version):
+                start = time.monotonic()
+                end = build(version)
+                info("make M=DIR modules (version %d): %.2f s" % (version, end - start))
+                return end
+
+            try:
+                build(1)
+                with boot_sharing(m, share, cpus=m.smp) as h:
+                    out = h.command("probe add vfs_read")
+                    check(any("vfs_read" in line for line in out),
+                          "`probe add vfs_read`: %s" % show(out))
+                    out = h.command("insmod edit_loop")
+                    check(out == ["edit_loop: version 1"], "`insmod edit_loop`: %s" % show(out))
+                    built = timed_build(2)
+                    out = h.command("rmmod edit_loop; insmod edit_loop")
+                    took = time.monotonic() - built
+                    check(out == ["edit_loop: version 1 removed", "edit_loop: version 2"],
+                          "`rmmod edit_loop; insmod edit_loop` after the rebuild: %s" % show(out))
+                    info("end of make M=DIR modules to the new module's message: %.2f s of"
+                         " wall time" % took)
+                    out = h.command("modprobe -r edit_loop; modprobe edit_loop")
+                    check(out == ["edit_loop: version 2 removed", "edit_loop: version 2"],
+                          "modprobe from the host's modules.dep: %s" % show(out))
+                    out = h.command("probe list")
+                    check(any("vfs_read" in line for line in out),
+                          "the probe on vfs_read is gone: %s" % show(out))
+                    h.command("rmmod edit_loop")
+                    # A name the host's build does not have comes from the archive.
+                    out = h.command("modinfo kprobe_example")
+                    check(out[:1] == ["filename:       /lib/modules/kprobe_example.ko"],
+                          "modinfo of an archive module: %s" % show(out))
+                    out = h.command("modinfo edit_loop")
+                    check(out[:1] == ["filename:       /host/build/%s/modules/lib/modules/"
+                                      "edit_loop.ko" % m.arch],
+                          "modinfo of the host's module: %s" % show(out))
+            finally:
+                shutil.rmtree(os.path.join(ROOT, "build", m.arch, "M", "abs" + src),
+                              ignore_errors=True)
+
+
+EDIT_LOOP_SOURCE = """/* The boot test host_folder_edit_loop's module, written by the test. */
+#include <linux/kernel.h>
+#include <linux/module.h>
+
+static int __init edit_loop_init(void)
+{
+	pr_info("edit_loop: version %%d\\n", %(v)d);
+	return 0;
+}
+
+static void __exit edit_loop_exit(void)
+{
+	pr_info("edit_loop: version %%d removed\\n", %(v)d);
+}
+
+module_init(edit_loop_init);
+module_exit(edit_loop_exit);
+MODULE_LICENSE("GPL");
+"""
