@@ -4,10 +4,15 @@ symbols of a loaded module at the addresses the kernel placed it.
 
 One machine is booted with a GDB stub (-gdb tcp:127.0.0.1:PORT, a free
 port) from the usual image, whose archive holds tests/modules/gdbtest.ko
-(built by `make`). The steps, each
+(built by `make`), sharing a host folder as `make debug` shares the tree:
+a scratch folder laid out as the tree's staging directory, holding a
+copy of gdbtest.ko, so that insmod loads it from /host (docs/9p.md) as
+the edit loop does. The steps, each
 printed as `ok - NAME` or `not ok - NAME: reason`:
 
-    insmod            `insmod gdbtest` runs its init; `sym gdbtest_value`
+    insmod            `insmod gdbtest` runs its init, from the copy in
+                      /host/build/ARCH/modules/lib/modules/ (modinfo
+                      says which file); `sym gdbtest_value`
                       gives the function's address as the kernel sees it
     lx_symbols        GDB attaches (the guest stops), sources
                       tools/gdb/probeos.py and runs lx-symbols; then GDB
@@ -48,10 +53,12 @@ import argparse
 import os
 import queue
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -185,7 +192,13 @@ class Context:
         self.arch = arch
         self.serial_log = os.path.join(ROOT, "build", arch, "gdb-test.log")
         self.gdb_log = os.path.join(ROOT, "build", arch, "gdb-test.gdb.log")
-        self.qemu_cmd = qemu.command(arch)
+        self.share = tempfile.TemporaryDirectory(prefix="probeos-gdb-")
+        staged = os.path.join("build", arch, "modules", "lib", "modules")
+        os.makedirs(os.path.join(self.share.name, staged))
+        shutil.copy(os.path.join(ROOT, staged, MODULE + ".ko"),
+                    os.path.join(self.share.name, staged))
+        self.host_ko = "/host/%s/%s.ko" % (staged, MODULE)
+        self.qemu_cmd = qemu.command(arch, share=self.share.name)
         self.port = None
         self.machine = None
         self.gdb = None
@@ -245,6 +258,9 @@ def step_insmod(ctx):
     out = m.command("insmod %s" % MODULE, COMMAND_TIMEOUT)
     check(any("gdbtest: init 5" in line for line in out),
           "`insmod %s`: expected 'gdbtest: init 5', got %s" % (MODULE, show(out)))
+    out = m.command("modinfo %s" % MODULE, COMMAND_TIMEOUT)
+    check(out[:1] == ["filename:       " + ctx.host_ko],
+          "`modinfo %s`: expected the file %s, got %s" % (MODULE, ctx.host_ko, show(out[:1])))
     out = m.command("sym gdbtest_value", COMMAND_TIMEOUT)
     found = [re.match(r"^gdbtest_value (0x[0-9a-f]+) size 0x[0-9a-f]+ text \[gdbtest\]$", l)
              for l in out]
@@ -440,6 +456,7 @@ def main():
             ctx.gdb.close()
         if ctx.machine is not None:
             ctx.machine.close()
+        ctx.share.cleanup()
     print("gdb(%s): %d passed, %d failed" % (args.arch, passed, failed), flush=True)
     return 0 if failed == 0 else 1
 
