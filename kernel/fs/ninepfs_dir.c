@@ -6,7 +6,9 @@
  * inode of the directory at each index could not keep it. So a listing
  * is read from the host (Treaddir, as many as it takes) when index 0 is
  * asked for, and kept, by the directory's qid path, for the indexes
- * after: one listing, as the host had it when it began. A few are kept
+ * after: one listing, as the host had it when it began, sorted by name
+ * (the host's order is its own: a hash order on ext4) so that `ls`
+ * lists /host as it lists ramfs. A few are kept
  * at once, the least recently used replaced, so that several threads
  * listing different directories do not undo each other's.
  *
@@ -14,6 +16,7 @@
 #include "kernel/fs/ninepfs_internal.h"
 #include "kernel/mm/heap.h"
 #include "lib/errno.h"
+#include "lib/sort.h"
 #include "lib/string.h"
 
 /* Listings kept at once. */
@@ -21,6 +24,7 @@
 
 struct p9_listed {
 	size_t name_off;		/* in the listing's names */
+	const char *name;		/* there, once the listing is whole */
 	uint16_t len;
 	uint8_t qid_type;
 };
@@ -123,6 +127,24 @@ static int read_entries(struct p9_listing *l, uint32_t fid, void *buf, uint32_t 
 	}
 }
 
+/* Byte order, as strcmp's: a name before the longer names it begins. */
+static int compare_listed(const void *a, const void *b)
+{
+	const struct p9_listed *x = a, *y = b;
+	int order = memcmp(x->name, y->name, MIN(x->len, y->len));
+
+	return order ? order : (int)x->len - (int)y->len;
+}
+
+/* Point each entry at its name, now that the names no longer move, and
+ * put the entries in name order. */
+static void listing_sort(struct p9_listing *l)
+{
+	for (size_t i = 0; i < l->count; i++)
+		l->entries[i].name = l->names + l->entries[i].name_off;
+	sort(l->entries, l->count, sizeof(l->entries[0]), compare_listed, NULL);
+}
+
 /* Read dir's listing from the host into l. */
 static int listing_fill(struct p9_listing *l, struct p9_node *dir)
 {
@@ -144,6 +166,7 @@ static int listing_fill(struct p9_listing *l, struct p9_node *dir)
 		listing_clear(l);
 		return err;
 	}
+	listing_sort(l);
 	l->valid = true;
 	l->dir = dir->qid.path;
 	return 0;
@@ -188,7 +211,7 @@ struct inode *p9fs_child(struct inode *dir_inode, size_t index)
 	l = listing_of(dir, index == 0);
 	if (l && index < l->count) {
 		len = MIN((size_t)l->entries[index].len, (size_t)VFS_NAME_MAX);
-		memcpy(name, l->names + l->entries[index].name_off, len);
+		memcpy(name, l->entries[index].name, len);
 		qid_type = l->entries[index].qid_type;
 	}
 	mutex_unlock(&p9fs_lock);
