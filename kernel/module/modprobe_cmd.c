@@ -41,8 +41,8 @@ static void ref_name(const struct dep_ref *ref, char name[MODULE_NAME_LEN])
 		snprintf(name, MODULE_NAME_LEN, "%.*s", (int)ref->len, ref->path);
 }
 
-/* Read dir's modules.dep into *text (the caller frees it and its
- * length into *len). Returns 0 or a negative errno. */
+/* Read dir's modules.dep into *text (kmalloc'd: the caller frees it),
+ * its length into *len. Returns 0 or a negative errno. */
 static int read_dep(const char *dir, char **text, size_t *len)
 {
 	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
