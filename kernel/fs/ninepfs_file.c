@@ -35,6 +35,18 @@ static int host_attr(uint32_t fid, uint64_t *size, struct p9_time *mtime)
 	return 0;
 }
 
+/* Set the size the VFS shows for the file (until the next lookup) to
+ * the host's now. Call with p9fs_lock held. */
+static int refresh_size(struct file *file, uint32_t fid)
+{
+	uint64_t size;
+	int err = host_attr(fid, &size, NULL);
+
+	if (!err)
+		__atomic_store_n(&file->inode->size, (size_t)size, __ATOMIC_RELAXED);
+	return err;
+}
+
 /* Walk a second fid to the file and open it with the access mode, and
  * O_TRUNC, of the VFS's flags (appends are placed by p9fs_write). */
 static int open_fid(struct p9_node *node, int flags, struct p9_open_file *of)
@@ -121,7 +133,7 @@ static ssize_t p9fs_read(struct file *file, char *buf, size_t count, loff_t *pos
 static ssize_t p9fs_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct p9_open_file *of = file->private_data;
-	uint64_t size, at = (uint64_t)*pos;
+	uint64_t at = (uint64_t)*pos;
 	size_t done = 0;
 	int n = 0;
 
@@ -137,9 +149,8 @@ static ssize_t p9fs_write(struct file *file, const char *buf, size_t count, loff
 			break;
 		done += (size_t)n;
 	}
-	/* What the VFS shows as the file's size until the next lookup. */
-	if (done && host_attr(of->fid, &size, NULL) == 0)
-		__atomic_store_n(&file->inode->size, (size_t)size, __ATOMIC_RELAXED);
+	if (done)
+		refresh_size(file, of->fid);	/* a failure leaves the old size */
 	mutex_unlock(&p9fs_lock);
 	if (done == 0 && n < 0)
 		return n;
@@ -151,16 +162,14 @@ static ssize_t p9fs_write(struct file *file, const char *buf, size_t count, loff
 static loff_t p9fs_llseek(struct file *file, loff_t offset, int whence)
 {
 	struct p9_open_file *of = file->private_data;
-	uint64_t size;
-	int err = 0;
+	int err;
 
 	if (whence == SEEK_END) {
 		mutex_lock(&p9fs_lock);
-		err = host_attr(of->fid, &size, NULL);
+		err = refresh_size(file, of->fid);
 		mutex_unlock(&p9fs_lock);
 		if (err)
 			return err;
-		__atomic_store_n(&file->inode->size, (size_t)size, __ATOMIC_RELAXED);
 	}
 	return default_llseek(file, offset, whence);
 }
