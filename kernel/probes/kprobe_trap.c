@@ -249,14 +249,57 @@ static void __kprobes restore_prev(struct kprobe_ctlblk *kcb)
 	kcb->prev.running = NULL;
 }
 
-/* A breakpoint with no point at its address. */
-static __noinline bool __kprobes no_point_hit(struct pt_regs *regs, uintptr_t addr)
+/* A hit on pp while this CPU handles no other probe: the pre-handlers,
+ * then the original instruction. Inlined into the breakpoint handler,
+ * whose fast path it is. */
+static __attribute__((always_inline)) inline void __kprobes
+handle_hit(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	/* Disarmed by another CPU after we trapped: run the real
-	 * instruction. Otherwise the breakpoint is not ours. */
-	if (arch_is_breakpoint(addr))
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
+	if (run_pre_handlers(kcb, pp, regs)) {
+		/* A handler moved the instruction pointer: the original
+		 * instruction is skipped (a jprobe sets its own status). */
+		if (kprobe_status() != KPROBE_JPROBE)
+			reset_ctlblk();
+		return;
+	}
+	exec_original(kcb, pp, regs);
+}
+
+/*
+ * A breakpoint with no point at its address when the handler looked.
+ * If the text no longer holds a breakpoint, another CPU disarmed it
+ * after this one trapped: run the real instruction. If it does, look
+ * again: the breakpoint this CPU ran may be older than the text it reads
+ * now. A breakpoint runs from the CPU's view of the text, which may lag
+ * behind memory until the patcher's sync reaches it (an emulator's
+ * translated code can lag longer): so a trap can come from a probe
+ * unregistered a moment ago, while a new registration at the same
+ * address publishes its point and arms its own breakpoint before this
+ * CPU reads the text. Publishing comes before arming, so a breakpoint
+ * read from the text has its point published by then, and the hit is
+ * that point's. Only a breakpoint that no point owns even then is not
+ * the probes' (false: the trap goes on, to a panic).
+ */
+static __noinline bool __kprobes
+no_point_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr, bool busy)
+{
+	struct probe_point *pp;
+
+	if (!arch_is_breakpoint(addr)) {
+		instruction_pointer_set(regs, addr);
+		return true;
+	}
+	/* The text's breakpoint was read before the point is looked for
+	 * again (point_publish_locked's fence is the other half). */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	pp = point_lookup(addr);
+	if (!pp)
 		return false;
-	instruction_pointer_set(regs, addr);
+	if (busy)
+		reenter(kcb, pp, regs);
+	else
+		handle_hit(kcb, pp, regs);
 	return true;
 }
 
@@ -269,7 +312,7 @@ busy_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr)
 	struct probe_point *pp = point_lookup(addr);
 
 	if (!pp)
-		return no_point_hit(regs, addr);
+		return no_point_hit(kcb, regs, addr, true);
 	reenter(kcb, pp, regs);
 	return true;
 }
@@ -296,17 +339,8 @@ bool __kprobes kprobe_breakpoint_handler(struct pt_regs *regs)
 		return busy_hit(kcb, regs, addr);
 	pp = point_lookup(addr);
 	if (unlikely(!pp))
-		return no_point_hit(regs, addr);
-
-	kprobe_set_status(KPROBE_HIT_ACTIVE);
-	if (run_pre_handlers(kcb, pp, regs)) {
-		/* A handler moved the instruction pointer: the original
-		 * instruction is skipped (a jprobe sets its own status). */
-		if (kprobe_status() != KPROBE_JPROBE)
-			reset_ctlblk();
-		return true;
-	}
-	exec_original(kcb, pp, regs);
+		return no_point_hit(kcb, regs, addr, false);
+	handle_hit(kcb, pp, regs);
 	return true;
 }
 

@@ -49,8 +49,12 @@ static struct probe_point __kprobes **point_block_bucket(uintptr_t addr)
 	return &point_blocks[(block * 0x9e3779b9u) >> (32 - POINT_HASH_BITS)];
 }
 
-/* Make pp visible to hits: filled in first, then published. (The block
- * buckets and all_points are the mutex holder's own: plain stores.) */
+/* Make pp visible to hits: filled in first, then published. The fence
+ * keeps the publishing store before every later store, the text's
+ * breakpoint among them: a CPU that reads the breakpoint from memory
+ * then finds the point (no_point_hit in kprobe_trap.c counts on it).
+ * (The block buckets and all_points are the mutex holder's own: plain
+ * stores.) */
 static void __kprobes point_publish_locked(struct probe_point *pp)
 {
 	struct probe_point **bucket = point_hash_bucket((uintptr_t)pp->addr);
@@ -58,6 +62,7 @@ static void __kprobes point_publish_locked(struct probe_point *pp)
 
 	pp->hash_next = *bucket;
 	rcu_assign_pointer(*bucket, pp);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	pp->block_next = *block;
 	*block = pp;
 	list_add_tail(&pp->all_node, &all_points);
@@ -426,15 +431,19 @@ static void __kprobes unlink_kprobe_locked(struct kprobe *p, struct list_node *e
 {
 	struct probe_point *pp = p->point;
 
-	if (!pp) {
+	if (!kprobe_registered_locked(p)) {
 		/* Not registered: as the Kprobes guide says, forget the address. */
 		p->addr = NULL;
 		return;
 	}
-	/* p's own links stay as they are: a hit on p walks on. */
+	/* p's own links stay as they are: a hit on p walks on. So does
+	 * p->point, which a hit that found p may still read (a jprobe's
+	 * return does): it is cleared only once no hit can be running
+	 * (unregister_kprobe_finish). Until then p is off all_kprobes,
+	 * which is what "registered" means to the mutex's holders. */
 	list_del_rcu(&p->point_node);
 	list_del(&p->all_node);
-	p->point = NULL;
+	list_init(&p->all_node);
 	if (pp->gone) {
 		/* Disarmed and unpublished when it went; its text is gone. */
 		if (list_empty(&pp->probes))
@@ -484,6 +493,7 @@ void __kprobes unregister_kprobe_finish(struct kprobe *p)
 {
 	if (p->counts_offset)	/* it was registered */
 		kprobe_counts_fold(p);
+	p->point = NULL;
 }
 
 static void __kprobes kill_point(struct probe_point *pp, void *why)
@@ -582,7 +592,7 @@ static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 
 	mutex_lock(&kprobe_mutex);
 	/* A gone probe's code no longer exists: it can never be armed. */
-	if (!p->point || (p->point->gone && !disabled))
+	if (!kprobe_registered_locked(p) || (p->point->gone && !disabled))
 		err = -EINVAL;
 	else {
 		if (disabled)

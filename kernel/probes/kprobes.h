@@ -214,7 +214,9 @@ struct kretprobe {
 };
 
 /* The kretprobe an instance belongs to, or NULL once it is unregistered
- * (a call in flight then returns without running a handler). */
+ * (a call in flight then returns without running a handler). A handler
+ * always sees its own: it is cleared only after the handlers that may
+ * have seen the kretprobe registered are over. */
 static inline struct kretprobe *get_kretprobe(struct kretprobe_instance *ri)
 {
 	return __atomic_load_n(&ri->rp, __ATOMIC_RELAXED);

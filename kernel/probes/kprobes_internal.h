@@ -92,6 +92,14 @@ const struct module *kprobes_owner(const struct kprobe *p);
 /* Follow modules coming and going (at boot). */
 void kprobes_modules_init(void);
 
+/* Registered, and not yet being unregistered: on all_kprobes. (A probe
+ * being unregistered keeps its point until the grace period is over, for
+ * the hits that saw it, so p->point alone does not tell.) Mutex held. */
+static inline bool kprobe_registered_locked(const struct kprobe *p)
+{
+	return p->point && !list_empty(&p->all_node);
+}
+
 /* Neither disabled nor gone. */
 static inline bool kprobe_is_enabled(const struct kprobe *p)
 {

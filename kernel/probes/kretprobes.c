@@ -36,12 +36,14 @@
  *
  * The pool must outlive its kretprobe while calls are in flight (a thread
  * may sleep inside the probed function for a long time), and be freed
- * when the last of them returns. Unregistering clears every instance's
- * rp, and waits a grace period: from then on, every return sees rp NULL,
- * and none still runs that saw it set (returns run with interrupts off,
- * a read-side section). It then turns each IN_USE instance into
- * ORPHANED, counting them in the pool's users (plus one for itself while
- * it does so). A return that sees rp set gives its instance back with
+ * when the last of them returns. Unregistering marks the pool stopped,
+ * and waits a grace period: from then on, every return sees the pool
+ * stopped and runs no handler, and none still runs that saw it going
+ * (returns run with interrupts off, a read-side section). Only then is
+ * every instance's rp cleared: a handler that is running may read it
+ * (get_kretprobe) to the end. Then each IN_USE instance becomes
+ * ORPHANED, counted in the pool's users (plus one for the unregistering
+ * thread while it does so). A return that sees rp set gives its instance back with
  * one release store; one that sees it NULL takes the other way,
  * which swaps in FREE and, if it took back an orphan, drops a user. The
  * last user frees the pool - after a grace period, through call_rcu,
@@ -84,6 +86,9 @@ struct kretprobe_pool {
 	 * instances, and the unregistering thread while it marks them (the
 	 * 1 the pool starts with). Not touched while the kretprobe lives. */
 	unsigned long users;
+	/* Set when unregistering begins: returns run no handler from then
+	 * on, though the instances still name their kretprobe. */
+	bool stopped;
 	int count;		/* instances */
 	size_t stride;		/* bytes from one instance to the next */
 	/* Calls missed for want of a free instance, counted by each CPU in
@@ -220,10 +225,11 @@ uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 	 * reaches the trampoline from the probed function's own code, never
 	 * from inside a handler (a probed call made by a handler is missed at
 	 * its entry and has no instance). This runs with interrupts off, a
-	 * read-side section: unregister_kretprobe clears ri->rp, then waits a
-	 * grace period, so an rp read here stays valid to the end. */
+	 * read-side section: unregister_kretprobe stops the pool, then waits
+	 * a grace period before it clears ri->rp, so an rp seen here, and
+	 * the handler's own get_kretprobe(ri), stay valid to the end. */
 	kprobe_set_status(KPROBE_HIT_ACTIVE);
-	rp = get_kretprobe(ri);
+	rp = __atomic_load_n(&ri->pool->stopped, __ATOMIC_RELAXED) ? NULL : get_kretprobe(ri);
 	kcb->running = rp ? &rp->kp : NULL;
 	if (rp && rp->handler) {
 		/* It sees the real return address. */
@@ -289,15 +295,16 @@ void __kprobes kretprobes_init(void)
 		panic("kretprobes: another layer hijacks return addresses");
 }
 
-/* Make the pool's instances belong to no kretprobe: calls in flight
- * return without a handler. */
+/* After the pool was stopped and a grace period passed, no handler runs
+ * that may read an instance's rp: make the instances belong to no
+ * kretprobe, which may be freed once unregistering returns. */
 static void __kprobes detach_instances(struct kretprobe_pool *pool)
 {
 	for (int i = 0; i < pool->count; i++)
 		__atomic_store_n(&pool_instance(pool, i)->rp, NULL, __ATOMIC_RELAXED);
 }
 
-/* After detach_instances and a grace period: orphan the instances still
+/* After detach_instances: orphan the instances still
  * in use, one user each, then drop this thread's own use. The pool is
  * freed here if no call is in flight, or else by the return of the
  * last. A return may give its orphan back while this runs: the user is
@@ -371,13 +378,13 @@ static int __kprobes register_kretprobe_of(struct kprobe *p)
 }
 
 /* Unregistering, before the kprobe is unlinked: from here on, every
- * return sees its instance detached. */
-static void __kprobes detach_pool_locked(struct kprobe *p)
+ * return runs no handler. */
+static void __kprobes stop_pool_locked(struct kprobe *p)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
 
 	if (rp->pool)
-		detach_instances(rp->pool);
+		__atomic_store_n(&rp->pool->stopped, true, __ATOMIC_RELAXED);
 }
 
 /* After the grace period no hit can be taking an instance, nor counting a
@@ -394,6 +401,7 @@ static void __kprobes drop_pool(struct kprobe *p)
 	rp->pool = NULL;
 	free_percpu(pool->missed);
 	pool->missed = NULL;
+	detach_instances(pool);
 	release_pool(pool);
 }
 
@@ -412,7 +420,7 @@ static const struct probe_type kretprobe_type = {
 	.kind = KPROBE_KIND_R,
 	.nth = nth_kretprobe,
 	.register_one = register_kretprobe_of,
-	.before_unlink_locked = detach_pool_locked,
+	.before_unlink_locked = stop_pool_locked,
 	.after_grace_period = drop_pool,
 	.report_locked = report_pool_locked,
 };

@@ -83,7 +83,7 @@ int __kprobes kprobe_get_info(const struct kprobe *p, struct kprobe_info *info)
 	int err = -ENOENT;
 
 	mutex_lock(&kprobe_mutex);
-	if (p->point) {
+	if (kprobe_registered_locked(p)) {
 		fill_info_locked(p, info);
 		err = 0;
 	}
