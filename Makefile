@@ -92,10 +92,17 @@ OBJDUMP := $(CROSS_COMPILE)objdump
 #     one shows the faulting function but not its caller.)
 # -fno-asynchronous-unwind-tables: no .eh_frame; nothing unwinds with it.
 # -fcf-protection=none: no endbr64 at function entries.
+# -Wstack-usage=$(STACK_FRAME_MAX): no function's frame may be larger, nor
+#     of a size GCC cannot bound (a variable-length array). A thread's stack
+#     is THREAD_STACK_SIZE (16 KiB, kernel/sched.h) and nothing catches
+#     running off its end. 2048 bytes is an eighth of it, so one large
+#     frame still leaves most of the stack to the calls around it. How deep
+#     calls nest is checked apart: tests/host/check_callgraph.py.
+STACK_FRAME_MAX := 2048
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap \
-	-fno-asynchronous-unwind-tables -fcf-protection=none \
+	-fno-asynchronous-unwind-tables -fcf-protection=none -Wstack-usage=$(STACK_FRAME_MAX) \
 	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
 # The architecture's linker script includes linker/common.ld, the
@@ -119,6 +126,12 @@ $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# The one exception to STACK_FRAME_MAX: bench_hits and scale_rows keep
+# every row's probes (a kprobe, a jprobe and a kretprobe each) live at once,
+# about 3.5 KiB. They run only as the `bench` command, straight from the
+# shell's thread, so the frame sits near the top of its stack.
+$(BUILD)/obj/kernel/probes/cmd/bench.c.o: CFLAGS += -Wstack-usage=4096
 
 $(BUILD)/obj/%.S.o: %.S
 	@mkdir -p $(dir $@)

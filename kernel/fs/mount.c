@@ -68,19 +68,19 @@ void mnt_get(struct mount *m)
 }
 
 /* As inode_put: the release order makes all use of m happen before the
- * free. The parent is put last, after m is gone. */
+ * free. The parent is put last, after m is gone, and so on up: a loop,
+ * not a call per level, since how deeply mounts nest is up to the user. */
 void mnt_put(struct mount *m)
 {
-	struct mount *parent = m->parent;
+	while (m && __atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		struct mount *parent = m->parent;
 
-	if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	inode_put(m->root);
-	if (m->mountpoint)
-		inode_put(m->mountpoint);
-	kfree(m);
-	if (parent)
-		mnt_put(parent);
+		inode_put(m->root);
+		if (m->mountpoint)
+			inode_put(m->mountpoint);
+		kfree(m);
+		m = parent;
+	}
 }
 
 /* A mount entry holding copies of source and of dir, with the table's

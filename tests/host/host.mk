@@ -75,6 +75,11 @@ HOST_AARCH64_INSN_ELFS  := build/aarch64/probeos.elf \
 # yet is skipped.
 HOST_NOKPROBE_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 
+# That every cycle of direct calls in each kernel is in the allow-list
+# with what bounds its depth, and every entry still a cycle
+# (check_callgraph.py). A kernel not built yet is skipped.
+HOST_CALLGRAPH_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
+
 # The module loader's load steps on the host (module_host.h), one program
 # per architecture with that architecture's relocations and headers:
 # module_load_tool_ARCH FILE [PARAM=VALUE...] prints what insmod would
@@ -126,6 +131,7 @@ host-tests: host-test-bins
 		--python tests/host/test_module_install.py \
 		--python tests/host/test_incremental_build.py \
 		--python tests/host/test_layers.py \
+		--python tests/host/test_callgraph.py \
 		--python tests/host/test_module_reloc_types.py \
 		--python tests/host/test_module_refusals.py \
 		--python tests/host/test_gdb_script.py \
@@ -137,6 +143,7 @@ host-tests: host-test-bins
 		--aarch64-insn-checker $(HOST_AARCH64_INSN_CHECK) \
 		$(addprefix --check-aarch64-insn ,$(HOST_AARCH64_INSN_ELFS)) \
 		$(addprefix --check-nokprobe ,$(HOST_NOKPROBE_ELFS)) \
+		$(addprefix --check-callgraph ,$(HOST_CALLGRAPH_ELFS)) \
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)

@@ -5,7 +5,8 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          [--run PROGRAM]... [--insn-checker PROGRAM
                          --check-insn ELF...] [--aarch64-insn-checker
                          PROGRAM --check-aarch64-insn ELF...]
-                         [--check-nokprobe ELF]... TEST_BINARY...
+                         [--check-nokprobe ELF]... [--check-callgraph ELF]...
+                         TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
   --python FILE      a Python unittest file; every test case counts
@@ -20,6 +21,8 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
   --check-nokprobe ELF
                      check_nokprobe.py on a kernel ELF; every check
                      counts. A kernel not built yet is skipped, as above.
+  --check-callgraph ELF
+                     check_callgraph.py on a kernel ELF; the same way.
 
 Prints each program's summary, then `host: N passed, N failed, N skipped`, and
 exits with 1 if anything failed. A program that dies before printing its
@@ -103,7 +106,8 @@ def python_unittest(path):
 
 
 def run_elf_checker(checker, name, elf):
-    """A checker script (check_symtab.py, check_nokprobe.py) prints
+    """A checker script (check_symtab.py, check_nokprobe.py,
+    check_callgraph.py) prints
     "CHECKER: N passed, M failed"; exiting non-zero with no failure
     counted is a failure too."""
     status, out = run([sys.executable, os.path.join(HERE, checker + ".py"), elf])
@@ -125,6 +129,13 @@ def check_nokprobe(elf):
     if not os.path.exists(elf):
         return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
     return run_elf_checker("check_nokprobe", name, elf)
+
+
+def check_callgraph(elf):
+    name = "check_callgraph " + os.path.relpath(elf)
+    if not os.path.exists(elf):
+        return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
+    return run_elf_checker("check_callgraph", name, elf)
 
 
 def check_decoder(label, checker, elf):
@@ -155,6 +166,7 @@ def main():
     parser.add_argument("--aarch64-insn-checker")
     parser.add_argument("--check-aarch64-insn", action="append", default=[])
     parser.add_argument("--check-nokprobe", action="append", default=[])
+    parser.add_argument("--check-callgraph", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
     if args.check_insn and not args.insn_checker:
@@ -170,7 +182,8 @@ def main():
                for e in args.check_insn]
             + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
                for e in args.check_aarch64_insn]
-            + [(check_nokprobe, e) for e in args.check_nokprobe])
+            + [(check_nokprobe, e) for e in args.check_nokprobe]
+            + [(check_callgraph, e) for e in args.check_callgraph])
     total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:
         name, passed, failed, skipped, summary = kind(target)
