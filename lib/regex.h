@@ -20,11 +20,13 @@
  * Not supported: back-references (\1 ... \9: refused), multi-character
  * collating elements ([.space.]), and locales (the C locale's ASCII
  * classes only). Where the standard leaves a form undefined, GNU's
- * reading is taken: in a BRE, * (and \{) with nothing before it is
- * literal, and so are ^ and $ away from the ends; in an ERE, an
- * operator with nothing before it repeats the empty string, a ) with
- * no ( is literal, and a { that does not start a valid count is
- * literal.
+ * reading is taken (in the C locale): in a BRE, * (and \{) with nothing
+ * but anchors before it is literal, and so are ^ and $ away from the
+ * ends; in an ERE, an operator with nothing before it repeats the empty
+ * string, a ) with no ( is literal, and a { that does not start a valid
+ * count is literal. Elsewhere an operator after an anchor repeats it
+ * (A\b* is A), and in an ERE a ) just after an anchor's *, + or ? is
+ * literal (so "(A\b*)" is refused: no ) closes the group).
  *
  * The expression is compiled into a program for a Thompson NFA (Ken
  * Thompson's construction, simulated as in Russ Cox's "Regular

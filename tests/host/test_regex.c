@@ -162,6 +162,56 @@ static void test_ere(void **state)
 	check_cases(cases, ARRAY_SIZE(cases), REGEX_EXTENDED, false);
 }
 
+/* An operator after an anchor: GNU grep 3.8 in the C locale repeats the
+ * anchor (its DFA's reading), so A\b* is A followed by \b any number
+ * of times, A alone; but in a BRE, after anchors with nothing else
+ * before them in the branch, the operator is a literal. */
+static void test_repeated_anchors(void **state)
+{
+	static const struct match_case bre[] = {
+		{ "A\\b*", "AB", true },
+		{ "A\\b*B", "AB", true },
+		{ "A\\b*B", "A*B", false },	/* the * is no literal */
+		{ "A\\b\\+", "AB", false },	/* \b once or more: \b */
+		{ "A\\b\\+", "A B", true },
+		{ "A\\b\\+B", "A+B", false },
+		{ "A\\B*", "A", true },
+		{ "A\\B\\+", "AB", true },
+		{ "A\\B\\+", "A ", false },
+		{ "A\\<*", "AB", true },
+		{ "A\\<\\?B", "AB", true },
+		{ "A\\>*B", "AB", true },
+		{ "A\\B\\{,2\\}", "A ", true },
+		{ "A\\B\\{1,\\}", "A ", false },
+		{ "A\\b\\{0\\}B", "AB", true },
+		{ "A\\`*", "xA", true },
+		{ "A\\'\\+", "AB", false },
+		{ "A\\'\\+", "BA", true },
+		{ "\\(A\\b*\\)B", "AB", true },
+		/* Only anchors before: the operator is a literal. */
+		{ "\\B*A", "*A", true },
+		{ "\\B*A", "A", false },
+		{ "\\b\\b*", "A*", true },
+		{ "\\b\\b*", "A", false },
+		{ "\\(\\b*A\\)", "x*A", true },
+	};
+	static const struct match_case ere[] = {
+		{ "A\\b*B", "AB", true },
+		{ "A\\B+", "AB", true },
+		{ "A\\B+", "A ", false },
+		{ "A\\>?B", "AB", true },
+		{ "\\b{2}A", "A", true },
+		{ "(A\\b{1})", "A", true },
+		{ "(A\\b*{2})", "A", true },
+		/* A ) right after an anchor's *, + or ? is a literal. */
+		{ "(A\\b*))B", "A)B", true },
+	};
+
+	(void)state;
+	check_cases(bre, ARRAY_SIZE(bre), 0, false);
+	check_cases(ere, ARRAY_SIZE(ere), REGEX_EXTENDED, false);
+}
+
 static void test_ignore_case(void **state)
 {
 	static const struct match_case cases[] = {
@@ -227,6 +277,9 @@ static void test_refusals(void **state)
 		{ "[b-a]", 0, "Invalid range end" },
 		{ "[[.ab.]]", 0, "Invalid collation character" },
 		{ "\\(a\\)\\1", 0, "back-references (\\1 to \\9) are not supported" },	/* ours */
+		{ "(A\\b*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(^*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(A\\B+)", REGEX_EXTENDED, "Unmatched ( or \\(" },
 	};
 
 	(void)state;
@@ -266,6 +319,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bre),
 		cmocka_unit_test(test_ere),
+		cmocka_unit_test(test_repeated_anchors),
 		cmocka_unit_test(test_ignore_case),
 		cmocka_unit_test(test_whole_words),
 		cmocka_unit_test(test_refusals),
