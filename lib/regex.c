@@ -628,6 +628,7 @@ int regex_compile(struct regex *re, const char *pattern, unsigned int flags,
 {
 	struct compiler c = { .re = re, .p = pattern, .ere = flags & REGEX_EXTENDED };
 
+	re->stop = NULL;
 	re->flags = flags;
 	re->len = 0;
 	re->sets = 0;
@@ -767,6 +768,8 @@ bool regex_search(struct regex *re, const char *text, size_t len, bool whole_wor
 		if (now.matched && (!whole_words || !word_after(&pos)))
 			return true;
 		if (pos.at == len)
+			return false;
+		if (pos.at % REGEX_STOP_EVERY == REGEX_STOP_EVERY - 1 && re->stop && re->stop())
 			return false;
 		which ^= 1;
 		new_list(re, &next, re->threads[which]);

@@ -314,6 +314,36 @@ static void test_no_blow_up(void **state)
 	assert_false(regex_search(&re, line, 499, false));
 }
 
+static int stop_calls;
+
+static bool stop_now(void)
+{
+	stop_calls++;
+	return true;
+}
+
+/* The stop hook is asked every REGEX_STOP_EVERY characters, and gives
+ * the search up: a match after that point is not found. */
+static void test_stop_hook(void **state)
+{
+	char line[4 * REGEX_STOP_EVERY + 2];
+
+	(void)state;
+	memset(line, 'a', sizeof(line) - 2);
+	line[sizeof(line) - 2] = 'b';
+	line[sizeof(line) - 1] = '\0';
+	compile("a*b", 0);
+	assert_true(regex_search(&re, line, strlen(line), false));
+	re.stop = stop_now;
+	stop_calls = 0;
+	assert_false(regex_search(&re, line, strlen(line), false));
+	assert_int_equal(stop_calls, 1);
+	assert_true(regex_search(&re, "ab", 2, false));	/* too short to ask */
+	assert_int_equal(stop_calls, 1);
+	compile("a*b", 0);
+	assert_null(re.stop);	/* compiling clears it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_whole_words),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_no_blow_up),
+		cmocka_unit_test(test_stop_hook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
