@@ -59,12 +59,19 @@ struct compiler {
 	/* At the start of the expression, of a group or of a branch, where
 	 * a BRE's ^ is an anchor. */
 	bool at_start;
-	/* Just after an anchor (^, $, \<, \>, \b, \B). In a BRE it is not
-	 * repeated: a * there is a literal, as at the start. In an ERE it
-	 * is (^* is the anchor, any number of times), but a { that starts a
-	 * bad interval there is a literal, as at the start. (GNU's
-	 * readings.) */
+	/* Just after an anchor (^, $, \<, \>, \b, \B, \`, \'). An operator
+	 * after it repeats it (A\b* is A, then \b any number of times, so
+	 * A alone), but for two readings of GNU grep's: in an ERE, a { that
+	 * starts a bad interval there is a literal, as at the start; in a
+	 * BRE, see only_anchors. */
 	bool after_anchor;
+	/* Nothing but anchors yet in this branch. In a BRE, an operator
+	 * after them is a literal, as at the start: \b* is \b and a *. */
+	bool only_anchors;
+	/* In an ERE, the next ) is a literal, not a group's end: it comes
+	 * right after an anchor's *, + or ?. GNU grep's regex compiler
+	 * reads (A\b*) so, and refuses it: "Unmatched ( or \(". */
+	bool literal_paren;
 	const char *error;
 };
 
@@ -450,7 +457,7 @@ static bool at_branch_end(const struct compiler *c)
 	if (*p == '\0')
 		return true;
 	if (c->ere)
-		return *p == '|' || (*p == ')' && c->depth > 0);
+		return *p == '|' || (*p == ')' && c->depth > 0 && !c->literal_paren);
 	return p[0] == '\\' && (p[1] == '|' || (p[1] == ')' && c->depth > 0));
 }
 
@@ -466,6 +473,7 @@ static bool parse_group(struct compiler *c)
 	c->depth--;
 	c->at_start = false;
 	c->after_anchor = false;
+	c->only_anchors = false;
 	return true;
 }
 
@@ -521,6 +529,7 @@ static bool parse_atom(struct compiler *c)
 
 	c->at_start = false;
 	c->after_anchor = false;
+	c->literal_paren = false;
 	if (ch == '\\') {
 		c->p++;
 		return parse_escape(c);
@@ -551,23 +560,31 @@ static bool parse_atom(struct compiler *c)
 	return emit(c, OP_CHAR, (uint8_t)ch, 0);
 }
 
-/* An atom and the repetition operators after it; an anchor takes none
- * (what follows it starts the next piece). */
+/* An atom and the repetition operators after it. In a BRE, anchors with
+ * nothing else before them in the branch take none: what follows them
+ * starts the next piece. */
 static bool parse_piece(struct compiler *c)
 {
 	int start = c->re->len;
+	bool anchor;
 	int min, max, found;
 
 	if (!parse_atom(c))
 		return false;
-	if (c->after_anchor && !c->ere)
+	anchor = c->after_anchor;
+	c->only_anchors = c->only_anchors && anchor;
+	if (c->only_anchors && !c->ere)
 		return true;
-	while ((found = parse_repeat_op(c, c->after_anchor || c->re->len == start,
-					&min, &max)) > 0) {
+	for (;;) {
+		const char *op = c->p;
+
+		found = parse_repeat_op(c, anchor || c->re->len == start, &min, &max);
+		if (found <= 0)
+			return found == 0;
 		if (!repeat(c, start, min, max))
 			return false;
+		c->literal_paren = c->ere && anchor && *op != '{';
 	}
-	return found == 0;
 }
 
 /* Atoms one after another, up to the end of the branch. */
@@ -575,6 +592,7 @@ static bool parse_branch(struct compiler *c)
 {
 	c->at_start = true;
 	c->after_anchor = false;
+	c->only_anchors = true;
 	while (!at_branch_end(c)) {
 		if (!parse_piece(c))
 			return false;
@@ -610,6 +628,7 @@ int regex_compile(struct regex *re, const char *pattern, unsigned int flags,
 {
 	struct compiler c = { .re = re, .p = pattern, .ere = flags & REGEX_EXTENDED };
 
+	re->stop = NULL;
 	re->flags = flags;
 	re->len = 0;
 	re->sets = 0;
@@ -749,6 +768,8 @@ bool regex_search(struct regex *re, const char *text, size_t len, bool whole_wor
 		if (now.matched && (!whole_words || !word_after(&pos)))
 			return true;
 		if (pos.at == len)
+			return false;
+		if (pos.at % REGEX_STOP_EVERY == REGEX_STOP_EVERY - 1 && re->stop && re->stop())
 			return false;
 		which ^= 1;
 		new_list(re, &next, re->threads[which]);

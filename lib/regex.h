@@ -20,11 +20,13 @@
  * Not supported: back-references (\1 ... \9: refused), multi-character
  * collating elements ([.space.]), and locales (the C locale's ASCII
  * classes only). Where the standard leaves a form undefined, GNU's
- * reading is taken: in a BRE, * (and \{) with nothing before it is
- * literal, and so are ^ and $ away from the ends; in an ERE, an
- * operator with nothing before it repeats the empty string, a ) with
- * no ( is literal, and a { that does not start a valid count is
- * literal.
+ * reading is taken (in the C locale): in a BRE, * (and \{) with nothing
+ * but anchors before it is literal, and so are ^ and $ away from the
+ * ends; in an ERE, an operator with nothing before it repeats the empty
+ * string, a ) with no ( is literal, and a { that does not start a valid
+ * count is literal. Elsewhere an operator after an anchor repeats it
+ * (A\b* is A), and in an ERE a ) just after an anchor's *, + or ? is
+ * literal (so "(A\b*)" is refused: no ) closes the group).
  *
  * The expression is compiled into a program for a Thompson NFA (Ken
  * Thompson's construction, simulated as in Russ Cox's "Regular
@@ -53,9 +55,19 @@ struct regex_insn {
 	int16_t x, y;		/* jumps, relative to this instruction */
 };
 
+/* How many characters a search reads between two calls of its stop
+ * hook: a step costs at most the program's length, so even the longest
+ * program is asked again within a millisecond or so. */
+#define REGEX_STOP_EVERY 64
+
 /* A compiled expression, with room for matching it: about 40 KiB, so
  * the caller keeps it off a thread's stack. One match at a time. */
 struct regex {
+	/* Asked every REGEX_STOP_EVERY characters of a search, if set (after
+	 * regex_compile, which clears it): true gives up the search, so that
+	 * a Ctrl-C stops grep within one long line. A hook, because lib/
+	 * calls nothing of the kernel's. */
+	bool (*stop)(void);
 	unsigned int flags;
 	int len;			/* instructions */
 	int sets;
@@ -78,7 +90,9 @@ int regex_compile(struct regex *re, const char *pattern, unsigned int flags,
  * (one line: no newline in it). With whole_words, only a match that is
  * a whole word counts, as grep -w wants: it starts at the line's start
  * or after a character that is not a word character (a letter, a digit
- * or _), and ends at the line's end or before such a character. */
+ * or _), and ends at the line's end or before such a character. False
+ * too when re->stop gave the search up: the caller asks its own hook
+ * again to tell the two apart. */
 bool regex_search(struct regex *re, const char *text, size_t len, bool whole_words);
 
 #endif

@@ -12,6 +12,7 @@
  *
  * A bad expression is one line, in GNU's words:
  *	grep: Unmatched ( or \( */
+#include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/command.h"
 #include "kernel/shell/getopt.h"
@@ -45,7 +46,12 @@ static bool grep_input(const struct grep *g, const char *path)
 		return true;
 	}
 	while (ok && input_line(&in, &line)) {
-		if (regex_search(&grep_regex, line.text, line.len, g->words) == g->invert)
+		bool matched = regex_search(&grep_regex, line.text, line.len, g->words);
+
+		/* A Ctrl-C during the search: its answer means nothing. */
+		if (console_interrupted())
+			break;
+		if (matched == g->invert)
 			continue;
 		found++;
 		if (g->count)
@@ -54,6 +60,9 @@ static bool grep_input(const struct grep *g, const char *path)
 			ok = kprintf("%s:", path) >= 0;
 		ok = ok && output_line(&line) == 0;
 	}
+	/* After a Ctrl-C, no count and no further FILE, as GNU's grep, which
+	 * the signal ends. */
+	ok = ok && !console_interrupted();
 	if (g->count && ok)
 		ok = (g->names ? kprintf("%s:%lu\n", path, found) : kprintf("%lu\n", found)) >= 0;
 	input_close(&in);
@@ -93,6 +102,7 @@ static void cmd_grep(int argc, char **argv)
 		kprintf("grep: %s\n", error);
 		return;
 	}
+	grep_regex.stop = console_interrupted;
 	g.names = opt.operands - first + 1 > 1;
 	if (first > opt.operands) {
 		grep_input(&g, NULL);

@@ -4,7 +4,11 @@
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
+#include "lib/errno.h"
 #include "lib/string.h"
+
+/* The most of a line output_line writes at once. */
+#define OUTPUT_PIECE 4096
 
 static struct {
 	const char *text;	/* NULL: no pipe */
@@ -57,8 +61,15 @@ void input_close(struct input *in)
 
 int output_line(const struct line *line)
 {
-	ssize_t err = kwrite(line->text, line->len);
+	ssize_t err = 0;
 
+	/* A long line goes out a piece at a time: writing megabytes to the
+	 * console takes seconds, and a Ctrl-C is looked for between. */
+	for (size_t done = 0; done < line->len && err >= 0; done += OUTPUT_PIECE) {
+		if (console_interrupted())
+			return -EINTR;
+		err = kwrite(line->text + done, MIN(line->len - done, OUTPUT_PIECE));
+	}
 	if (err >= 0)
 		err = kwrite("\n", 1);
 	return err < 0 ? (int)err : 0;

@@ -55,7 +55,8 @@ void input_close(struct input *in);
 
 /* Write line and a newline to the command's output (kwrite: a line is
  * data, and may hold a '%' or a NUL). Returns 0, or the output's
- * negative errno: a full pipe, a file that refused a write. */
+ * negative errno: a full pipe, a file that refused a write; or -EINTR
+ * after a Ctrl-C, looked for every few KiB of a long line. */
 int output_line(const struct line *line);
 
 #endif

@@ -114,19 +114,28 @@ static int compare_lines(const struct sort_order *o, const struct line *a, const
 	return o->reverse ? -order : order;
 }
 
+/* A pass places every line once; it looks for a Ctrl-C at every
+ * SORT_STOP_EVERY-th place, since one pass over a big input (and its
+ * last merge alone) is a long loop. */
+#define SORT_STOP_EVERY 1024
+
 /* Merge the sorted runs from[lo..mid) and from[mid..hi) into to[lo..hi);
- * on a tie the left run's line goes first, which keeps the sort stable. */
-static void merge(const struct sort_order *o, const struct line *from, struct line *to,
+ * on a tie the left run's line goes first, which keeps the sort stable.
+ * Returns false if a Ctrl-C stopped it. */
+static bool merge(const struct sort_order *o, const struct line *from, struct line *to,
 		  size_t lo, size_t mid, size_t hi)
 {
 	size_t i = lo, j = mid;
 
 	for (size_t k = lo; k < hi; k++) {
+		if (k % SORT_STOP_EVERY == 0 && console_interrupted())
+			return false;
 		if (j >= hi || (i < mid && compare_lines(o, &from[i], &from[j]) <= 0))
 			to[k] = from[i++];
 		else
 			to[k] = from[j++];
 	}
+	return true;
 }
 
 /* Sort lines[0..n), with room for n more in spare: runs of 1, 2, 4...
@@ -139,10 +148,10 @@ static struct line *merge_sort(const struct sort_order *o, struct line *lines,
 	for (size_t run = 1; run < n; run *= 2) {
 		struct line *swap;
 
-		if (console_interrupted())
-			return NULL;
-		for (size_t lo = 0; lo < n; lo += 2 * run)
-			merge(o, lines, spare, lo, MIN(lo + run, n), MIN(lo + 2 * run, n));
+		for (size_t lo = 0; lo < n; lo += 2 * run) {
+			if (!merge(o, lines, spare, lo, MIN(lo + run, n), MIN(lo + 2 * run, n)))
+				return NULL;
+		}
 		swap = lines;
 		lines = spare;
 		spare = swap;

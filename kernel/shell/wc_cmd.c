@@ -14,6 +14,7 @@
  * a run of characters between white space that holds at least one
  * printable character (so a control character alone is no word), as in
  * GNU wc 9. */
+#include "kernel/console.h"
 #include "kernel/printk.h"
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
@@ -33,8 +34,13 @@ struct wc {
 	uint64_t total[WC_COUNTS];
 };
 
-/* Count the newlines, words and bytes of len bytes at text. */
-static void wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
+/* How many bytes wc counts between two looks for a Ctrl-C: a fraction
+ * of a millisecond's work, even under emulation. */
+#define WC_STOP_EVERY 4096
+
+/* Count the newlines, words and bytes of len bytes at text. Returns
+ * false if a Ctrl-C stopped it. */
+static bool wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
 {
 	bool in_word = false;
 
@@ -42,6 +48,9 @@ static void wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
 	counts[WC_BYTES] = len;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
+
+		if (i % WC_STOP_EVERY == 0 && console_interrupted())
+			return false;
 
 		if (c == '\n')
 			counts[WC_LINES]++;
@@ -52,6 +61,7 @@ static void wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
 			counts[WC_WORDS]++;
 		}
 	}
+	return true;
 }
 
 static int decimal_width(uint64_t n)
@@ -101,19 +111,23 @@ static int wc_print(const struct wc *wc, const uint64_t counts[WC_COUNTS], const
 }
 
 /* Count one input (path NULL: the pipe), print its line and add it to
- * the totals. Returns false if the output refused the line. */
+ * the totals. Returns false if the output refused the line, or after a
+ * Ctrl-C (which prints nothing, as GNU's wc, which the signal ends). */
 static bool wc_input(struct wc *wc, const char *path)
 {
 	uint64_t counts[WC_COUNTS];
 	struct input in;
+	bool counted;
 	int err = input_open(&in, path);
 
 	if (err) {
 		kprintf("wc: %s: %s\n", path, strerror(err));
 		return true;
 	}
-	wc_count(in.text, in.len, counts);
+	counted = wc_count(in.text, in.len, counts);
 	input_close(&in);
+	if (!counted)
+		return false;
 	for (int i = 0; i < WC_COUNTS; i++)
 		wc->total[i] += counts[i];
 	return wc_print(wc, counts, path) >= 0;

@@ -1186,6 +1186,66 @@ def test_ctrl_c_command(m):
     heap_is_back(m, before, "the interrupted commands")
 
 
+# How soon after a Ctrl-C a command's prompt must be back: a command
+# looks for it every few milliseconds of its work.
+STOPPED_WITHIN = 3.0
+
+
+def one_line_file(m, path, doublings):
+    """Make path one line of 4,000 a's doubled doublings times (no
+    newline), by cat: `cat W > H; cat H >> W` doubles W."""
+    half = path + ".half"
+    expect_lines(m, "echo -n %s > %s" % ("a" * 4000, path), [])
+    for _ in range(doublings):
+        expect_lines(m, "cat {w} > {h}; cat {h} >> {w}".format(w=path, h=half), [], 60)
+    expect_lines(m, "rm " + half, [])
+
+
+def interrupt_midway(m, typed, busy=1.0):
+    """Type typed, let it work busy seconds, press Ctrl-C; checks the
+    prompt is back within STOPPED_WITHIN seconds after ^C and returns
+    the lines printed."""
+    shown = typed if len(typed) < 70 else typed[:60] + "..."
+    m.send(typed + "\r")
+    m.wait_for(re.escape(typed[-20:]) + "\r?\n", COMMAND_TIMEOUT)
+    time.sleep(busy)
+    m.send(b"\x03")
+    sent = time.monotonic()
+    try:
+        out = m.wait_prompt(STOPPED_WITHIN, echo=False)
+    except qemu.Timeout:
+        raise qemu.Timeout("no prompt within %g s of Ctrl-C in `%s`" % (STOPPED_WITHIN, shown))
+    info("`%s`: the prompt %.2f s after Ctrl-C" % (shown, time.monotonic() - sent))
+    check(out[-1:] == ["^C"], "Ctrl-C in `%s`: expected ^C last, got %s" % (shown, show(out[-3:])))
+    return out
+
+
+@test("ctrl_c_long_work")
+def test_ctrl_c_long_work(m):
+    """Ctrl-C stops grep within one long line (its matcher asks every few
+    characters), wc within a big file and between files, and sort within
+    a merge pass; none prints a result, the shell answers and the heap
+    is back."""
+    line = TOOLS_DIR + "/one-line"
+    lines = TOOLS_DIR + "/many-lines"
+    one_line_file(m, line, 11)	# 8,192,000 bytes, one line
+    expect_lines(m, "seq 1 400000 > " + lines, [], 60)
+    before = settled_heap_usage(m)
+    for typed in ["grep -c '\\(a\\|aa\\)*b' " + line, "grep -v b " + line,
+                  "grep -E -c 'a{5}b|\\<b' " + line]:
+        out = interrupt_midway(m, typed)
+        check(out == ["^C"], "Ctrl-C in `%s`: expected only ^C, got %s" % (typed, show(out[-3:])))
+    out = interrupt_midway(m, "wc " + " ".join([line] * 40))
+    check(not [text for text in out if "total" in text],
+          "Ctrl-C in `wc` of 40 files: the total was printed: %s" % show(out[-3:]))
+    out = interrupt_midway(m, "sort -rn %s > %s.sorted" % (lines, lines), 0.5)
+    check(out == ["^C"], "Ctrl-C in `sort -rn`: expected only ^C, got %s" % show(out[-3:]))
+    parse_uptime(m.command("uptime"), "uptime after Ctrl-C")
+    expect_lines(m, "rm %s.sorted" % lines, [])	# made by the redirection
+    heap_is_back(m, before, "the interrupted commands")
+    expect_lines(m, "rm %s %s" % (line, lines), [])
+
+
 @test("history")
 def test_history(m):
     parse_uptime(m.command("uptime"))

@@ -10,9 +10,11 @@
  * regexec (glibc's, which follow POSIX with GNU's extensions) wherever
  * both take the pattern and it holds none of the forms where GNU grep,
  * which ProbeOS follows, reads a pattern otherwise than glibc's regcomp:
- * an anchor or an operator with nothing before it, a { that starts no
- * count, a ) with no (, a backslash before an ordinary character, and
- * with -i a [...] set. Lines with bytes >= 0x80 are left to the first
+ * an anchor or an operator with nothing before it, an operator after an
+ * anchor (GNU grep repeats the anchor, glibc's regcomp takes the
+ * operator for a literal or drops it), a { that starts no count, a )
+ * with no (, a backslash before an ordinary character, and with -i a
+ * [...] set. Lines with bytes >= 0x80 are left to the first
  * checks (glibc's answer for them depends on the locale). */
 #include <regex.h>
 #include <stdbool.h>
@@ -62,6 +64,27 @@ static void check_program(void)
 	}
 }
 
+/* An anchor (^, $, \b, \B, \<, \>, \`, \') with an operator after it
+ * (*, +, ?, {, or the same after a backslash), looked for loosely. */
+static bool anchor_repeated(const char *pattern)
+{
+	for (const char *p = pattern; *p; p++) {
+		bool anchor = *p == '^' || *p == '$';
+
+		if (*p == '\\' && p[1]) {
+			anchor = strchr("bB<>`'", p[1]) != NULL;
+			p++;	/* an escaped character is no operator */
+		}
+		if (!anchor)
+			continue;
+		if (p[1] && strchr("*+?{", p[1]))
+			return true;
+		if (p[1] == '\\' && p[2] && strchr("+?{", p[2]))
+			return true;
+	}
+	return false;
+}
+
 /* The forms GNU grep reads otherwise than glibc's regcomp (above),
  * looked for loosely: a pattern that merely might hold one is skipped.
  * So is a backslash before an ordinary character (\f), which GNU reads
@@ -72,7 +95,7 @@ static bool glibc_reads_otherwise(const char *pattern, bool ere)
 		if (!p[1] || !strchr(".[]*^$\\wWsSbB<>`'", p[1]))
 			return true;
 	}
-	if (strpbrk(pattern, "{}()|"))
+	if (strpbrk(pattern, "{}()|") || anchor_repeated(pattern))
 		return true;
 	if (pattern[0] == '*' || strstr(pattern, "^*") || strstr(pattern, "\\(*") ||
 	    strstr(pattern, "\\|") || strstr(pattern, "$*"))

@@ -162,6 +162,56 @@ static void test_ere(void **state)
 	check_cases(cases, ARRAY_SIZE(cases), REGEX_EXTENDED, false);
 }
 
+/* An operator after an anchor: GNU grep 3.8 in the C locale repeats the
+ * anchor (its DFA's reading), so A\b* is A followed by \b any number
+ * of times, A alone; but in a BRE, after anchors with nothing else
+ * before them in the branch, the operator is a literal. */
+static void test_repeated_anchors(void **state)
+{
+	static const struct match_case bre[] = {
+		{ "A\\b*", "AB", true },
+		{ "A\\b*B", "AB", true },
+		{ "A\\b*B", "A*B", false },	/* the * is no literal */
+		{ "A\\b\\+", "AB", false },	/* \b once or more: \b */
+		{ "A\\b\\+", "A B", true },
+		{ "A\\b\\+B", "A+B", false },
+		{ "A\\B*", "A", true },
+		{ "A\\B\\+", "AB", true },
+		{ "A\\B\\+", "A ", false },
+		{ "A\\<*", "AB", true },
+		{ "A\\<\\?B", "AB", true },
+		{ "A\\>*B", "AB", true },
+		{ "A\\B\\{,2\\}", "A ", true },
+		{ "A\\B\\{1,\\}", "A ", false },
+		{ "A\\b\\{0\\}B", "AB", true },
+		{ "A\\`*", "xA", true },
+		{ "A\\'\\+", "AB", false },
+		{ "A\\'\\+", "BA", true },
+		{ "\\(A\\b*\\)B", "AB", true },
+		/* Only anchors before: the operator is a literal. */
+		{ "\\B*A", "*A", true },
+		{ "\\B*A", "A", false },
+		{ "\\b\\b*", "A*", true },
+		{ "\\b\\b*", "A", false },
+		{ "\\(\\b*A\\)", "x*A", true },
+	};
+	static const struct match_case ere[] = {
+		{ "A\\b*B", "AB", true },
+		{ "A\\B+", "AB", true },
+		{ "A\\B+", "A ", false },
+		{ "A\\>?B", "AB", true },
+		{ "\\b{2}A", "A", true },
+		{ "(A\\b{1})", "A", true },
+		{ "(A\\b*{2})", "A", true },
+		/* A ) right after an anchor's *, + or ? is a literal. */
+		{ "(A\\b*))B", "A)B", true },
+	};
+
+	(void)state;
+	check_cases(bre, ARRAY_SIZE(bre), 0, false);
+	check_cases(ere, ARRAY_SIZE(ere), REGEX_EXTENDED, false);
+}
+
 static void test_ignore_case(void **state)
 {
 	static const struct match_case cases[] = {
@@ -227,6 +277,9 @@ static void test_refusals(void **state)
 		{ "[b-a]", 0, "Invalid range end" },
 		{ "[[.ab.]]", 0, "Invalid collation character" },
 		{ "\\(a\\)\\1", 0, "back-references (\\1 to \\9) are not supported" },	/* ours */
+		{ "(A\\b*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(^*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(A\\B+)", REGEX_EXTENDED, "Unmatched ( or \\(" },
 	};
 
 	(void)state;
@@ -261,15 +314,47 @@ static void test_no_blow_up(void **state)
 	assert_false(regex_search(&re, line, 499, false));
 }
 
+static int stop_calls;
+
+static bool stop_now(void)
+{
+	stop_calls++;
+	return true;
+}
+
+/* The stop hook is asked every REGEX_STOP_EVERY characters, and gives
+ * the search up: a match after that point is not found. */
+static void test_stop_hook(void **state)
+{
+	char line[4 * REGEX_STOP_EVERY + 2];
+
+	(void)state;
+	memset(line, 'a', sizeof(line) - 2);
+	line[sizeof(line) - 2] = 'b';
+	line[sizeof(line) - 1] = '\0';
+	compile("a*b", 0);
+	assert_true(regex_search(&re, line, strlen(line), false));
+	re.stop = stop_now;
+	stop_calls = 0;
+	assert_false(regex_search(&re, line, strlen(line), false));
+	assert_int_equal(stop_calls, 1);
+	assert_true(regex_search(&re, "ab", 2, false));	/* too short to ask */
+	assert_int_equal(stop_calls, 1);
+	compile("a*b", 0);
+	assert_null(re.stop);	/* compiling clears it */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bre),
 		cmocka_unit_test(test_ere),
+		cmocka_unit_test(test_repeated_anchors),
 		cmocka_unit_test(test_ignore_case),
 		cmocka_unit_test(test_whole_words),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_no_blow_up),
+		cmocka_unit_test(test_stop_hook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
