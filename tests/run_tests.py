@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Run every ProbeOS test suite and add up the results (`make test`).
 
-The parts run in this order, each as a child process whose output is
-shown as it comes:
+The parts are these, each a child process; their table at the end keeps
+this order:
 
     host            make host-tests          line "host: N passed, N failed, N skipped"
     fuzz            make fuzz-test           line "fuzz: N passed, N failed"
@@ -21,6 +21,14 @@ shown as it comes:
     bench-host(ARCH) tools/bench_host.py --arch ARCH --smoke
                                              line "bench-host(ARCH): N passed, N failed"
 
+Two parts run at once (--jobs, default 2: the machines this runs on have
+two cores, and most parts spend much of their time waiting for a guest
+or a build step), taken in that order; parts that share a lane never
+run together: those of one architecture (they share its build folder,
+its images and its logs), and host and fuzz (two makes in one tree).
+With more than one job, a part's output is shown whole when it ends, so
+that two parts' lines never mix; with --jobs 1, as it comes.
+
 A part that prints no summary line, exits with an error while claiming
 no failures, or runs past its time limit counts as one failure. The
 output ends with a table of the parts and one line "N passed, N failed, N skipped"
@@ -29,17 +37,20 @@ with the totals; the exit status is 1 if anything failed.
     python3 tests/run_tests.py                     # everything, x86_64
     python3 tests/run_tests.py --only boot --arch x86_64
     python3 tests/run_tests.py --boot-test sym     # boot, then `sym` only
+    python3 tests/run_tests.py --jobs 1            # one part at a time
 
 Only the Python 3 standard library is used.
 """
 
 import argparse
 import os
+import queue
 import re
 import signal
 import subprocess
 import sys
 import threading
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "boot"))
@@ -81,8 +92,9 @@ def nm_env(arch):
 
 
 class Part:
-    def __init__(self, name, cmd, summary, timeout, needs=(), env=None):
+    def __init__(self, name, cmd, summary, timeout, needs=(), env=None, lane=None):
         self.name = name
+        self.lane = lane or name  # parts of one lane never run at once
         self.cmd = cmd
         self.summary = re.compile(summary)  # must capture passed, failed
         self.timeout = timeout
@@ -93,17 +105,20 @@ class Part:
         self.skipped = 0
         self.note = ""
         self.output = []        # every line it printed
+        self.seconds = 0.0      # how long it ran
 
 
 def make_parts(archs, only, boot_tests):
     parts = []
     if not only or "host" in only:
         parts.append(Part("host", ["make", "--no-print-directory", "host-tests"],
-                          r"^host: (\d+) passed, (\d+) failed, (\d+) skipped$", HOST_TIMEOUT))
+                          r"^host: (\d+) passed, (\d+) failed, (\d+) skipped$", HOST_TIMEOUT,
+                          lane="make"))
     if not only or "fuzz" in only:
         parts.append(Part("fuzz", ["make", "--no-print-directory", "fuzz-test"],
-                          r"^fuzz: (\d+) passed, (\d+) failed$", FUZZ_TIMEOUT))
+                          r"^fuzz: (\d+) passed, (\d+) failed$", FUZZ_TIMEOUT, lane="make"))
     for arch in archs:
+        first = len(parts)
         if not only or "symtab" in only:
             elf = "build/%s/probeos.elf" % arch
             parts.append(Part("symtab(%s)" % arch,
@@ -144,6 +159,8 @@ def make_parts(archs, only, boot_tests):
                               [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
                               r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
                               CRASH_TIMEOUT))
+        for part in parts[first:]:
+            part.lane = arch
     return parts
 
 
@@ -164,11 +181,12 @@ def stop(proc):
             pass
 
 
-def run_part(part):
-    """Run one part, echoing its output; part.output keeps the lines."""
+def run_part(part, stream):
+    """Run one part; part.output keeps its lines, which are echoed as they
+    come if stream is true."""
     missing = [p for p in part.needs if not os.path.exists(os.path.join(ROOT, p))]
     if missing:
-        print("%s: %s does not exist (build it first)" % (part.name, missing[0]))
+        part.output = ["%s: %s does not exist (build it first)" % (part.name, missing[0])]
         part.failed = 1
         part.note = "missing " + missing[0]
         return
@@ -180,7 +198,7 @@ def run_part(part):
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 start_new_session=True)
     except OSError as e:
-        print("%s: cannot run %s: %s" % (part.name, part.cmd[0], e))
+        part.output = ["%s: cannot run %s: %s" % (part.name, part.cmd[0], e)]
         part.failed = 1
         part.note = "could not start"
         return
@@ -190,8 +208,9 @@ def run_part(part):
     def pump():
         for raw in iter(proc.stdout.readline, b""):
             line = raw.decode("utf-8", "replace")
-            sys.stdout.write(line)
-            sys.stdout.flush()
+            if stream:
+                sys.stdout.write(line)
+                sys.stdout.flush()
             lines.append(line.rstrip("\r\n"))
 
     reader = threading.Thread(target=pump, daemon=True)
@@ -228,15 +247,61 @@ def run_part(part):
     part.output = lines
 
 
+def shown_command(part):
+    return " ".join("python3" if arg == sys.executable else arg for arg in part.cmd)
+
+
+def run_one(part, stream, done):
+    """Run part (timing it), show its output whole unless it streamed,
+    and put it on the queue done."""
+    started = time.monotonic()
+    run_part(part, stream)
+    part.seconds = time.monotonic() - started
+    if not stream:
+        print("=== %s: %s (output, %.0f s)" % (part.name, shown_command(part), part.seconds))
+        for line in part.output:
+            print(line)
+    elif part.failed and part.note.startswith(("missing", "could not")):
+        print(part.output[0])
+    sys.stdout.flush()
+    done.put(part)
+
+
+def run_parts(parts, jobs):
+    """Run the parts, jobs at a time, each as soon as a place is free and
+    no part of its lane runs, in the order given."""
+    waiting = list(parts)
+    busy = set()        # the lanes of the parts running
+    done = queue.Queue()
+    running = 0
+    stream = jobs == 1
+    while waiting or running:
+        ready = [p for p in waiting if p.lane not in busy]
+        if ready and running < jobs:
+            part = ready[0]
+            waiting.remove(part)
+            busy.add(part.lane)
+            running += 1
+            print("=== %s: %s%s" % (part.name, shown_command(part),
+                                    "" if stream else " (started)"), flush=True)
+            threading.Thread(target=run_one, args=(part, stream, done), daemon=True).start()
+            continue
+        finished = done.get()
+        busy.discard(finished.lane)
+        running -= 1
+
+
 def print_table(parts):
     width = max([len(p.name) for p in parts] + [4])
     print()
-    print("%-*s  %6s  %6s  %7s  %s" % (width, "part", "passed", "failed", "skipped", "result"))
+    print("%-*s  %6s  %6s  %7s  %7s  %s" % (width, "part", "passed", "failed", "skipped",
+                                            "seconds", "result"))
     for p in parts:
         status = "ok" if p.failed == 0 else "FAILED"
         if p.note:
             status += " (%s)" % p.note
-        print("%-*s  %6d  %6d  %7d  %s" % (width, p.name, p.passed, p.failed, p.skipped, status))
+        print("%-*s  %6d  %6d  %7d  %7.0f  %s" % (width, p.name, p.passed, p.failed, p.skipped,
+                                                 p.seconds, status))
 
 
 # Each failed part's failed tests and last lines, printed again after
@@ -264,21 +329,23 @@ def main():
     ap.add_argument("--boot-test", action="append", default=[], metavar="NAME",
                     help="run only this boot test (repeatable); implies --only boot"
                     " unless --only is given")
+    ap.add_argument("--jobs", type=int, default=2, metavar="N",
+                    help="parts to run at once (default 2)")
     args = ap.parse_args()
 
     archs = args.arch or ["x86_64"]
     only = args.only or (["boot"] if args.boot_test else [])
     parts = make_parts(archs, only, args.boot_test)
-    for part in parts:
-        shown = ["python3" if arg == sys.executable else arg for arg in part.cmd]
-        print("=== %s: %s" % (part.name, " ".join(shown)), flush=True)
-        run_part(part)
+    started = time.monotonic()
+    run_parts(parts, max(1, args.jobs))
 
     print_table(parts)
     print_failed_tails(parts)
     passed = sum(p.passed for p in parts)
     failed = sum(p.failed for p in parts)
     skipped = sum(p.skipped for p in parts)
+    print("the parts took %.0f s, %d at a time" % (time.monotonic() - started,
+                                                   max(1, args.jobs)))
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
     return 1 if failed else 0
 
