@@ -68,19 +68,22 @@ void mnt_get(struct mount *m)
 }
 
 /* As inode_put: the release order makes all use of m happen before the
- * free. The parent is put last, after m is gone. */
+ * free. The parent is put last, after m is gone, by the next turn of
+ * the loop (not a call: mounts stacked a thousand deep would be a
+ * thousand frames). */
 void mnt_put(struct mount *m)
 {
-	struct mount *parent = m->parent;
+	while (m) {
+		struct mount *parent = m->parent;
 
-	if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
-		return;
-	inode_put(m->root);
-	if (m->mountpoint)
-		inode_put(m->mountpoint);
-	kfree(m);
-	if (parent)
-		mnt_put(parent);
+		if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL))
+			return;
+		inode_put(m->root);
+		if (m->mountpoint)
+			inode_put(m->mountpoint);
+		kfree(m);
+		m = parent;
+	}
 }
 
 /* A mount entry holding copies of source and of dir, with the table's
