@@ -2658,7 +2658,7 @@ KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 import module_tests  # noqa: E402
 module_tests.define(test)
 import ninep_tests  # noqa: E402
-ninep_tests.define(test, settled_heap_usage)
+ninep_tests.define(test, settled_heap_usage, answers_and_heap_is_back)
 
 
 @test("selftest")

@@ -61,9 +61,10 @@ CHAIN_DEPTH = 1000
 SYSCTL_DEPTH = 112
 
 
-def define(test, settled_heap_usage):
-    """Register the 9P tests with boot_tests.py's decorator;
-    settled_heap_usage(m) is its reading of the heap in use."""
+def define(test, settled_heap_usage, answers_and_heap_is_back):
+    """Register the 9P tests with boot_tests.py's decorator and its
+    helpers: settled_heap_usage(m), the heap in use, and
+    answers_and_heap_is_back(m, before, what)."""
 
     @test("host_folder")
     def test_host_folder(m):
@@ -228,14 +229,6 @@ def define(test, settled_heap_usage):
     def booted_deep(m, share, deepest):
         """host_folder_deep's machine: share holds the chain and the tree."""
         with boot_sharing(m, share, cpus=m.smp, title="9p deep") as h:
-            def answers_and_heap_is_back(before, what):
-                out = h.command("uptime")
-                check(any(line.startswith("up ") for line in out),
-                      "`uptime` after %s: %s" % (what, show(out)))
-                after = settled_heap_usage(h)
-                check(after == before, "the heap after %s: %s, before %s"
-                      % (what, after, before))
-
             # The kernel keeps the last 4 listings it read (ninepfs_dir.c):
             # fill them with one-name directories like the ones listed
             # below, so that the heap's size is steady from here on.
@@ -245,13 +238,13 @@ def define(test, settled_heap_usage):
             out = h.command("ls " + deepest, 120)
             check([line.split()[0] for line in out] == ["bottom"],
                   "`ls` of the 1,000th directory: %s" % show(out))
-            answers_and_heap_is_back(before, "ls of the 1,000th directory")
+            answers_and_heap_is_back(h, before, "ls of the 1,000th directory")
             check(h.command("cd " + deepest, 120) == [], "`cd` to the 1,000th directory")
             out = h.command("ls", 120)
             check([line.split()[0] for line in out] == ["bottom"],
                   "`ls` in the 1,000th directory: %s" % show(out))
             check(h.command("cd /") == [], "`cd /` from the 1,000th directory")
-            answers_and_heap_is_back(before, "cd into the 1,000th directory and out")
+            answers_and_heap_is_back(h, before, "cd into the 1,000th directory and out")
 
             check(h.command("mount -t 9p host /proc/sys/debug") == [],
                   "`mount -t 9p host /proc/sys/debug` printed something")
@@ -260,7 +253,7 @@ def define(test, settled_heap_usage):
             check(out == [name + " = deep"], "`sysctl debug.s` (%d levels): %s"
                   % (SYSCTL_DEPTH + 1, show(out)))
             check(h.command("umount /proc/sys/debug") == [], "`umount /proc/sys/debug`")
-            answers_and_heap_is_back(before, "sysctl of a %d-level tree" % SYSCTL_DEPTH)
+            answers_and_heap_is_back(h, before, "sysctl of a %d-level tree" % SYSCTL_DEPTH)
 
     @test("host_folder_readonly")
     def test_host_folder_readonly(m):
