@@ -1,6 +1,7 @@
 /* Regular expressions: a recursive-descent compiler from the pattern to
- * a program, and a Thompson NFA that runs the program over a line. See
- * regex.h for the syntax.
+ * a program (one level of recursion per nested group, at most
+ * REGEX_MAX_DEPTH), and a Thompson NFA that runs the program over a
+ * line with no recursion at all. See regex.h for the syntax.
  *
  * The program. Each instruction either reads one character (a literal,
  * any character, a set), checks a position without reading (^, $, the
@@ -50,6 +51,9 @@ static const char TOO_BIG[] = "Regular expression too big";
 static const char UNMATCHED_BRACKET[] = "Unmatched [, [^, [:, [., or [=";
 static const char UNMATCHED_PAREN[] = "Unmatched ( or \\(";
 static const char BAD_COUNT[] = "Invalid content of \\{\\}";
+/* Ours: GNU grep takes thousands of nested groups, until its own stack
+ * runs out ("stack overflow"); a kernel thread's stack is far smaller. */
+static const char TOO_DEEP[] = "Groups nested too deep";
 
 struct compiler {
 	struct regex *re;
@@ -461,9 +465,12 @@ static bool at_branch_end(const struct compiler *c)
 	return p[0] == '\\' && (p[1] == '|' || (p[1] == ')' && c->depth > 0));
 }
 
-/* A group; c->p is past its ( or \(. */
+/* A group; c->p is past its ( or \(. Each group inside another is one
+ * more call down this chain, hence the bound on how deep they nest. */
 static bool parse_group(struct compiler *c)
 {
+	if (c->depth == REGEX_MAX_DEPTH)
+		return fail(c, TOO_DEEP);
 	c->depth++;
 	if (!parse_alternation(c))
 		return false;

@@ -35,6 +35,8 @@
  * the expression, so no pattern can make it run away (a backtracking
  * matcher takes exponential time on (a*)*b). A count {m,n} copies its
  * expression n times, so counts are bounded by the program's size.
+ * Groups nest at most REGEX_MAX_DEPTH deep ("Groups nested too deep"),
+ * so that no pattern can run the compiler off its stack.
  *
  * Plain code with no kernel calls, so that the host tests run it. */
 #ifndef LIB_REGEX_H
@@ -47,6 +49,11 @@
 
 #define REGEX_MAX_INSNS	2048	/* instructions of a compiled expression */
 #define REGEX_MAX_SETS	128	/* [...] sets in it */
+/* Groups open at once: ((a)) is two deep. The compiler descends once
+ * per group it is inside, about 240 bytes of stack each (aarch64, the
+ * larger), so 32 take under half of a 16 KiB thread stack, leaving the
+ * rest to the shell, grep and an interrupt. One more is refused. */
+#define REGEX_MAX_DEPTH	32
 
 struct regex_insn {
 	uint8_t op;

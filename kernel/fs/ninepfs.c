@@ -324,8 +324,10 @@ static int p9fs_unlink(struct inode *dir, const char *name, size_t len)
 
 /* The last reference is gone: the host may forget the fid. No lookup
  * finds a node without a reference (nothing is cached), so it is freed
- * at once, and its parent's reference given back after. */
-static void p9fs_release(struct inode *inode)
+ * at once. Its parent's reference goes back to inode_put, which gives it
+ * back next: putting it here would make freeing /host/d/d/.../d one
+ * nested call per level. */
+static struct inode *p9fs_release(struct inode *inode)
 {
 	struct p9_node *n = to_p9_node(inode);
 	struct p9_node *parent = n->parent;
@@ -333,8 +335,7 @@ static void p9fs_release(struct inode *inode)
 	if (n->fid != P9_NOFID)
 		p9fs_clunk(n->fid);
 	kfree(n);
-	if (parent)
-		inode_put(&parent->inode);
+	return parent ? &parent->inode : NULL;
 }
 
 /* truncate is not here: a file opened with O_TRUNC is cut by the host

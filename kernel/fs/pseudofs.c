@@ -245,9 +245,10 @@ static void free_node_rcu(struct rcu_head *head)
 
 /* iops->release: removed, and the last file on it closed. A lookup that
  * found it just before may still be looking at it. */
-static void release_node(struct inode *inode)
+static struct inode *release_node(struct inode *inode)
 {
 	call_rcu(&to_dentry(inode)->rcu, free_node_rcu);
+	return NULL;	/* the parent is put a grace period later, in free_node_rcu */
 }
 
 const struct inode_operations pseudo_dir_iops = {

@@ -138,9 +138,10 @@ static void free_node_rcu(struct rcu_head *head)
 /* iops->release: the last reference is gone (the node was unlinked and
  * every file on it closed), but a lookup that found it just before the
  * unlink may still be looking at it. */
-static void release_node(struct inode *inode)
+static struct inode *release_node(struct inode *inode)
 {
 	call_rcu(&to_dentry(inode)->rcu, free_node_rcu);
+	return NULL;	/* the parent is put a grace period later, in free_node_rcu */
 }
 
 /* ---- Directories ---- */

@@ -54,15 +54,20 @@ bool inode_get_unless_zero(struct inode *inode)
 }
 
 /* The release order makes everything done with the inode happen before
- * the free that the last put starts. */
+ * the free that the last put starts. A release hands back the parent it
+ * held instead of putting it itself, and the loop puts it: however deep
+ * the chain of last references, the stack holds one frame. */
 void inode_put(struct inode *inode)
 {
-	unsigned long left = __atomic_sub_fetch(&inode->refs, 1, __ATOMIC_ACQ_REL);
+	while (inode) {
+		unsigned long left = __atomic_sub_fetch(&inode->refs, 1, __ATOMIC_ACQ_REL);
 
-	if (left == (unsigned long)-1)
-		panic("vfs: inode %s put more often than it was taken", inode->name);
-	if (left == 0 && inode->iops && inode->iops->release)
-		inode->iops->release(inode);
+		if (left == (unsigned long)-1)
+			panic("vfs: inode %s put more often than it was taken", inode->name);
+		if (left != 0 || !inode->iops || !inode->iops->release)
+			return;
+		inode = inode->iops->release(inode);
+	}
 }
 
 int vfs_next_component(const char **path, const char **name)

@@ -88,8 +88,12 @@ struct inode_operations {
 	int (*truncate)(struct inode *inode, size_t size);
 	/* The last reference is gone: free the inode. Lookups find inodes
 	 * without holding a reference, inside an RCU read-side section, so
-	 * the memory must stay until a grace period has passed (call_rcu). */
-	void (*release)(struct inode *inode);
+	 * the memory must stay until a grace period has passed (call_rcu).
+	 * Returns the inode whose reference this one held and that inode_put
+	 * should give back now (its directory), or NULL: handing it back,
+	 * rather than putting it here, keeps a chain of a thousand
+	 * directories from being freed by a thousand nested calls. */
+	struct inode *(*release)(struct inode *inode);
 };
 
 /* An inode lives while someone holds a reference to it: its directory
@@ -141,7 +145,9 @@ void inode_get(struct inode *inode);
  * being freed): for lookups that found inode inside an RCU read-side
  * section. True if the reference was taken. */
 bool inode_get_unless_zero(struct inode *inode);
-/* Give a reference back; the last one frees the inode (iops->release). */
+/* Give a reference back; the last one frees the inode (iops->release),
+ * and then, in a loop, each inode the freed one held a last reference
+ * to. */
 void inode_put(struct inode *inode);
 
 /* What vfs_stat reports. */

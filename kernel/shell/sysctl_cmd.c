@@ -7,8 +7,11 @@
  *   sysctl -a                 print every setting
  *
  * A NAME is the file's path below /proc/sys with dots for slashes
- * (debug.kprobes-optimization is /proc/sys/debug/kprobes-optimization);
- * a slash in it stands for a dot, as in Linux's. NAME=VALUE sets, with
+ * (debug.kprobes-optimization is /proc/sys/debug/kprobes-optimization,
+ * and so is debug/kprobes-optimization): dots and slashes both separate
+ * its parts. A part cannot be empty, so none is "." or "..", and no
+ * name leads out of /proc/sys (procps' sysctl maps a slash to a dot, so
+ * that "//" would be ".."). NAME=VALUE sets, with
  * or without -w. A NAME that is a directory prints every setting under
  * it. The command knows no setting by name: it reads and writes the
  * files, so every file a subsystem puts in /proc/sys works with it.
@@ -33,8 +36,29 @@ struct setting {
 	char name[256];		/* as the user wrote it, or dotted (for -a) */
 };
 
-/* The file of the setting name, into s->path: dots become slashes and
- * slashes dots. -ENAMETOOLONG if it does not fit. */
+static bool is_separator(char c)
+{
+	return c == '.' || c == '/';
+}
+
+/* Why the len bytes at name are no setting's name, or NULL: they must
+ * be parts separated by one dot or slash each, with no empty part, so
+ * that no part is "." or ".." once the dots are slashes. */
+static const char *bad_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (!is_separator(name[i]))
+			continue;
+		if (i == 0 || i == len - 1)
+			return "a name may not start or end with a separator";
+		if (is_separator(name[i + 1]))
+			return "separators should not be repeated";	/* procps' words */
+	}
+	return NULL;
+}
+
+/* The file of the setting name, into s->path: separators become
+ * slashes. -ENAMETOOLONG if it does not fit. */
 static int setting_path(struct setting *s, const char *name, size_t len)
 {
 	size_t prefix = strlen(PROC_SYS);
@@ -43,7 +67,7 @@ static int setting_path(struct setting *s, const char *name, size_t len)
 		return -ENAMETOOLONG;
 	memcpy(s->path, PROC_SYS, prefix);
 	for (size_t i = 0; i < len; i++)
-		s->path[prefix + i] = name[i] == '.' ? '/' : name[i] == '/' ? '.' : name[i];
+		s->path[prefix + i] = is_separator(name[i]) ? '/' : name[i];
 	s->path[prefix + len] = '\0';
 	memcpy(s->name, name, len);
 	s->name[len] = '\0';
@@ -52,12 +76,18 @@ static int setting_path(struct setting *s, const char *name, size_t len)
 
 /* Find the setting called name (its first len bytes): fill *s and *st,
  * trying the dashed spelling too (see above). 0, or after printing
- * Linux's line about it, a negative errno. */
+ * Linux's line about it (or procps' about a bad name), a negative errno. */
 static int find_setting(struct setting *s, const char *name, size_t len, struct kstat *st)
 {
-	int err = setting_path(s, name, len);
+	const char *why = bad_name(name, len);
+	int err;
 	char *c;
 
+	if (why) {
+		kprintf("sysctl: %s: %.*s\n", why, (int)len, name);
+		return -EINVAL;
+	}
+	err = setting_path(s, name, len);
 	if (!err)
 		err = vfs_stat(s->path, st);
 	if (err == -ENOENT && strchr(s->path, '_')) {
@@ -105,30 +135,60 @@ static void print_setting(const struct setting *s)
 	kfree(text);
 }
 
+/* A directory print_tree is in: the next entry to read, and the lengths
+ * of its path and name, to cut s back to when coming up to it. */
+struct tree_level {
+	size_t next;
+	size_t path_len, name_len;
+};
+
+/* Each level down adds at least two bytes ("/x") to the path, so it
+ * fits no deeper than this. */
+#define TREE_DEPTH_MAX (sizeof(((struct setting *)0)->path) / 2)
+
+/* Add the entry called entry to s's path and dotted name: false if
+ * either would not fit (the entry is then left out). */
+static bool setting_append(struct setting *s, const struct tree_level *at, const char *entry)
+{
+	size_t len = strlen(entry);
+
+	if (at->path_len + len + 2 > sizeof(s->path) || at->name_len + len + 2 > sizeof(s->name))
+		return false;
+	s->path[at->path_len] = '/';
+	strlcpy(s->path + at->path_len + 1, entry, sizeof(s->path) - at->path_len - 1);
+	if (at->name_len)
+		s->name[at->name_len] = '.';
+	strlcpy(s->name + at->name_len + !!at->name_len, entry, sizeof(s->name) - at->name_len - 1);
+	return true;
+}
+
 /* Print every setting under the directory s names (s->path without the
- * slash at the end), dotted, depth first. */
+ * slash at the end), dotted, depth first. A loop over a stack of levels
+ * kept off the thread's stack, not a call per directory: each call
+ * would hold a frame, and a deep tree (a host folder mounted under
+ * /proc/sys, say) would run the shell's stack out. */
 static void print_tree(struct setting *s)
 {
-	size_t path_len = strlen(s->path), name_len = strlen(s->name);
+	static struct tree_level levels[TREE_DEPTH_MAX];
 	struct dirent ent;
+	int depth = 0;
 
-	for (size_t i = 0; vfs_readdir(s->path, i, &ent) > 0; i++) {
-		size_t len = strlen(ent.name);
+	levels[0] = (struct tree_level){ 0, strlen(s->path), strlen(s->name) };
+	while (depth >= 0) {
+		struct tree_level *at = &levels[depth];
 
-		if (path_len + len + 2 > sizeof(s->path) || name_len + len + 2 > sizeof(s->name))
+		s->path[at->path_len] = '\0';
+		s->name[at->name_len] = '\0';
+		if (vfs_readdir(s->path, at->next++, &ent) <= 0) {
+			depth--;	/* done with this directory */
 			continue;
-		s->path[path_len] = '/';
-		strlcpy(s->path + path_len + 1, ent.name, sizeof(s->path) - path_len - 1);
-		if (name_len)
-			s->name[name_len] = '.';
-		strlcpy(s->name + name_len + !!name_len, ent.name,
-			sizeof(s->name) - name_len - 1);
-		if (ent.type == INODE_DIR)
-			print_tree(s);
-		else
+		}
+		if (!setting_append(s, at, ent.name))
+			continue;
+		if (ent.type != INODE_DIR)
 			print_setting(s);
-		s->path[path_len] = '\0';
-		s->name[name_len] = '\0';
+		else if (depth + 1 < (int)TREE_DEPTH_MAX)
+			levels[++depth] = (struct tree_level){ 0, strlen(s->path), strlen(s->name) };
 	}
 }
 

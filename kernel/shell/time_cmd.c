@@ -12,17 +12,28 @@
  * bash's user and sys lines would say nothing. The command runs in this
  * thread, with its output where time's goes; a pipeline is not timed as
  * a whole (time is a command here, not a keyword of the shell's
- * grammar as in bash). */
+ * grammar as in bash).
+ *
+ * `time time wc` prints one real line, as bash does: its parser reads
+ * the repeated keyword as one. Here the leading `time` words are skipped
+ * in a loop before the command runs, so no line, however many `time`s
+ * it holds, makes time call itself (each call would take a frame of
+ * the shell's small stack). */
 #include "kernel/command.h"
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
 #include "kernel/time.h"
+#include "lib/string.h"
 
 static void cmd_time(int argc, char **argv)
 {
 	const struct shell_command *cmd;
 	ktime_t start, took;
 
+	while (argc > 1 && strcmp(argv[1], "time") == 0) {
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		kprintf("usage: time COMMAND [ARGS...]\n");
 		return;

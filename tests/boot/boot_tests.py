@@ -1061,6 +1061,85 @@ def test_grep(m):
     heap_is_back(m, before, "grep and its refusals")
 
 
+# -- typed lines whose depth is the input's (issue 35) ----------------
+# Each used to recurse once per level until the shell's stack ran out.
+
+
+def answers_and_heap_is_back(m, before, what):
+    """After a hostile line: the kernel still answers, and the heap holds
+    what it held before."""
+    parse_uptime(m.command("uptime"), "uptime after " + what)
+    heap_is_back(m, before, what)
+
+
+@test("time_nested")
+def test_time_nested(m):
+    """`time time X` times X once, with one real line, as bash does; a
+    line of 400 `time` words is no deeper than one."""
+    before = settled_heap_usage(m)
+    real = re.compile(r"^real\s+\d+m\d+\.\d{3}s$")
+    for times in (1, 3, 400):
+        typed = "time " * times + "uptime"
+        out = m.command(typed, 60)
+        reals = [line for line in out if real.match(line)]
+        check(len(reals) == 1, "`time` x%d uptime: expected one real line, got %s"
+              % (times, show(out)))
+        parse_uptime(out, "time x%d uptime" % times)
+    expect_exact(m.command("time time"), "usage: time COMMAND [ARGS...]", "time time")
+    answers_and_heap_is_back(m, before, "400 nested times")
+
+
+@test("grep_nested_groups")
+def test_grep_nested_groups(m):
+    """Groups nest 32 deep (REGEX_MAX_DEPTH), in an ERE and a BRE; one
+    more, or a thousand, is one line, not a compiler off its stack."""
+    path = TOOLS_DIR + "/nested.txt"
+    before = settled_heap_usage(m)
+    write_lines(m, path, ["xax", "xbx"])
+    # A BRE's \( is two characters: 900 of them and their \) fill most
+    # of a 4,096-character line.
+    for ere, opening, closing, most in ((True, "(", ")", 1000), (False, "\\(", "\\)", 900)):
+        flag = "-E " if ere else ""
+        for depth, want in ((32, ["xax"]), (33, ["grep: Groups nested too deep"]),
+                            (most, ["grep: Groups nested too deep"])):
+            pattern = opening * depth + "a" + closing * depth
+            typed = "grep %s'%s' %s" % (flag, pattern, path)
+            expect_lines(m, typed, want)
+    expect_lines(m, "rm " + path, [])
+    answers_and_heap_is_back(m, before, "grep with 1,000 nested groups")
+
+
+HOSTNAME = "/etc/hostname"
+
+
+@test("sysctl_bad_names")
+def test_sysctl_bad_names(m):
+    """A sysctl name is parts split by single dots or slashes: repeated,
+    leading or trailing separators are refused (no part is ".."), so no
+    name leaves /proc/sys and /etc/hostname stays as it was."""
+    before = settled_heap_usage(m)
+    hostname = m.command("cat " + HOSTNAME)
+    repeated = "sysctl: separators should not be repeated: "
+    at_end = "sysctl: a name may not start or end with a separator: "
+    for typed, name, why in [
+            ("sysctl -w //.//.etc.hostname=pwned", "//.//.etc.hostname", at_end),
+            ("sysctl -w debug//..//..//etc/hostname=pwned", "debug//..//..//etc/hostname",
+             repeated),
+            ("sysctl -w debug/./../../etc/hostname=pwned", "debug/./../../etc/hostname",
+             repeated),
+            ("sysctl debug..x", "debug..x", repeated),
+            ("sysctl .debug", ".debug", at_end),
+            ("sysctl debug/", "debug/", at_end),
+            ("sysctl -w ..=1", "..", at_end)]:
+        expect_exact(m.command(typed), why + name, typed)
+    check(m.command("cat " + HOSTNAME) == hostname,
+          "%s changed by the refused names: %s" % (HOSTNAME, show(m.command("cat " + HOSTNAME))))
+    expect_exact(m.command("sysctl debug/nope"),
+                 "sysctl: cannot stat /proc/sys/debug/nope: No such file or directory",
+                 "sysctl debug/nope")
+    answers_and_heap_is_back(m, before, "the refused sysctl names")
+
+
 @test("head_tail")
 def test_head_tail(m):
     """head and tail: -n N, -nN, -N, tail's +N, 10 by default, a header
@@ -2680,7 +2759,7 @@ KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 import module_tests  # noqa: E402
 module_tests.define(test)
 import ninep_tests  # noqa: E402
-ninep_tests.define(test)
+ninep_tests.define(test, settled_heap_usage, answers_and_heap_is_back)
 
 
 @test("selftest")
@@ -2772,7 +2851,8 @@ DEFAULT_CPUS = 4
 UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc_cpuinfo",
             "proc_interrupts", "proc_meminfo", "dmesg", "help", "cat", "worker",
             "probe_add_del", "paste", "kprobes_debugfs_enabled",
-            "kprobes_files_while_probes_change", "module_bad_files", "probe_removal_under_hits",
+            "kprobes_files_while_probes_change", "module_bad_files", "time_nested",
+            "grep_nested_groups", "sysctl_bad_names", "host_folder_deep", "probe_removal_under_hits",
             "selftest", "poweroff"]
 
 

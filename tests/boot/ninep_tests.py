@@ -54,8 +54,17 @@ def text_file(path, lines):
             f.write("line %d of a text file shared by the host\n" % i)
 
 
-def define(test):
-    """Register the 9P tests with boot_tests.py's decorator."""
+# A chain of directories deeper than the shell's stack would hold one
+# frame per level of (300 was enough to end it), and a tree under
+# /proc/sys as deep as a sysctl name can reach (a 256-byte path).
+CHAIN_DEPTH = 1000
+SYSCTL_DEPTH = 112
+
+
+def define(test, settled_heap_usage, answers_and_heap_is_back):
+    """Register the 9P tests with boot_tests.py's decorator and its
+    helpers: settled_heap_usage(m), the heap in use, and
+    answers_and_heap_is_back(m, before, what)."""
 
     @test("host_folder")
     def test_host_folder(m):
@@ -194,6 +203,57 @@ def define(test):
                           "`ls /host` still lists gone: %s" % show(out))
             finally:
                 os.unlink(secret.name)
+
+    @test("host_folder_deep")
+    def test_host_folder_deep(m):
+        """A 1,000-level chain of directories: ls of the deepest, cd into
+        it and out, and the chain freed one level after another, not by
+        a call per level; the share mounted on /proc/sys/debug too, and
+        sysctl walking a 112-level tree in it. After each, the kernel
+        answers and the heap is back where it was."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            # Python's makedirs and rmtree recurse once per level: mkdir -p
+            # and rm -rf do not.
+            chain = os.path.join(share, *(["d"] * CHAIN_DEPTH))
+            tree = os.path.join(share, "s", *(["x"] * SYSCTL_DEPTH))
+            subprocess.run(["mkdir", "-p", chain, tree], check=True)
+            open(os.path.join(chain, "bottom"), "w").close()
+            with open(os.path.join(tree, "leaf"), "w") as f:
+                f.write("deep\n")
+            deepest = "/host/" + "/".join(["d"] * CHAIN_DEPTH)
+            try:
+                booted_deep(m, share, deepest)
+            finally:
+                subprocess.run(["rm", "-rf", os.path.join(share, "d")], check=True)
+
+    def booted_deep(m, share, deepest):
+        """host_folder_deep's machine: share holds the chain and the tree."""
+        with boot_sharing(m, share, cpus=m.smp, title="9p deep") as h:
+            # The kernel keeps the last 4 listings it read (ninepfs_dir.c):
+            # fill them with one-name directories like the ones listed
+            # below, so that the heap's size is steady from here on.
+            for warm in ("d", "d/d", "d/d/d", "s"):
+                h.command("ls /host/" + warm)
+            before = settled_heap_usage(h)
+            out = h.command("ls " + deepest, 120)
+            check([line.split()[0] for line in out] == ["bottom"],
+                  "`ls` of the 1,000th directory: %s" % show(out))
+            answers_and_heap_is_back(h, before, "ls of the 1,000th directory")
+            check(h.command("cd " + deepest, 120) == [], "`cd` to the 1,000th directory")
+            out = h.command("ls", 120)
+            check([line.split()[0] for line in out] == ["bottom"],
+                  "`ls` in the 1,000th directory: %s" % show(out))
+            check(h.command("cd /") == [], "`cd /` from the 1,000th directory")
+            answers_and_heap_is_back(h, before, "cd into the 1,000th directory and out")
+
+            check(h.command("mount -t 9p host /proc/sys/debug") == [],
+                  "`mount -t 9p host /proc/sys/debug` printed something")
+            name = "debug.s." + ".".join(["x"] * SYSCTL_DEPTH) + ".leaf"
+            out = h.command("sysctl debug.s", 120)
+            check(out == [name + " = deep"], "`sysctl debug.s` (%d levels): %s"
+                  % (SYSCTL_DEPTH + 1, show(out)))
+            check(h.command("umount /proc/sys/debug") == [], "`umount /proc/sys/debug`")
+            answers_and_heap_is_back(h, before, "sysctl of a %d-level tree" % SYSCTL_DEPTH)
 
     @test("host_folder_readonly")
     def test_host_folder_readonly(m):

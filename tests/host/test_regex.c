@@ -3,7 +3,8 @@
  * POSIX leaves open, -i and -w, every refusal with GNU's words, and that
  * no expression makes matching run away. The expected answers are GNU
  * grep 3.8's on the same lines, but for the two refusals marked "ours"
- * (GNU takes both). */
+ * (GNU takes both) and the bound on nested groups (GNU's is its own
+ * stack's end: "stack overflow"). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -344,6 +345,46 @@ static void test_stop_hook(void **state)
 	assert_null(re.stop);	/* compiling clears it */
 }
 
+/* n groups, one inside the other, around an a: ((a)) for n = 2. */
+static const char *nested(int n, bool ere)
+{
+	static char pattern[4 * 1000 + 2];
+	const char *open = ere ? "(" : "\\(", *close = ere ? ")" : "\\)";
+	size_t len = strlen(open);
+	char *p = pattern;
+
+	for (int i = 0; i < n; i++, p += len)
+		memcpy(p, open, len);
+	*p++ = 'a';
+	for (int i = 0; i < n; i++, p += len)
+		memcpy(p, close, len);
+	*p = '\0';
+	return pattern;
+}
+
+/* Groups nest REGEX_MAX_DEPTH deep and no deeper: one more, or a
+ * thousand more, is one refusal, not a compiler run off its stack. */
+static void test_nesting_bound(void **state)
+{
+	(void)state;
+	for (int ere = 0; ere <= 1; ere++) {
+		unsigned int flags = ere ? REGEX_EXTENDED : 0;
+		const int too_deep[] = { REGEX_MAX_DEPTH + 1, 1000 };
+
+		compile(nested(REGEX_MAX_DEPTH, ere), flags);
+		assert_true(regex_search(&re, "xax", 3, false));
+		assert_false(regex_search(&re, "xbx", 3, false));
+		for (size_t i = 0; i < ARRAY_SIZE(too_deep); i++) {
+			const char *error = NULL;
+			int err = regex_compile(&re, nested(too_deep[i], ere), flags, &error);
+
+			if (err != -EINVAL || !error || strcmp(error, "Groups nested too deep") != 0)
+				fail_msg("%d groups deep (%s): got %d '%s'", too_deep[i],
+					 ere ? "ERE" : "BRE", err, error ? error : "(none)");
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_no_blow_up),
 		cmocka_unit_test(test_stop_hook),
+		cmocka_unit_test(test_nesting_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
