@@ -43,7 +43,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import archs  # noqa: E402
 import mksymtab  # noqa: E402  (which of nm's symbols the kernel's table keeps)
 import qemu  # noqa: E402
-from checks import TestFailure, check, info, show  # noqa: E402
+from checks import (TestFailure, check, heap_is_back, info, settled_heap_usage,  # noqa: E402
+                    show)
 
 BOOT_TIMEOUT = 60       # TCG without KVM is slow on CI runners
 COMMAND_TIMEOUT = 20
@@ -1043,13 +1044,6 @@ def test_ctrl_c(m):
 TOOLS_DIR = "/home/student"
 
 
-def heap_is_back(m, before, what):
-    """The heap holds what it held before what ran: pipes and the tools'
-    buffers were given back."""
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %s: %s, before %s" % (what, after, before))
-
-
 def write_lines(m, path, lines):
     """Make the file at path hold lines, one echo each."""
     for i, line in enumerate(lines):
@@ -1791,31 +1785,6 @@ def test_hang_kretprobe_on_kfree(m):
           % show(out))
 
 
-HEAP_LINE = re.compile(r"^heap: (\d+) bytes in (\d+) allocations,")
-
-
-def heap_usage(m):
-    """(bytes, allocations) in use on the kernel heap, from `mem`."""
-    out = m.command("mem")
-    for line in out:
-        found = HEAP_LINE.match(line)
-        if found:
-            return int(found.group(1)), int(found.group(2))
-    raise TestFailure("`mem`: expected a line 'heap: N bytes in N allocations, ...', got %s"
-                      % show(out))
-
-
-def settled_heap_usage(m, seconds=5.0):
-    """heap_usage once two readings 0.3 s apart agree: memory given back
-    through call_rcu is freed a grace period later, by the rcu thread."""
-    deadline = time.monotonic() + seconds
-    last = heap_usage(m)
-    while True:
-        time.sleep(0.3)
-        now = heap_usage(m)
-        if now == last or time.monotonic() > deadline:
-            return now
-        last = now
 
 
 @test("kretprobe_orphan_given_back")
