@@ -210,12 +210,14 @@ def define(test):
             finally:
                 os.unlink(secret.name)
 
-    @test("host_folder_trailing_slash")
-    def test_host_folder_trailing_slash(m):
+    @test("host_folder_hostile_paths")
+    def test_host_folder_hostile_paths(m):
         """On the share too, a slash after a file's name is `Not a
         directory` (the host's file is neither printed, overwritten nor
-        removed), a directory's works, and `cat F >> F` is refused as GNU
-        cat refuses it instead of growing the host's file without end."""
+        removed) and a directory's works; `ls` of 400 paths looks each up
+        once (each lookup is two requests to the host); `cat F >> F` is
+        refused as GNU cat refuses it instead of growing the host's file
+        without end."""
         with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
             f = os.path.join(share, "f")
             with open(f, "w") as out:
@@ -241,6 +243,14 @@ def define(test):
                 check(h.command("ls /host/") == listing, "`ls /host/` differs from `ls /host`")
                 check(h.command("cd /host/sub/") == [], "`cd /host/sub/` printed")
                 check(h.command("pwd") == ["/host/sub"], "`pwd` after `cd /host/sub/`")
+                h.command("cd /host")
+                many = 400
+                start = time.monotonic()
+                out = h.command("ls" + " f" * many, 600)
+                took = time.monotonic() - start
+                check(out == ["f  6"] * many, "`ls f` * %d in /host: %s" % (many, show(out)))
+                info("ls of %d host paths: %.1f s of wall time" % (many, took))
+                check(took < 30, "`ls` of %d host paths took %.1f s" % (many, took))
                 h.command("cd /")
 
                 # The refusal goes where cat's output goes (docs/shell.md).
