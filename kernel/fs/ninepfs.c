@@ -18,7 +18,6 @@
 #include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/virtio/virtio_9p.h"
-#include "include/linux/stat.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -55,20 +54,20 @@ static int p9fs_rpc(void *ctx, const void *req, size_t req_len, void *reply, siz
 }
 
 /* The VFS's type for a host file: from its qid for a directory, else
- * from the type bits of its mode (9P2000.L's modes are Linux's), 0 when
+ * from the type bits of its mode (P9_S_*), 0 when
  * no Tgetattr was asked. A link is a file here (lookup follows it). */
 static enum inode_type type_of(const struct p9_qid *qid, uint32_t mode)
 {
 	if (qid->type & P9_QT_DIR)
 		return INODE_DIR;
-	switch (mode & S_IFMT) {
-	case S_IFIFO:
+	switch (mode & P9_S_IFMT) {
+	case P9_S_IFIFO:
 		return INODE_FIFO;
-	case S_IFSOCK:
+	case P9_S_IFSOCK:
 		return INODE_SOCK;
-	case S_IFCHR:
+	case P9_S_IFCHR:
 		return INODE_CHR;
-	case S_IFBLK:
+	case P9_S_IFBLK:
 		return INODE_BLK;
 	default:
 		return INODE_FILE;
