@@ -632,11 +632,8 @@ int vfs_readdir_at(const struct path *dir, size_t index, struct dirent *out)
 int vfs_readdir(const char *path, size_t index, struct dirent *out)
 {
 	struct path dir;
-	int err;
+	int err = kern_path(path, &dir);
 
-	if (!out)
-		return -EINVAL;
-	err = kern_path(path, &dir);
 	if (err)
 		return err;
 	err = vfs_readdir_at(&dir, index, out);
