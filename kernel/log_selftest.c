@@ -407,7 +407,7 @@ static ssize_t failing_write(struct out_sink *sink, const char *buf, size_t len)
 /* A sink's error is kprintf's result, and nothing more is sent to it. */
 static void sink_error_is_returned(void)
 {
-	static struct out_sink failing = { failing_write };
+	static struct out_sink failing = { .write = failing_write };
 	struct out_sink *old = printk_set_sink(&failing);
 	int n;
 

@@ -284,6 +284,13 @@ bool kprintf_to_console(void)
 	return !sink || sink == &console_sink;
 }
 
+struct file *kprintf_output_file(void)
+{
+	struct out_sink *sink = task_sink();
+
+	return sink ? sink->file : NULL;
+}
+
 /* kprintf's text on its way to a sink, gathered into chunks: a sink is
  * called once per chunk, not for every piece vformat hands over. */
 struct sink_output {
@@ -336,7 +343,7 @@ static ssize_t console_sink_write(struct out_sink *sink, const char *buf, size_t
 	return (ssize_t)len;
 }
 
-struct out_sink console_sink = { console_sink_write };
+struct out_sink console_sink = { .write = console_sink_write };
 
 int vkprintf(const char *fmt, va_list ap)
 {

@@ -22,6 +22,8 @@
 
 #include "lib/types.h"
 
+struct file;
+
 /* Print formatted text (see lib/format.h): to this thread's sink, or as
  * a kernel message (above). Returns the characters formatted, or the
  * first error the sink returned (negative errno; the rest of the text is
@@ -43,6 +45,10 @@ ssize_t kwrite(const char *buf, size_t len);
  * from a handler, with chunks of a message (a short message in one). */
 struct out_sink {
 	ssize_t (*write)(struct out_sink *sink, const char *buf, size_t len);
+	/* The file the text is written into (a shell redirection's), NULL
+	 * for the console or a pipe: what a command compares the files it
+	 * reads with, as GNU cat refuses to append a file to itself. */
+	struct file *file;
 };
 
 /* The console, unlogged. kprintf formats for it straight onto the
@@ -62,6 +68,10 @@ struct out_sink *printk_set_sink(struct out_sink *sink);
  * a partial line for the prompt's sake does it only there, so that a
  * file it copies arrives byte for byte. */
 bool kprintf_to_console(void);
+
+/* The file this thread's kprintf text goes into (its sink's file), or
+ * NULL for the console, a pipe, or none. */
+struct file *kprintf_output_file(void);
 
 /* Log levels, as Linux writes them: the start-of-header byte and a digit
  * at the start of a format, e.g. printk(KERN_ERR "x failed\n"). */

@@ -10,6 +10,7 @@ static const char *const messages[] = {
 	[ENOENT]	= "No such file or directory",
 	[EINTR]		= "Interrupted system call",
 	[EIO]		= "Input/output error",
+	[ENXIO]		= "No such device or address",
 	[E2BIG]		= "Argument list too long",
 	[ENOEXEC]	= "Exec format error",
 	[EBADF]		= "Bad file descriptor",

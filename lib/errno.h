@@ -7,6 +7,7 @@
 #define ENOENT   2
 #define EINTR    4
 #define EIO      5
+#define ENXIO    6
 #define ENOEXEC  8
 #define E2BIG    7
 #define EBADF    9

@@ -50,6 +50,14 @@ struct p9_time {
 	uint64_t nsec;
 };
 
+/* The file type bits of Rgetattr's mode: 9P2000.L carries Linux's
+ * st_mode, so these are Linux's S_IFMT and S_IF* values. */
+#define P9_S_IFMT   0170000
+#define P9_S_IFSOCK 0140000
+#define P9_S_IFBLK  0060000
+#define P9_S_IFCHR  0020000
+#define P9_S_IFIFO  0010000
+
 /* Rgetattr: valid says which fields the server filled in (P9_GETATTR_*). */
 struct p9_attr {
 	uint64_t valid;

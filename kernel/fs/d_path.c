@@ -29,14 +29,16 @@ static bool prepend(char *buf, size_t *start, const char *name)
 	return true;
 }
 
-/* Is dir still the entry called dir->name in parent? */
+/* Is dir still the entry called dir->name in parent? The same file,
+ * not the same inode: a 9p lookup makes a new inode each time. */
 static bool still_named(struct inode *parent, struct inode *dir)
 {
 	struct inode *found = parent->iops->lookup(parent, dir->name, strlen(dir->name));
+	bool same = found && vfs_same_file(found, dir);
 
 	if (found)
 		inode_put(found);
-	return found == dir;
+	return same;
 }
 
 int vfs_path_name(const struct path *path, char *buf, size_t size)

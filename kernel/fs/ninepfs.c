@@ -53,10 +53,33 @@ static int p9fs_rpc(void *ctx, const void *req, size_t req_len, void *reply, siz
 	return virtio_9p_request(req, req_len, reply, cap, reply_len);
 }
 
+/* The VFS's type for a host file: from its qid for a directory, else
+ * from the type bits of its mode (P9_S_*), 0 when
+ * no Tgetattr was asked. A link is a file here (lookup follows it). */
+static enum inode_type type_of(const struct p9_qid *qid, uint32_t mode)
+{
+	if (qid->type & P9_QT_DIR)
+		return INODE_DIR;
+	switch (mode & P9_S_IFMT) {
+	case P9_S_IFIFO:
+		return INODE_FIFO;
+	case P9_S_IFSOCK:
+		return INODE_SOCK;
+	case P9_S_IFCHR:
+		return INODE_CHR;
+	case P9_S_IFBLK:
+		return INODE_BLK;
+	default:
+		return INODE_FILE;
+	}
+}
+
 /* A new node for a host file, with one reference, holding parent's
- * (which the caller gives it). NULL if memory is short. */
+ * (which the caller gives it); mode as type_of takes it. NULL if memory
+ * is short. */
 static struct p9_node *node_new(struct p9_node *parent, const char *name, size_t len,
-				uint32_t fid, const struct p9_qid *qid, size_t size)
+				uint32_t fid, const struct p9_qid *qid, uint32_t mode,
+				size_t size)
 {
 	struct p9_node *n = kzalloc(sizeof(*n) + len + 1);
 
@@ -67,7 +90,8 @@ static struct p9_node *node_new(struct p9_node *parent, const char *name, size_t
 	n->fid = fid;
 	n->qid = *qid;
 	n->inode.name = n->name;
-	n->inode.type = qid->type & P9_QT_DIR ? INODE_DIR : INODE_FILE;
+	n->inode.type = type_of(qid, mode);
+	n->inode.ino = qid->path;	/* a new inode for each walk: this tells it is one file */
 	n->inode.size = size;
 	n->inode.refs = 1;
 	n->inode.iops = &p9fs_iops;
@@ -87,9 +111,10 @@ static int to_cname(char buf[VFS_NAME_MAX + 1], const char *name, size_t len)
 }
 
 /* Walk from dir's fid to its child name: a new fid, its qid, and the
- * size the host gives it now. Call with p9fs_lock held. */
+ * mode and size the host gives it now (0 for a directory). Call with
+ * p9fs_lock held. */
 static int walk_child(struct p9_node *dir, const char *name, uint32_t *fid,
-		      struct p9_qid *qid, size_t *size)
+		      struct p9_qid *qid, uint32_t *mode, size_t *size)
 {
 	struct p9_attr attr;
 	int err;
@@ -99,6 +124,7 @@ static int walk_child(struct p9_node *dir, const char *name, uint32_t *fid,
 	err = p9fs_check(p9_walk(&p9fs_client, dir->fid, 1, &name, fid, qid), "walk");
 	if (err)
 		return err;
+	*mode = 0;
 	*size = 0;
 	if (qid->type & P9_QT_DIR)
 		return 0;	/* a directory's size means nothing here */
@@ -107,6 +133,7 @@ static int walk_child(struct p9_node *dir, const char *name, uint32_t *fid,
 		p9_clunk(&p9fs_client, *fid);
 		return err;
 	}
+	*mode = attr.mode;
 	*size = (size_t)attr.size;
 	return 0;
 }
@@ -116,18 +143,18 @@ struct inode *p9fs_walk_name(struct inode *dir_inode, const char *name, size_t l
 	struct p9_node *dir = to_p9_node(dir_inode), *child;
 	char cname[VFS_NAME_MAX + 1];
 	struct p9_qid qid;
-	uint32_t fid;
+	uint32_t fid, mode;
 	size_t size;
 	int err;
 
 	if (to_cname(cname, name, len))
 		return NULL;
 	mutex_lock(&p9fs_lock);
-	err = walk_child(dir, cname, &fid, &qid, &size);
+	err = walk_child(dir, cname, &fid, &qid, &mode, &size);
 	mutex_unlock(&p9fs_lock);
 	if (err)
 		return NULL;
-	child = node_new(dir, name, len, fid, &qid, size);
+	child = node_new(dir, name, len, fid, &qid, mode, size);
 	if (!child) {
 		p9fs_clunk(fid);
 		return NULL;
@@ -244,7 +271,7 @@ static struct inode *p9fs_lookup(struct inode *dir, const char *name, size_t len
 struct inode *p9fs_gone_node(struct inode *dir, const char *name, size_t len, uint8_t qid_type)
 {
 	struct p9_qid qid = { .type = qid_type };
-	struct p9_node *n = node_new(to_p9_node(dir), name, len, P9_NOFID, &qid, 0);
+	struct p9_node *n = node_new(to_p9_node(dir), name, len, P9_NOFID, &qid, 0, 0);
 
 	if (!n)
 		return NULL;
@@ -374,7 +401,7 @@ static int attach_root(struct p9_node **root)
 		return err;
 	if (!(qid.type & P9_QT_DIR))
 		return -ENOTDIR;
-	*root = node_new(NULL, "", 0, fid, &qid, 0);
+	*root = node_new(NULL, "", 0, fid, &qid, 0, 0);
 	return *root ? 0 : -ENOMEM;
 }
 

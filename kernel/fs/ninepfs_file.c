@@ -74,6 +74,8 @@ static int p9fs_open(struct inode *inode, struct file *file)
 		return -ENOENT;
 	if (node->qid.type & P9_QT_SYMLINK)
 		return -ELOOP;	/* not followed: see docs/9p.md */
+	if (inode->type != INODE_FILE)
+		return -ENXIO;	/* a FIFO, socket or device: the host's, not a file */
 	of = kzalloc(sizeof(*of));
 	if (!of)
 		return -ENOMEM;

@@ -170,6 +170,7 @@ static void test_relative_paths(void)
 
 	/* A failed cd changes nothing. */
 	EXPECT_EQ(vfs_chdir("motd"), -ENOTDIR);
+	EXPECT_EQ(vfs_chdir("motd/"), -ENOTDIR);
 	EXPECT_EQ(vfs_chdir("nope"), -ENOENT);
 	EXPECT_EQ(vfs_chdir(""), -ENOENT);
 	EXPECT_EQ(vfs_getcwd(buf, sizeof(buf)), 4);
@@ -181,6 +182,7 @@ static void test_relative_paths(void)
 	EXPECT_EQ(vfs_unlink("../etc/" TEST_FILE), 0);
 	EXPECT_EQ(vfs_stat("/etc/" TEST_FILE, &st), -ENOENT);
 	EXPECT_EQ(vfs_mkdir("motd"), -EEXIST);
+	EXPECT_EQ(vfs_mkdir("motd/"), -EEXIST);
 	EXPECT_EQ(vfs_mkdir("."), -EEXIST);
 	EXPECT_EQ(vfs_mkdir(".."), -EEXIST);
 	EXPECT_EQ(vfs_unlink("."), -EISDIR);

@@ -70,6 +70,13 @@ void inode_put(struct inode *inode)
 	}
 }
 
+/* A filesystem is known by its inode operations: each has its own, and
+ * the one filesystem that numbers its inodes (9p) has one share. */
+bool vfs_same_file(const struct inode *a, const struct inode *b)
+{
+	return a == b || (a->ino && a->ino == b->ino && a->iops == b->iops);
+}
+
 int vfs_next_component(const char **path, const char **name)
 {
 	const char *p = *path;
@@ -173,14 +180,25 @@ static int walk_start(const char *path, struct path *pos)
 	return mount_get_root(pos) ? 0 : -ENOENT;	/* nothing mounted yet */
 }
 
+/* Whether the last name of a path, as walk_path left it (len bytes at
+ * name, in the path), has a slash after it ("d/", "d//"): it must then
+ * name a directory, an existing one or one being made. */
+static bool must_be_dir(const char *name, size_t len)
+{
+	return name[len] == '/';
+}
+
 /* Walk a path, in place: no name is copied, so a walk costs the stack
  * the same whatever the lengths. The walk holds references to where it
  * stands (the inode and its mount), takes the next place's before
  * giving those back, and hands the last place's to the caller. If last
  * is non-NULL, the walk stops before the last component, which *last
- * then points to (*last_len bytes; 0 for "/"). Repeated and trailing
- * slashes are ignored ("//etc///motd/" is "/etc/motd"). Returns 0 and
- * sets *out, or a negative errno (see kern_path, vfs.h). */
+ * then points to (*last_len bytes; 0 for "/"). Repeated slashes are
+ * one ("//etc///motd" is "/etc/motd"); slashes at the end say, as in
+ * Linux, that the last name must be a directory: the walk checks that
+ * when it walks the last name, and leaves it to the caller (see
+ * must_be_dir) when it does not. Returns 0 and sets *out, or a negative
+ * errno (see kern_path, vfs.h). */
 static int walk_path(const char *path, struct path *out, const char **last,
 		     size_t *last_len)
 {
@@ -214,6 +232,8 @@ static int walk_path(const char *path, struct path *out, const char **last,
 		name = next;
 		len = next_len;
 	}
+	if (!len && !last && path[-1] == '/' && pos.inode->type != INODE_DIR)
+		len = -ENOTDIR;		/* "/etc/motd/" */
 	if (len < 0) {
 		path_put(&pos);
 		return len;
@@ -246,16 +266,21 @@ static int resolve(const char *path, struct inode **out)
 	return 0;
 }
 
+void vfs_getattr(const struct path *path, struct kstat *out)
+{
+	out->type = path->inode->type;
+	out->size = __atomic_load_n(&path->inode->size, __ATOMIC_RELAXED);
+}
+
 int vfs_stat(const char *path, struct kstat *out)
 {
-	struct inode *inode;
-	int err = resolve(path, &inode);
+	struct path where;
+	int err = kern_path(path, &where);
 
 	if (err)
 		return err;
-	out->type = inode->type;
-	out->size = __atomic_load_n(&inode->size, __ATOMIC_RELAXED);
-	inode_put(inode);
+	vfs_getattr(&where, out);
+	path_put(&where);
 	return 0;
 }
 
@@ -288,7 +313,9 @@ static int walk_to_parent(const char *path, struct inode **dir, const char **nam
  * the directory's create if the name is new. A name that exists is
  * opened as it is even where nothing can be made (`echo 0 > FILE` opens
  * a generated FILE with O_CREAT). What is mounted on a directory is not
- * crossed into: a directory is not opened either way. Returns 0 with a
+ * crossed into: a directory is not opened either way. A new name with a
+ * slash after it is a directory that O_CREAT cannot make (-EISDIR, as
+ * Linux says), a file's name with one is -ENOTDIR. Returns 0 with a
  * reference in *out, or an errno. */
 static int open_inode(const char *path, int flags, struct inode **out)
 {
@@ -303,8 +330,14 @@ static int open_inode(const char *path, int flags, struct inode **out)
 	if (err)
 		return err;
 	*out = dir->iops->lookup(dir, name, len);
-	if (!*out)
+	if (!*out && must_be_dir(name, len))
+		err = -EISDIR;
+	else if (!*out)
 		err = dir->iops->create ? dir->iops->create(dir, name, len, out) : -EACCES;
+	else if (must_be_dir(name, len) && (*out)->type != INODE_DIR) {
+		inode_put(*out);
+		err = -ENOTDIR;
+	}
 	inode_put(dir);
 	return err;
 }
@@ -379,8 +412,9 @@ static bool find_name(struct inode *dir, const char *name, size_t len, bool *is_
 /* Make a directory at path (making) or remove the file there, with the
  * operation of the directory that holds its last name. As in Linux,
  * what the name is decides first (-EEXIST for mkdir of a name that
- * exists, -ENOENT and -EISDIR for an unlink), then whether the
- * directory has the operation (-EPERM if it has none). */
+ * exists, -ENOENT and -EISDIR for an unlink, -ENOTDIR for unlinking a
+ * file named with a slash after it), then whether the directory has the
+ * operation (-EPERM if it has none). */
 static int change_name(const char *path, bool making)
 {
 	int (*op)(struct inode *dir, const char *name, size_t len);
@@ -396,8 +430,12 @@ static int change_name(const char *path, bool making)
 	op = making ? dir->iops->mkdir : dir->iops->unlink;
 	if (making && exists)
 		err = -EEXIST;
-	else if (!making && (!exists || is_dir))
-		err = exists ? -EISDIR : -ENOENT;
+	else if (!making && !exists)
+		err = -ENOENT;
+	else if (!making && is_dir)
+		err = -EISDIR;
+	else if (!making && must_be_dir(name, len))
+		err = -ENOTDIR;		/* "rm /etc/motd/" */
 	else
 		err = op ? op(dir, name, len) : -EPERM;
 	inode_put(dir);
@@ -570,27 +608,20 @@ int vfs_read_all(const char *path, void **out, size_t *size)
 	return 0;
 }
 
-/* Returns 1, 0 past the last entry, -ENOTDIR for a file, or an error of
- * resolve(). Each call finds the index-th child afresh, so listing a
- * directory of n entries costs O(n^2) steps: fine for the small trees
- * here, and it needs no directory cursor to keep between calls. */
-int vfs_readdir(const char *path, size_t index, struct dirent *out)
+/* Each call finds the index-th child afresh, so listing a directory of
+ * n entries costs O(n^2) steps where a filesystem's child walks a list:
+ * fine for the small trees here, and it needs no directory cursor to
+ * keep between calls. */
+int vfs_readdir_at(const struct path *dir, size_t index, struct dirent *out)
 {
-	struct inode *dir, *child;
-	int err;
+	const struct inode *inode = dir->inode;
+	struct inode *child;
 
 	if (!out)
 		return -EINVAL;
-	err = resolve(path, &dir);
-	if (err)
-		return err;
-	if (dir->type != INODE_DIR || !dir->iops || !dir->iops->child) {
-		inode_put(dir);
+	if (inode->type != INODE_DIR || !inode->iops || !inode->iops->child)
 		return -ENOTDIR;
-	}
-
-	child = dir->iops->child(dir, index);
-	inode_put(dir);
+	child = inode->iops->child(dir->inode, index);
 	if (!child)
 		return 0;
 	strlcpy(out->name, child->name, sizeof(out->name));
@@ -601,4 +632,16 @@ int vfs_readdir(const char *path, size_t index, struct dirent *out)
 	out->size = __atomic_load_n(&child->size, __ATOMIC_RELAXED);
 	inode_put(child);
 	return 1;
+}
+
+int vfs_readdir(const char *path, size_t index, struct dirent *out)
+{
+	struct path dir;
+	int err = kern_path(path, &dir);
+
+	if (err)
+		return err;
+	err = vfs_readdir_at(&dir, index, out);
+	path_put(&dir);
+	return err;
 }

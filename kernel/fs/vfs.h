@@ -13,7 +13,12 @@
 #define VFS_NAME_MAX 255
 #define VFS_PATH_MAX 4096
 
-enum inode_type { INODE_FILE, INODE_DIR };
+/* What an inode is: a regular file or a directory, which every
+ * filesystem here has, or one of the special files only a host's
+ * shared folder can hold (ninepfs.h): a FIFO, a socket, a character or
+ * a block device. Those are listed, never opened (-ENXIO): their bytes
+ * would be the host's, not a file's. */
+enum inode_type { INODE_FILE, INODE_DIR, INODE_FIFO, INODE_SOCK, INODE_CHR, INODE_BLK };
 
 /* A file's mode bits, as Linux's calls to make files take them. There
  * is one user here, who may read and write anything (as Linux's root
@@ -110,6 +115,10 @@ struct inode {
 	const struct file_operations *fops;
 	void *i_private;		/* the data a generated file was made
 					   with, for its operations (Linux's name) */
+	uint64_t ino;			/* the file's number in its filesystem,
+					   where one file may have several inodes
+					   at once (9p's: the host's); 0 where an
+					   inode is its file's only one */
 };
 
 struct file {
@@ -149,6 +158,9 @@ bool inode_get_unless_zero(struct inode *inode);
  * and then, in a loop, each inode the freed one held a last reference
  * to. */
 void inode_put(struct inode *inode);
+/* Whether two inodes are the same file: the same inode, or two of one
+ * filesystem with the same ino (Linux compares st_dev and st_ino). */
+bool vfs_same_file(const struct inode *a, const struct inode *b);
 
 /* What vfs_stat reports. */
 struct kstat {
@@ -166,12 +178,15 @@ int vfs_next_component(const char **path, const char **name);
  * absolute ("/etc/motd"), or relative to the calling thread's working
  * directory ("motd", "../etc/motd": kernel/fs/cwd.h). "." names the
  * directory it is in and ".." the one above it, across a mount point
- * back into the filesystem below; ".." of "/" is "/". */
+ * back into the filesystem below; ".." of "/" is "/". A slash after the
+ * last name ("/etc/", "/etc/motd/") says it names a directory: for a
+ * file that is -ENOTDIR, as in Linux. */
 
 /* Resolve name to the place it leads to, crossing mounts: 0 and *out,
  * whose references the caller gives back with path_put, or a negative
  * errno: -ENOENT (a name missing, or an empty path), -ENOTDIR (a file
- * where a directory was needed, "." and ".." included), -ENAMETOOLONG
+ * where a directory was needed, "." and ".." or a slash after its name
+ * included), -ENAMETOOLONG
  * (a name longer than VFS_NAME_MAX, or a path of VFS_PATH_MAX bytes or
  * more), -EINVAL (NULL). Linux's kern_path, without its flags. */
 int kern_path(const char *name, struct path *out);
@@ -184,6 +199,9 @@ int kern_path(const char *name, struct path *out);
  * buf then holds the name it was reached by all the same. */
 int vfs_path_name(const struct path *path, char *buf, size_t size);
 
+/* The type and size of the place path is (one kern_path found):
+ * Linux's vfs_getattr, without its flags. */
+void vfs_getattr(const struct path *path, struct kstat *out);
 /* The type and size of what a path names: 0 or a negative errno (those
  * of kern_path). */
 int vfs_stat(const char *path, struct kstat *out);
@@ -191,8 +209,9 @@ int vfs_stat(const char *path, struct kstat *out);
 /* Open the file at a path. flags is O_RDONLY, O_WRONLY or
  * O_RDWR, with O_CREAT, O_TRUNC and O_APPEND as in open(2); they reach
  * the file's open in file->flags. Returns 0 and sets *out, or a
- * negative errno (-ENOENT, -EISDIR, -ENOMEM, -EACCES for O_CREAT of a
- * new name where the directory takes none, or the file's open's). */
+ * negative errno (-ENOENT, -EISDIR, also for O_CREAT of a new name with
+ * a slash after it, -ENOTDIR, -ENOMEM, -EACCES for O_CREAT of a new name
+ * where the directory takes none, or the file's open's). */
 int vfs_open(const char *path, int flags, struct file **out);
 /* Make an empty directory at a path: 0 or a negative errno (-EEXIST,
  * also for "/", "." and "..", -ENOENT, -ENOTDIR, -EPERM where the
@@ -205,7 +224,8 @@ int vfs_mkdir(const char *path);
  * kern_path. */
 int vfs_mountpoint(const char *path, struct path *out);
 /* Remove the file at a path: 0 or a negative errno (-ENOENT, -EISDIR,
- * also for "/", "." and "..", -EPERM where the directory lets no file
+ * also for "/", "." and "..", -ENOTDIR for a file's name with a slash
+ * after it, -EPERM where the directory lets no file
  * go). Files open on it go on as their filesystem says (a ramfs file
  * reads on until it is closed). */
 int vfs_unlink(const char *path);
@@ -229,7 +249,11 @@ void vfs_close(struct file *file);
  * caller kfrees it). Returns 0 or a negative errno. */
 int vfs_read_all(const char *path, void **buf, size_t *size);
 /* Fill *out with the index-th entry of the directory at path. Returns 1
- * when an entry was stored, 0 past the last one, or a negative errno. */
+ * when an entry was stored, 0 past the last one, or a negative errno
+ * (-ENOTDIR for a file, or those of kern_path). */
 int vfs_readdir(const char *path, size_t index, struct dirent *out);
+/* The same for the directory dir (one kern_path found), without
+ * looking a path up again: for listing a directory entry by entry. */
+int vfs_readdir_at(const struct path *dir, size_t index, struct dirent *out);
 
 #endif

@@ -514,7 +514,8 @@ static void test_root_lookup(void)
 	EXPECT_EQ(vfs_stat("/etc/motd", &st), 0);
 	EXPECT(st.type == INODE_FILE && st.size > 0);
 	EXPECT_EQ(stat_type("//etc///motd"), INODE_FILE);
-	EXPECT_EQ(stat_type("/etc/motd/"), INODE_FILE);
+	EXPECT_EQ(stat_type("/etc/motd/"), -ENOTDIR);
+	EXPECT_EQ(stat_type("/etc/motd//"), -ENOTDIR);
 	EXPECT_EQ(stat_type("/"), INODE_DIR);
 	EXPECT_EQ(stat_type("///"), INODE_DIR);
 	EXPECT_EQ(stat_type("/etc/"), INODE_DIR);
@@ -533,6 +534,10 @@ static void test_root_lookup(void)
 	EXPECT_EQ(vfs_open("/etc/nope", O_RDONLY, &file), -ENOENT);
 	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDONLY, &file), -ENOTDIR);
 	EXPECT_EQ(vfs_open("/etc/motd/x", O_RDWR | O_CREAT, &file), -ENOTDIR);
+	EXPECT_EQ(vfs_open("/etc/motd/", O_RDONLY, &file), -ENOTDIR);
+	EXPECT_EQ(vfs_open("/etc/motd/", O_WRONLY | O_CREAT | O_TRUNC, &file), -ENOTDIR);
+	EXPECT_EQ(vfs_open("/etc/new/", O_WRONLY | O_CREAT, &file), -EISDIR);
+	EXPECT_EQ(vfs_open("/etc/", O_RDONLY, &file), -EISDIR);
 	EXPECT_EQ(vfs_open("/etc/motd", 42, &file), -EINVAL);
 	EXPECT_EQ(vfs_open("/etc/motd", O_ACCMODE, &file), -EINVAL);
 	EXPECT(file == NULL);
@@ -540,7 +545,7 @@ static void test_root_lookup(void)
 	/* The same file however the path is spelled. */
 	EXPECT_EQ(vfs_open("/etc/motd", O_RDONLY, &file), 0);
 	EXPECT(file != NULL && file->pos == 0);
-	EXPECT_EQ(vfs_open("//etc///motd/", O_RDONLY, &again), 0);
+	EXPECT_EQ(vfs_open("//etc///motd", O_RDONLY, &again), 0);
 	EXPECT(file && again && file->inode == again->inode);
 	if (again)
 		vfs_close(again);
@@ -634,6 +639,9 @@ static void test_create_append_truncate_unlink(void)
 	EXPECT_EQ(vfs_unlink("/etc"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/"), -EISDIR);
 	EXPECT_EQ(vfs_unlink("/etc/motd/x"), -ENOTDIR);
+	EXPECT_EQ(vfs_unlink("/etc/motd/"), -ENOTDIR);
+	EXPECT_EQ(vfs_unlink("/etc/"), -EISDIR);
+	EXPECT_EQ(vfs_unlink("/etc/nope/"), -ENOENT);
 	EXPECT_EQ(vfs_unlink("/nope/x"), -ENOENT);
 	EXPECT_EQ(vfs_unlink(""), -ENOENT);
 }

@@ -21,6 +21,19 @@
  * and once more at the end: `cat /etc/motd` is exactly two calls. */
 #define CAT_CHUNK 512
 
+/* GNU cat's rule: a file that has bytes left to read is not copied onto
+ * the file the output goes into if that is the same regular file, since
+ * the copy would read what it wrote (`cat F >> F` would grow F until
+ * the disk is full). `cat F > F` empties F first, so nothing is left
+ * to read and it passes, as in GNU's. */
+static bool input_is_output(const struct file *in)
+{
+	const struct file *out = kprintf_output_file();
+
+	return out && out->inode->type == INODE_FILE && vfs_same_file(in->inode, out->inode) &&
+	       in->pos < (loff_t)__atomic_load_n(&in->inode->size, __ATOMIC_RELAXED);
+}
+
 /* Copy the file at path to the command's output, CAT_CHUNK bytes per vfs_read;
  * errors are "CMD: PATH: description". */
 static void copy_to_output(const char *cmd, const char *path)
@@ -33,6 +46,11 @@ static void copy_to_output(const char *cmd, const char *path)
 
 	if (err) {
 		kprintf("%s: %s: %s\n", cmd, path, strerror(err));
+		return;
+	}
+	if (input_is_output(file)) {
+		kprintf("%s: %s: input file is output file\n", cmd, path);
+		vfs_close(file);
 		return;
 	}
 

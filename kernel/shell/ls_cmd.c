@@ -1,6 +1,9 @@
 /* ls [-l] [PATH...]: Linux's ls, for what the VFS knows of a file: its
- * type and its size. Written against the VFS calls only (vfs_stat,
- * vfs_readdir), as a user program is against stat(2) and getdents(2).
+ * type and its size. Written against the VFS calls only (kern_path,
+ * vfs_getattr, vfs_readdir_at), as a user program is against open(2),
+ * fstat(2) and getdents(2): each PATH is looked up once, however many
+ * there are and however long their listings, and a Ctrl-C stops a
+ * listing at its next entry.
  *
  * As Linux's ls: no PATH lists the working directory; the files named
  * are listed first, as one listing, then each directory named, under a
@@ -21,10 +24,13 @@
  * The plain one is ProbeOS's own: a directory is its name and a '/'
  * (as Linux's `ls -p`), a file its name padded to the longest, two
  * spaces and its size right-aligned. The long one is Linux's `ls -l`
- * with only the columns the VFS can fill: the type ('d' or '-'; there
- * are no links, devices or sockets here) and the size, then the name.
+ * with only the columns the VFS can fill: the type (Linux's letter: 'd',
+ * '-', and 'p', 's', 'c' or 'b' for a FIFO, a socket or a device that a
+ * host's shared folder holds) and the size, then the name.
  * There are no mode bits, link counts, owners or times to show, since
  * no inode has them, and no "total" line of disk blocks. */
+#include "kernel/console.h"
+#include "kernel/mm/heap.h"
 #include "kernel/printk.h"
 #include "kernel/shell/shell.h"
 #include "kernel/fs/vfs.h"
@@ -42,42 +48,46 @@ struct ls_entry {
  * 1; 0 past the last; or a negative errno. */
 typedef int (*ls_source)(void *ctx, size_t index, struct ls_entry *out);
 
-/* The entries of a directory. */
+/* The entries of a directory, found once. */
 struct dir_source {
-	const char *path;
+	const struct path *dir;
 	struct dirent ent;	/* the entry out->name points into */
 };
 
 static int dir_entry(void *ctx, size_t index, struct ls_entry *out)
 {
 	struct dir_source *dir = ctx;
-	int ret = vfs_readdir(dir->path, index, &dir->ent);
+	int ret = vfs_readdir_at(dir->dir, index, &dir->ent);
 
 	if (ret > 0)
 		*out = (struct ls_entry){ dir->ent.name, dir->ent.type, dir->ent.size };
 	return ret;
 }
 
-/* The paths named on the command line that are files, in their order. */
-struct file_args {
-	char **paths;
-	int count;
+/* One PATH of the command line, looked up once: err, or where it leads
+ * (held until the command ends) and what it is. */
+struct ls_arg {
+	const char *path;
+	int err;
+	struct path where;
+	struct kstat st;
+};
+
+/* The PATHs that are not directories, in their order: the first
+ * listing. */
+struct file_list {
+	struct ls_entry *entries;
+	size_t count;
 };
 
 static int file_entry(void *ctx, size_t index, struct ls_entry *out)
 {
-	struct file_args *args = ctx;
-	struct kstat st;
+	struct file_list *files = ctx;
 
-	for (int i = 0; i < args->count; i++) {
-		if (vfs_stat(args->paths[i], &st) != 0 || st.type == INODE_DIR)
-			continue;
-		if (index-- == 0) {
-			*out = (struct ls_entry){ args->paths[i], st.type, st.size };
-			return 1;
-		}
-	}
-	return 0;
+	if (index >= files->count)
+		return 0;
+	*out = files->entries[index];
+	return 1;
 }
 
 static int decimal_digits(size_t n)
@@ -91,12 +101,30 @@ static int decimal_digits(size_t n)
 	return digits;
 }
 
+/* The first character of a line of `ls -l`: Linux's letter for the type. */
+static char type_letter(enum inode_type type)
+{
+	switch (type) {
+	case INODE_DIR:
+		return 'd';
+	case INODE_FIFO:
+		return 'p';
+	case INODE_SOCK:
+		return 's';
+	case INODE_CHR:
+		return 'c';
+	case INODE_BLK:
+		return 'b';
+	default:
+		return '-';
+	}
+}
+
 static void print_entry(const struct ls_entry *e, bool long_format, int name_width,
 			int size_width)
 {
 	if (long_format)
-		kprintf("%c %*zu %s\n", e->type == INODE_DIR ? 'd' : '-', size_width, e->size,
-			e->name);
+		kprintf("%c %*zu %s\n", type_letter(e->type), size_width, e->size, e->name);
 	else if (e->type == INODE_DIR)
 		kprintf("%s/\n", e->name);
 	else
@@ -104,21 +132,22 @@ static void print_entry(const struct ls_entry *e, bool long_format, int name_wid
 }
 
 /* Print the listing source gives: first measure its columns, then print
- * them. Returns how many entries it printed, or the source's error. */
+ * them; a Ctrl-C ends either pass. Returns how many entries it printed,
+ * or the source's error. */
 static int print_listing(ls_source source, void *ctx, bool long_format)
 {
-	int name_width = 0, size_width = 1, ret;
+	int name_width = 0, size_width = 1, ret = 0;
 	struct ls_entry e;
 	size_t i;
 
-	for (i = 0; (ret = source(ctx, i, &e)) > 0; i++) {
+	for (i = 0; !console_interrupted() && (ret = source(ctx, i, &e)) > 0; i++) {
 		name_width = MAX(name_width, (int)strlen(e.name) + (e.type == INODE_DIR));
-		if (long_format || e.type == INODE_FILE)
+		if (long_format || e.type != INODE_DIR)
 			size_width = MAX(size_width, decimal_digits(e.size));
 	}
 	if (ret < 0)
 		return ret;
-	for (i = 0; source(ctx, i, &e) > 0; i++)
+	for (i = 0; !console_interrupted() && source(ctx, i, &e) > 0; i++)
 		print_entry(&e, long_format, name_width, size_width);
 	return (int)i;
 }
@@ -141,46 +170,73 @@ static int parse_options(int argc, char **argv, bool *long_format)
 	return i;
 }
 
-/* Say which paths cannot be found. */
-static void check_paths(char **paths, int count)
+/* Look each path up, once; say which cannot be found, and gather those
+ * that are not directories into files (which has room for all). */
+static void look_up(struct ls_arg *args, char **paths, int count, struct file_list *files)
 {
-	struct kstat st;
-
 	for (int i = 0; i < count; i++) {
-		int err = vfs_stat(paths[i], &st);
+		struct ls_arg *a = &args[i];
 
-		if (err)
-			kprintf("ls: cannot access '%s': %s\n", paths[i], strerror(err));
+		a->path = paths[i];
+		a->err = kern_path(a->path, &a->where);
+		if (a->err) {
+			kprintf("ls: cannot access '%s': %s\n", a->path, strerror(a->err));
+			continue;
+		}
+		vfs_getattr(&a->where, &a->st);
+		if (a->st.type != INODE_DIR)
+			files->entries[files->count++] =
+				(struct ls_entry){ a->path, a->st.type, a->st.size };
+	}
+}
+
+/* The files first, as one listing, then each directory. */
+static void list_all(const struct ls_arg *args, int count, struct file_list *files,
+		     bool long_format)
+{
+	bool printed = print_listing(file_entry, files, long_format) > 0;
+
+	for (int i = 0; i < count && !console_interrupted(); i++) {
+		struct dir_source dir = { .dir = &args[i].where };
+		int ret;
+
+		if (args[i].err || args[i].st.type != INODE_DIR)
+			continue;
+		if (count > 1)
+			kprintf("%s%s:\n", printed ? "\n" : "", args[i].path);
+		ret = print_listing(dir_entry, &dir, long_format);
+		if (ret < 0)
+			kprintf("ls: cannot open directory '%s': %s\n", args[i].path, strerror(ret));
+		printed = true;
 	}
 }
 
 static void cmd_ls(int argc, char **argv)
 {
 	static char *dot[] = { "." };
-	bool long_format = false, printed;
-	struct file_args files;
-	struct kstat st;
-	int first = parse_options(argc, argv, &long_format);
+	bool long_format = false;
+	struct file_list files = { 0 };
+	struct ls_arg *args;
+	char **paths;
+	int count, first = parse_options(argc, argv, &long_format);
 
 	if (first < 0)
 		return;
-	files.paths = first < argc ? argv + first : dot;
-	files.count = first < argc ? argc - first : 1;
-	check_paths(files.paths, files.count);
-	printed = print_listing(file_entry, &files, long_format) > 0;
-	for (int i = 0; i < files.count; i++) {
-		struct dir_source dir = { .path = files.paths[i] };
-		int ret;
-
-		if (vfs_stat(dir.path, &st) != 0 || st.type != INODE_DIR)
-			continue;
-		if (files.count > 1)
-			kprintf("%s%s:\n", printed ? "\n" : "", dir.path);
-		ret = print_listing(dir_entry, &dir, long_format);
-		if (ret < 0)
-			kprintf("ls: cannot open directory '%s': %s\n", dir.path, strerror(ret));
-		printed = true;
+	paths = first < argc ? argv + first : dot;
+	count = first < argc ? argc - first : 1;
+	args = kmalloc((size_t)count * sizeof(*args));
+	files.entries = kmalloc((size_t)count * sizeof(*files.entries));
+	if (args && files.entries) {
+		look_up(args, paths, count, &files);
+		list_all(args, count, &files, long_format);
+		for (int i = 0; i < count; i++)
+			if (!args[i].err)
+				path_put(&args[i].where);
+	} else {
+		kprintf("ls: %s\n", strerror(-ENOMEM));
 	}
+	kfree(files.entries);
+	kfree(args);
 }
 SHELL_COMMAND("ls", "[-l] [PATH...]",
 	      "list directories (default: the working directory); -l: type and size", cmd_ls);

@@ -51,7 +51,7 @@ static ssize_t pipe_write(struct out_sink *sink, const char *text, size_t len)
 
 void pipe_init(struct pipe *pipe)
 {
-	*pipe = (struct pipe){ .sink = { pipe_write } };
+	*pipe = (struct pipe){ .sink = { .write = pipe_write } };
 }
 
 void pipe_free(struct pipe *pipe)

@@ -55,7 +55,10 @@ int redirect_open(struct redirect *r, const char *path, bool append)
 	r->err = 0;
 	r->len = 0;
 	err = vfs_open(path, flags, &r->file);
-	return err < 0 ? err : 0;
+	if (err < 0)
+		return err;
+	r->sink.file = r->file;
+	return 0;
 }
 
 int redirect_close(struct redirect *r)

@@ -43,7 +43,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import archs  # noqa: E402
 import mksymtab  # noqa: E402  (which of nm's symbols the kernel's table keeps)
 import qemu  # noqa: E402
-from checks import TestFailure, check, info, show  # noqa: E402
+from checks import (TestFailure, answers_and_heap_is_back, check, heap_is_back, info,  # noqa: E402
+                    settled_heap_usage, show)
 
 BOOT_TIMEOUT = 60       # TCG without KVM is slow on CI runners
 COMMAND_TIMEOUT = 20
@@ -313,6 +314,121 @@ def test_mkdir_ls_l(m):
     expect_lines_exactly(m, "ls", ["b/"])
     expect_lines_exactly(m, "rm .", ["rm: cannot remove '.': Is a directory"])
     expect_lines_exactly(m, "cd /", [])
+
+
+def answers_with_heap_back(m, before, what):
+    """After hostile input: the kernel still answers `uptime`, and its
+    heap holds what it held before."""
+    parse_uptime(m.command("uptime"), "uptime after " + what)
+    heap_is_back(m, before, what)
+
+
+@test("trailing_slash")
+def test_trailing_slash(m):
+    """A slash after a file's name says it is a directory: every command
+    refuses it with Linux's `Not a directory` (the file is neither
+    printed, overwritten nor removed), on ramfs, /proc and /sys; a
+    directory's name with one works, and so does `mkdir DIR/`."""
+    expect_lines_exactly(m, "mkdir /home/student/slash.d/", [])
+    expect_lines_exactly(m, "mkdir -p /home/student/slash.d/a/b/", [])
+    before = settled_heap_usage(m)  # with the directories, which stay
+    hostname = m.command("cat /etc/hostname")
+    for typed, want in [
+            ("cat /etc/hostname/", "cat: /etc/hostname/: Not a directory"),
+            ("cat /etc/hostname//", "cat: /etc/hostname//: Not a directory"),
+            ("echo x > /etc/hostname/", "shell: /etc/hostname/: Not a directory"),
+            ("echo x >> /etc/hostname/", "shell: /etc/hostname/: Not a directory"),
+            ("rm /etc/hostname/", "rm: cannot remove '/etc/hostname/': Not a directory"),
+            ("cd /etc/hostname/", "cd: /etc/hostname/: Not a directory"),
+            ("ls /etc/hostname/", "ls: cannot access '/etc/hostname/': Not a directory"),
+            ("ls -l /etc/hostname/", "ls: cannot access '/etc/hostname/': Not a directory"),
+            ("mkdir /etc/hostname/", "mkdir: cannot create directory '/etc/hostname/': File exists"),
+            ("insmod /etc/hostname/", "insmod: /etc/hostname/: Not a directory"),
+            ("cat /proc/version/", "cat: /proc/version/: Not a directory"),
+            ("echo 1 > /proc/version/", "shell: /proc/version/: Not a directory"),
+            ("ls /proc/uptime/", "ls: cannot access '/proc/uptime/': Not a directory"),
+            ("rm /nope/", "rm: cannot remove '/nope/': No such file or directory"),
+            ("rm /etc/", "rm: cannot remove '/etc/': Is a directory"),
+            ("echo x > /etc/new/", "shell: /etc/new/: Is a directory")]:
+        expect_exact(m.command(typed), want, typed)
+    expect_lines_exactly(m, "cat /etc/hostname", hostname)
+    expect_exact(m.command("ls /etc/new"),
+                 "ls: cannot access '/etc/new': No such file or directory", "ls /etc/new")
+    path = "/sys/kernel/debug/kprobes/enabled"
+    enabled = m.command("cat " + path)
+    for typed, want in [("cat %s/" % path, "cat: %s/: Not a directory" % path),
+                        ("echo 0 > %s/" % path, "shell: %s/: Not a directory" % path)]:
+        expect_exact(m.command(typed), want, typed)
+    expect_lines_exactly(m, "cat " + path, enabled)
+    # A directory's name with a slash after it is the directory.
+    expect_lines_exactly(m, "ls /etc/", m.command("ls /etc"))
+    expect_lines_exactly(m, "ls /proc//", m.command("ls /proc"))
+    expect_lines_exactly(m, "ls -l /sys/kernel/", m.command("ls -l /sys/kernel"))
+    expect_lines_exactly(m, "cd /home/student/slash.d/a/", [])
+    expect_pwd(m, "/home/student/slash.d/a")
+    expect_lines_exactly(m, "echo in > b/../f", [])
+    expect_lines_exactly(m, "ls -l ./", ["d 0 b", "- 3 f"])
+    expect_lines_exactly(m, "rm f", [])
+    expect_lines_exactly(m, "cd /", [])
+    answers_with_heap_back(m, before, "paths with slashes at the end")
+
+
+@test("ls_many_args")
+def test_ls_many_args(m):
+    """`ls` of 400 paths looks each up once (it took 72 s when it looked
+    every path up again for each line); a Ctrl-C stops a long listing at
+    its next entry."""
+    before = settled_heap_usage(m)
+    n = 400
+    expect_lines_exactly(m, "cd /etc", [])
+    start = time.monotonic()
+    out = m.command("ls" + " hostname" * n, 120)
+    took = time.monotonic() - start
+    check(out == ["hostname  8"] * n, "`ls` of %d files: got %s" % (n, show(out)))
+    info("ls of %d paths: %.1f s of wall time" % (n, took))
+    check(took < 10, "`ls` of %d paths took %.1f s" % (n, took))
+    out = m.command("ls /etc /nope /etc/motd /etc")
+    check(out[:1] == ["ls: cannot access '/nope': No such file or directory"]
+          and out[1:2] and out[1].startswith("/etc/motd ") and out.count("/etc:") == 2,
+          "`ls /etc /nope /etc/motd /etc`: got %s" % show(out, 10))
+    # 400 listings of /proc, each several lines: Ctrl-C after the first.
+    expect_lines_exactly(m, "cd /", [])
+    out = interrupt(m, "ls" + " proc" * n, r"proc:\r?\n")
+    listings = out.count("proc:")
+    check(out[-1:] == ["^C"] and listings < n // 2,
+          "Ctrl-C in `ls /proc` * %d: expected ^C before the end, got %d listings, then %s"
+          % (n, listings, show(out[-3:])))
+    info("Ctrl-C stopped `ls` after %d of %d listings" % (listings, n))
+    answers_with_heap_back(m, before, "ls of many paths")
+
+
+@test("cat_input_is_output")
+def test_cat_input_is_output(m):
+    """`cat F >> F` is refused as GNU cat refuses it (it would grow F
+    without end); `cat F > F` empties F first and passes, as does an
+    empty F; the other text tools do not refuse."""
+    before = settled_heap_usage(m)
+    path = TOOLS_DIR + "/self.txt"
+    write_lines(m, path, ["one", "two"])
+    # There is no standard error: the refusal goes where cat's output
+    # goes, into F, in place of F's bytes (docs/shell.md).
+    refused = "cat: %s: input file is output file" % path
+    expect_lines_exactly(m, "cat %s >> %s" % (path, path), [])
+    expect_lines_exactly(m, "cat " + path, ["one", "two", refused])
+    expect_lines_exactly(m, "cd " + TOOLS_DIR, [])
+    write_lines(m, "self.txt", ["one", "two"])
+    expect_lines_exactly(m, "cat ./self.txt >> %s//self.txt" % TOOLS_DIR, [])
+    expect_lines_exactly(m, "cat self.txt",
+                         ["one", "two", "cat: ./self.txt: input file is output file"])
+    write_lines(m, "self.txt", ["one", "two"])
+    expect_lines_exactly(m, "head -1 self.txt >> self.txt", [])
+    expect_lines_exactly(m, "cat self.txt", ["one", "two", "one"])
+    expect_lines_exactly(m, "cat self.txt > self.txt", [])
+    expect_lines_exactly(m, "ls -l self.txt", ["- 0 self.txt"])
+    expect_lines_exactly(m, "cat self.txt >> self.txt", [])
+    expect_lines_exactly(m, "rm self.txt", [])
+    expect_lines_exactly(m, "cd /", [])
+    answers_with_heap_back(m, before, "cat F >> F")
 
 
 @test("cwd_removed")
@@ -928,13 +1044,6 @@ def test_ctrl_c(m):
 TOOLS_DIR = "/home/student"
 
 
-def heap_is_back(m, before, what):
-    """The heap holds what it held before what ran: pipes and the tools'
-    buffers were given back."""
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %s: %s, before %s" % (what, after, before))
-
-
 def write_lines(m, path, lines):
     """Make the file at path hold lines, one echo each."""
     for i, line in enumerate(lines):
@@ -1063,13 +1172,6 @@ def test_grep(m):
 
 # -- typed lines whose depth is the input's (issue 35) ----------------
 # Each used to recurse once per level until the shell's stack ran out.
-
-
-def answers_and_heap_is_back(m, before, what):
-    """After a hostile line: the kernel still answers, and the heap holds
-    what it held before."""
-    parse_uptime(m.command("uptime"), "uptime after " + what)
-    heap_is_back(m, before, what)
 
 
 @test("time_nested")
@@ -1815,31 +1917,6 @@ def test_hang_kretprobe_on_kfree(m):
           % show(out))
 
 
-HEAP_LINE = re.compile(r"^heap: (\d+) bytes in (\d+) allocations,")
-
-
-def heap_usage(m):
-    """(bytes, allocations) in use on the kernel heap, from `mem`."""
-    out = m.command("mem")
-    for line in out:
-        found = HEAP_LINE.match(line)
-        if found:
-            return int(found.group(1)), int(found.group(2))
-    raise TestFailure("`mem`: expected a line 'heap: N bytes in N allocations, ...', got %s"
-                      % show(out))
-
-
-def settled_heap_usage(m, seconds=5.0):
-    """heap_usage once two readings 0.3 s apart agree: memory given back
-    through call_rcu is freed a grace period later, by the rcu thread."""
-    deadline = time.monotonic() + seconds
-    last = heap_usage(m)
-    while True:
-        time.sleep(0.3)
-        now = heap_usage(m)
-        if now == last or time.monotonic() > deadline:
-            return now
-        last = now
 
 
 @test("kretprobe_orphan_given_back")
@@ -2759,7 +2836,7 @@ KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 import module_tests  # noqa: E402
 module_tests.define(test)
 import ninep_tests  # noqa: E402
-ninep_tests.define(test, settled_heap_usage, answers_and_heap_is_back)
+ninep_tests.define(test)
 
 
 @test("selftest")
@@ -2849,7 +2926,8 @@ DEFAULT_CPUS = 4
 # What --smp 1 runs: that the kernel still boots and works on one CPU,
 # with no other CPU to send an IPI to.
 UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc_cpuinfo",
-            "proc_interrupts", "proc_meminfo", "dmesg", "help", "cat", "worker",
+            "proc_interrupts", "proc_meminfo", "dmesg", "help", "cat", "trailing_slash",
+            "ls_many_args", "cat_input_is_output", "worker",
             "probe_add_del", "paste", "kprobes_debugfs_enabled",
             "kprobes_files_while_probes_change", "module_bad_files", "time_nested",
             "grep_nested_groups", "sysctl_bad_names", "host_folder_deep", "probe_removal_under_hits",

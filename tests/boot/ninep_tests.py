@@ -11,13 +11,15 @@ calls define() with its test decorator.
 import os
 import re
 import shutil
+import socket
+import stat
 import subprocess
 import tempfile
 import time
 
 import archs
 import qemu
-from checks import check, info, show
+from checks import answers_and_heap_is_back, check, heap_is_back, info, settled_heap_usage, show
 
 ROOT = archs.ROOT
 BOOT_TIMEOUT = 60
@@ -61,10 +63,13 @@ CHAIN_DEPTH = 1000
 SYSCTL_DEPTH = 112
 
 
-def define(test, settled_heap_usage, answers_and_heap_is_back):
-    """Register the 9P tests with boot_tests.py's decorator and its
-    helpers: settled_heap_usage(m), the heap in use, and
-    answers_and_heap_is_back(m, before, what)."""
+def host_text(path):
+    with open(path) as f:
+        return f.read()
+
+
+def define(test):
+    """Register the 9P tests with boot_tests.py's decorator."""
 
     @test("host_folder")
     def test_host_folder(m):
@@ -254,6 +259,112 @@ def define(test, settled_heap_usage, answers_and_heap_is_back):
                   % (SYSCTL_DEPTH + 1, show(out)))
             check(h.command("umount /proc/sys/debug") == [], "`umount /proc/sys/debug`")
             answers_and_heap_is_back(h, before, "sysctl of a %d-level tree" % SYSCTL_DEPTH)
+
+    @test("host_folder_hostile_paths")
+    def test_host_folder_hostile_paths(m):
+        """On the share too, a slash after a file's name is `Not a
+        directory` (the host's file is neither printed, overwritten nor
+        removed) and a directory's works; `ls` of 400 paths looks each up
+        once (each lookup is two requests to the host); `cat F >> F` is
+        refused as GNU cat refuses it instead of growing the host's file
+        without end."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            f = os.path.join(share, "f")
+            with open(f, "w") as out:
+                out.write("hello\n")
+            os.mkdir(os.path.join(share, "sub"))
+            with boot_sharing(m, share, cpus=1) as h:
+                check(h.command("mkdir /host/made/") == [], "`mkdir /host/made/` printed")
+                check(os.path.isdir(os.path.join(share, "made")), "mkdir DIR/ made no directory")
+                listing = h.command("ls /host")
+                h.command("ls /host/sub")
+                before = settled_heap_usage(h)
+                for typed, want in [
+                        ("cat /host/f/", "cat: /host/f/: Not a directory"),
+                        ("echo x > /host/f/", "shell: /host/f/: Not a directory"),
+                        ("rm /host/f/", "rm: cannot remove '/host/f/': Not a directory"),
+                        ("cd /host/f/", "cd: /host/f/: Not a directory"),
+                        ("ls /host/f/", "ls: cannot access '/host/f/': Not a directory"),
+                        ("echo x > /host/new/", "shell: /host/new/: Is a directory")]:
+                    out = h.command(typed)
+                    check(out == [want], "`%s`: expected %r, got %s" % (typed, want, show(out)))
+                check(host_text(f) == "hello\n", "the host's f changed: %r" % host_text(f))
+                check(not os.path.exists(os.path.join(share, "new")), "`echo x > DIR/` made a file")
+                check(h.command("ls /host/") == listing, "`ls /host/` differs from `ls /host`")
+                check(h.command("cd /host/sub/") == [], "`cd /host/sub/` printed")
+                check(h.command("pwd") == ["/host/sub"], "`pwd` after `cd /host/sub/`")
+                h.command("cd /host")
+                many = 400
+                start = time.monotonic()
+                out = h.command("ls" + " f" * many, 600)
+                took = time.monotonic() - start
+                check(out == ["f  6"] * many, "`ls f` * %d in /host: %s" % (many, show(out)))
+                info("ls of %d host paths: %.1f s of wall time" % (many, took))
+                check(took < 30, "`ls` of %d host paths took %.1f s" % (many, took))
+                h.command("cd /")
+
+                # The refusal goes where cat's output goes (docs/shell.md).
+                out = h.command("cat /host/f >> /host/f", 30)
+                check(out == [], "`cat /host/f >> /host/f`: %s" % show(out))
+                want = "hello\ncat: /host/f: input file is output file\n"
+                check(host_text(f) == want, "after `cat F >> F` the host's f holds %r"
+                      % host_text(f)[:200])
+                check(h.command("cat /host/f > /host/f") == [] and host_text(f) == "",
+                      "`cat F > F` does not leave F empty: %r" % host_text(f)[:200])
+                answers_and_heap_is_back(h, before, "hostile paths on the share")
+
+    @test("host_folder_special_files")
+    def test_host_folder_special_files(m):
+        """A FIFO, a socket and device nodes in the share: `ls -l` shows
+        each with Linux's letter (p, s, c, b), and opening one is refused
+        in one line before the host is asked (QEMU would call the kernel
+        a broken or compromised client)."""
+        with tempfile.TemporaryDirectory(prefix="probeos-9p-") as share:
+            with open(os.path.join(share, "plain"), "w") as f:
+                f.write("plain\n")
+            os.mkfifo(os.path.join(share, "fifo"))
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.bind(os.path.join(share, "sock"))
+            special = {"fifo": "p", "sock": "s"}
+            try:
+                os.mknod(os.path.join(share, "chr"), stat.S_IFCHR | 0o600, os.makedev(1, 3))
+                os.mknod(os.path.join(share, "blk"), stat.S_IFBLK | 0o600, os.makedev(7, 0))
+                special.update({"chr": "c", "blk": "b"})
+            except OSError as e:
+                info("device nodes not checked: os.mknod failed (%s; it needs root)" % e)
+            try:
+                with boot_sharing(m, share, cpus=1) as h:
+                    out = h.command("ls -l /host")
+                    types = {line.split()[-1]: line[0] for line in out if line.split()}
+                    want = dict(special, plain="-")
+                    check(types == want, "`ls -l /host`: expected types %s, got %s"
+                          % (want, show(out, 8)))
+                    out = h.command("ls /host")
+                    check(len(out) == len(want), "`ls /host`: %s" % show(out, 8))
+                    before = settled_heap_usage(h)
+                    for name in sorted(special):
+                        path = "/host/" + name
+                        for typed, want_line in [
+                                ("cat " + path, "cat: %s: No such device or address" % path),
+                                ("echo x > " + path, "shell: %s: No such device or address" % path),
+                                ("echo x >> " + path,
+                                 "shell: %s: No such device or address" % path),
+                                ("insmod " + path, "insmod: %s: No such device or address" % path),
+                                ("cat %s/" % path, "cat: %s/: Not a directory" % path)]:
+                            out = h.command(typed)
+                            check(out == [want_line], "`%s`: expected %r, got %s"
+                                  % (typed, want_line, show(out)))
+                    check(h.command("cat /host/plain") == ["plain"], "cat /host/plain")
+                    warnings = [line for line in serial_lines(h) if line.startswith("9p: ")
+                                and not MOUNTED.match(line)]
+                    check(not warnings, "kernel warnings: %s" % show(warnings))
+                    broken = [line for line in h.stderr if "9p" in line]
+                    check(not broken, "QEMU said: %s" % show(broken))
+                    answers_and_heap_is_back(h, before, "opening special files")
+            finally:
+                sock.close()
+            check(sorted(os.listdir(share)) == sorted(want), "the share holds %s"
+                  % sorted(os.listdir(share)))
 
     @test("host_folder_readonly")
     def test_host_folder_readonly(m):

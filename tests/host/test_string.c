@@ -319,6 +319,7 @@ static void test_strerror(void **state)
 	(void)state;
 	assert_string_equal(strerror(ENOENT), "No such file or directory");
 	assert_string_equal(strerror(-ENOENT), "No such file or directory");
+	assert_string_equal(strerror(-ENXIO), "No such device or address");
 	assert_string_equal(strerror(-EINVAL), "Invalid argument");
 	assert_string_equal(strerror(ENOMEM), "Cannot allocate memory");
 	assert_string_equal(strerror(0), "Success");
