@@ -1367,9 +1367,12 @@ def test_ctrl_c_command(m):
     heap_is_back(m, before, "the interrupted commands")
 
 
-# How soon after a Ctrl-C a command's prompt must be back: a command
-# looks for it every few milliseconds of its work.
-STOPPED_WITHIN = 3.0
+# How soon after a Ctrl-C a command's prompt must be back. A command
+# looks for it every few milliseconds of its work, and the prompt came
+# back within 0.4 s on an idle machine; the rest is room for a loaded
+# host (two test parts at once on two cores): a command that looked only
+# between lines took a minute or more on these inputs.
+STOPPED_WITHIN = 10.0
 
 
 def one_line_file(m, path, doublings):
