@@ -143,15 +143,21 @@ NOKPROBE_SYMBOL(trap_dispatch);
 NOKPROBE_SYMBOL(handle_sync);
 
 /* overflow_common (trap_entry.S) calls this, on this CPU's overflow
- * stack, when an exception's frame would have landed in a stack's guard.
- * A data abort there names the store that reached the guard; any other
- * exception only found that its own frame would not fit. */
+ * stack, when an exception's frame would have gone where bit
+ * KERNEL_STACK_SHIFT is clear. A data abort in a guard names the store
+ * that reached it; any other exception only found that its own frame
+ * would not fit. An sp outside every stack (which the bit cannot tell
+ * from a guard) is said to be just that. */
 void trap_stack_overflow(struct pt_regs *regs)
 {
-	bool store_hit = regs->vector == VECTOR_CUR_SPX_SYNC &&
-			 ESR_EC(regs->esr) == EC_DABT_CUR && stack_in_guard(regs->far);
+	bool sync = regs->vector == VECTOR_CUR_SPX_SYNC;
+	uintptr_t frame = regs->sp - PT_REGS_SIZE - (sync ? SYNC_STACK_GAP : 0);
 
-	stack_overflow_panic(regs, store_hit ? regs->far : regs->sp);
+	if (sync && ESR_EC(regs->esr) == EC_DABT_CUR && stack_in_guard(regs->far))
+		stack_overflow_panic(regs, regs->far);
+	if (stack_in_guard(frame))
+		stack_overflow_panic(regs, frame);
+	trap_panic("exception taken with sp outside every kernel stack", regs);
 }
 NOKPROBE_SYMBOL(trap_stack_overflow);
 
