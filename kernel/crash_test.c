@@ -5,15 +5,18 @@
  * what a panic prints - the cause, the registers, a symbolized backtrace -
  * and so that a student can boot one and read a panic at leisure. Each
  * crash happens in a function of its own, two calls below kmain (or, for
- * stack-overflow, in a thread of its own), so the backtrace has something
+ * the stack kinds, in a thread of its own), so the backtrace has something
  * to show. They run once interrupts are set up, as starting a thread
  * needs. Nothing typed at the shell reaches this code.
  *
  *   crash=trap           an undefined instruction (__builtin_trap)
  *   crash=text-write     a store into kernel text, which W^X forbids
- *   crash=stack-overflow a thread that recurses past the end of its
- *                        stack, then yields: the scheduler finds the
- *                        stack's end mark overwritten
+ *   crash=stack-overflow a thread that recurses without end: its push
+ *                        past the end of its stack hits the guard page
+ *                        below (kernel/mm/stack.h)
+ *   crash=stack-end-mark a thread that writes over its stack's lowest
+ *                        word, as a stray pointer would, and yields: the
+ *                        scheduler finds the end mark gone
  *   crash=lock-recursion a spinlock taken twice on one CPU: the second
  *                        spin_lock finds this CPU is the holder
  *   (each declared with CRASH_KIND, as the layers above declare theirs:
@@ -22,7 +25,6 @@
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"
-#include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -42,43 +44,55 @@ __noinline static void crash_by_text_write(void)
 CRASH_KIND("trap", crash_by_trap);
 CRASH_KIND("text-write", crash_by_text_write);
 
-/* One level of a runaway recursion, its frame written in full. It stops
- * at the first frame that lies below the stack's lowest word, so that
- * little of the heap below is damaged before the scheduler looks (the
- * frames above have written over that word on the way down), and gives up
- * the CPU. */
-__noinline static void crash_recurse(uintptr_t end)
+/* One level of a runaway recursion, its frame written in full. The test
+ * of a volatile word the compiler cannot see is always true keeps it
+ * from calling the recursion endless (and warning), and the work after
+ * the call keeps the call from becoming a jump: every level is a frame
+ * more on the stack, until a push lands in the guard page. */
+__noinline static void crash_recurse(void)
 {
 	volatile uint64_t frame[8];
 
 	for (size_t i = 0; i < ARRAY_SIZE(frame); i++)
 		frame[i] = i;
-	if ((uintptr_t)frame >= end)
-		crash_recurse(end);
-	else
-		thread_yield();
-	frame[0]++;	/* the frame stays live across the call: no tail call */
+	if (frame[0] == 0)
+		crash_recurse();
+	frame[0]++;
 }
 
 static void overflowing_thread(void *arg)
 {
 	(void)arg;
-	crash_recurse((uintptr_t)current_thread()->stack);
+	crash_recurse();
 }
 
-/* What the overflow and the panic after it write below the stack lands
- * here, not in some other CPU's thread or stack. The heap is first fit,
- * so a block taken just before the stack usually lies just below it; it
- * is never freed (the kernel is about to stop). */
-#define CRUMPLE_ZONE 8192
-
-__noinline static void crash_by_stack_overflow(void)
+/* Write over the stack's end mark and leave sp where it is. */
+static void end_mark_thread(void *arg)
 {
-	if (!kmalloc(CRUMPLE_ZONE) || thread_create("overflow", overflowing_thread, NULL) < 0)
+	(void)arg;
+	*(volatile uint64_t *)current_thread()->stack = 0;
+	thread_yield();
+}
+
+/* Run fn in a thread of its own, named name, and let it run. */
+static void crash_in_thread(const char *name, void (*fn)(void *))
+{
+	if (thread_create(name, fn, NULL) < 0)
 		panic("crash test: cannot create a thread");
 	thread_yield();
 }
+
+__noinline static void crash_by_stack_overflow(void)
+{
+	crash_in_thread("overflow", overflowing_thread);
+}
 CRASH_KIND("stack-overflow", crash_by_stack_overflow);
+
+__noinline static void crash_by_stack_end_mark(void)
+{
+	crash_in_thread("stack-end", end_mark_thread);
+}
+CRASH_KIND("stack-end-mark", crash_by_stack_end_mark);
 
 __noinline static void crash_by_lock_recursion(void)
 {

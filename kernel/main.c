@@ -4,7 +4,8 @@
  * The order matters: per-CPU data first (everything below may use
  * this_cpu()), then the descriptor tables so a fault prints a panic rather
  * than resetting the machine, then physical memory and the final page
- * tables, then the heap-backed services, then threads and interrupts.
+ * tables (with the guards under the static stacks unmapped), then the
+ * heap-backed services, then threads and interrupts.
  */
 #include "boot/boot_info.h"
 #include "kernel/arch.h"
@@ -16,6 +17,7 @@
 #include "kernel/initcall.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/paging.h"
+#include "kernel/mm/stack.h"
 #include "kernel/panic.h"
 #include "kernel/printk.h"
 #include "kernel/probes/kprobes.h"
@@ -103,6 +105,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 		panic("cannot read the boot loader's information: %s", strerror(err));
 	frame_init(&boot_info, KERNEL_LOAD_PHYS, (uintptr_t)__kernel_end - KERNEL_VMA);
 	paging_init(&boot_info);
+	stack_guard_static();
 	if (boot_info.cmdline[0])
 		kprintf("command line: %s\n", boot_info.cmdline);
 

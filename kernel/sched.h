@@ -18,7 +18,6 @@
 #include <asm/ptrace.h>
 
 #define THREAD_NAME_MAX 15
-#define THREAD_STACK_SIZE (16 * 1024)
 #define SCHED_SLICE_TICKS 2
 
 enum thread_state {
@@ -57,7 +56,7 @@ struct thread {
 	bool pinned;
 	unsigned int pinned_cpu;
 	struct arch_context context;
-	void *stack;			/* base of the kernel stack (kmalloc'd) */
+	void *stack;			/* lowest address of its stack (stack_alloc) */
 	size_t stack_size;
 	void (*entry)(void *arg);
 	void *arg;

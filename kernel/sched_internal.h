@@ -19,12 +19,12 @@ struct thread *thread_adopt_boot(const char *name);
 
 /*
  * The lowest word of every created thread's stack holds STACK_END_MAGIC.
- * Stacks grow down, so a thread that ran past the end of its stack wrote
- * over it (and over whatever lies below: the heap). The scheduler checks
- * the word each time a thread gives up the CPU, so an overflow is named
- * at the thread's next switch instead of surfacing later as unexplained
- * heap damage. It is a check after the fact, not a guard page: an
- * overflow that skips the word, or crashes first, goes unnoticed.
+ * The guard page below the stack (kernel/mm/stack.h) catches an overflow
+ * the moment it happens; this word is the second line of defence, for
+ * what writes there without running the stack pointer into the guard (a
+ * stray pointer, an array indexed past its end). The scheduler checks
+ * the word each time a thread gives up the CPU, so the damage is named
+ * at the thread's next switch rather than surfacing later unexplained.
  */
 #define STACK_END_MAGIC 0x57ac6e9dc0ffee57ULL
 

@@ -15,7 +15,7 @@
 #include "kernel/smp.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
-#include "kernel/mm/heap.h"
+#include "kernel/mm/stack.h"
 #include "kernel/nokprobe.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -25,7 +25,6 @@
 #include "kernel/time.h"
 #include "lib/errno.h"
 
-#define SECONDARY_STACK_SIZE 16384
 #define START_TIMEOUT NSEC_PER_SEC
 
 static uint64_t hw_ids[MAX_CPUS];
@@ -115,13 +114,13 @@ void smp_stop_others(void)
 /* Start CPU id and wait for it; 0, or why it did not come up. */
 static int start_one(unsigned int id)
 {
-	char *stack = kmalloc(SECONDARY_STACK_SIZE);
+	char *stack = stack_alloc();	/* with a guard below, as a thread's */
 	ktime_t deadline;
 	int err;
 
 	if (!stack)
 		return -ENOMEM;
-	err = arch_smp_start_cpu(id, hw_ids[id], (uintptr_t)stack + SECONDARY_STACK_SIZE);
+	err = arch_smp_start_cpu(id, hw_ids[id], (uintptr_t)stack + KERNEL_STACK_SIZE);
 	if (err)
 		return err;
 	/* Interrupts are still off here: time by the cycle counter. */

@@ -1,6 +1,7 @@
 /* Creating and freeing kernel threads. */
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/stack.h"
 #include "kernel/sched_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -26,20 +27,19 @@ static struct thread *thread_alloc(const char *name)
  * every thread made. */
 __noinline int kernel_clone(struct kernel_clone_args *args)
 {
-	/* The stack first: the heap is first fit, so the structure allocated
-	 * next lands above the stack or in an earlier hole, not just below
-	 * it, where an overflow would wreck it before the check could read
-	 * its name and stack (thread_check_stack). */
-	void *stack = kmalloc(THREAD_STACK_SIZE);
+	/* From the stack region, not the heap: an overflow runs into the
+	 * guard below and faults there (kernel/mm/stack.h). */
+	void *stack = stack_alloc();
 	struct thread *t = stack ? thread_alloc(args->name) : NULL;
 	int id;
 
 	if (!t) {
-		kfree(stack);
+		if (stack)
+			stack_free(stack);
 		return -ENOMEM;
 	}
 	t->stack = stack;
-	t->stack_size = THREAD_STACK_SIZE;
+	t->stack_size = KERNEL_STACK_SIZE;
 	t->cwd = current_thread()->cwd;		/* as Linux's fork: the maker's */
 	path_get(&t->cwd);
 	*(uint64_t *)stack = STACK_END_MAGIC;
@@ -72,7 +72,7 @@ int thread_create_on(unsigned int cpu, const char *name, void (*fn)(void *), voi
 
 void thread_free(struct thread *t)
 {
-	kfree(t->stack);
+	stack_free(t->stack);
 	kfree(t);
 }
 
@@ -84,7 +84,7 @@ struct thread *thread_adopt_boot(const char *name)
 		return NULL;
 	/* t->stack stays NULL: a CPU's boot stack (the boot CPU's in .bss,
 	 * another's from kernel/smp.c) carries no end mark, and the idle
-	 * thread never exits to free it. */
+	 * thread never exits to free it. Its guard is there all the same. */
 	t->state = THREAD_RUNNING;
 	return t;
 }

@@ -2,8 +2,9 @@
  * aarch64's part of kernel/crash_test.c: crash_bad_return, for the
  * portable crash=kretprobe-bug, and no crash kinds of its own. x86_64's
  * breakpoint kind needs no twin (crash=trap is already a BRK that the
- * breakpoint hook declines), and its double fault has none: exceptions
- * here have no separate stack to survive a broken one.
+ * breakpoint hook declines), and its double fault has none: the nearest
+ * thing here, an exception taken on a broken sp, is what the entry's
+ * overflow check catches, which crash=stack-overflow tests.
  */
 #include "kernel/arch.h"
 #include "kernel/crash_test.h"

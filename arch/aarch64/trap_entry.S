@@ -20,6 +20,7 @@
  * All of this is in .entry.text, which the probes layer refuses to probe:
  * a breakpoint here would trap while saving the state of a trap.
  */
+#include "kernel/mm/stack.h"
 #include <asm/brk.h>
 #include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
@@ -35,6 +36,41 @@
 	b	\common
 .endm
 
+/*
+ * The same for the kernel's own exceptions, on SP_EL1, but first a look
+ * at where the frame is about to go: every kernel stack is the upper half
+ * of a block twice its size (kernel/mm/stack.h), so bit KERNEL_STACK_SHIFT
+ * of an address in a stack is set and clear in the guard below it. With
+ * it clear, the frame cannot be stored - that is a stack overflow - and
+ * the entry moves to this CPU's overflow stack, whose top TPIDRRO_EL0
+ * holds (arch/aarch64/cpu.c), and joins overflow_common.
+ *
+ * Testing sp needs a general register, and all of them belong to the
+ * interrupted code: SP_EL0 (unused by the kernel, see trap_return) keeps
+ * x0 meanwhile. Moving to the other stack needs a second one: sp and x0
+ * trade values by three additions instead, x0 ending with the old sp.
+ */
+.macro vector_entry_checked n, common=exception_common, gap=0
+	.balign 128
+	sub	sp, sp, #(PT_REGS_SIZE + \gap)
+	msr	sp_el0, x0
+	mov	x0, sp
+	tbz	x0, #KERNEL_STACK_SHIFT, 1f
+	mrs	x0, sp_el0
+	stp	x0, x1, [sp, #S_X0]
+	mov	x0, #\n
+	b	\common
+1:	mrs	x0, tpidrro_el0
+	sub	x0, x0, #PT_REGS_SIZE
+	add	sp, sp, x0		/* sp = old + new */
+	sub	x0, sp, x0		/* x0 = old */
+	sub	sp, sp, x0		/* sp = new */
+	str	x1, [sp, #S_X0 + 8]
+	add	x1, x0, #(PT_REGS_SIZE + \gap)	/* sp as it was before the exception */
+	mov	x0, #\n
+	b	overflow_common
+.endm
+
 	.balign 2048
 	.globl exception_vectors
 	.type exception_vectors, %function
@@ -46,10 +82,10 @@ exception_vectors:
 	/* current EL, SP_ELx: synchronous. The gap below the interrupted
 	 * sp is where a probe's emulated store through sp lands
 	 * (SYNC_STACK_GAP, asm/ptrace.h). */
-	vector_entry 4, sync_common, SYNC_STACK_GAP
-	vector_entry 5		/*   IRQ */
-	vector_entry 6		/*   FIQ */
-	vector_entry 7		/*   SError */
+	vector_entry_checked 4, sync_common, SYNC_STACK_GAP
+	vector_entry_checked 5		/*   IRQ */
+	vector_entry_checked 6		/*   FIQ */
+	vector_entry_checked 7		/*   SError */
 	vector_entry 8		/* lower EL, AArch64: synchronous */
 	vector_entry 9		/*   IRQ */
 	vector_entry 10		/*   FIQ */
@@ -65,6 +101,12 @@ exception_vectors:
 .macro save_exception_frame gap=0
 	SAVE_X2_X29
 	add	x1, sp, #(PT_REGS_SIZE + \gap)	/* sp as it was before the exception */
+	save_frame_from_x30
+.endm
+
+/* The part of save_exception_frame from x30 on, with the vector number
+ * in x0 and the interrupted sp in x1. */
+.macro save_frame_from_x30
 	stp	x30, x1, [sp, #S_X30]
 	mrs	x2, elr_el1
 	mrs	x3, spsr_el1
@@ -108,6 +150,22 @@ trap_hook_return:			/* backtraces know this return (traps.c) */
 	b	.Ldispatch
 	.ltorg
 	.size sync_common, . - sync_common
+
+/*
+ * An exception whose frame would have landed in a stack's guard, now on
+ * the overflow stack (vector_entry_checked): x0 holds the vector number,
+ * x1 the interrupted sp, SP_EL0 the interrupted x0; x1's own value is
+ * saved already. Reports the overflow and never returns.
+ */
+	.type overflow_common, %function
+overflow_common:
+	SAVE_X2_X29
+	mrs	x2, sp_el0
+	str	x2, [sp, #S_X0]
+	save_frame_from_x30
+	mov	x0, sp
+	bl	trap_stack_overflow
+	.size overflow_common, . - overflow_common
 
 	.type exception_common, %function
 exception_common:

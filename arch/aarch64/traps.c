@@ -15,10 +15,13 @@
  * offered to the fault hook, then to the exception fix-up table, and
  * otherwise panics. An IRQ goes to the
  * GIC (arch/aarch64/irq.c); on the way out of it the scheduler may switch
- * threads: that is where preemption happens.
+ * threads: that is where preemption happens. An exception whose frame
+ * would land in a stack's guard never gets here: the entry moves to the
+ * overflow stack and trap_stack_overflow reports it.
  */
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/mm/stack.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -138,6 +141,25 @@ void trap_dispatch(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(trap_dispatch);
 NOKPROBE_SYMBOL(handle_sync);
+
+/* overflow_common (trap_entry.S) calls this, on this CPU's overflow
+ * stack, when an exception's frame would have gone where bit
+ * KERNEL_STACK_SHIFT is clear. A data abort in a guard names the store
+ * that reached it; any other exception only found that its own frame
+ * would not fit. An sp outside every stack (which the bit cannot tell
+ * from a guard) is said to be just that. */
+void trap_stack_overflow(struct pt_regs *regs)
+{
+	bool sync = regs->vector == VECTOR_CUR_SPX_SYNC;
+	uintptr_t frame = regs->sp - PT_REGS_SIZE - (sync ? SYNC_STACK_GAP : 0);
+
+	if (sync && ESR_EC(regs->esr) == EC_DABT_CUR && stack_in_guard(regs->far))
+		stack_overflow_panic(regs, regs->far);
+	if (stack_in_guard(frame))
+		stack_overflow_panic(regs, frame);
+	trap_panic("exception taken with sp outside every kernel stack", regs);
+}
+NOKPROBE_SYMBOL(trap_stack_overflow);
 
 void arch_dump_regs(const struct pt_regs *r)
 {

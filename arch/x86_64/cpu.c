@@ -6,8 +6,12 @@
  * Table: the double-fault handler switches to IST stack 1, so that a fault
  * that happens while the CPU cannot push a trap frame on the current stack
  * (%rsp pointing at unmapped memory) ends in a readable panic instead of a
- * triple fault and a silent reset. (Thread stacks come from the heap and
- * have no guard page yet, so an overflow of one is not caught this way.)
+ * triple fault and a silent reset. That is how a kernel stack overflow
+ * is caught: the push that reaches a stack's guard page faults, the page
+ * fault cannot push its frame there either, and the double fault, on its
+ * own stack, finds the faulting address in a guard (traps.c). The
+ * double-fault stacks have guard pages of their own, in .bss: they are
+ * needed before the page allocator is.
  *
  * The tables are per CPU (struct x86_cpu_tables) because each CPU needs
  * its own TSS and IST stack; SMP only has to call arch_cpu_init on each.
@@ -15,9 +19,11 @@
 #include "arch/x86_64/cpuinfo.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/mm/stack.h"
 #include "kernel/nokprobe.h"
 #include "lib/string.h"
 #include <asm/irq_vectors.h>
+#include <asm/layout.h>
 
 #define GDT_KERNEL_CODE 0x08
 #define GDT_KERNEL_DATA 0x10
@@ -52,12 +58,17 @@ struct __packed table_ptr {
 };
 
 struct x86_cpu_tables {
+	/* Unmapped once paging is up (kernel/mm/stack.h): an overflow of
+	 * the double-fault stack above it faults at once. */
+	uint8_t ist_guard[PAGE_SIZE] __aligned(PAGE_SIZE);
+	uint8_t ist_stack[IST_STACK_SIZE];
 	uint64_t gdt[5];	/* null, code, data, TSS (two slots) */
 	struct tss tss;
-	uint8_t ist_stack[IST_STACK_SIZE] __aligned(16);
 };
 
 static struct x86_cpu_tables cpu_tables[MAX_CPUS];
+STATIC_STACK_GUARDS(ist, cpu_tables[0].ist_guard, PAGE_SIZE, sizeof(struct x86_cpu_tables),
+		    MAX_CPUS);
 static struct idt_gate idt[IDT_VECTORS];
 extern const uint64_t trap_stub_table[IDT_VECTORS];
 

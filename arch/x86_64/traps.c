@@ -7,7 +7,8 @@
  * go first to the hooks the probes layer installs (kernel/trap.h); every
  * other exception is offered to the fault hook, then to the exception
  * fix-up table, and otherwise panics; an NMI that another CPU sent to stop
- * this one (IPI_STOP, ipi.c) halts it first. The interrupts
+ * this one (IPI_STOP, ipi.c) halts it first. A double fault whose page
+ * fault hit a stack's guard page is reported as a kernel stack overflow. The interrupts
  * (asm/irq_vectors.h) are the legacy PIC's (pic.c) and the local APIC's:
  * the tick (timer.c) and the IPIs (ipi.c). On the way out of an interrupt
  * the scheduler may switch threads: that is where preemption happens.
@@ -18,6 +19,7 @@
 #include "arch/x86_64/pic.h"
 #include "kernel/arch.h"
 #include "kernel/cpu.h"
+#include "kernel/mm/stack.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
@@ -90,6 +92,10 @@ static void handle_exception(struct pt_regs *regs)
 	}
 	if (v == VEC_PAGE_FAULT)
 		page_fault_panic(regs);
+	/* A push into a guard page faulted, and so did the page fault's own
+	 * push of its frame: CR2 still holds the guard address. */
+	if (v == VEC_DOUBLE_FAULT && stack_in_guard(read_cr2()))
+		stack_overflow_panic(regs, read_cr2());
 	trap_panic(exception_names[v] ? exception_names[v] : "reserved exception", regs);
 }
 

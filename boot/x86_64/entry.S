@@ -17,6 +17,7 @@
  * Everything here runs at its physical address, so it lives in the .boot
  * sections that the linker script places at 1 MiB with VMA == LMA.
  */
+#include "kernel/mm/stack.h"
 #include <asm/layout.h>
 #include <asm/long_mode.h>
 
@@ -131,8 +132,18 @@ higher_half:
 	.size higher_half, . - higher_half
 
 	.section .bss
-	.balign 16
+	/* The boot CPU's stack: the upper half of a block twice its size,
+	 * aligned to that size, as every kernel stack is laid out; the lower
+	 * half is its guard, unmapped once the final page tables are in
+	 * place (kernel/mm/stack.h). */
+	.balign 2 * KERNEL_STACK_SIZE
+boot_stack_guard:
+	.skip KERNEL_STACK_SIZE
 	.globl boot_stack, boot_stack_top
 boot_stack:
-	.skip 16384
+	.skip KERNEL_STACK_SIZE
 boot_stack_top:
+
+	.section .stack_guards, "a"	/* a struct static_stack_guards */
+	.balign 8
+	.quad boot_stack_guard, KERNEL_STACK_SIZE, 0, 1

@@ -210,9 +210,10 @@ int set_direct_map_prot(uint64_t pa, unsigned int prot)
 }
 
 /* Create the last-level tables for [start, end) now, empty. Pages of the
- * executable region come and go (probe slots, modules); with its tables
- * made once, mapping there never allocates and unmapping leaves nothing
- * behind, so loading and removing a module returns every frame. */
+ * executable and stack regions come and go (probe slots, modules, thread
+ * stacks); with their tables made once, mapping there never allocates
+ * and unmapping leaves nothing behind, so loading and removing a module,
+ * or starting and ending a thread, returns every frame. */
 static void prepare_tables(uintptr_t start, uintptr_t end)
 {
 	for (uintptr_t va = start; va < end; va += PAGE_SIZE * 512)
@@ -237,6 +238,7 @@ void paging_init(const struct boot_info *bi)
 	for (size_t i = 0; i < bi->nram; i++)
 		map_direct(bi->ram[i].base, bi->ram[i].base + bi->ram[i].size, kstart, kend);
 	prepare_tables(EXEC_REGION_BASE, EXEC_REGION_BASE + EXEC_REGION_SIZE);
+	prepare_tables(STACK_REGION_BASE, STACK_REGION_BASE + STACK_REGION_SIZE);
 
 	/* Switch: from here the tables are reached through the direct map. */
 	arch_paging_switch(root_pa);

@@ -893,6 +893,41 @@ def test_worker(m):
         raise
 
 
+MEM_FRAMES = re.compile(r"^frames: (\d+) used of \d+ ")
+
+
+def frames_used(m):
+    """The used frames `mem` shows."""
+    out = m.command("mem")
+    for line in out:
+        r = MEM_FRAMES.match(line)
+        if r:
+            return int(r.group(1))
+    raise TestFailure("`mem`: expected 'frames: N used of N (N KiB free)', got %s" % show(out))
+
+
+@test("worker_frames")
+def test_worker_frames(m):
+    """Threads that come and go give their stacks back: after `worker
+    start 4` and `worker stop`, `mem` shows as many frames used as before
+    (once the ended threads are freed, at their CPUs' next switch)."""
+    before = frames_used(m)
+    m.command("worker start 4")
+    running = frames_used(m)
+    out = m.command("worker stop")
+    check(any(line.startswith("worker: stopped") for line in out),
+          "`worker stop`: expected 'worker: stopped after N reads', got %s" % show(out))
+    after = frames_used(m)
+    deadline = time.monotonic() + 5
+    while after != before and time.monotonic() < deadline:
+        time.sleep(0.2)
+        after = frames_used(m)
+    check(running > before, "`mem`: 4 workers running use no frames (%d, then %d)"
+          % (before, running))
+    check(after == before, "`mem`: %d frames used before 4 workers, %d while they ran,"
+          " %d after they stopped" % (before, running, after))
+
+
 @test("numbers_out_of_range")
 def test_numbers_out_of_range(m):
     """A number too big, or below a command's smallest, is refused by
@@ -2828,7 +2863,7 @@ def test_kprobes_files_while_probes_change(m):
 # Every selftest suite the kernel must run, with the architecture's own
 # (SELFTEST_SUITES in testdata.py): a suite that went missing (not
 # linked, renamed) fails the test rather than leaving fewer cases to pass.
-SELFTEST_SUITES = ["memory", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
+SELFTEST_SUITES = ["memory", "stacks", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "probes-removal", "traps",
                    "modules", "virtio_9p", "ninepfs"]

@@ -29,7 +29,10 @@ CPUS = 4
 STOPPED = re.compile(r"^on CPU \d+; the other CPUs are stopped$")
 END = "--- end of panic: the kernel is halted ---"
 
-OVERFLOW = "sched: thread overflow ran past the end of its 16384-byte stack"
+# The guard page below a thread's stack caught its runaway recursion.
+OVERFLOW = "kernel stack overflow in thread overflow on CPU "
+# The scheduler found the stack's end mark gone (the second line of defence).
+END_MARK = "sched: thread stack-end ran past the end of its 16384-byte stack"
 # The lock, and the function that took it first (the same one).
 RECURSION = ("spinlock: CPU 0 takes 'crash test' again; it already holds it "
              "(taken at crash_by_lock_recursion+0x")
@@ -45,7 +48,8 @@ KINDS = {
     "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
     "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
     "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
-    "stack-overflow": (OVERFLOW, None),
+    "stack-overflow": (OVERFLOW, "crash_recurse"),
+    "stack-end-mark": (END_MARK, None),
     "lock-recursion": (RECURSION, None),
     "module-fault": (UNMAPPED, "mod_crash_write"),
 }
@@ -69,13 +73,13 @@ PANIC_CALLERS = {
     "kretprobe-bug": "kretprobe_trampoline_handler",
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
-    "stack-overflow": "schedule_locked",
+    "stack-end-mark": "schedule_locked",
     "lock-recursion": "crash_by_lock_recursion",
 }
 
 # The function every trace must reach: the crash's caller chain from
 # kmain, except in a thread of its own whose recursion fills the trace.
-REACHES = {"stack-overflow": "crash_recurse"}
+REACHES = {"stack-overflow": "crash_recurse", "stack-end-mark": "end_mark_thread"}
 
 # Names may carry the suffixes of GCC's split or specialized copies
 # (crash_test_from_cmdline.cold), and code in a module its name.

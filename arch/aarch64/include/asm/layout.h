@@ -13,6 +13,9 @@
  *                       physical 0x40000000, so it appears at
  *                       0xffff000040000000.
  *   0xffff800000000000  kernel heap, grown a page at a time
+ *   0xffff800040000000  kernel stacks: 32 KiB slots, each a 16 KiB
+ *                       stack above a 16 KiB guard that is never
+ *                       mapped (kernel/mm/stack.h)
  *   0xffffffff40000000  KERNEL_VMA: virtual = physical + KERNEL_VMA for
  *                       the kernel image. The physical range below RAM,
  *                       where QEMU virt puts its devices (GIC, PL011...),
@@ -41,6 +44,8 @@
 #define DIRECT_MAP_BASE   0xffff000000000000
 #define HEAP_BASE         0xffff800000000000
 #define HEAP_MAX_SIZE     0x40000000	/* 1 GiB of address space */
+#define STACK_REGION_BASE 0xffff800040000000	/* HEAP_BASE + HEAP_MAX_SIZE */
+#define STACK_REGION_SIZE 0x04000000	/* 64 MiB: 2048 slots of 32 KiB */
 #define MMIO_BASE         0xffffffff40000000	/* == KERNEL_VMA, see above */
 #define MMIO_SIZE         0x40000000	/* physical addresses below 1 GiB */
 #define EXEC_REGION_BASE  0xffffffff82000000

@@ -7,6 +7,9 @@
  *                       read-only, device registers (the local APIC)
  *                       uncached (asm/io.h)
  *   0xffffc00000000000  kernel heap, grown a page at a time
+ *   0xffffc00040000000  kernel stacks: 32 KiB slots, each a 16 KiB
+ *                       stack above a 16 KiB guard that is never
+ *                       mapped (kernel/mm/stack.h)
  *   0xffffffff80000000  the kernel image: physical address + this base.
  *                       -mcmodel=kernel needs the image in the top 2 GiB.
  *   0xffffffffa0000000  executable memory for instruction slots and
@@ -23,6 +26,8 @@
 #define DIRECT_MAP_BASE   0xffff800000000000
 #define HEAP_BASE         0xffffc00000000000
 #define HEAP_MAX_SIZE     0x40000000	/* 1 GiB of address space */
+#define STACK_REGION_BASE 0xffffc00040000000	/* HEAP_BASE + HEAP_MAX_SIZE */
+#define STACK_REGION_SIZE 0x04000000	/* 64 MiB: 2048 slots of 32 KiB */
 #define EXEC_REGION_BASE  0xffffffffa0000000
 #define EXEC_REGION_SIZE  0x04000000	/* 64 MiB */
 #define TEXT_POKE_ADDR    0xffffffffbfe00000
