@@ -22,10 +22,13 @@ this order:
                                              line "bench-host(ARCH): N passed, N failed"
 
 Two parts run at once (--jobs, default 2: the machines this runs on have
-two cores, and most parts spend much of their time waiting for a guest
-or a build step), taken in that order; parts that share a lane never
-run together: those of one architecture (they share its build folder,
-its images and its logs), and host and fuzz (two makes in one tree).
+two cores), taken in that order; parts that share a lane never run
+together. Every part that boots QEMU is in one lane: two machines of
+four emulated CPUs each on two cores slow each other past the timeouts
+of the tests that wait for a guest (a Ctrl-C answered within seconds, a
+selftest within ten minutes), so the host tests and the fuzzer run
+beside a boot part instead. host and fuzz (two makes in one tree) are
+another lane.
 With more than one job, a part's output is shown whole when it ends, so
 that two parts' lines never mix; with --jobs 1, as it comes.
 
@@ -160,7 +163,8 @@ def make_parts(archs, only, boot_tests):
                               r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
                               CRASH_TIMEOUT))
         for part in parts[first:]:
-            part.lane = arch
+            if not part.name.startswith("symtab"):
+                part.lane = "qemu"
     return parts
 
 
