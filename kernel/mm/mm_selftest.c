@@ -146,6 +146,33 @@ static void wx_text_poke_changes_code(void)
 	EXPECT_EQ(page_prot(TEXT_POKE_ADDR), 0);
 }
 
+/* Inside a batch, what text_poke writes is written again at the sync,
+ * not before (text_patch.c, "Emulators"). The batch holds the patching
+ * lock, so no other poke counts meanwhile. */
+static void text_poke_writes_again_at_sync(void)
+{
+	uint8_t *code = (uint8_t *)wx_patch_target;
+	uint8_t orig[4], changed[4];
+	unsigned long before;
+
+	memcpy(orig, code, sizeof(orig));
+	for (size_t i = 0; i < sizeof(orig); i++)
+		changed[i] = (uint8_t)(orig[i] ^ 0xff);
+	text_poke_batch_begin();
+	before = text_poke_refreshed();
+	for (size_t i = 0; i < sizeof(changed); i++)
+		EXPECT_EQ(text_poke(code + i, &changed[i], 1), 0);
+	EXPECT_EQ(text_poke_refreshed(), before);
+	text_poke_sync();
+	EXPECT_EQ(text_poke_refreshed(), before + sizeof(changed));
+	EXPECT_EQ(memcmp(code, changed, sizeof(changed)), 0);
+	EXPECT_EQ(text_poke(code, orig, sizeof(orig)), 0);
+	text_poke_batch_end();
+	EXPECT_EQ(text_poke_refreshed(), before + sizeof(changed) + 1);
+	EXPECT_EQ(memcmp(code, orig, sizeof(orig)), 0);
+	EXPECT_EQ(wx_patch_target(4), 13);
+}
+
 static void execmem_is_read_only_executable(void)
 {
 	uint8_t *page = execmem_alloc_page();
@@ -334,6 +361,7 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(wx_write_to_text_faults),
 	SELFTEST_CASE(nofault_read_recovers),
 	SELFTEST_CASE(wx_text_poke_changes_code),
+	SELFTEST_CASE(text_poke_writes_again_at_sync),
 	SELFTEST_CASE(execmem_is_read_only_executable),
 	SELFTEST_CASE(insn_slots_alloc_and_free),
 	SELFTEST_CASE(insn_slots_keep_one_empty_page),

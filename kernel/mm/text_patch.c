@@ -36,6 +36,19 @@
  * a queued poke writes first writes the queue, so that the later change
  * stays later. Changes of different bytes need no order between them
  * (one that must be seen before another is followed by text_poke_sync).
+ *
+ * Emulators. QEMU's TCG runs translations of the guest's code, not the
+ * code itself, and drops a translation when the bytes under it are
+ * written. A CPU that translated the old bytes while another wrote the
+ * new ones can be left with the old translation for good (seen as a
+ * CPU trapping for ever on an int3 the text no longer holds: the boot
+ * test hang_wait_queue_wait, docs/tests.md). No IRET or ISB replaces
+ * it; only another write of those bytes does. So every sync ends by
+ * writing once more, with the bytes they now hold, the ranges written
+ * since the last one (refresh_written): by then every other CPU has
+ * taken the IPI, so a translation begun before the first write is
+ * finished, and the second write drops it. On hardware it writes what
+ * is already there.
  */
 #include "kernel/mm/text_patch.h"
 #include "kernel/arch.h"
@@ -110,11 +123,71 @@ static void __kprobes synchronize_core(void *unused)
 	(void)unused;
 }
 
-/* Inside text_poke_batch_begin/end: the other CPUs are synced once, at
- * the end, if some text_poke of the batch left that owed; the stopped
- * writes wait in stopped_queue. Only the thread that holds text_mutex
- * reads or writes these. */
-static bool sync_owed;
+/* The ranges text_poke wrote since the last sync, written again after
+ * it (see "Emulators" above); a batch that writes more syncs early.
+ * Inside text_poke_batch_begin/end the other CPUs are synced once, at
+ * the end, if the batch wrote any; the stopped writes wait in
+ * stopped_queue. Only the thread that holds text_mutex reads or writes
+ * these. */
+#define WRITTEN_LEN 64
+
+struct written_range {
+	void *addr;
+	size_t len;
+};
+
+static struct written_range written[WRITTEN_LEN];
+static int written_count;
+static unsigned long refreshed;	/* ranges written again, ever */
+
+/* Write the len bytes at addr with the bytes they hold now. */
+static int __kprobes rewrite_code(uint8_t *addr, size_t len)
+{
+	uint8_t now[64];
+	int err = 0;
+
+	for (size_t done = 0; done < len && !err; done += sizeof(now)) {
+		size_t n = MIN(sizeof(now), len - done);
+
+		text_read(now, addr + done, n);
+		err = write_code(addr + done, now, n);
+	}
+	return err;
+}
+
+/* Write each range of written again, and empty it. */
+static void __kprobes refresh_written(void)
+{
+	for (int i = 0; i < written_count; i++)
+		if (rewrite_code(written[i].addr, written[i].len) == 0)
+			refreshed++;
+	written_count = 0;
+}
+
+/* Every other CPU takes an IPI, then what was written is written again. */
+static void __kprobes sync_others(void)
+{
+	smp_call_on_others(synchronize_core, NULL);
+	refresh_written();
+}
+
+/* write_code, noting the range for the next sync (text_mutex held). */
+static int __kprobes write_live_code(void *addr, const void *src, size_t len)
+{
+	int err;
+
+	if (written_count == WRITTEN_LEN)
+		sync_others();
+	err = write_code(addr, src, len);
+	if (!err)
+		written[written_count++] = (struct written_range){ addr, len };
+	return err;
+}
+
+unsigned long __kprobes text_poke_refreshed(void)
+{
+	return refreshed;
+}
 
 #define STOPPED_QUEUE_LEN 64
 #define STOPPED_POKE_MAX 8	/* an aarch64 instruction is 4 */
@@ -176,12 +249,11 @@ int __kprobes text_poke(void *addr, const void *src, size_t len)
 	if (mutex_is_held(&text_mutex)) {	/* this thread's batch */
 		if (overlaps_queued((uintptr_t)addr, len))
 			write_stopped_queue();
-		sync_owed = true;
-		return write_code(addr, src, len);
+		return write_live_code(addr, src, len);
 	}
 	mutex_lock(&text_mutex);
-	err = write_code(addr, src, len);
-	smp_call_on_others(synchronize_core, NULL);
+	err = write_live_code(addr, src, len);
+	sync_others();
 	mutex_unlock(&text_mutex);
 	return err;
 }
@@ -189,7 +261,6 @@ int __kprobes text_poke(void *addr, const void *src, size_t len)
 void __kprobes text_poke_batch_begin(void)
 {
 	mutex_lock(&text_mutex);
-	sync_owed = false;
 }
 
 void __kprobes text_poke_sync(void)
@@ -197,10 +268,8 @@ void __kprobes text_poke_sync(void)
 	if (!mutex_is_held(&text_mutex))
 		return;
 	write_stopped_queue();
-	if (sync_owed) {
-		smp_call_on_others(synchronize_core, NULL);
-		sync_owed = false;
-	}
+	if (written_count)
+		sync_others();
 }
 
 void __kprobes text_poke_batch_end(void)

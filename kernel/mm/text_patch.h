@@ -37,6 +37,10 @@ void text_poke_batch_end(void);
  * nothing to do, as each text_poke has synced. */
 void text_poke_sync(void);
 
+/* How many ranges text_poke has written a second time, after the sync
+ * that followed them (text_patch.c, "Emulators"): for the selftest. */
+unsigned long text_poke_refreshed(void);
+
 /* Copy len bytes of code to dst without calling anything probe-able (for
  * the probes layer, which must not hit a probe while holding its lock). */
 void text_read(void *dst, const void *src, size_t len);

@@ -269,17 +269,19 @@ handle_hit(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *re
 /*
  * A breakpoint with no point at its address when the handler looked.
  * If the text no longer holds a breakpoint, another CPU disarmed it
- * after this one trapped: run the real instruction. If it does, look
- * again: the breakpoint this CPU ran may be older than the text it reads
- * now. A breakpoint runs from the CPU's view of the text, which may lag
- * behind memory until the patcher's sync reaches it (an emulator's
- * translated code can lag longer): so a trap can come from a probe
- * unregistered a moment ago, while a new registration at the same
- * address publishes its point and arms its own breakpoint before this
- * CPU reads the text. Publishing comes before arming, so a breakpoint
- * read from the text has its point published by then, and the hit is
- * that point's. Only a breakpoint that no point owns even then is not
- * the probes' (false: the trap goes on, to a panic).
+ * after this one trapped: run the real instruction. (Under an emulator,
+ * that the CPU then fetches it and not the breakpoint again is owed to
+ * text_poke's second write, kernel/mm/text_patch.c.) If the text still
+ * holds one, look again: the breakpoint this CPU ran may be older than
+ * the text it reads now. A breakpoint runs from the CPU's view of the
+ * text, which may lag behind memory until the patcher's sync reaches it
+ * (an emulator's translated code can lag longer): so a trap can come
+ * from a probe unregistered a moment ago, while a new registration at
+ * the same address publishes its point and arms its own breakpoint
+ * before this CPU reads the text. Publishing comes before arming, so a
+ * breakpoint read from the text has its point published by then, and
+ * the hit is that point's. Only a breakpoint that no point owns even
+ * then is not the probes' (false: the trap goes on, to a panic).
  */
 static __noinline bool __kprobes
 no_point_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr, bool busy)
