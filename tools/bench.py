@@ -236,8 +236,10 @@ class BootFailed(Exception):
 # in 7 of 21 boots of `bench 200` with -smp 4 on aarch64, CPU 0 found at
 # the same instruction (the counter read in its timer handler) for
 # minutes while the other three wait in stop_machine for it
-# (docs/tests.md, "The summary line"). Such a boot is tried again,
-# saying so; a panic, or a hang with one CPU, is never retried.
+# (docs/tests.md, "The summary line"); a program that shares no code
+# with the kernel hangs the same way (tools/qemu-repro/aarch64-icount-wfi).
+# Such a boot is tried again, saying so; a panic, or a hang with one
+# CPU, is never retried.
 ICOUNT_SMP_ATTEMPTS = 8
 
 
