@@ -128,8 +128,10 @@ static void __kprobes synchronize_core(void *unused)
  * Inside text_poke_batch_begin/end the other CPUs are synced once, at
  * the end, if the batch wrote any; the stopped writes wait in
  * stopped_queue. Only the thread that holds text_mutex reads or writes
- * these. */
-#define WRITTEN_LEN 64
+ * these. 1024 ranges (16 KiB) keep the early syncs rare: `probe del all`
+ * of the stress suites' thousands of probes, or the global knob over
+ * them, costs a few IPI rounds more, not one per 64 breakpoints. */
+#define WRITTEN_LEN 1024
 
 struct written_range {
 	void *addr;
