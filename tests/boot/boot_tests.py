@@ -893,9 +893,6 @@ def test_worker(m):
         raise
 
 
-MEM_FRAMES = re.compile(r"^frames: (\d+) used of \d+ ")
-
-
 def frames_used(m):
     """The used frames `mem` shows."""
     out = m.command("mem")
