@@ -144,12 +144,12 @@ host-tests: host-test-bins
 		$(addprefix --check-aarch64-insn ,$(HOST_AARCH64_INSN_ELFS)) \
 		$(addprefix --check-nokprobe ,$(HOST_NOKPROBE_ELFS)) \
 		$(addprefix --check-callgraph ,$(HOST_CALLGRAPH_ELFS)) \
+		--grep-differential $(HOST_GREP_TOOL) \
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)
 host-test-bins: $(HOST_INSN_CHECK) $(HOST_LOAD_TOOLS)
 host-test-bins: $(HOST_AARCH64_INSN_CHECK)
-host-test-bins: $(HOST_GREP_TOOL)
 
 # lib/ sources get rename.h forced in; the tests include it themselves,
 # after their system headers.
@@ -192,6 +192,7 @@ $(HOST_GREP_TOOL): tests/host/grep_tool.c $(HOST_TEXT_CMDS_OBJ) $(HOST_LIB) \
 		tests/host/text_cmds_host.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_TEXT_CMDS_OBJ) $(HOST_LIB) $(HOST_LDFLAGS) -o $@
+host-test-bins: $(HOST_GREP_TOOL)
 
 # test_virtqueue runs kernel/virtio/virtqueue.c against the fake device
 # of virtq_fake.c, which also stands in for the kernel services the
