@@ -68,8 +68,9 @@ struct compiler {
 	 * A alone), but for two readings of GNU grep's: in an ERE, a { that
 	 * starts a bad interval there is a literal, as at the start; in a
 	 * BRE, see only_anchors. In an ERE, also just after a *, + or ?
-	 * with nothing before it, which GNU grep's regex compiler skips,
-	 * reading what follows as it reads what follows an anchor. */
+	 * with nothing before it, or a { there that starts no count, which
+	 * GNU grep's regex compiler skips, reading what follows as it reads
+	 * what follows an anchor. */
 	bool after_anchor;
 	/* Nothing but anchors yet in this branch. In a BRE, an operator
 	 * after them is a literal, as at the start: \b* is \b and a *. */

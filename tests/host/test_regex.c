@@ -299,6 +299,9 @@ static void test_refusals(void **state)
 		/* GNU's regex compiler reads a leading {2} as a 2 and a }, so a
 		 * {} after it follows an atom. */
 		{ "{2}{}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
+		/* An empty group, or a{0}, is an atom all the same. */
+		{ "(){}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
+		{ "a{0}{}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
 		/* The refusals of GNU's second reader, its DFA, come only when
 		 * its regex compiler finds nothing else wrong, and in the DFA's
 		 * words: [:alpha:], and a bad \{ after an anchor (a literal to
