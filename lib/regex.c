@@ -67,7 +67,10 @@ struct compiler {
 	 * after it repeats it (A\b* is A, then \b any number of times, so
 	 * A alone), but for two readings of GNU grep's: in an ERE, a { that
 	 * starts a bad interval there is a literal, as at the start; in a
-	 * BRE, see only_anchors. */
+	 * BRE, see only_anchors. In an ERE, also just after a *, + or ?
+	 * with nothing before it, or a { there that starts no count, which
+	 * GNU grep's regex compiler skips, reading what follows as it reads
+	 * what follows an anchor. */
 	bool after_anchor;
 	/* Nothing but anchors yet in this branch. In a BRE, an operator
 	 * after them is a literal, as at the start: \b* is \b and a *. */
@@ -77,6 +80,11 @@ struct compiler {
 	 * reads (A\b*) so, and refuses it: "Unmatched ( or \(". */
 	bool literal_paren;
 	const char *error;
+	/* GNU grep reads a pattern twice: with its regex compiler, whose
+	 * refusal comes first, then with its DFA, which refuses a few forms
+	 * the first takes ([:alpha:], a bad \{ after an anchor). Such a
+	 * refusal waits here, and stands only if error stays NULL. */
+	const char *late_error;
 };
 
 /* Refuse the pattern, for the first reason found; returns false, for
@@ -86,6 +94,14 @@ static bool fail(struct compiler *c, const char *why)
 	if (!c->error)
 		c->error = why;
 	return false;
+}
+
+/* Refuse the pattern as GNU grep's DFA does (late_error), if nothing
+ * else is wrong with it. */
+static void fail_late(struct compiler *c, const char *why)
+{
+	if (!c->late_error)
+		c->late_error = why;
 }
 
 /* ---- Emitting the program ---- */
@@ -346,7 +362,7 @@ static bool parse_bracket(struct compiler *c)
 	} while (*q != ']');
 	/* [:alpha:] is the set of :, a, l, p and h: surely a mistake. */
 	if (!negate && *first == ':' && q[-1] == ':' && q - first >= 2)
-		return fail(c, "character class syntax is [[:space:]], not [:space:]");
+		fail_late(c, "character class syntax is [[:space:]], not [:space:]");
 	c->p = q + 1;
 	set_finish(c, bits, negate);
 	return emit_set(c, set);
@@ -390,8 +406,9 @@ static const char *parse_interval(struct compiler *c, int *min, int *max)
 	if (c->ere ? *q != '}' : (q[0] != '\\' || q[1] != '}')) {
 		if (c->ere)
 			return NOT_INTERVAL;
+		/* A \\ is one character: a\{\\} has no \}. */
 		while (*q && !(q[0] == '\\' && q[1] == '}'))
-			q++;
+			q += q[0] == '\\' && q[1] ? 2 : 1;
 		return *q ? BAD_COUNT : "Unmatched \\{";
 	}
 	if (*min < 0 && !comma)
@@ -408,9 +425,10 @@ static const char *parse_interval(struct compiler *c, int *min, int *max)
 }
 
 /* A repetition operator at c->p: returns 1 (consumed, counts set), 0 if
- * there is none, or -1 for an error. nothing_before: at a branch's
- * start or after an anchor, where an ERE's bad {...} is a literal. */
-static int parse_repeat_op(struct compiler *c, bool nothing_before, int *min, int *max)
+ * there is none, or -1 for an error. no_atom: GNU grep's regex compiler
+ * has no atom before the operator (at a branch's start, after an
+ * anchor), and takes a bad {...} there for a literal. */
+static int parse_repeat_op(struct compiler *c, bool no_atom, int *min, int *max)
 {
 	const char *p = c->p;
 	const char *why;
@@ -444,8 +462,15 @@ static int parse_repeat_op(struct compiler *c, bool nothing_before, int *min, in
 	/* An ERE's { is a literal where it starts no interval, and, as GNU
 	 * grep reads it, where nothing is before it even if it starts a bad
 	 * one ({}). */
-	if (c->ere && (why == NOT_INTERVAL || nothing_before)) {
+	if (c->ere && (why == NOT_INTERVAL || no_atom)) {
 		c->p = p;
+		return 0;
+	}
+	/* A BRE's bad \{ after an anchor: the regex compiler's literal, the
+	 * DFA's refusal, in its own (lower-case) words. */
+	if (!c->ere && no_atom) {
+		fail_late(c, "invalid content of \\{\\}");
+		c->p = p - 1;
 		return 0;
 	}
 	fail(c, why);
@@ -546,10 +571,24 @@ static bool parse_atom(struct compiler *c)
 	/* An ERE's *, +, ? or {m,n} with nothing before it repeats the
 	 * empty string: nothing to emit. */
 	if (c->ere && nothing_before) {
+		const char *op = c->p;
 		int found = parse_repeat_op(c, true, &min, &max);
 
-		if (found != 0)
+		if (found != 0) {
+			/* What follows *, + or ? here is read as after an anchor;
+			 * GNU's regex compiler reads {1} here as a 1 and a }. */
+			c->after_anchor = found > 0 && *op != '{';
+			c->literal_paren = c->after_anchor;
 			return found > 0;
+		}
+		/* A { that starts no count is a literal here, which GNU's
+		 * regex compiler skips as it skips a *: ({) is refused. */
+		if (ch == '{') {
+			c->p++;
+			c->after_anchor = true;
+			c->literal_paren = true;
+			return emit(c, OP_CHAR, '{', 0);
+		}
 	}
 	c->p++;
 	if (ch == '.')
@@ -573,7 +612,7 @@ static bool parse_atom(struct compiler *c)
 static bool parse_piece(struct compiler *c)
 {
 	int start = c->re->len;
-	bool anchor;
+	bool anchor, no_atom;
 	int min, max, found;
 
 	if (!parse_atom(c))
@@ -582,15 +621,21 @@ static bool parse_piece(struct compiler *c)
 	c->only_anchors = c->only_anchors && anchor;
 	if (c->only_anchors && !c->ere)
 		return true;
+	/* After an anchor, GNU's regex compiler has no atom before the
+	 * operator. An ERE's *, + and ? it skips, so the next operator has
+	 * none either; its { it reads as the start of atoms ({1} as a 1
+	 * and a }), and a BRE's operator as a literal atom. */
+	no_atom = anchor;
 	for (;;) {
 		const char *op = c->p;
 
-		found = parse_repeat_op(c, anchor || c->re->len == start, &min, &max);
+		found = parse_repeat_op(c, no_atom, &min, &max);
 		if (found <= 0)
 			return found == 0;
 		if (!repeat(c, start, min, max))
 			return false;
-		c->literal_paren = c->ere && anchor && *op != '{';
+		no_atom = no_atom && c->ere && *op != '{';
+		c->literal_paren = no_atom;
 	}
 }
 
@@ -600,6 +645,7 @@ static bool parse_branch(struct compiler *c)
 	c->at_start = true;
 	c->after_anchor = false;
 	c->only_anchors = true;
+	c->literal_paren = false;	/* (A\b*|) is one group */
 	while (!at_branch_end(c)) {
 		if (!parse_piece(c))
 			return false;
@@ -644,6 +690,8 @@ int regex_compile(struct regex *re, const char *pattern, unsigned int flags,
 	/* At depth 0 only the pattern's end ends the last branch. */
 	if (parse_alternation(&c))
 		emit(&c, OP_MATCH, 0, 0);
+	if (!c.error)
+		c.error = c.late_error;
 	*error = c.error;
 	return c.error ? -EINVAL : 0;
 }

@@ -25,8 +25,10 @@
  * ends; in an ERE, an operator with nothing before it repeats the empty
  * string, a ) with no ( is literal, and a { that does not start a valid
  * count is literal. Elsewhere an operator after an anchor repeats it
- * (A\b* is A), and in an ERE a ) just after an anchor's *, + or ? is
- * literal (so "(A\b*)" is refused: no ) closes the group).
+ * (A\b* is A), and in an ERE a ) just after an anchor's *, + or ?, or
+ * after one of those or a { with nothing before it, is literal (so
+ * "(A\b*)" and "(*)" are refused: no ) closes the group). Of GNU's two
+ * readers, its regex compiler refuses first, its DFA after ([:alpha:]).
  *
  * The expression is compiled into a program for a Thompson NFA (Ken
  * Thompson's construction, simulated as in Russ Cox's "Regular

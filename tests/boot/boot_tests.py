@@ -1193,7 +1193,12 @@ def test_grep(m):
                          ("'[[:digit:]'", "Unmatched [, [^, [:, [., or [="),
                          ("'a\\{2,1\\}'", "Invalid content of \\{\\}"),
                          ("'[[:foo:]]'", "Invalid character class name"),
-                         ("'[b-a]'", "Invalid range end"), ("'x\\'", "Trailing backslash")]:
+                         ("'[b-a]'", "Invalid range end"), ("'x\\'", "Trailing backslash"),
+                         # GNU's regex compiler refuses before its DFA, and
+                         # takes a ) after a leading * for a literal.
+                         ("'[:alpha:]\\('", "Unmatched ( or \\("),
+                         ("'a\\<\\{'", "invalid content of \\{\\}"),
+                         ("-E '(*)'", "Unmatched ( or \\(")]:
         expect_exact(m.command("grep %s %s" % (pattern, path)), "grep: " + msg, "grep " + pattern)
     usage = "grep: usage: grep [-cEivw] [-e PATTERN | PATTERN] [FILE]..."
     for typed in ["grep", "grep -q x", "grep --count x", "grep -e"]:

@@ -144,6 +144,7 @@ host-tests: host-test-bins
 		$(addprefix --check-aarch64-insn ,$(HOST_AARCH64_INSN_ELFS)) \
 		$(addprefix --check-nokprobe ,$(HOST_NOKPROBE_ELFS)) \
 		$(addprefix --check-callgraph ,$(HOST_CALLGRAPH_ELFS)) \
+		--grep-differential $(HOST_GREP_TOOL) \
 		$(HOST_TEST_BINS)
 
 host-test-bins: $(HOST_TEST_BINS) $(HOST_SYMTAB_DEMO)
@@ -183,6 +184,15 @@ $(HOST_TEXT_CMDS_OBJ): tests/host/text_cmds_host.c $(wildcard kernel/shell/*_cmd
 $(HOST_BUILD)/test_text_cmds: HOST_TEST_OBJS := $(HOST_TEXT_CMDS_OBJ)
 $(HOST_BUILD)/test_text_cmds: $(HOST_TEXT_CMDS_OBJ)
 $(HOST_BUILD)/test_insn: arch/x86_64/insn.h
+
+# ProbeOS's grep as a host program, for the differential test against
+# GNU grep (tests/host/grep_differential.py).
+HOST_GREP_TOOL := $(HOST_BUILD)/grep_tool
+$(HOST_GREP_TOOL): tests/host/grep_tool.c $(HOST_TEXT_CMDS_OBJ) $(HOST_LIB) \
+		tests/host/text_cmds_host.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $< $(HOST_TEXT_CMDS_OBJ) $(HOST_LIB) $(HOST_LDFLAGS) -o $@
+host-test-bins: $(HOST_GREP_TOOL)
 
 # test_virtqueue runs kernel/virtio/virtqueue.c against the fake device
 # of virtq_fake.c, which also stands in for the kernel services the

@@ -6,7 +6,7 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          --check-insn ELF...] [--aarch64-insn-checker
                          PROGRAM --check-aarch64-insn ELF...]
                          [--check-nokprobe ELF]... [--check-callgraph ELF]...
-                         TEST_BINARY...
+                         [--grep-differential TOOL] TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
   --python FILE      a Python unittest file; every test case counts
@@ -23,6 +23,10 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                      counts. A kernel not built yet is skipped, as above.
   --check-callgraph ELF
                      check_callgraph.py on a kernel ELF; the same way.
+  --grep-differential TOOL
+                     grep_differential.py with TOOL (grep_tool): ProbeOS's
+                     grep against the host's GNU grep; counts as one, or
+                     is skipped on a host without GNU grep.
 
 Prints each program's summary, then `host: N passed, N failed, N skipped`, and
 exits with 1 if anything failed. A program that dies before printing its
@@ -151,6 +155,18 @@ def check_decoder(label, checker, elf):
     return name, int(ok), int(not ok), 0, out
 
 
+def grep_differential(tool):
+    """grep_differential.py prints "grep_differential: N cases compared,
+    M mismatches", or "grep_differential: skipped: WHY"."""
+    name = "grep_differential"
+    status, out = run([sys.executable, os.path.join(HERE, "grep_differential.py"), tool])
+    if re.search(r"^grep_differential: skipped", out, re.M) and status == 0:
+        return name, 0, 0, 1, out
+    m = re.search(r"^grep_differential: (\d+) cases compared, (\d+) mismatches", out, re.M)
+    ok = m is not None and status == 0 and int(m.group(2)) == 0
+    return name, int(ok), int(not ok), 0, out
+
+
 def program(path):
     status, out = run([path])
     return os.path.basename(path), int(status == 0), int(status != 0), 0, out
@@ -167,6 +183,7 @@ def main():
     parser.add_argument("--check-aarch64-insn", action="append", default=[])
     parser.add_argument("--check-nokprobe", action="append", default=[])
     parser.add_argument("--check-callgraph", action="append", default=[])
+    parser.add_argument("--grep-differential", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
     if args.check_insn and not args.insn_checker:
@@ -183,7 +200,8 @@ def main():
             + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
                for e in args.check_aarch64_insn]
             + [(check_nokprobe, e) for e in args.check_nokprobe]
-            + [(check_callgraph, e) for e in args.check_callgraph])
+            + [(check_callgraph, e) for e in args.check_callgraph]
+            + [(grep_differential, t) for t in args.grep_differential])
     total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:
         name, passed, failed, skipped, summary = kind(target)

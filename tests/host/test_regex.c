@@ -206,6 +206,12 @@ static void test_repeated_anchors(void **state)
 		{ "(A\\b*{2})", "A", true },
 		/* A ) right after an anchor's *, + or ? is a literal. */
 		{ "(A\\b*))B", "A)B", true },
+		/* ...but not after a | between them: the group is closed. */
+		{ "(A\\b*|)", "B", true },
+		/* A { that starts no count is skipped by GNU's regex compiler
+		 * there, as a * is: the {} after it is a literal too. */
+		{ "{{}", "{{}", true },
+		{ "(*{1}*)", "B", true },
 	};
 
 	(void)state;
@@ -266,6 +272,8 @@ static void test_refusals(void **state)
 		{ "a\\)", 0, "Unmatched ) or \\)" },
 		{ "a\\{1", 0, "Unmatched \\{" },
 		{ "a\\{1,2", 0, "Unmatched \\{" },
+		{ "a\\{\\\\}", 0, "Unmatched \\{" },	/* \\ is a backslash, no \} */
+		{ "a\\{x\\\\\\}", 0, "Invalid content of \\{\\}" },
 		{ "a\\{x\\}", 0, "Invalid content of \\{\\}" },
 		{ "a\\{2,1\\}", 0, "Invalid content of \\{\\}" },
 		{ "a{2,1}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
@@ -281,6 +289,28 @@ static void test_refusals(void **state)
 		{ "(A\\b*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
 		{ "(^*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
 		{ "(A\\B+)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		/* A ) right after a *, + or ? with nothing before it, or after
+		 * a { that starts no count there, is a literal too. */
+		{ "(*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(+)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(a|*)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "({)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		{ "(\\b{)", REGEX_EXTENDED, "Unmatched ( or \\(" },
+		/* GNU's regex compiler reads a leading {2} as a 2 and a }, so a
+		 * {} after it follows an atom. */
+		{ "{2}{}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
+		/* An empty group, or a{0}, is an atom all the same. */
+		{ "(){}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
+		{ "a{0}{}", REGEX_EXTENDED, "Invalid content of \\{\\}" },
+		/* The refusals of GNU's second reader, its DFA, come only when
+		 * its regex compiler finds nothing else wrong, and in the DFA's
+		 * words: [:alpha:], and a bad \{ after an anchor (a literal to
+		 * the regex compiler). */
+		{ "[:alpha:]\\(", 0, "Unmatched ( or \\(" },
+		{ "[:alpha:][b-a]", 0, "Invalid range end" },
+		{ "a\\<\\{", 0, "invalid content of \\{\\}" },
+		{ "a\\b\\{x\\}", 0, "invalid content of \\{\\}" },
+		{ "a\\b*\\{x\\}", 0, "Invalid content of \\{\\}" },
 	};
 
 	(void)state;
