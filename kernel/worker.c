@@ -99,6 +99,25 @@ static void workers_start(unsigned int n)
 	}
 }
 
+/* Counts the threads still running worker_main, including those that
+ * have finished but not yet been freed: a thread's stack goes back at
+ * the next switch on its CPU, after `running` has dropped. */
+static void count_worker(const struct thread *t, void *count)
+{
+	if (t->entry == worker_main)
+		++*(unsigned int *)count;
+}
+
+static unsigned int worker_threads(void)
+{
+	unsigned int count = 0;
+
+	sched_for_each_thread(count_worker, &count);
+	return count;
+}
+
+/* Stop the workers and return once they are freed, so that `mem` right
+ * after `worker stop` shows their stacks given back. */
 static void workers_stop(void)
 {
 	if (!__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
@@ -106,7 +125,7 @@ static void workers_stop(void)
 		return;
 	}
 	__atomic_store_n(&workers.stop, true, __ATOMIC_RELEASE);
-	while (__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
+	while (worker_threads())
 		thread_sleep(1);
 	kprintf("worker: stopped after %lu reads\n", (unsigned long)workers.reads);
 }
