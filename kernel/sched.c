@@ -101,18 +101,33 @@ static struct thread *first_runnable(unsigned int cpu)
 	return NULL;
 }
 
+/* Free a thread that exited and has been switched away from. The stack
+ * goes first, while the thread is still in all_threads: whoever waits for
+ * a thread to leave the list (`worker stop`) then finds its memory given
+ * back. Unmapping a stack may wait for other CPUs, so no lock is held. */
+static void reap(struct thread *t)
+{
+	unsigned long flags;
+
+	thread_free_stack(t);
+	flags = arch_irq_save();
+	spin_lock(&sched_lock);
+	list_del(&t->all_node);
+	spin_unlock(&sched_lock);
+	arch_irq_restore(flags);
+	thread_free(t);
+}
+
 /* Runs on the new thread right after every switch, with sched_lock held
  * by the thread we switched from. */
 void sched_finish_switch(void)
 {
 	struct thread *prev = switched_from[this_cpu()->id];
-	bool reap = prev && prev->state == THREAD_DEAD;
+	bool dead = prev && prev->state == THREAD_DEAD;
 
-	if (reap)
-		list_del(&prev->all_node);
 	spin_unlock(&sched_lock);
-	if (reap)
-		thread_free(prev);
+	if (dead)
+		reap(prev);
 }
 
 /* Make t this CPU's running thread, where the scheduler and where

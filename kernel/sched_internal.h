@@ -11,7 +11,9 @@ extern struct list_node all_threads;
 
 /* Add a new thread to all_threads and the run queue. */
 void sched_enqueue_new(struct thread *t);
-/* Free a dead thread's stack and structure. */
+/* Give a dead thread's stack back; t->stack is NULL after. */
+void thread_free_stack(struct thread *t);
+/* Free a dead thread's stack, if it still has one, and structure. */
 void thread_free(struct thread *t);
 /* Describe the boot flow of control as a thread (the idle thread); the
  * caller lists it in all_threads. */

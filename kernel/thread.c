@@ -70,9 +70,15 @@ int thread_create_on(unsigned int cpu, const char *name, void (*fn)(void *), voi
 	return kernel_clone(&args);
 }
 
-void thread_free(struct thread *t)
+void thread_free_stack(struct thread *t)
 {
 	stack_free(t->stack);
+	t->stack = NULL;
+}
+
+void thread_free(struct thread *t)
+{
+	thread_free_stack(t);
 	kfree(t);
 }
 

@@ -12,12 +12,15 @@
  *   Slab          the pages the kernel heap (kmalloc, Linux's slab
  *                 allocator's part) holds; none can be reclaimed, so
  *   SReclaimable  is 0 and
- *   SUnreclaim    is all of them. */
+ *   SUnreclaim    is all of them.
+ *   KernelStack   the threads' and CPUs' stacks from the stack region
+ *                 (kernel/mm/stack.c): 16 KiB each while they live. */
 
 #include "kernel/fs/procfs.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/heap.h"
+#include "kernel/mm/stack.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
 
@@ -42,6 +45,7 @@ static int meminfo_show(struct seq_file *m, void *v)
 	show_kb(m, "Slab:", heap.pages * PAGE_SIZE);
 	show_kb(m, "SReclaimable:", 0);
 	show_kb(m, "SUnreclaim:", heap.pages * PAGE_SIZE);
+	show_kb(m, "KernelStack:", stack_bytes_in_use());
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 _Static_assert(STACK_REGION_BASE % SLOT_SIZE == 0, "slots aligned to their size");
 
 static uint64_t slot_used[SLOTS / 64];
+static size_t slots_in_use;		/* the bits set in slot_used */
 static struct spinlock stack_lock = SPINLOCK_INIT("stacks");
 
 extern const struct static_stack_guards __start_stack_guards[], __stop_stack_guards[];
@@ -34,6 +35,7 @@ static long reserve_slot(void)
 	for (size_t i = 0; i < SLOTS && found < 0; i++) {
 		if (!(slot_used[i / 64] & (1ULL << (i % 64)))) {
 			slot_used[i / 64] |= 1ULL << (i % 64);
+			slots_in_use++;
 			found = (long)i;
 		}
 	}
@@ -46,7 +48,17 @@ static void release_slot(size_t i)
 	unsigned long flags = spin_lock_irqsave(&stack_lock);
 
 	slot_used[i / 64] &= ~(1ULL << (i % 64));
+	slots_in_use--;
 	spin_unlock_irqrestore(&stack_lock, flags);
+}
+
+size_t stack_bytes_in_use(void)
+{
+	unsigned long flags = spin_lock_irqsave(&stack_lock);
+	size_t n = slots_in_use;
+
+	spin_unlock_irqrestore(&stack_lock, flags);
+	return n * KERNEL_STACK_SIZE;
 }
 
 /* Unmap the first npages pages of the stack at base and free their frames. */

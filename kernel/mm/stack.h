@@ -37,6 +37,9 @@ struct pt_regs;
 void *stack_alloc(void);
 /* Unmap a stack from stack_alloc and give its frames back. */
 void stack_free(void *stack);
+/* The bytes of the stacks stack_alloc handed out and stack_free has not
+ * taken back (the few static stacks in .bss are not counted). */
+size_t stack_bytes_in_use(void);
 
 /* True if addr lies in the guard of a kernel stack, static or not: a
  * fault there is a stack overflow. */

@@ -471,6 +471,37 @@ class Machine:
         self.send(line + "\r")
         return self.wait_prompt(timeout)
 
+    def commands(self, lines, timeout=20):
+        """Run several shell commands, pasted in one write (see paste), and
+        return a list of each one's output lines, as command() returns
+        them. The shell reads and echoes one line at a time, so the
+        prompt and echo of each line part its output from the one before;
+        a line echoed out of turn fails as a MachineError. timeout is per
+        command."""
+        start = self.mark
+        self.paste("".join(line + "\r" for line in lines))
+
+        def ready():
+            got = self.screen.lines[start:]
+            echoed = sum(1 for line in got if line.startswith(PROMPT))
+            return echoed >= len(lines) and self.screen.current() == PROMPT
+
+        self._wait(ready, "%d prompts after %d pasted commands" % (len(lines), len(lines)),
+                   timeout * len(lines))
+        got = self.screen.lines[start:]
+        self.mark = len(self.screen.lines)
+        outputs = []
+        for line in got:
+            if line.startswith(PROMPT):
+                want = PROMPT + lines[len(outputs)]
+                if line != want:
+                    raise MachineError("pasted commands: expected the echo %r, got %r"
+                                       % (want, line))
+                outputs.append([])
+            elif outputs:
+                outputs[-1].append(line)
+        return outputs
+
     def command_amid(self, line, noise, timeout=20):
         """command() on a console where other text may appear at any
         moment, even in the middle of the echo or of a line of output
