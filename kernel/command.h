@@ -30,6 +30,10 @@ struct shell_command {
 /* Bounds of the command table, set by the linker script. */
 extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
 
+/* Look up a command by name in the table (kernel/command.c); NULL if
+ * there is none. */
+const struct shell_command *shell_find_command(const char *name);
+
 /* Parse a command's number argument text (decimal, or hex with 0x) that
  * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for
  * the caller to answer (usually with its usage line); or -ERANGE after

@@ -238,11 +238,16 @@ void wait_queue_wake_all(struct wait_queue *wq)
 	arch_irq_restore(flags);
 }
 
-void thread_exit(void)
+void thread_run_exit_hooks(struct thread *t)
 {
 	for (const struct thread_exit_hook *h = __start_thread_exit_hooks;
 	     h < __stop_thread_exit_hooks; h++)
-		h->run(current_thread());
+		h->run(t);
+}
+
+void thread_exit(void)
+{
+	thread_run_exit_hooks(current_thread());
 	arch_irq_disable();
 	spin_lock(&sched_lock);
 	current_thread()->state = THREAD_DEAD;

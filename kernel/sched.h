@@ -10,7 +10,6 @@
 #define KERNEL_SCHED_H
 
 #include "kernel/cpu.h"
-#include "kernel/fs/path.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
@@ -77,10 +76,11 @@ struct thread {
 	/* Where this thread's own kprintf text goes, or NULL: it prints
 	 * kernel messages (kernel/printk.h). Set only by the thread itself. */
 	struct out_sink *out_sink;
-	/* Where its relative paths start (kernel/fs/cwd.h): its maker's
-	 * at first; empty, meaning "/", for the boot and idle threads.
-	 * Set only by the thread itself. */
-	struct path cwd;
+	/* Its filesystem state, the working directory (kernel/fs/cwd.h),
+	 * which kernel/fs/ makes and frees through the clone and exit
+	 * hooks below; NULL, meaning "/", for the boot and idle threads
+	 * until they change directory. Set only by the thread itself. */
+	struct fs_struct *fs;
 	struct list_node queue_node;	/* run queue, sleep list or wait queue */
 	/* Always NULL: every thread here is a kernel thread, with no user
 	 * address space. Linux's current->mm is NULL for kernel threads
@@ -148,6 +148,21 @@ struct thread_exit_hook {
 #define THREAD_EXIT_HOOK(fn)                                                   \
 	static const struct thread_exit_hook thread_exit_hook_##fn            \
 		__used __section(".thread_exit_hooks") __aligned(8) = { .run = fn }
+
+/* Work a subsystem does for each new thread: give it a copy of what its
+ * maker, current_thread(), has (the working directory, say).
+ * THREAD_CLONE_HOOK(fn) makes kernel_clone call fn(the new thread)
+ * before the thread is queued; a hook that fails (negative errno) fails
+ * the clone, and the exit hooks then run on the thread that never ran,
+ * so each must take one whose clone hooks did not all run. Gathered by
+ * the linker as the exit hooks are. */
+struct thread_clone_hook {
+	int (*run)(struct thread *t);
+};
+
+#define THREAD_CLONE_HOOK(fn)                                                  \
+	static const struct thread_clone_hook thread_clone_hook_##fn          \
+		__used __section(".thread_clone_hooks") __aligned(8) = { .run = fn }
 /* The thread running on this CPU: safe to call with preemption on (see
  * asm/current.h). */
 static inline struct thread *current_thread(void)

@@ -11,6 +11,8 @@ extern struct list_node all_threads;
 
 /* Add a new thread to all_threads and the run queue. */
 void sched_enqueue_new(struct thread *t);
+/* Run every THREAD_EXIT_HOOK on t: as it ends, or when its clone failed. */
+void thread_run_exit_hooks(struct thread *t);
 /* Give a dead thread's stack back; t->stack is NULL after. */
 void thread_free_stack(struct thread *t);
 /* Free a dead thread's stack, if it still has one, and structure. */

@@ -9,6 +9,9 @@
 LIST_HEAD(all_threads);
 static unsigned int next_id;
 
+extern const struct thread_clone_hook __start_thread_clone_hooks[],
+	__stop_thread_clone_hooks[];
+
 static struct thread *thread_alloc(const char *name)
 {
 	struct thread *t = kzalloc(sizeof(*t));
@@ -20,6 +23,19 @@ static struct thread *thread_alloc(const char *name)
 	list_init(&t->all_node);
 	list_init(&t->queue_node);
 	return t;
+}
+
+/* Run every THREAD_CLONE_HOOK on the new thread t; the first error. */
+static int run_clone_hooks(struct thread *t)
+{
+	for (const struct thread_clone_hook *h = __start_thread_clone_hooks;
+	     h < __stop_thread_clone_hooks; h++) {
+		int err = h->run(t);
+
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* Not inlined into thread_create: a probe on kernel_clone (Linux's
@@ -40,8 +56,12 @@ __noinline int kernel_clone(struct kernel_clone_args *args)
 	}
 	t->stack = stack;
 	t->stack_size = KERNEL_STACK_SIZE;
-	t->cwd = current_thread()->cwd;		/* as Linux's fork: the maker's */
-	path_get(&t->cwd);
+	id = run_clone_hooks(t);
+	if (id < 0) {
+		thread_run_exit_hooks(t);
+		thread_free(t);
+		return id;
+	}
 	*(uint64_t *)stack = STACK_END_MAGIC;
 	t->entry = args->fn;
 	t->arg = args->fn_arg;

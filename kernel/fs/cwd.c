@@ -2,15 +2,16 @@
 #include "kernel/fs/cwd.h"
 #include "kernel/fs/mount.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/mm/heap.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
 void cwd_get(struct path *out)
 {
-	const struct path *mine = &current_thread()->cwd;
+	const struct fs_struct *fs = current_thread()->fs;
 
-	if (mine->inode) {
-		*out = *mine;
+	if (fs && fs->pwd.inode) {
+		*out = fs->pwd;
 		path_get(out);
 	} else if (!mount_get_root(out)) {
 		*out = (struct path){ NULL, NULL };
@@ -19,14 +20,18 @@ void cwd_get(struct path *out)
 
 /* The new references are taken before the old are given back: path
  * may be the working directory itself. */
-void cwd_set(const struct path *path)
+int cwd_set(const struct path *path)
 {
 	struct thread *me = current_thread();
-	struct path old = me->cwd;
+	struct path old;
 
+	if (!me->fs && !(me->fs = kzalloc(sizeof(*me->fs))))
+		return -ENOMEM;
+	old = me->fs->pwd;
 	path_get(path);
-	me->cwd = *path;
+	me->fs->pwd = *path;
 	path_put(&old);
+	return 0;
 }
 
 int vfs_chdir(const char *path)
@@ -37,7 +42,7 @@ int vfs_chdir(const char *path)
 	if (err)
 		return err;
 	if (where.inode->type == INODE_DIR)
-		cwd_set(&where);
+		err = cwd_set(&where);
 	else
 		err = -ENOTDIR;
 	path_put(&where);
@@ -57,10 +62,32 @@ int vfs_getcwd(char *buf, size_t size)
 	return ret;
 }
 
-/* A thread that ends gives its working directory back. */
+/* A new thread starts in its maker's working directory, as after
+ * Linux's fork. */
+static int cwd_clone(struct thread *t)
+{
+	const struct fs_struct *maker = current_thread()->fs;
+	struct fs_struct *fs = kzalloc(sizeof(*fs));
+
+	if (!fs)
+		return -ENOMEM;
+	if (maker) {
+		fs->pwd = maker->pwd;
+		path_get(&fs->pwd);
+	}
+	t->fs = fs;
+	return 0;
+}
+THREAD_CLONE_HOOK(cwd_clone);
+
+/* A thread that ends, or whose clone failed, gives its working
+ * directory back. */
 static void cwd_exit(struct thread *t)
 {
-	path_put(&t->cwd);
-	t->cwd = (struct path){ NULL, NULL };
+	if (!t->fs)
+		return;
+	path_put(&t->fs->pwd);
+	kfree(t->fs);
+	t->fs = NULL;
 }
 THREAD_EXIT_HOOK(cwd_exit);

@@ -1,4 +1,4 @@
-/* The mount table (mount.h), and /proc/mounts, which shows it.
+/* The mount table (mount.h); /proc/mounts shows it (kernel/fs/proc/mounts.c).
  *
  * Mounts and unmounts change the table under mount_lock, a mutex; path
  * walks read it without a lock, as an RCU list. A mount is published in
@@ -14,8 +14,6 @@
  * root's entry, made at boot, never goes. */
 
 #include "kernel/fs/mount.h"
-#include "kernel/fs/procfs.h"
-#include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
 #include "kernel/panic.h"
@@ -257,61 +255,27 @@ int vfs_umount(const char *dir)
 	return 0;
 }
 
-/* ---- /proc/mounts: one line per mount, as Linux's ---- */
+/* ---- Reading the table (for /proc/mounts, kernel/fs/proc/mounts.c) ---- */
 
-static void *mounts_start(struct seq_file *m, loff_t *pos)
+void mount_table_lock(void)
 {
-	(void)m;
 	mutex_lock(&mount_lock);
-	return seq_list_start(&mounts, *pos);
 }
 
-static void *mounts_next(struct seq_file *m, void *v, loff_t *pos)
+void mount_table_unlock(void)
 {
-	(void)m;
-	return seq_list_next(v, &mounts, pos);
-}
-
-static void mounts_stop(struct seq_file *m, void *v)
-{
-	(void)m;
-	(void)v;
 	mutex_unlock(&mount_lock);
 }
 
-/* A word of the table, with what would split it into two (a space, a
- * tab, a newline) and the backslash written as Linux writes them: a
- * backslash and three octal digits. */
-static void show_word(struct seq_file *m, const char *word)
+bool mount_table_at(size_t n, struct mount_info *info)
 {
-	for (; *word; word++) {
-		if (*word == ' ' || *word == '\t' || *word == '\n' || *word == '\\')
-			seq_printf(m, "\\%03o", (unsigned char)*word);
-		else
-			seq_putc(m, *word);
+	struct mount *m;
+
+	list_for_each_entry(m, &mounts, node) {
+		if (n-- == 0) {
+			*info = (struct mount_info){ m->source, m->dir, m->type };
+			return true;
+		}
 	}
+	return false;
 }
-
-/* "SOURCE DIR TYPE rw 0 0": every mount can be written, and the last
- * two fields are fstab's dump and pass numbers, 0 in Linux's too. */
-static int mounts_show(struct seq_file *m, void *v)
-{
-	struct mount *mnt = list_entry((struct list_node *)v, struct mount, node);
-
-	show_word(m, mnt->source);
-	seq_putc(m, ' ');
-	show_word(m, mnt->dir);
-	seq_printf(m, " %s rw 0 0\n", mnt->type);
-	return 0;
-}
-
-static const struct seq_operations mounts_ops = {
-	.start = mounts_start, .next = mounts_next, .stop = mounts_stop,
-	.show = mounts_show,
-};
-
-static int proc_mounts_init(void)
-{
-	return proc_create_seq("mounts", 0444, NULL, &mounts_ops) ? 0 : -ENOMEM;
-}
-late_initcall(proc_mounts_init);

@@ -79,6 +79,21 @@ bool mount_climb(struct path *path);
  * also for a directory that was removed, -ENOTDIR...). */
 int vfs_mount(const char *source, const char *dir, const char *type_name);
 
+/* One mount as /proc/mounts shows it; the strings are the table's. */
+struct mount_info {
+	const char *source;		/* as given to mount ("none") */
+	const char *dir;		/* the absolute path, as when mounted */
+	const char *type;		/* its type's name ("ramfs") */
+};
+
+/* Hold off mounts and unmounts, for a reader of the whole table, until
+ * mount_table_unlock. May sleep (the table's lock is a mutex). */
+void mount_table_lock(void);
+void mount_table_unlock(void);
+/* With the table locked: fill *info with the n-th mount, oldest first
+ * (from 0), and return true; false past the last. */
+bool mount_table_at(size_t n, struct mount_info *info);
+
 /* Unmount the mount whose root dir names (the newest on that
  * directory): 0, -EINVAL if dir is no mount's root (or is "/"), -EBUSY
  * if a mount was made inside it, or the errors of finding dir. The

@@ -34,7 +34,7 @@ static void save_cwd(void)
 
 static void restore_cwd(void)
 {
-	cwd_set(&saved_cwd);
+	EXPECT(cwd_set(&saved_cwd) == 0);
 	path_put(&saved_cwd);
 }
 

@@ -28,10 +28,8 @@
 
 #include "kernel/backtrace.h"
 #include "kernel/fs/pseudofs.h"
-#include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/percpu_alloc.h"
-#include "kernel/module/module.h"
 #include "kernel/mutex.h"
 #include "kernel/percpu.h"
 #include "kernel/printk.h"
@@ -47,8 +45,8 @@ struct opener {
 };
 
 static struct mutex pseudofs_lock = MUTEX_INIT(pseudofs_lock, "pseudofs");
-/* Nodes a module made, oldest first (pseudofs_lock). */
-static LIST_HEAD(owned_nodes);
+/* The nodes whose maker is known, oldest first (pseudofs_lock). */
+static LIST_HEAD(made_nodes);
 
 static struct pseudo_node *inode_node(struct inode *inode)
 {
@@ -333,18 +331,6 @@ const void *pseudofs_caller(uintptr_t frame)
 	return backtrace_collect(frame, &e, 1) == 1 ? (const void *)e.addr : NULL;
 }
 
-/* The module whose code is at caller, if any. It cannot go meanwhile:
- * that code is running. */
-static struct module *module_at(const void *caller)
-{
-	struct module *mod;
-
-	preempt_disable();
-	mod = module_of_address((uintptr_t)caller);
-	preempt_enable();
-	return mod;
-}
-
 struct pseudo_node *pseudofs_create(struct pseudofs *fs, struct pseudo_node *parent,
 				    const struct pseudo_spec *spec)
 {
@@ -364,9 +350,9 @@ struct pseudo_node *pseudofs_create(struct pseudofs *fs, struct pseudo_node *par
 	if (!err && !(node = new_node(dir, spec, name, len)))
 		err = -ENOMEM;
 	if (!err) {
-		node->owner = module_at(spec->caller);
-		if (node->owner)
-			list_add_tail(&node->link, &owned_nodes);
+		node->maker = (uintptr_t)spec->caller;
+		if (node->maker)
+			list_add_tail(&node->link, &made_nodes);
 		dentry_link(&dir->dentry, &node->dentry);
 	}
 	mutex_unlock(&pseudofs_lock);
@@ -413,7 +399,7 @@ static void detach(struct pseudo_node *top, struct list_node *dying)
 		leaf = to_pseudo_node(dentry_first_leaf(&top->dentry));
 		__atomic_store_n(&leaf->removed, true, __ATOMIC_RELAXED);
 		dentry_unlink(&leaf->dentry);
-		list_del(&leaf->link);		/* from owned_nodes, if there */
+		list_del(&leaf->link);		/* from made_nodes, if there */
 		list_add_tail(&leaf->link, dying);
 	} while (leaf != top);
 }
@@ -454,7 +440,7 @@ void pseudofs_remove(struct pseudo_node *node)
 	}
 }
 
-/* ---- A module's nodes go with it ---- */
+/* ---- Nodes go with the code that made them ---- */
 
 /* node's path from its filesystem's root into buf ("dir/file"): only
  * its last names if they do not all fit. With pseudofs_lock held. */
@@ -476,22 +462,23 @@ static void path_in_fs(struct pseudo_node *node, char *buf, size_t size)
 	memmove(buf, buf + start, size - start);
 }
 
-/* The oldest node mod made and did not remove, with a reference taken,
- * after saying that it goes; NULL when none is left. */
-static struct pseudo_node *take_left_node(struct module *mod)
+/* The oldest node that code in [start, start + size) made and that is
+ * still there, with a reference taken, after saying that it goes; NULL
+ * when none is left. */
+static struct pseudo_node *take_left_node(uintptr_t start, size_t size, const char *who)
 {
 	struct pseudo_node *node, *found = NULL;
 	char *path = kmalloc(VFS_PATH_MAX);
 
 	mutex_lock(&pseudofs_lock);
-	list_for_each_entry(node, &owned_nodes, link) {
-		if (node->owner == mod) {
+	list_for_each_entry(node, &made_nodes, link) {
+		if (node->maker - start < size) {
 			found = node;
 			inode_get(&node->dentry.inode);
 			if (path)
 				path_in_fs(node, path, VFS_PATH_MAX);
-			kprintf("%s: warning: module %s left the %s %s; removing it\n",
-				node->fs->type.name, mod->name,
+			kprintf("%s: warning: %s left the %s %s; removing it\n",
+				node->fs->type.name, who,
 				node->dentry.inode.type == INODE_FILE ? "file" : "directory",
 				path ? path : node->dentry.inode.name);
 			break;
@@ -502,29 +489,23 @@ static struct pseudo_node *take_left_node(struct module *mod)
 	return found;
 }
 
-/* Once a module's exit has run (or its init failed), nothing of its
- * code may be called: remove what it left. */
-static void remove_module_nodes(struct module_notifier *nb, enum module_state state,
-				struct module *mod)
+void pseudofs_remove_made_by(uintptr_t start, size_t size, const char *who)
 {
 	struct pseudo_node *node;
 
-	(void)nb;
-	if (state != MODULE_STATE_GOING)
-		return;
-	while ((node = take_left_node(mod)) != NULL) {
+	while ((node = take_left_node(start, size, who)) != NULL) {
 		pseudofs_remove(node);
 		inode_put(&node->dentry.inode);
 	}
 }
 
-static struct module_notifier pseudofs_module_notifier = {
-	.notify = remove_module_nodes,
-};
-
-static int pseudofs_init(void)
+void pseudofs_move_made_by(uintptr_t start, size_t size, uintptr_t to)
 {
-	register_module_notifier(&pseudofs_module_notifier);
-	return 0;
+	struct pseudo_node *node;
+
+	mutex_lock(&pseudofs_lock);
+	list_for_each_entry(node, &made_nodes, link)
+		if (node->maker - start < size)
+			node->maker = to;
+	mutex_unlock(&pseudofs_lock);
 }
-late_initcall(pseudofs_init);

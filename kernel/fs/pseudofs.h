@@ -13,9 +13,12 @@
  * has run, and its creator may free what the operations use (a module
  * its code). Reads and writes on a removed file then fail with -EIO.
  *
- * A module's files go with it: a node made by a module's code (the
- * caller of the function that made it) is removed, with a warning, when
- * the module goes, if the module did not remove it itself.
+ * Each node keeps the address of the code that made it (the caller of
+ * the function that made it), so that code about to go can take its
+ * nodes with it: pseudofs_remove_made_by. The module loader calls it as
+ * a module goes (kernel/module/module_files.c), so a module's files go
+ * with it, with a warning, if the module did not remove them itself;
+ * this layer knows nothing of modules.
  *
  * Directories and files are made and removed from threads only. */
 #ifndef KERNEL_FS_PSEUDOFS_H
@@ -26,15 +29,13 @@
 #include "kernel/spinlock.h"
 #include "lib/list.h"
 
-struct module;
-
 struct pseudo_node {
 	struct dentry dentry;		/* name, inode, place in the tree: first */
 	struct pseudofs *fs;
 	bool removed;			/* taken out of the tree (pseudofs_lock) */
 	bool gone;			/* and its calls are over */
-	struct module *owner;		/* whose code made it; NULL: the kernel's */
-	struct list_node link;		/* in the nodes modules made; once
+	uintptr_t maker;		/* the code that made it; 0: unknown */
+	struct list_node link;		/* in made_nodes (if maker); once
 					   removed, in its remover's list */
 	/* Files only: */
 	struct file_operations fops;	/* what generates it */
@@ -80,8 +81,8 @@ struct pseudo_spec {
 	/* For a filesystem whose operations are its own and need more than
 	 * the maker's data: procfs keeps a file's show function here. */
 	const void *fs_data;
-	/* The code that asked for it: if it is a module's, the node is the
-	 * module's and goes with it. NULL: the kernel's own. */
+	/* The code that asked for it, kept as the node's maker: nodes go
+	 * with the code that made them (pseudofs_remove_made_by). */
 	const void *caller;
 };
 
@@ -111,6 +112,16 @@ struct dentry *pseudofs_create_dentry(struct pseudofs *fs, struct dentry *parent
  * removal is done with it. Must not be called from one of the
  * operations of a file it removes: it would wait for itself. */
 void pseudofs_remove(struct pseudo_node *node);
+
+/* Remove, as pseudofs_remove does, every node still there that code in
+ * [start, start + size) made, each with a warning that who (such as
+ * "module foo") left it: that code is going, and nothing may call into
+ * it any more. From a thread. */
+void pseudofs_remove_made_by(uintptr_t start, size_t size, const char *who);
+/* Count the nodes that code in [start, start + size) made as made at
+ * to from now on: that code is about to be freed (a module's init), and
+ * to is code that stays (the module's core). */
+void pseudofs_move_made_by(uintptr_t start, size_t size, uintptr_t to);
 
 /* The node of a dentry. NULL and ERR_PTR values come through as they
  * are, since the dentry is the node's first field. */

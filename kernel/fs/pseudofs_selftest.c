@@ -1,14 +1,13 @@
 /* Self tests of the pseudo filesystems and mounts (pseudofs.c,
- * mount.c, debugfs.c, procfs.c, kernel/module/sysfs.c), through the
- * paths they are mounted at and the VFS calls, as a reader would use
- * them. Each test works in a directory of debugfs of its own (TEST_DIR)
- * and removes it; test_module_files loads tests/modules/mod_debugfs.ko. */
+ * mount.c, debugfs.c, procfs.c), through the paths they are mounted at
+ * and the VFS calls, as a reader would use them. Each test works in a
+ * directory of debugfs of its own (TEST_DIR) and removes it. A module's
+ * files are tested from above, in kernel/module/module_files_selftest.c. */
 
 #include "kernel/fs/debugfs.h"
 #include "kernel/fs/mount.h"
 #include "kernel/fs/procfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/module/module.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
@@ -83,35 +82,6 @@ static bool contains(const char *text, const char *part)
 	return false;
 }
 
-/* The whole file at path as a string in buf, or its error. */
-static int read_text(const char *path, char *buf, size_t size)
-{
-	void *all;
-	size_t len;
-	int err = vfs_read_all(path, &all, &len);
-
-	if (err)
-		return err;
-	len = MIN(len, size - 1);
-	memcpy(buf, all, len);
-	buf[len] = '\0';
-	kfree(all);
-	return 0;
-}
-
-static int write_text(const char *path, int flags, const char *text)
-{
-	struct file *file;
-	ssize_t n;
-	int err = vfs_open(path, O_WRONLY | flags, &file);
-
-	if (err)
-		return err;
-	n = vfs_write(file, text, strlen(text), &file->pos);
-	vfs_close(file);
-	return n < 0 ? (int)n : 0;
-}
-
 /* Written, read back, with the flags reaching the file's open; a
  * generated file's size is 0 and it reads to its end all the same. */
 static void test_file_written_and_read(void)
@@ -125,18 +95,18 @@ static void test_file_written_and_read(void)
 	EXPECT(!IS_ERR(debugfs_create_file("kept", 0644, dir, &k, &kept_fops)));
 	EXPECT_EQ(vfs_stat(TEST_DIR "/kept", &st), 0);
 	EXPECT(st.type == INODE_FILE && st.size == 0);
-	EXPECT_EQ(read_text(TEST_DIR "/kept", buf, sizeof(buf)), 0);
+	EXPECT_EQ(vfs_read_text(TEST_DIR "/kept", buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "start\n");
 
 	/* What the shell's `echo 0 > FILE` opens with. */
-	EXPECT_EQ(write_text(TEST_DIR "/kept", O_CREAT | O_TRUNC, "0\n"), 0);
+	EXPECT_EQ(vfs_write_text(TEST_DIR "/kept", O_CREAT | O_TRUNC, "0\n"), 0);
 	EXPECT_EQ(k.open_flags, O_WRONLY | O_CREAT | O_TRUNC);
-	EXPECT_EQ(read_text(TEST_DIR "/kept", buf, sizeof(buf)), 0);
+	EXPECT_EQ(vfs_read_text(TEST_DIR "/kept", buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "0\n");
 	EXPECT_EQ(k.opens, k.releases);
 
 	/* No new names, no removal by path, no directories made in it. */
-	EXPECT_EQ(write_text(TEST_DIR "/new", O_CREAT, "x"), -EACCES);
+	EXPECT_EQ(vfs_write_text(TEST_DIR "/new", O_CREAT, "x"), -EACCES);
 	EXPECT_EQ(vfs_unlink(TEST_DIR "/kept"), -EPERM);
 	EXPECT_EQ(vfs_mkdir(TEST_DIR "/sub"), -EPERM);
 
@@ -185,21 +155,21 @@ static void test_procfs(void)
 
 	EXPECT(dir != NULL);
 	EXPECT(proc_create_data("value", 0644, dir, &kept_proc_ops, &k) != NULL);
-	EXPECT_EQ(read_text("/proc/sys/" TEST_NAME "/value", buf, sizeof(buf)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/sys/" TEST_NAME "/value", buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "proc\n");
 	EXPECT(proc_create_data("value", 0644, dir, &kept_proc_ops, &k) == NULL);
 	proc_remove(dir);
-	EXPECT_EQ(read_text("/proc/sys/" TEST_NAME "/value", buf, sizeof(buf)), -ENOENT);
+	EXPECT_EQ(vfs_read_text("/proc/sys/" TEST_NAME "/value", buf, sizeof(buf)), -ENOENT);
 
 	EXPECT(proc_create(TEST_NAME, 0444, NULL, &kept_proc_ops) != NULL);
 	remove_proc_entry(TEST_NAME, NULL);
-	EXPECT_EQ(read_text("/proc/" TEST_NAME, buf, sizeof(buf)), -ENOENT);
+	EXPECT_EQ(vfs_read_text("/proc/" TEST_NAME, buf, sizeof(buf)), -ENOENT);
 
-	EXPECT_EQ(read_text("/proc/version", buf, sizeof(buf)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/version", buf, sizeof(buf)), 0);
 	EXPECT(strncmp(buf, "ProbeOS version probeos-", 24) == 0);
 	EXPECT(contains(buf, " (gcc version "));
 	EXPECT(contains(buf, ") #1 SMP PREEMPT " ARCH_NAME "\n"));
-	EXPECT_EQ(read_text("/proc/mounts", buf, sizeof(buf)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/mounts", buf, sizeof(buf)), 0);
 	EXPECT(strncmp(buf, "rootfs / ramfs rw 0 0\nproc /proc proc rw 0 0\n", 44) == 0);
 }
 
@@ -423,8 +393,8 @@ static void test_mounts_crossed_and_stacked(void)
 
 	debugfs_create_dir("mnt", dir);
 	EXPECT_EQ(vfs_mount("none", TEST_DIR "//mnt/", "proc"), 0);
-	EXPECT_EQ(read_text(TEST_DIR "/mnt/version", mine, sizeof(mine)), 0);
-	EXPECT_EQ(read_text("/proc/version", theirs, sizeof(theirs)), 0);
+	EXPECT_EQ(vfs_read_text(TEST_DIR "/mnt/version", mine, sizeof(mine)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/version", theirs, sizeof(theirs)), 0);
 	EXPECT_STREQ(mine, theirs);
 
 	EXPECT_EQ(vfs_mount("sysfs", TEST_DIR "/mnt", "sysfs"), 0);
@@ -452,65 +422,12 @@ static void test_mount_table(void)
 	struct dentry *dir = debugfs_create_dir(TEST_NAME, NULL);
 
 	EXPECT_EQ(vfs_mount("my source", TEST_DIR, "tracefs"), 0);
-	EXPECT_EQ(read_text("/proc/mounts", table, sizeof(table)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/mounts", table, sizeof(table)), 0);
 	EXPECT(contains(table, "\nmy\\040source " TEST_DIR " tracefs rw 0 0\n"));
 	EXPECT_EQ(vfs_umount(TEST_DIR), 0);
-	EXPECT_EQ(read_text("/proc/mounts", table, sizeof(table)), 0);
+	EXPECT_EQ(vfs_read_text("/proc/mounts", table, sizeof(table)), 0);
 	EXPECT(!contains(table, TEST_DIR));
 	debugfs_remove(dir);
-}
-
-/* ---- A module's files ---- */
-
-#define MOD_DIR "/sys/kernel/debug/mod_debugfs"
-
-/* Load tests/modules/mod_debugfs.ko, with the parameter arg if any. */
-static int load_mod_debugfs(char *arg)
-{
-	void *image;
-	size_t size;
-	int err = vfs_read_all("/lib/modules/mod_debugfs.ko", &image, &size);
-
-	if (err)
-		return err;
-	err = module_load(image, size, arg ? 1 : 0, &arg);
-	kfree(image);
-	return err;
-}
-
-/* A module's debugfs files are written and read like any; one still
- * open when the module goes reads -EIO (its code is gone), and files a
- * module leaves behind are removed with it. Its parameters are in
- * /sys/module while it is loaded. */
-static void test_module_files(void)
-{
-	static char leave[] = "leave=1";	/* the loader writes in it */
-	struct file *file = NULL;
-	char buf[64];
-
-	EXPECT_EQ(load_mod_debugfs(NULL), 0);
-	EXPECT_EQ(write_text(MOD_DIR "/message", O_CREAT | O_TRUNC, "written\n"), 0);
-	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "written\n");
-	EXPECT_EQ(read_text(MOD_DIR "/stats", buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "writes 1\nmessage 8 bytes\n");
-	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "N\n");
-	EXPECT_EQ(vfs_open(MOD_DIR "/stats", O_RDONLY, &file), 0);
-	EXPECT_EQ(module_unload("mod_debugfs"), 0);
-	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), -ENOENT);
-	if (file) {
-		EXPECT_EQ(vfs_read(file, buf, sizeof(buf), &file->pos), -EIO);
-		vfs_close(file);
-	}
-
-	EXPECT_EQ(load_mod_debugfs(leave), 0);
-	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "Y\n");
-	EXPECT_EQ(module_unload("mod_debugfs"), 0);
-	EXPECT_EQ(read_text(MOD_DIR "/message", buf, sizeof(buf)), -ENOENT);
-	EXPECT_EQ(read_text("/sys/module/mod_debugfs/parameters/leave", buf, sizeof(buf)),
-		  -ENOENT);
 }
 
 static void make_and_remove(void)
@@ -538,7 +455,6 @@ static const struct selftest_case pseudofs_cases[] = {
 	SELFTEST_CASE(test_open_while_made_and_removed),
 	SELFTEST_CASE(test_mounts_crossed_and_stacked),
 	SELFTEST_CASE(test_mount_table),
-	SELFTEST_CASE(test_module_files),
 	SELFTEST_CASE(test_remove_frees_all),
 };
 SELFTEST_SUITE("pseudofs", pseudofs_cases);

@@ -608,6 +608,34 @@ int vfs_read_all(const char *path, void **out, size_t *size)
 	return 0;
 }
 
+int vfs_read_text(const char *path, char *buf, size_t size)
+{
+	void *all;
+	size_t len;
+	int err = vfs_read_all(path, &all, &len);
+
+	if (err)
+		return err;
+	len = MIN(len, size - 1);
+	memcpy(buf, all, len);
+	buf[len] = '\0';
+	kfree(all);
+	return 0;
+}
+
+int vfs_write_text(const char *path, int flags, const char *text)
+{
+	struct file *file;
+	ssize_t n;
+	int err = vfs_open(path, O_WRONLY | flags, &file);
+
+	if (err)
+		return err;
+	n = vfs_write(file, text, strlen(text), &file->pos);
+	vfs_close(file);
+	return n < 0 ? (int)n : 0;
+}
+
 /* Each call finds the index-th child afresh, so listing a directory of
  * n entries costs O(n^2) steps where a filesystem's child walks a list:
  * fine for the small trees here, and it needs no directory cursor to

@@ -248,6 +248,12 @@ void vfs_close(struct file *file);
  * its size says) into a new kmalloc'd buffer (*buf, *size bytes; the
  * caller kfrees it). Returns 0 or a negative errno. */
 int vfs_read_all(const char *path, void **buf, size_t *size);
+/* The file at path as a string in buf (size bytes, at least 1; what does
+ * not fit is dropped): 0, or vfs_read_all's error. */
+int vfs_read_text(const char *path, char *buf, size_t size);
+/* Open path for writing with flags added (O_CREAT, O_TRUNC, O_APPEND),
+ * write text in one call, close: 0 or a negative errno. */
+int vfs_write_text(const char *path, int flags, const char *text);
 /* Fill *out with the index-th entry of the directory at path. Returns 1
  * when an entry was stored, 0 past the last one, or a negative errno
  * (-ENOTDIR for a file, or those of kern_path). */

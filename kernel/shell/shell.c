@@ -12,17 +12,6 @@
 
 #define SHELL_PROMPT "probeos> "
 
-const struct shell_command *shell_find_command(const char *name)
-{
-	const struct shell_command *cmd;
-
-	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++) {
-		if (strcmp(cmd->name, name) == 0)
-			return cmd;
-	}
-	return NULL;
-}
-
 void shell_execute(const char *line)
 {
 	/* The line's words fit in a copy of it (cmdline.h). */

@@ -14,9 +14,6 @@
 #define SHELL_MAX_LINE 4096
 #define SHELL_MAX_COMMANDS ((SHELL_MAX_LINE + 1) / 2)
 
-/* Look up a command by name; NULL if there is none. */
-const struct shell_command *shell_find_command(const char *name);
-
 /* Parse a line (kernel/shell/cmdline.h) and run the commands it names
  * (kernel/shell/pipeline.h), their output sent where the line says.
  * Only the shell's thread runs commands: the parse is kept in static

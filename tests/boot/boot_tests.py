@@ -2903,7 +2903,7 @@ def test_kprobes_files_while_probes_change(m):
 SELFTEST_SUITES = ["memory", "stacks", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "kprobes", "kretprobes", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "probes-removal", "traps",
-                   "modules", "virtio_9p", "ninepfs"]
+                   "modules", "module_files", "virtio_9p", "ninepfs"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")
 KTAP_CASE = re.compile(r"^ +(not )?ok \d+ \S+$")
 

@@ -77,9 +77,9 @@ static size_t make_archive(char *buf, size_t size, const char *const *names, siz
 #include "kernel/fs/cwd.h"
 #include "kernel/fs/dentry.h"
 #include "kernel/fs/mount.h"
-#include "kernel/fs/procfs.h"
 #include "kernel/fs/ramfs.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
@@ -118,39 +118,6 @@ void spin_lock_recursion(const struct spinlock *lock)
 void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	func(head);
-}
-
-/* /proc/mounts is not made: mount.c's initcall is never called. */
-struct proc_dir_entry *proc_create_seq_data(const char *name, umode_t mode,
-					    struct proc_dir_entry *parent,
-					    const struct seq_operations *ops, void *data)
-{
-	(void)name, (void)mode, (void)parent, (void)ops, (void)data;
-	abort();
-}
-
-struct list_node *seq_list_start(struct list_node *head, loff_t pos)
-{
-	(void)head, (void)pos;
-	abort();
-}
-
-struct list_node *seq_list_next(void *v, struct list_node *head, loff_t *pos)
-{
-	(void)v, (void)head, (void)pos;
-	abort();
-}
-
-void seq_printf(struct seq_file *m, const char *fmt, ...)
-{
-	(void)m, (void)fmt;
-	abort();
-}
-
-void seq_putc(struct seq_file *m, char c)
-{
-	(void)m, (void)c;
-	abort();
 }
 
 /* ---- The trees ---- */
@@ -441,8 +408,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	CHECK(vfs_chdir("/") == 0);
-	path_put(&thread0.cwd);		/* back to no place, as at the start */
-	thread0.cwd = (struct path){ NULL, NULL };
+	path_put(&thread0.fs->pwd);	/* back to no place, as at the start */
+	kfree(thread0.fs);
+	thread0.fs = NULL;
 	unmount_all();
 	check_refs(fixed_root, 2);	/* its own, and the root mount's */
 	check_refs(to_dentry(work_type.root), 1);

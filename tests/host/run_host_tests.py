@@ -6,6 +6,7 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          --check-insn ELF...] [--aarch64-insn-checker
                          PROGRAM --check-aarch64-insn ELF...]
                          [--check-nokprobe ELF]... [--check-callgraph ELF]...
+                         [--check-layers ELF]...
                          [--grep-differential TOOL] TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
@@ -23,6 +24,8 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                      counts. A kernel not built yet is skipped, as above.
   --check-callgraph ELF
                      check_callgraph.py on a kernel ELF; the same way.
+  --check-layers ELF
+                     check_layers.py on a kernel ELF's objects; the same way.
   --grep-differential TOOL
                      grep_differential.py with TOOL (grep_tool): ProbeOS's
                      grep against the host's GNU grep; counts as one, or
@@ -111,7 +114,7 @@ def python_unittest(path):
 
 def run_elf_checker(checker, name, elf):
     """A checker script (check_symtab.py, check_nokprobe.py,
-    check_callgraph.py) prints
+    check_callgraph.py, check_layers.py) prints
     "CHECKER: N passed, M failed"; exiting non-zero with no failure
     counted is a failure too."""
     status, out = run([sys.executable, os.path.join(HERE, checker + ".py"), elf])
@@ -128,18 +131,15 @@ def check_symtab(elf):
     return run_elf_checker("check_symtab", "check_symtab " + os.path.basename(elf), elf)
 
 
-def check_nokprobe(elf):
-    name = "check_nokprobe " + os.path.relpath(elf)
-    if not os.path.exists(elf):
-        return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
-    return run_elf_checker("check_nokprobe", name, elf)
-
-
-def check_callgraph(elf):
-    name = "check_callgraph " + os.path.relpath(elf)
-    if not os.path.exists(elf):
-        return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
-    return run_elf_checker("check_callgraph", name, elf)
+def check_kernel(checker):
+    """The runner of one checker over a kernel ELF, which skips an ELF
+    not built yet."""
+    def run_on(elf):
+        name = checker + " " + os.path.relpath(elf)
+        if not os.path.exists(elf):
+            return name, 0, 0, 1, f"skipped: {elf} does not exist (run make first)\n"
+        return run_elf_checker(checker, name, elf)
+    return run_on
 
 
 def check_decoder(label, checker, elf):
@@ -183,6 +183,7 @@ def main():
     parser.add_argument("--check-aarch64-insn", action="append", default=[])
     parser.add_argument("--check-nokprobe", action="append", default=[])
     parser.add_argument("--check-callgraph", action="append", default=[])
+    parser.add_argument("--check-layers", action="append", default=[])
     parser.add_argument("--grep-differential", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
@@ -199,8 +200,9 @@ def main():
                for e in args.check_insn]
             + [(lambda elf: check_decoder("aarch64 insn", args.aarch64_insn_checker, elf), e)
                for e in args.check_aarch64_insn]
-            + [(check_nokprobe, e) for e in args.check_nokprobe]
-            + [(check_callgraph, e) for e in args.check_callgraph]
+            + [(check_kernel("check_nokprobe"), e) for e in args.check_nokprobe]
+            + [(check_kernel("check_callgraph"), e) for e in args.check_callgraph]
+            + [(check_kernel("check_layers"), e) for e in args.check_layers]
             + [(grep_differential, t) for t in args.grep_differential])
     total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:
