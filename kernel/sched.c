@@ -43,7 +43,7 @@ static LIST_HEAD(run_queue);
 static LIST_HEAD(sleep_list);
 static volatile uint64_t ticks;
 /* Counts, under sched_lock, every preemption and every resumption from
- * one; each thread records the count of its latest (code_in_use). */
+ * one; each thread records the count of its latest (kernel/code_in_use.c). */
 static unsigned long preempt_events;
 
 extern const struct thread_exit_hook __start_thread_exit_hooks[],
@@ -304,73 +304,6 @@ void sched_preempt_point(struct pt_regs *regs)
 	current_thread()->preempted_regs = NULL;
 }
 
-struct range {
-	uintptr_t start;
-	size_t len;
-	bool found;
-};
-
-static bool in_range(const struct range *r, uintptr_t ip)
-{
-	return ip >= r->start && ip < r->start + r->len;
-}
-
-/* On every other CPU, through smp_call_on_others: is what this CPU's IPI
- * interrupted inside the range? */
-static void check_interrupted_in(void *arg)
-{
-	struct range *r = arg;
-
-	if (in_range(r, instruction_pointer(smp_call_regs())))
-		__atomic_store_n(&r->found, true, __ATOMIC_RELAXED);
-}
-
-/* Is a thread other than the caller inside r? The first look (moved
- * false): stopped there now; it also notes in *events the event number
- * the third look starts from. The third (moved true): preempted or
- * resumed after event number *events, having stopped there. */
-static bool thread_in_range(const struct range *r, bool moved, unsigned long *events)
-{
-	unsigned long flags = arch_irq_save();
-	struct thread *t;
-	bool found = false;
-
-	spin_lock(&sched_lock);
-	list_for_each_entry(t, &all_threads, all_node) {
-		if (t == current_thread())
-			continue;
-		if (moved)
-			found |= t->preempt_event > *events && in_range(r, t->stopped_at);
-		else if (t->preempted_regs)
-			found |= in_range(r, instruction_pointer(t->preempted_regs));
-	}
-	if (!moved)
-		*events = preempt_events;
-	spin_unlock(&sched_lock);
-	arch_irq_restore(flags);
-	return found;
-}
-
-/*
- * Three looks. A thread stopped in the range; then, through an IPI, a CPU
- * running in it. Between the two a thread may have moved: been preempted
- * after the first look on a CPU the IPI then found running another
- * thread, or resumed after the IPI had passed its new CPU. Such a thread
- * stopped somewhere, and can only be in the range now if that is where
- * it stopped (nothing enters the range any more): the third look asks
- * every thread that was preempted or resumed meanwhile where it stopped.
- */
-bool code_in_use(uintptr_t start, size_t len)
-{
-	struct range r = { .start = start, .len = len };
-	unsigned long events;
-
-	if (thread_in_range(&r, false, &events))
-		return true;
-	smp_call_on_others(check_interrupted_in, &r);
-	return r.found || thread_in_range(&r, true, &events);
-}
-
 /* Called by the arch code on a new thread's first run. */
 void thread_start(void)
 {
@@ -393,16 +326,19 @@ void sched_enqueue_new(struct thread *t)
 	arch_irq_restore(flags);
 }
 
-void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx)
+unsigned long sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx)
 {
 	unsigned long flags = arch_irq_save();
+	unsigned long events;
 	struct thread *t;
 
 	spin_lock(&sched_lock);
 	list_for_each_entry(t, &all_threads, all_node)
 		fn(t, ctx);
+	events = preempt_events;
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
+	return events;
 }
 
 /* Read under sched_lock, which the tick holds as it counts run_ticks. */
@@ -455,6 +391,4 @@ NOKPROBE_SYMBOL(make_ready);
 NOKPROBE_SYMBOL(wake_idle_cpu);
 NOKPROBE_SYMBOL(may_run_on);
 NOKPROBE_SYMBOL(first_runnable);
-NOKPROBE_SYMBOL(check_interrupted_in);
-NOKPROBE_SYMBOL(in_range);
 NOKPROBE_SYMBOL(note_preempt_event);

@@ -214,18 +214,11 @@ unsigned long sched_timer_interrupts(unsigned int cpu);
  * switch threads if the slice ran out, unless the interrupted thread
  * disabled preemption. */
 void sched_preempt_point(struct pt_regs *regs);
-/* True if code in [start, start+len) may still be running: a thread
- * other than the caller is stopped (preempted) in it, or another CPU was
- * interrupted in it by an IPI sent now, or a thread that was preempted
- * or resumed meanwhile had stopped in it. A CPU running a handler with interrupts off answers
- * once it is done. False means nothing is inside, provided nothing can
- * enter any more (the caller made the code unreachable first). Thread
- * context: it waits for every other CPU. */
-bool code_in_use(uintptr_t start, size_t len);
-
 /* Call fn for every thread, under the scheduler lock (fn must not sleep
- * or print through anything that takes that lock). */
-void sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx);
+ * or print through anything that takes that lock). Returns the count of
+ * preemptions and resumptions so far, read under the same lock: a
+ * thread whose preempt_event is above it moved after the walk. */
+unsigned long sched_for_each_thread(void (*fn)(const struct thread *t, void *ctx), void *ctx);
 
 const char *thread_state_name(enum thread_state state);
 

@@ -15,6 +15,7 @@
  * reused before a grace period has passed. A hit therefore never waits
  * for code it interrupted, whatever that code holds.
  */
+#include "kernel/code_in_use.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/code_range.h"

@@ -29,6 +29,7 @@
  * waits meanwhile, and hits, which never take it, go on.
  */
 #include "kernel/arch.h"
+#include "kernel/code_in_use.h"
 #include "kernel/code_range.h"
 #include "kernel/mm/insn_slot.h"
 #include "kernel/nokprobe.h"
