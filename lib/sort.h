@@ -3,8 +3,9 @@
  *
  * A heapsort: O(n log n) comparisons whatever the input, no memory
  * beyond the array, no recursion, so it suits a kernel stack. It is not
- * stable (equal elements may change order); the shell's `sort`, which
- * must be, has a merge sort of its own (kernel/shell/sort_cmd.c). */
+ * stable: elements that compare equal may come out in any order. (The
+ * shell's `sort` has a merge sort of its own, kernel/shell/sort_cmd.c,
+ * which looks for a Ctrl-C as it goes.) */
 #ifndef LIB_SORT_H
 #define LIB_SORT_H
 

@@ -61,28 +61,27 @@ import archs  # noqa: E402
 
 HOST_TIMEOUT = 600
 # Each fuzz target's bounded run is sized to take 10-20 s (its RUNS in
-# tests/fuzz/fuzz.mk; the shell target's took 13-17 s on a shared 2-core
-# host) and stops itself after 30 s; this leaves room for building the
-# fuzzers and for more targets.
+# tests/fuzz/fuzz.mk) and stops itself after 30 s; this leaves room for
+# building the fuzzers and for more targets.
 FUZZ_TIMEOUT = 600
 SYMTAB_TIMEOUT = 120
 # The boot tests time themselves (boot 60 s, selftest 600 s, 20 s per
-# command); this only catches a harness that hangs. Each boot part took
-# about 7 minutes with four CPUs at commit b25b594.
+# command); this only catches a harness that hangs, so it is generous.
 BOOT_TIMEOUT = 1800
 CRASH_TIMEOUT = 300
-# One boot, a module build and a GDB session: about 5 s when all is well.
+# One boot, a module build and a GDB session; the limit only catches a
+# session that hangs.
 GDB_TIMEOUT = 300
 # The boot tests again on one CPU (UP_TESTS): one boot and the
 # selftests, so well under the boot tests' limit.
 UP_TIMEOUT = 900
 # `make bench` has a short smoke run here (is the table complete?); the
-# numbers themselves are never asserted. The whole smoke, its -smp 4 and
-# scaling boots included, took 2 minutes on x86_64 and 1.5 on aarch64 at
-# commit 69c596e; the limit leaves room for a loaded host.
+# numbers themselves are never asserted. The smoke is a few short boots,
+# its -smp 4 and scaling boots included; the limit leaves room for a
+# loaded host.
 BENCH_TIMEOUT = 900
-# tools/bench_host.py's smoke: one boot reading a 4 MiB host file (about
-# 15 s here); the limit leaves room for a loaded host.
+# tools/bench_host.py's smoke: one boot reading a 4 MiB host file; the
+# limit leaves room for a loaded host.
 BENCH_HOST_TIMEOUT = 300
 
 

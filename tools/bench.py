@@ -511,9 +511,10 @@ def report_scale(arch, boots, ms):
 def insns_per_cycle(exact):
     """Instructions per counter tick under -icount shift=0: 1 ns of virtual
     time per instruction, so the counter's period in ns. The rate is
-    measured against the timer tick, which makes it about 1e-4 off (x86's
-    PIT measures 9999312 TSC ticks per "10 ms", where the TSC counts one
-    per instruction); counters run at round rates, so three significant
+    measured against the timer tick, so it carries that calibration's
+    error, parts in ten thousand (x86's PIT count of TSC ticks per "10 ms"
+    is not exactly 10,000,000 even where the TSC counts one per
+    instruction); counters run at round rates, so three significant
     digits keep what is real and drop that error."""
     return float("%.3g" % exact["ns_per_cycle"])
 

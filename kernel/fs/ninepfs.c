@@ -21,8 +21,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* The largest message: what the virtio 9P transport takes in one buffer. */
-#define P9FS_MSIZE (60 * 1024)
 /* Symbolic links one lookup follows, links in targets included; each
  * nests a lookup on the stack, so fewer than Linux's 40. */
 #define P9FS_MAX_LINKS 8
@@ -381,7 +379,7 @@ const struct inode_operations p9fs_iops = {
  * as long as the kernel. */
 static int attach_root(struct p9_node **root)
 {
-	void *req = kmalloc(P9FS_MSIZE), *reply = kmalloc(P9FS_MSIZE);
+	void *req = kmalloc(VIRTIO_9P_MSG_MAX), *reply = kmalloc(VIRTIO_9P_MSG_MAX);
 	struct p9_qid qid;
 	uint32_t fid;
 	int err;
@@ -391,7 +389,7 @@ static int attach_root(struct p9_node **root)
 		kfree(reply);
 		return -ENOMEM;
 	}
-	p9_client_init(&p9fs_client, p9fs_rpc, NULL, req, reply, P9FS_MSIZE);
+	p9_client_init(&p9fs_client, p9fs_rpc, NULL, req, reply, VIRTIO_9P_MSG_MAX);
 	mutex_lock(&p9fs_lock);
 	err = p9fs_check(p9_version(&p9fs_client), "version");
 	if (!err)

@@ -10,9 +10,12 @@
  *   last resort does.
  * - -r reverses the order, last resort included.
  *
- * A merge sort (stable, n log n comparisons whatever the input): 100,000
- * lines are a few million comparisons. It needs two arrays of lines as
- * long as the input, taken from the heap and given back. */
+ * A merge sort, n log n comparisons whatever the input: 100,000 lines
+ * are a few million comparisons. Whether it is stable does not matter:
+ * the byte comparison is every order's last resort, so two lines tie
+ * only when they are the same bytes, and no order of equal lines can be
+ * told from another in the output. It needs two arrays of lines as long
+ * as the input, taken from the heap and given back. */
 #include "kernel/printk.h"
 #include "kernel/command.h"
 #include "kernel/console.h"
@@ -120,7 +123,8 @@ static int compare_lines(const struct sort_order *o, const struct line *a, const
 #define SORT_STOP_EVERY 1024
 
 /* Merge the sorted runs from[lo..mid) and from[mid..hi) into to[lo..hi);
- * on a tie the left run's line goes first, which keeps the sort stable.
+ * on a tie the left run's line goes first (the lines are then the same
+ * bytes, so either would do).
  * Returns false if a Ctrl-C stopped it. */
 static bool merge(const struct sort_order *o, const struct line *from, struct line *to,
 		  size_t lo, size_t mid, size_t hi)

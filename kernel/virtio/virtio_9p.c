@@ -10,6 +10,12 @@
 #include "kernel/virtio/virtqueue.h"
 #include "lib/errno.h"
 
+/* A request and its reply, each of the largest size and at any page
+ * offsets, fit in the queue at once: virtq_request refuses no message
+ * within the bound virtio_9p.h promises. */
+_Static_assert(2 * VIRTQ_MAX_PIECES(VIRTIO_9P_MSG_MAX) <= VIRTQ_SIZE,
+	       "a largest 9P request and reply need more descriptors than the queue has");
+
 /* The device puts its mount tag in its configuration (feature bit 0). */
 #define VIRTIO_9P_F_MOUNT_TAG (1ULL << 0)
 

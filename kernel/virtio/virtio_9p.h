@@ -19,6 +19,12 @@
 /* The longest mount tag kept; a longer one is cut. */
 #define VIRTIO_9P_TAG_MAX 64
 
+/* The largest buffer, each way, that virtio_9p_request is made for: one
+ * 9P message, so the filesystem's msize (kernel/fs/ninepfs.c). The queue
+ * must hold a request and a reply of this size at any page offsets,
+ * which virtio_9p.c asserts. */
+#define VIRTIO_9P_MSG_MAX (60 * 1024)
+
 /* True once a 9p device is up and able to take requests. */
 bool virtio_9p_present(void);
 
@@ -32,8 +38,9 @@ const char *virtio_9p_tag(void);
  * at a time goes to the device: callers from several threads or CPUs
  * take turns (a mutex; the caller may sleep). The bytes are the caller's
  * to check: this checks only that the device wrote no more than
- * reply_cap. The buffers may be any mapped kernel memory of up to 60 KiB
- * each (the queue's descriptors, one per page touched, bound the total).
+ * reply_cap. The buffers may be any mapped kernel memory of up to
+ * VIRTIO_9P_MSG_MAX bytes each (the queue's descriptors, one per page
+ * touched, bound the total).
  *
  * Returns 0, -ENODEV if no device is present, -EINVAL if a buffer is
  * empty, -E2BIG if the buffers are too large, -ETIMEDOUT if the device

@@ -22,10 +22,17 @@
 #include "kernel/spinlock.h"
 #include "kernel/virtio/virtio.h"
 #include "lib/types.h"
+#include <asm/layout.h>
 
-/* Descriptors per queue: enough for a request and a reply of 64 KiB
- * each, cut at page boundaries. */
+/* Descriptors per queue. A request's buffers are cut at page boundaries,
+ * one descriptor per piece, so this bounds how large they may be: the
+ * users of a queue check their largest request against it (virtio_9p.c
+ * does, for VIRTIO_9P_MSG_MAX). */
 #define VIRTQ_SIZE 64
+
+/* The most descriptors a buffer of len bytes (len > 0) can need, wherever
+ * in a page it starts: the pages its first and last byte may span. */
+#define VIRTQ_MAX_PIECES(len) (((len) + PAGE_SIZE - 2) / PAGE_SIZE + 1)
 
 struct virtq_desc {
 	uint64_t addr;		/* physical */

@@ -142,6 +142,7 @@ host-tests: host-test-bins
 		--python tests/host/test_module_refusals.py \
 		--python tests/host/test_gdb_script.py \
 		--python tests/host/test_qemu_config.py \
+		--python tests/host/test_doc_names.py \
 		--check-symtab $(HOST_SYMTAB_DEMO) \
 		--run $(HOST_SYMTAB_DEMO) \
 		--insn-checker $(HOST_INSN_CHECK) \
