@@ -23,6 +23,7 @@ static void add(struct walk *w, uintptr_t addr, bool stopped)
 	if (w->n < w->max)
 		w->out[w->n++] = (struct backtrace_entry){ addr, stopped };
 }
+NOKPROBE_SYMBOL(add);
 
 /* The code regs stopped: its instruction and, if that is the first of a
  * function, the return address into the caller, which no frame record
@@ -38,6 +39,7 @@ static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs)
 		add(w, return_address_real(ret, slot), false);
 	return frame_pointer(regs);
 }
+NOKPROBE_SYMBOL(add_stopped);
 
 static void walk_from(struct walk *w, uintptr_t frame)
 {
@@ -72,6 +74,7 @@ static void walk_from(struct walk *w, uintptr_t frame)
 		frame = next;
 	}
 }
+NOKPROBE_SYMBOL(walk_from);
 
 int backtrace_collect(uintptr_t frame, struct backtrace_entry *out, int max)
 {
@@ -80,6 +83,7 @@ int backtrace_collect(uintptr_t frame, struct backtrace_entry *out, int max)
 	walk_from(&w, frame);
 	return w.n;
 }
+NOKPROBE_SYMBOL(backtrace_collect);
 
 static void print_entries(const struct backtrace_entry *e, int n)
 {
@@ -123,8 +127,3 @@ void dump_stack(void)
 	backtrace_print(arch_current_frame());
 }
 EXPORT_SYMBOL(dump_stack);
-
-NOKPROBE_SYMBOL(backtrace_collect);
-NOKPROBE_SYMBOL(walk_from);
-NOKPROBE_SYMBOL(add_stopped);
-NOKPROBE_SYMBOL(add);

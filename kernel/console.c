@@ -66,6 +66,7 @@ static void interrupt(void)
 		arch_console_rx_irq(true);
 	}
 }
+NOKPROBE_SYMBOL(interrupt);
 
 /* Move bytes from the UART into the ring until the UART is empty or the
  * ring full; in the second case stop receiving. Called with input_lock
@@ -90,6 +91,7 @@ static void take_from_uart(void)
 		arch_console_rx_irq(false);
 	}
 }
+NOKPROBE_SYMBOL(take_from_uart);
 
 void console_rx_interrupt(void)
 {
@@ -99,6 +101,7 @@ void console_rx_interrupt(void)
 	spin_unlock_irqrestore(&input_lock, flags);
 	wait_queue_wake_all(&input_waiters);
 }
+NOKPROBE_SYMBOL(console_rx_interrupt);
 
 int console_getc(void)
 {
@@ -141,7 +144,3 @@ bool console_interrupt_take(void)
 	spin_unlock_irqrestore(&input_lock, flags);
 	return requested;
 }
-
-NOKPROBE_SYMBOL(interrupt);
-NOKPROBE_SYMBOL(take_from_uart);
-NOKPROBE_SYMBOL(console_rx_interrupt);

@@ -10,9 +10,11 @@
  * records whole, so a reader never meets half of one.
  *
  * Locking. Each ring has one spinlock, taken with interrupts off, and
- * the only code that runs while it is held is this file's, which is
- * never probed, copying one record. So no probe handler and no interrupt
- * can ever run on a CPU that holds it: a handler that prints always
+ * the only code that runs while it is held is this file's, copying one
+ * record. That code is never probed (each function of it is marked
+ * NOKPROBE_SYMBOL): a probe there would run its handler, which may
+ * print, on a CPU that holds the lock. So no probe handler and no
+ * interrupt can ever run on a CPU that holds it: a handler that prints always
  * finds the lock free on its own CPU, or held by another CPU for one
  * copy. The console's lock is different: it is held while vformat,
  * which may be probed, formats the text, so printk must defer what a
@@ -58,6 +60,7 @@ static void ring_put(struct log_ring *log, uint64_t pos, const void *from, size_
 		at = at + 1 == log->size ? 0 : at + 1;
 	}
 }
+NOKPROBE_SYMBOL(ring_put);
 
 /* The other way: n bytes at position pos into to. */
 static void ring_get(const struct log_ring *log, uint64_t pos, void *to, size_t n)
@@ -70,6 +73,7 @@ static void ring_get(const struct log_ring *log, uint64_t pos, void *to, size_t 
 		at = at + 1 == log->size ? 0 : at + 1;
 	}
 }
+NOKPROBE_SYMBOL(ring_get);
 
 /* Forget the oldest record, with the lock held. */
 static void drop_oldest(struct log_ring *log)
@@ -80,6 +84,7 @@ static void drop_oldest(struct log_ring *log)
 	log->first.pos += sizeof(h) + h.len;
 	log->first.seq++;
 }
+NOKPROBE_SYMBOL(drop_oldest);
 
 void log_store(struct log_ring *log, unsigned int level, const char *text, size_t len)
 {
@@ -102,6 +107,7 @@ void log_store(struct log_ring *log, unsigned int level, const char *text, size_
 	log->end.seq++;
 	spin_unlock_irqrestore(&log->lock, flags);
 }
+NOKPROBE_SYMBOL(log_store);
 
 void log_bounds(struct log_ring *log, struct log_cursor *first, struct log_cursor *end)
 {
@@ -111,6 +117,7 @@ void log_bounds(struct log_ring *log, struct log_cursor *first, struct log_curso
 	*end = log->end;
 	spin_unlock_irqrestore(&log->lock, flags);
 }
+NOKPROBE_SYMBOL(log_bounds);
 
 int log_read(struct log_ring *log, struct log_cursor *c, struct log_record *rec)
 {
@@ -137,6 +144,7 @@ int log_read(struct log_ring *log, struct log_cursor *c, struct log_record *rec)
 	rec->time = ktime_from_cycles(h.cycles);
 	return 0;
 }
+NOKPROBE_SYMBOL(log_read);
 
 void log_clear(struct log_ring *log, const struct log_cursor *upto)
 {
@@ -146,19 +154,10 @@ void log_clear(struct log_ring *log, const struct log_cursor *upto)
 		log->cleared = *upto;
 	spin_unlock_irqrestore(&log->lock, flags);
 }
+NOKPROBE_SYMBOL(log_clear);
 
 int log_format(const struct log_record *rec, char *buf, size_t size)
 {
 	return snprintf(buf, size, "[%5lu.%06lu] %s\n", (unsigned long)(rec->time / NSEC_PER_SEC),
 			(unsigned long)(rec->time % NSEC_PER_SEC / NSEC_PER_USEC), rec->text);
 }
-
-/* Everything that runs with a ring's lock held: a probe there would run
- * its handler, which may print, on a CPU that holds the lock. */
-NOKPROBE_SYMBOL(ring_put);
-NOKPROBE_SYMBOL(ring_get);
-NOKPROBE_SYMBOL(drop_oldest);
-NOKPROBE_SYMBOL(log_store);
-NOKPROBE_SYMBOL(log_bounds);
-NOKPROBE_SYMBOL(log_read);
-NOKPROBE_SYMBOL(log_clear);

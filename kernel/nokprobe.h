@@ -11,17 +11,22 @@
  *                        gathers between __kprobes_text_start and
  *                        __kprobes_text_end. Every function of the probes
  *                        core, its arch back end and text patching has it.
- *   NOKPROBE_SYMBOL(fn)  after fn, records fn's address in the
- *                        .nokprobe_list section; the symbol table supplies
- *                        its size. For single functions in files that are
- *                        otherwise probeable (trap dispatch, printk...).
+ *   NOKPROBE_SYMBOL(fn)  on the line right after fn's closing brace,
+ *                        records fn's address in the .nokprobe_list
+ *                        section; the symbol table supplies its size. For
+ *                        single functions in files that are otherwise
+ *                        probeable (trap dispatch, printk...). Only a
+ *                        function defined elsewhere (in assembly, or in a
+ *                        file that cannot include this header) is marked
+ *                        away from its definition.
  *   .entry.text          the section of the assembly trap entry,
  *                        trampolines and context switch.
  *
  * GCC keeps a function's section for the clones it makes of it
  * (fn.part.0, fn.constprop.0); nokprobe.c covers the clones of a listed
  * function by name. tests/host/check_nokprobe.py checks the marks in the
- * linked kernel. */
+ * linked kernel, tests/host/test_nokprobe_marks.py where NOKPROBE_SYMBOL
+ * is written in the sources. */
 #ifndef KERNEL_NOKPROBE_H
 #define KERNEL_NOKPROBE_H
 

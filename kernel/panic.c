@@ -28,6 +28,7 @@ static void panic_begin(void)
 	smp_stop_others();
 	console_panicking = true;
 }
+NOKPROBE_SYMBOL(panic_begin);
 
 /* Which CPU panicked, after the PANIC line (whose form tests read). */
 static void panic_name_cpu(void)
@@ -35,6 +36,7 @@ static void panic_name_cpu(void)
 	kprintf("on CPU %u%s\n", this_cpu()->id,
 		cpu_count() > 1 ? "; the other CPUs are stopped" : "");
 }
+NOKPROBE_SYMBOL(panic_name_cpu);
 
 void panic(const char *fmt, ...)
 {
@@ -51,6 +53,7 @@ void panic(const char *fmt, ...)
 	kprintf("--- end of panic: the kernel is halted ---\n");
 	arch_halt();
 }
+NOKPROBE_SYMBOL(panic);
 
 void trap_panic(const char *what, struct pt_regs *regs)
 {
@@ -65,7 +68,4 @@ void trap_panic(const char *what, struct pt_regs *regs)
 	kprintf("--- end of panic: the kernel is halted ---\n");
 	arch_halt();
 }
-NOKPROBE_SYMBOL(panic);
 NOKPROBE_SYMBOL(trap_panic);
-NOKPROBE_SYMBOL(panic_begin);
-NOKPROBE_SYMBOL(panic_name_cpu);

@@ -16,7 +16,9 @@
  * them, probe hits on this CPU are missed (nokprobe_begin), so that a
  * printing probe on the console's own path cannot feed itself for ever. A
  * message that does not fit is dropped whole and counted, and the count
- * is printed with the next flush.
+ * is printed with the next flush. A kernel message's own path (kprintf,
+ * printk and what they call, down to the console and the log) is marked
+ * NOKPROBE_SYMBOL, function by function: probe handlers print with it.
  *
  * The log. A kernel message is also cut into lines as it is formatted,
  * each gathered in a buffer of the message's own, on its stack, and
@@ -64,6 +66,7 @@ static void emit_raw(void *ctx, const char *s, size_t len)
 		arch_console_putc(s[i]);
 	}
 }
+NOKPROBE_SYMBOL(emit_raw);
 
 /* Where one message is being appended to a deferred buffer. */
 struct deferral {
@@ -78,6 +81,7 @@ static void defer_begin(struct deferral *c)
 	c->start = c->d->len;
 	c->full = false;
 }
+NOKPROBE_SYMBOL(defer_begin);
 
 static void emit_deferred(struct deferral *c, const char *s, size_t len)
 {
@@ -90,6 +94,7 @@ static void emit_deferred(struct deferral *c, const char *s, size_t len)
 		c->d->buf[c->d->len + i] = s[i];
 	c->d->len += len;
 }
+NOKPROBE_SYMBOL(emit_deferred);
 
 /* No half messages: one that did not fit is taken out and counted. */
 static void defer_end(struct deferral *c)
@@ -99,6 +104,7 @@ static void defer_end(struct deferral *c)
 		c->d->dropped++;
 	}
 }
+NOKPROBE_SYMBOL(defer_end);
 
 /* True if this CPU is in the middle of console output: a probe handler
  * interrupted it, and must not take the lock again. */
@@ -106,6 +112,7 @@ static bool console_busy_here(void)
 {
 	return !console_panicking && spin_is_held_here(&console_lock);
 }
+NOKPROBE_SYMBOL(console_busy_here);
 
 /* Print this CPU's deferred messages, with the lock held. Appends while
  * it prints (a kretprobe's return handler is not a missed hit) are
@@ -135,11 +142,15 @@ static void flush_deferred(void)
 	}
 	nokprobe_end();
 }
+NOKPROBE_SYMBOL(flush_deferred);
 
+/* Never probed: between taking the lock's flag and recording this CPU as
+ * its holder, a handler's print would not know it must defer. */
 static unsigned long console_lock_take(void)
 {
 	return console_panicking ? arch_irq_save() : spin_lock_irqsave(&console_lock);
 }
+NOKPROBE_SYMBOL(console_lock_take);
 
 static void console_lock_give(unsigned long flags)
 {
@@ -150,6 +161,7 @@ static void console_lock_give(unsigned long flags)
 	flush_deferred();
 	spin_unlock_irqrestore(&console_lock, flags);
 }
+NOKPROBE_SYMBOL(console_lock_give);
 
 void console_write(const char *s, size_t len)
 {
@@ -166,6 +178,7 @@ void console_write(const char *s, size_t len)
 	emit_raw(NULL, s, len);
 	console_lock_give(flags);
 }
+NOKPROBE_SYMBOL(console_write);
 
 /* The line of a kernel message being gathered for the log. */
 struct log_line {
@@ -181,6 +194,7 @@ static void log_line_end(struct log_line *line)
 		log_store(&kernel_log, line->level, line->text, line->len);
 	line->len = 0;
 }
+NOKPROBE_SYMBOL(log_line_end);
 
 static void log_line_add(struct log_line *line, const char *s, size_t len)
 {
@@ -191,6 +205,7 @@ static void log_line_add(struct log_line *line, const char *s, size_t len)
 			line->text[line->len++] = s[i];
 	}
 }
+NOKPROBE_SYMBOL(log_line_add);
 
 /* Where the text of one message goes, as vformat hands it over. */
 struct message {
@@ -209,6 +224,7 @@ static void emit_message(void *ctx, const char *s, size_t len)
 	if (m->line)
 		log_line_add(m->line, s, len);
 }
+NOKPROBE_SYMBOL(emit_message);
 
 /* Format a message onto the console (or, while this CPU is in the middle
  * of console output, into its deferred buffer) and, unless line is NULL,
@@ -234,6 +250,7 @@ static int console_vprintf(struct log_line *line, const char *fmt, va_list ap)
 		log_line_end(line);
 	return n;
 }
+NOKPROBE_SYMBOL(console_vprintf);
 
 /* A kernel message at level. During a panic it is not logged: a CPU the
  * panic stopped may hold the log's lock, and nobody reads the log after. */
@@ -247,6 +264,7 @@ static int kernel_vprintf(unsigned int level, const char *fmt, va_list ap)
 	line.len = 0;
 	return console_vprintf(console_panicking ? NULL : &line, fmt, ap);
 }
+NOKPROBE_SYMBOL(kernel_vprintf);
 
 /* The sink of the running thread, if the text being printed is that
  * thread's own: not from an interrupt handler, a probe handler or a
@@ -267,6 +285,7 @@ static struct out_sink *task_sink(void)
 	arch_irq_restore(flags);
 	return sink;
 }
+NOKPROBE_SYMBOL(task_sink);
 
 struct out_sink *printk_set_sink(struct out_sink *sink)
 {
@@ -357,6 +376,7 @@ int vkprintf(const char *fmt, va_list ap)
 		return console_vprintf(NULL, fmt, ap);
 	return sink_vprintf(sink, fmt, ap);
 }
+NOKPROBE_SYMBOL(vkprintf);
 
 ssize_t kwrite(const char *buf, size_t len)
 {
@@ -379,6 +399,7 @@ int kprintf(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
+NOKPROBE_SYMBOL(kprintf);
 
 /* The level prefixes at the start of fmt: KERN_SOH and one level
  * character each (Linux allows KERN_CONT together with a level). Returns
@@ -395,6 +416,7 @@ static const char *skip_levels(const char *fmt, unsigned int *level)
 	}
 	return fmt;
 }
+NOKPROBE_SYMBOL(skip_levels);
 
 /*
  * Linux sends a message to the console when its level is more urgent
@@ -434,6 +456,7 @@ static const char *linux_pointers(const char *fmt, char *buf, size_t size)
 	buf[n] = '\0';
 	return buf;
 }
+NOKPROBE_SYMBOL(linux_pointers);
 
 int printk(const char *fmt, ...)
 {
@@ -448,29 +471,5 @@ int printk(const char *fmt, ...)
 	va_end(ap);
 	return n;
 }
-EXPORT_SYMBOL(printk);
-
-NOKPROBE_SYMBOL(emit_raw);
-NOKPROBE_SYMBOL(defer_begin);
-NOKPROBE_SYMBOL(emit_deferred);
-NOKPROBE_SYMBOL(defer_end);
-NOKPROBE_SYMBOL(console_busy_here);
-NOKPROBE_SYMBOL(flush_deferred);
-/* Between taking the lock's flag and recording this CPU as its holder, a
- * handler's print would not know it must defer. */
-NOKPROBE_SYMBOL(console_lock_take);
-NOKPROBE_SYMBOL(console_lock_give);
-NOKPROBE_SYMBOL(console_write);
-/* A kernel message's path, which probe handlers take. */
-NOKPROBE_SYMBOL(log_line_end);
-NOKPROBE_SYMBOL(log_line_add);
-NOKPROBE_SYMBOL(emit_message);
-NOKPROBE_SYMBOL(console_vprintf);
-NOKPROBE_SYMBOL(kernel_vprintf);
-NOKPROBE_SYMBOL(task_sink);
-NOKPROBE_SYMBOL(vkprintf);
-NOKPROBE_SYMBOL(kprintf);
-/* Like kprintf: probe handlers print with it. */
-NOKPROBE_SYMBOL(skip_levels);
-NOKPROBE_SYMBOL(linux_pointers);
 NOKPROBE_SYMBOL(printk);
+EXPORT_SYMBOL(printk);

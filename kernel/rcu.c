@@ -66,11 +66,13 @@ static unsigned long gp_snapshot(void)
 {
 	return (__atomic_load_n(&rcu.gp_seq, __ATOMIC_ACQUIRE) + 3) & ~1UL;
 }
+NOKPROBE_SYMBOL(gp_snapshot);
 
 static bool gp_reached(unsigned long snap)
 {
 	return (long)(__atomic_load_n(&rcu.gp_seq, __ATOMIC_ACQUIRE) - snap) >= 0;
 }
+NOKPROBE_SYMBOL(gp_reached);
 
 static void start_gp_locked(void)
 {
@@ -79,6 +81,7 @@ static void start_gp_locked(void)
 	rcu.qs_pending = rcu.cpus;
 	__atomic_store_n(&rcu.gp_seq, rcu.gp_seq + 1, __ATOMIC_RELEASE);
 }
+NOKPROBE_SYMBOL(start_gp_locked);
 
 /* This CPU is quiescent now: if the running grace period waits for it,
  * it no longer does, and the last CPU ends it. */
@@ -92,6 +95,7 @@ static void report_qs_locked(void)
 	if (!rcu.qs_pending)
 		__atomic_store_n(&rcu.gp_seq, rcu.gp_seq + 1, __ATOMIC_RELEASE);
 }
+NOKPROBE_SYMBOL(report_qs_locked);
 
 void synchronize_rcu(void)
 {
@@ -129,6 +133,7 @@ void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 	__atomic_fetch_add(&rcu.queued, 1, __ATOMIC_RELAXED);
 	arch_irq_restore(flags);
 }
+NOKPROBE_SYMBOL(call_rcu);
 
 /* Move this CPU's ready callbacks to the shared list; true if any moved. */
 static bool move_ready_locked(struct rcu_cpu *rc)
@@ -149,6 +154,7 @@ static bool move_ready_locked(struct rcu_cpu *rc)
 	}
 	return moved;
 }
+NOKPROBE_SYMBOL(move_ready_locked);
 
 void rcu_timer_tick(bool quiescent)
 {
@@ -168,6 +174,7 @@ void rcu_timer_tick(bool quiescent)
 	if (wake)
 		wait_queue_wake_all(&rcu_thread_wq);
 }
+NOKPROBE_SYMBOL(rcu_timer_tick);
 
 /* The "rcu" thread: runs ready callbacks, oldest first. */
 static void rcu_thread(void *unused)
@@ -214,10 +221,3 @@ void rcu_init(void)
 	if (thread_create("rcu", rcu_thread, NULL) < 0)
 		panic("rcu: cannot start the rcu thread");
 }
-NOKPROBE_SYMBOL(gp_snapshot);
-NOKPROBE_SYMBOL(gp_reached);
-NOKPROBE_SYMBOL(start_gp_locked);
-NOKPROBE_SYMBOL(report_qs_locked);
-NOKPROBE_SYMBOL(call_rcu);
-NOKPROBE_SYMBOL(move_ready_locked);
-NOKPROBE_SYMBOL(rcu_timer_tick);

@@ -60,6 +60,7 @@ static bool may_run_on(const struct thread *t, unsigned int cpu)
 {
 	return !t->pinned || t->pinned_cpu == cpu;
 }
+NOKPROBE_SYMBOL(may_run_on);
 
 /* Have an idle CPU that may run t look at the run queue now rather than
  * at its next tick: this one, or another through a reschedule IPI. */
@@ -82,6 +83,7 @@ static void wake_idle_cpu(const struct thread *t)
 		}
 	}
 }
+NOKPROBE_SYMBOL(wake_idle_cpu);
 
 static void make_ready(struct thread *t)
 {
@@ -89,6 +91,7 @@ static void make_ready(struct thread *t)
 	list_add_tail(&t->queue_node, &run_queue);
 	wake_idle_cpu(t);
 }
+NOKPROBE_SYMBOL(make_ready);
 
 /* The first thread in the run queue that may run on cpu, or NULL. */
 static struct thread *first_runnable(unsigned int cpu)
@@ -100,6 +103,7 @@ static struct thread *first_runnable(unsigned int cpu)
 			return t;
 	return NULL;
 }
+NOKPROBE_SYMBOL(first_runnable);
 
 /* Free a thread that exited and has been switched away from. The stack
  * goes first, while the thread is still in all_threads: whoever waits for
@@ -129,6 +133,7 @@ void sched_finish_switch(void)
 	if (dead)
 		reap(prev);
 }
+NOKPROBE_SYMBOL(sched_finish_switch);
 
 /* Make t this CPU's running thread, where the scheduler and where
  * current_thread() look (the latter may be a register: asm/current.h). */
@@ -145,6 +150,7 @@ static void note_preempt_event(struct thread *t, const struct pt_regs *regs)
 	t->preempt_event = ++preempt_events;
 	t->stopped_at = instruction_pointer(regs);
 }
+NOKPROBE_SYMBOL(note_preempt_event);
 
 /* Pick the next thread and switch to it. Interrupts off, sched_lock held;
  * returns (with the lock released) when this thread runs again. */
@@ -189,6 +195,7 @@ static void schedule_locked(void)
 		arch_context_switch(&prev->context, &next->context);
 	sched_finish_switch();
 }
+NOKPROBE_SYMBOL(schedule_locked);
 
 void thread_yield(void)
 {
@@ -237,6 +244,7 @@ void wait_queue_wake_all(struct wait_queue *wq)
 	spin_unlock(&sched_lock);
 	arch_irq_restore(flags);
 }
+NOKPROBE_SYMBOL(wait_queue_wake_all);
 
 void thread_run_exit_hooks(struct thread *t)
 {
@@ -290,6 +298,7 @@ void sched_timer_tick(void)
 	 * preemption on: it was in no read-side section. */
 	rcu_timer_tick(cpu->irq_depth == 1 && cpu->current->preempt_count == 0);
 }
+NOKPROBE_SYMBOL(sched_timer_tick);
 
 void sched_preempt_point(struct pt_regs *regs)
 {
@@ -303,6 +312,7 @@ void sched_preempt_point(struct pt_regs *regs)
 	schedule_locked();
 	current_thread()->preempted_regs = NULL;
 }
+NOKPROBE_SYMBOL(sched_preempt_point);
 
 /* Called by the arch code on a new thread's first run. */
 void thread_start(void)
@@ -382,13 +392,3 @@ void sched_run_idle(void)
 	for (;;)
 		arch_wait_for_interrupt();
 }
-NOKPROBE_SYMBOL(schedule_locked);
-NOKPROBE_SYMBOL(sched_finish_switch);
-NOKPROBE_SYMBOL(sched_timer_tick);
-NOKPROBE_SYMBOL(sched_preempt_point);
-NOKPROBE_SYMBOL(wait_queue_wake_all);
-NOKPROBE_SYMBOL(make_ready);
-NOKPROBE_SYMBOL(wake_idle_cpu);
-NOKPROBE_SYMBOL(may_run_on);
-NOKPROBE_SYMBOL(first_runnable);
-NOKPROBE_SYMBOL(note_preempt_event);

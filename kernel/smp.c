@@ -53,6 +53,7 @@ unsigned long smp_cpus_running(void)
 {
 	return __atomic_load_n(&running, __ATOMIC_ACQUIRE);
 }
+NOKPROBE_SYMBOL(smp_cpus_running);
 
 /* This CPU takes part from now on: IPIs that ask every CPU to do
  * something reach it, and grace periods wait for it. */
@@ -101,6 +102,7 @@ void smp_handle_ipi(enum ipi_kind kind, struct pt_regs *regs)
 		break;
 	}
 }
+NOKPROBE_SYMBOL(smp_handle_ipi);
 
 void smp_stop_others(void)
 {
@@ -110,6 +112,7 @@ void smp_stop_others(void)
 		if (others & (1UL << cpu))
 			arch_send_ipi(cpu, IPI_STOP);
 }
+NOKPROBE_SYMBOL(smp_stop_others);
 
 /* Start CPU id and wait for it; 0, or why it did not come up. */
 static int start_one(unsigned int id)
@@ -152,7 +155,3 @@ unsigned int smp_boot_cpus(const struct boot_info *bi)
 	kprintf("smp: %u of %u CPUs online\n", up, found);
 	return up;
 }
-
-NOKPROBE_SYMBOL(smp_handle_ipi);
-NOKPROBE_SYMBOL(smp_stop_others);
-NOKPROBE_SYMBOL(smp_cpus_running);

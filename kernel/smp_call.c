@@ -48,6 +48,7 @@ const struct pt_regs *smp_call_regs(void)
 {
 	return *this_cpu_ptr(&call_regs);
 }
+NOKPROBE_SYMBOL(smp_call_regs);
 
 void smp_call_handle_ipi(struct pt_regs *regs)
 {
@@ -59,6 +60,7 @@ void smp_call_handle_ipi(struct pt_regs *regs)
 	request.fn(request.arg);
 	__atomic_fetch_and(&request.pending, ~bit, __ATOMIC_RELEASE);
 }
+NOKPROBE_SYMBOL(smp_call_handle_ipi);
 
 static void send_ipis(unsigned long cpus)
 {
@@ -114,6 +116,7 @@ static void hold_here(void *unused)
 	while (!__atomic_load_n(&hold.release, __ATOMIC_ACQUIRE))
 		arch_wait_masked();
 }
+NOKPROBE_SYMBOL(hold_here);
 
 int stop_machine(int (*fn)(void *arg), void *arg)
 {
@@ -137,6 +140,3 @@ int stop_machine(int (*fn)(void *arg), void *arg)
 	mutex_unlock(&call_mutex);
 	return ret;
 }
-NOKPROBE_SYMBOL(smp_call_handle_ipi);
-NOKPROBE_SYMBOL(hold_here);
-NOKPROBE_SYMBOL(smp_call_regs);

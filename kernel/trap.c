@@ -26,6 +26,7 @@ uintptr_t extable_search(uintptr_t insn_addr)
 			return e->fixup;
 	return 0;
 }
+NOKPROBE_SYMBOL(extable_search);
 
 bool extable_fixup(struct pt_regs *regs)
 {
@@ -36,7 +37,7 @@ bool extable_fixup(struct pt_regs *regs)
 	instruction_pointer_set(regs, fixup);
 	return true;
 }
-NOKPROBE_SYMBOL(extable_search);
+NOKPROBE_SYMBOL(extable_fixup);
 
 extern const char __text_start[], __text_end[], __rodata_start[], __rodata_end[];
 
@@ -58,4 +59,3 @@ const char *trap_wx_fault_reason(uintptr_t addr, bool write, bool nx_fetch)
 		return "execution of a no-execute page (W^X)";
 	return NULL;
 }
-NOKPROBE_SYMBOL(extable_fixup);

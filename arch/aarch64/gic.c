@@ -108,11 +108,13 @@ uint32_t gic_acknowledge(void)
 {
 	return readl(gicc + GICC_IAR);
 }
+NOKPROBE_SYMBOL(gic_acknowledge);
 
 void gic_end_of_interrupt(uint32_t iar)
 {
 	writel(iar, gicc + GICC_EOIR);
 }
+NOKPROBE_SYMBOL(gic_end_of_interrupt);
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 {
@@ -123,6 +125,4 @@ void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 	__asm__ volatile("dsb ishst" : : : "memory");
 	writel((uint32_t)interface_mask[cpu] << SGIR_TARGETS_SHIFT | sgi, gicd + GICD_SGIR);
 }
-NOKPROBE_SYMBOL(gic_acknowledge);
-NOKPROBE_SYMBOL(gic_end_of_interrupt);
 NOKPROBE_SYMBOL(gic_send_sgi);

@@ -13,12 +13,14 @@ uint64_t arch_cycles(void)
 	isb();
 	return read_sysreg(cntvct_el0);
 }
+NOKPROBE_SYMBOL(arch_cycles);
 
 /* The counter's frequency is in CNTFRQ_EL0, set by the firmware (QEMU). */
 uint64_t arch_cycles_frequency(void)
 {
 	return read_sysreg(cntfrq_el0);
 }
+NOKPROBE_SYMBOL(arch_cycles_frequency);
 
 /* Our own frame is gone once we return, and the caller's next call
  * builds its frame in the same place: hand back the caller's frame, the
@@ -53,6 +55,7 @@ void arch_sync_icache(uintptr_t addr, size_t len)
 		__asm__ volatile("ic ivau, %0" : : "r"(p) : "memory");
 	__asm__ volatile("dsb ish\n\tisb" : : : "memory");
 }
+NOKPROBE_SYMBOL(arch_sync_icache);
 
 void arch_halt(void)
 {
@@ -71,6 +74,3 @@ void arch_poweroff(int status)
 	/* Not under QEMU, or PSCI refused: just stop. */
 	arch_halt();
 }
-NOKPROBE_SYMBOL(arch_cycles);
-NOKPROBE_SYMBOL(arch_cycles_frequency);
-NOKPROBE_SYMBOL(arch_sync_icache);

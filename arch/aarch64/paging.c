@@ -44,12 +44,14 @@ void arch_flush_tlb_page(uintptr_t va)
 			 "dsb ish\n\t"
 			 "isb" : : "r"(page) : "memory");
 }
+NOKPROBE_SYMBOL(arch_flush_tlb_page);
 
 /* tlbi ...is already reaches every CPU. */
 void arch_flush_tlb_page_all(uintptr_t va)
 {
 	arch_flush_tlb_page(va);
 }
+NOKPROBE_SYMBOL(arch_flush_tlb_page_all);
 
 static void flush_tlb_all(void)
 {
@@ -107,5 +109,3 @@ void arch_paging_switch(uint64_t root_pa)
 	isb();
 	flush_tlb_all();
 }
-NOKPROBE_SYMBOL(arch_flush_tlb_page);
-NOKPROBE_SYMBOL(arch_flush_tlb_page_all);

@@ -12,6 +12,8 @@
 #include "lib/errno.h"
 #include <asm/psci.h>
 
+/* Never probed: it runs on the way out of a panic (arch_poweroff), where
+ * a probe would trap inside the panic. */
 int64_t psci_call(uint32_t fn, uint64_t arg1, uint64_t arg2, uint64_t arg3)
 {
 	bool smc = fdt_devices()->psci_smc;
@@ -35,6 +37,7 @@ int64_t psci_call(uint32_t fn, uint64_t arg1, uint64_t arg2, uint64_t arg3)
 				   "x12", "x13", "x14", "x15", "x16", "x17", "memory");
 	return (int64_t)x0;
 }
+NOKPROBE_SYMBOL(psci_call);
 
 static int psci_errno(int64_t ret)
 {
@@ -66,6 +69,3 @@ int psci_cpu_on(uint32_t fn, uint64_t mpidr, uint64_t entry, uint64_t context)
 		return -ENOSYS;	/* the device tree names no CPU_ON */
 	return psci_errno(psci_call(fn, mpidr, entry, context));
 }
-/* On the way out of a panic (arch_poweroff): a probe here would trap
- * inside the panic. */
-NOKPROBE_SYMBOL(psci_call);

@@ -117,6 +117,7 @@ static void handle_sync(struct pt_regs *regs)
 	}
 	trap_panic(exception_class_name(ec), regs);
 }
+NOKPROBE_SYMBOL(handle_sync);
 
 /* sync_common (trap_entry.S) calls trap_hooks[0] for a BRK and
  * trap_hooks[1] for the step-end BRK, before it calls this. */
@@ -140,7 +141,6 @@ void trap_dispatch(struct pt_regs *regs)
 	}
 }
 NOKPROBE_SYMBOL(trap_dispatch);
-NOKPROBE_SYMBOL(handle_sync);
 
 /* overflow_common (trap_entry.S) calls this, on this CPU's overflow
  * stack, when an exception's frame would have gone where bit

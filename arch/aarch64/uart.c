@@ -69,6 +69,7 @@ void arch_console_putc(char c)
 		;
 	writel((uint8_t)c, uart + UART_DR);
 }
+NOKPROBE_SYMBOL(arch_console_putc);
 
 int arch_console_rx_byte(void)
 {
@@ -92,4 +93,3 @@ void uart_handle_irq(void)
 	writel(INT_RX, uart + UART_ICR);
 	console_rx_interrupt();
 }
-NOKPROBE_SYMBOL(arch_console_putc);

@@ -135,6 +135,7 @@ void arch_set_percpu_base(struct cpu *cpu)
 	__asm__ volatile("wrmsr" : : "c"(MSR_GS_BASE), "a"((uint32_t)v),
 			 "d"((uint32_t)(v >> 32)));
 }
+NOKPROBE_SYMBOL(arch_set_percpu_base);
 
 void arch_cpu_init(unsigned int id)
 {
@@ -144,4 +145,3 @@ void arch_cpu_init(unsigned int id)
 	load_idt();
 	cpuinfo_record(id);
 }
-NOKPROBE_SYMBOL(arch_set_percpu_base);

@@ -46,10 +46,10 @@ void arch_send_ipi(unsigned int cpu, enum ipi_kind kind)
 		lapic_send_fixed(apic_id, ipi_vectors[kind]);
 	}
 }
+NOKPROBE_SYMBOL(arch_send_ipi);
 
 bool ipi_stop_requested(void)
 {
 	return __atomic_load_n(&stop_requested[this_cpu()->id], __ATOMIC_ACQUIRE);
 }
-NOKPROBE_SYMBOL(arch_send_ipi);
 NOKPROBE_SYMBOL(ipi_stop_requested);

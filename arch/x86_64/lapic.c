@@ -66,11 +66,13 @@ static uint32_t lapic_read(unsigned int reg)
 {
 	return readl(regs + reg);
 }
+NOKPROBE_SYMBOL(lapic_read);
 
 static void lapic_write(unsigned int reg, uint32_t v)
 {
 	writel(v, regs + reg);
 }
+NOKPROBE_SYMBOL(lapic_write);
 
 static uint64_t rdmsr(uint32_t msr)
 {
@@ -127,6 +129,7 @@ void lapic_eoi(void)
 {
 	lapic_write(LAPIC_EOI, 0);
 }
+NOKPROBE_SYMBOL(lapic_eoi);
 
 /* Wait until the last IPI has left this local APIC. */
 static int wait_delivered(void)
@@ -143,6 +146,7 @@ static int wait_delivered(void)
 	}
 	return 0;
 }
+NOKPROBE_SYMBOL(wait_delivered);
 
 /* Interrupts off from the first write to the last: an interrupt handler
  * that sent an IPI of its own between the two halves would change this
@@ -160,6 +164,7 @@ static int send_ipi(uint32_t apic_id, uint32_t command)
 	arch_irq_restore(flags);
 	return err;
 }
+NOKPROBE_SYMBOL(send_ipi);
 
 /* The deassert is what the SDM's sequence for the first processors with
  * a local APIC wants; later ones ignore it, so it is always sent. */
@@ -183,11 +188,13 @@ int lapic_send_fixed(uint32_t apic_id, uint8_t vector)
 {
 	return send_ipi(apic_id, DELIVER_FIXED | ICR_ASSERT | vector);
 }
+NOKPROBE_SYMBOL(lapic_send_fixed);
 
 int lapic_send_nmi(uint32_t apic_id)
 {
 	return send_ipi(apic_id, DELIVER_NMI | ICR_ASSERT);
 }
+NOKPROBE_SYMBOL(lapic_send_nmi);
 
 /* The timer counts down at the bus clock divided by 16 (the divider is
  * set each time, as each CPU has its own). */
@@ -209,10 +216,3 @@ void lapic_timer_periodic(uint32_t count)
 	lapic_write(LAPIC_LVT_TIMER, LVT_TIMER_PERIODIC | LAPIC_TIMER_VECTOR);
 	lapic_write(LAPIC_TIMER_INITIAL, count);
 }
-NOKPROBE_SYMBOL(lapic_read);
-NOKPROBE_SYMBOL(lapic_write);
-NOKPROBE_SYMBOL(lapic_eoi);
-NOKPROBE_SYMBOL(wait_delivered);
-NOKPROBE_SYMBOL(send_ipi);
-NOKPROBE_SYMBOL(lapic_send_fixed);
-NOKPROBE_SYMBOL(lapic_send_nmi);

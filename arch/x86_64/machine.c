@@ -15,6 +15,7 @@ uint64_t arch_cycles(void)
 	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 	return ((uint64_t)hi << 32) | lo;
 }
+NOKPROBE_SYMBOL(arch_cycles);
 
 /* Our own frame is gone once we return, and the caller's next call
  * builds its frame in the same place: hand back the caller's frame, the
@@ -38,6 +39,7 @@ void arch_sync_icache(uintptr_t addr, size_t len)
 	(void)len;
 	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d) : : "memory");
 }
+NOKPROBE_SYMBOL(arch_sync_icache);
 
 void arch_halt(void)
 {
@@ -51,5 +53,3 @@ void arch_poweroff(int status)
 	/* Not under QEMU with the exit device: just stop. */
 	arch_halt();
 }
-NOKPROBE_SYMBOL(arch_cycles);
-NOKPROBE_SYMBOL(arch_sync_icache);

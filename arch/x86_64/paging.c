@@ -25,6 +25,7 @@ void arch_flush_tlb_page(uintptr_t va)
 {
 	__asm__ volatile("invlpg (%0)" : : "r"(va) : "memory");
 }
+NOKPROBE_SYMBOL(arch_flush_tlb_page);
 
 /* Writing CR3 also empties the TLB (no mapping is global: CR4.PGE is
  * off), so nothing of the boot tables stays in use. */
@@ -32,7 +33,6 @@ void arch_paging_switch(uint64_t root_pa)
 {
 	__asm__ volatile("movq %0, %%cr3" : : "r"(root_pa) : "memory");
 }
-NOKPROBE_SYMBOL(arch_flush_tlb_page);
 
 /* Device registers are mapped where the direct map would put them, were
  * they RAM; set_page_entry replaces what is there, so mapping a range

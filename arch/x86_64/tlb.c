@@ -38,6 +38,7 @@ static void flush_local_tlb(void)
 
 	__asm__ volatile("movq %%cr3, %0\n\tmovq %0, %%cr3" : "=r"(cr3) : : "memory");
 }
+NOKPROBE_SYMBOL(flush_local_tlb);
 
 bool tlb_handle_nmi(void)
 {
@@ -55,6 +56,7 @@ bool tlb_handle_nmi(void)
 	flush_local_tlb();
 	return true;
 }
+NOKPROBE_SYMBOL(tlb_handle_nmi);
 
 void arch_flush_tlb_page_all(uintptr_t va)
 {
@@ -73,6 +75,4 @@ void arch_flush_tlb_page_all(uintptr_t va)
 	while (__atomic_load_n(&pending, __ATOMIC_ACQUIRE) & others)
 		__asm__ volatile("pause");
 }
-NOKPROBE_SYMBOL(flush_local_tlb);
-NOKPROBE_SYMBOL(tlb_handle_nmi);
 NOKPROBE_SYMBOL(arch_flush_tlb_page_all);

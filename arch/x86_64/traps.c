@@ -52,6 +52,7 @@ static uint64_t read_cr2(void)
 	__asm__ volatile("movq %%cr2, %0" : "=r"(v));
 	return v;
 }
+NOKPROBE_SYMBOL(read_cr2);
 
 /* Turn a page fault into a sentence a student can act on. */
 static __noreturn void page_fault_panic(struct pt_regs *regs)
@@ -94,6 +95,7 @@ static void handle_exception(struct pt_regs *regs)
 		stack_overflow_panic(regs, read_cr2());
 	trap_panic(exception_names[v] ? exception_names[v] : "reserved exception", regs);
 }
+NOKPROBE_SYMBOL(handle_exception);
 
 /* breakpoint_common (trap_entry.S) calls the breakpoint hook itself. */
 _Static_assert(TRAP_HOOK_BREAKPOINT == 0, "trap_entry.S reads trap_hooks[0] for #BP");
@@ -115,6 +117,7 @@ static void handle_lapic_irq(unsigned int vector, struct pt_regs *regs)
 	}
 	lapic_eoi();
 }
+NOKPROBE_SYMBOL(handle_lapic_irq);
 
 static void handle_irq(unsigned int vector, struct pt_regs *regs)
 {
@@ -123,6 +126,7 @@ static void handle_irq(unsigned int vector, struct pt_regs *regs)
 	else if (vector != SPURIOUS_VECTOR)	/* which wants no EOI */
 		handle_lapic_irq(vector, regs);
 }
+NOKPROBE_SYMBOL(handle_irq);
 
 void trap_dispatch(struct pt_regs *regs)
 {
@@ -136,7 +140,3 @@ void trap_dispatch(struct pt_regs *regs)
 	sched_preempt_point(regs);
 }
 NOKPROBE_SYMBOL(trap_dispatch);
-NOKPROBE_SYMBOL(handle_irq);
-NOKPROBE_SYMBOL(handle_lapic_irq);
-NOKPROBE_SYMBOL(handle_exception);
-NOKPROBE_SYMBOL(read_cr2);

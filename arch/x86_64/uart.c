@@ -50,6 +50,7 @@ void arch_console_putc(char c)
 		;
 	outb(COM1 + REG_DATA, (uint8_t)c);
 }
+NOKPROBE_SYMBOL(arch_console_putc);
 
 int arch_console_rx_byte(void)
 {
@@ -67,4 +68,3 @@ void uart_handle_irq(void)
 {
 	console_rx_interrupt();
 }
-NOKPROBE_SYMBOL(arch_console_putc);

@@ -11,6 +11,7 @@ int copy_from_kernel_nofault(void *dst, const void *src, size_t n)
 			return -EFAULT;
 	return 0;
 }
+NOKPROBE_SYMBOL(copy_from_kernel_nofault);
 
 int copy_to_kernel_nofault(void *dst, const void *src, size_t n)
 {
@@ -19,5 +20,4 @@ int copy_to_kernel_nofault(void *dst, const void *src, size_t n)
 			return -EFAULT;
 	return 0;
 }
-NOKPROBE_SYMBOL(copy_from_kernel_nofault);
 NOKPROBE_SYMBOL(copy_to_kernel_nofault);

@@ -48,6 +48,7 @@ void *phys_to_virt(uint64_t pa)
 {
 	return (void *)(uintptr_t)(pa + (direct_map_ready ? DIRECT_MAP_BASE : KERNEL_VMA));
 }
+NOKPROBE_SYMBOL(phys_to_virt);
 
 bool paging_ready(void)
 {
@@ -82,6 +83,7 @@ static uint64_t *walk(uintptr_t va, int level, bool create)
 	}
 	return &table[index_at(va, level)];
 }
+NOKPROBE_SYMBOL(walk);
 
 int map_page(uintptr_t va, uint64_t pa, unsigned int prot)
 {
@@ -100,6 +102,7 @@ int map_page(uintptr_t va, uint64_t pa, unsigned int prot)
 	spin_unlock_irqrestore(&table_lock, flags);
 	return err;
 }
+NOKPROBE_SYMBOL(map_page);
 
 int set_page_entry(uintptr_t va, uint64_t entry)
 {
@@ -125,16 +128,19 @@ static void unmap(uintptr_t va, void (*flush)(uintptr_t va))
 	}
 	spin_unlock_irqrestore(&table_lock, flags);
 }
+NOKPROBE_SYMBOL(unmap);
 
 void unmap_page(uintptr_t va)
 {
 	unmap(va, arch_flush_tlb_page_all);
 }
+NOKPROBE_SYMBOL(unmap_page);
 
 void unmap_private_page(uintptr_t va)
 {
 	unmap(va, arch_flush_tlb_page);
 }
+NOKPROBE_SYMBOL(unmap_private_page);
 
 /* The leaf entry mapping va (a page or a huge page), with its size; NULL
  * if va is not mapped. */
@@ -154,6 +160,7 @@ static uint64_t *leaf(uintptr_t va, uint64_t *size)
 		table = phys_to_virt(pte_addr(*e));
 	}
 }
+NOKPROBE_SYMBOL(leaf);
 
 int virt_to_phys(uintptr_t va, uint64_t *pa)
 {
@@ -165,6 +172,7 @@ int virt_to_phys(uintptr_t va, uint64_t *pa)
 	*pa = (pte_addr(*e) & ~(size - 1)) + (va & (size - 1));
 	return 0;
 }
+NOKPROBE_SYMBOL(virt_to_phys);
 
 unsigned int page_prot(uintptr_t va)
 {
@@ -245,11 +253,3 @@ void paging_init(const struct boot_info *bi)
 	direct_map_ready = true;
 	root = phys_to_virt(root_pa);
 }
-NOKPROBE_SYMBOL(walk);
-NOKPROBE_SYMBOL(map_page);
-NOKPROBE_SYMBOL(unmap_page);
-NOKPROBE_SYMBOL(unmap_private_page);
-NOKPROBE_SYMBOL(unmap);
-NOKPROBE_SYMBOL(virt_to_phys);
-NOKPROBE_SYMBOL(leaf);
-NOKPROBE_SYMBOL(phys_to_virt);

@@ -123,6 +123,7 @@ bool stack_in_guard(uintptr_t addr)
 				return true;
 	return false;
 }
+NOKPROBE_SYMBOL(stack_in_guard);
 
 void stack_guard_static(void)
 {
@@ -141,5 +142,4 @@ void stack_overflow_panic(struct pt_regs *regs, uintptr_t addr)
 		 current_thread()->name, this_cpu()->id, (unsigned long)addr);
 	trap_panic(what, regs);
 }
-NOKPROBE_SYMBOL(stack_in_guard);
 NOKPROBE_SYMBOL(stack_overflow_panic);

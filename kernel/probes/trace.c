@@ -86,6 +86,7 @@ static void copy_words(void *dst, const void *src)
 		__atomic_store_n(&to[i], __atomic_load_n(&from[i], __ATOMIC_RELAXED),
 				 __ATOMIC_RELAXED);
 }
+NOKPROBE_SYMBOL(copy_words);
 
 /* Append r to ring, this CPU's, with interrupts off. */
 static void publish(struct trace_ring *ring, const struct trace_record *r)
@@ -108,6 +109,7 @@ static void publish(struct trace_ring *ring, const struct trace_record *r)
 	 * published (or already overwritten), not the slot's older number. */
 	__atomic_store_n(&ring->written, n + 1, __ATOMIC_RELEASE);
 }
+NOKPROBE_SYMBOL(publish);
 
 /* A record of this hit on CPU cpu: the values, stamped with the time,
  * the CPU and the thread. The time is the cycle counter, not the timer
@@ -132,6 +134,7 @@ static void fill_record(struct trace_record *r, unsigned int cpu, int probe_id,
 	r->addr = addr;
 	memcpy(r->values, values, sizeof(r->values));
 }
+NOKPROBE_SYMBOL(fill_record);
 
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES])
@@ -154,9 +157,6 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 	arch_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(trace_record);
-NOKPROBE_SYMBOL(fill_record);
-NOKPROBE_SYMBOL(publish);
-NOKPROBE_SYMBOL(copy_words);
 
 /* ---- reading, for the `trace` command ---- */
 

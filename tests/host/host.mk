@@ -138,6 +138,7 @@ host-tests: host-test-bins
 		--python tests/host/test_layers.py \
 		--python tests/host/test_callgraph.py \
 		--python tests/host/test_check_layers.py \
+		--python tests/host/test_nokprobe_marks.py \
 		--python tests/host/test_module_reloc_types.py \
 		--python tests/host/test_module_refusals.py \
 		--python tests/host/test_gdb_script.py \

@@ -61,6 +61,7 @@ static struct shell_probe *shell_probe_of(struct kprobe *p)
 {
 	return container_of((void *)p, struct shell_probe, kp);
 }
+NOKPROBE_SYMBOL(shell_probe_of);
 
 /* ---- the built-in actions ---- */
 
@@ -110,7 +111,6 @@ static long action_jprobe(long a0, long a1, long a2, long a3, long a4, long a5)
 	report(kprobe_running(), KPROBE_KIND_J, args);
 	jprobe_return();
 }
-NOKPROBE_SYMBOL(shell_probe_of);
 
 /* ---- parsing ---- */
 
