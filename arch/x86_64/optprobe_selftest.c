@@ -9,6 +9,7 @@
  * and the jump decoding this file provides
  * (kernel/probes/tests/probe_selftest_arch.h).
  */
+#include "kernel/code_in_use.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/sched.h"
