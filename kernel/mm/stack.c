@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "kernel/trap.h"
+#include "lib/bitops.h"
 #include "lib/format.h"
 #include <asm/layout.h>
 
@@ -21,7 +22,6 @@
 _Static_assert(STACK_REGION_BASE % SLOT_SIZE == 0, "slots aligned to their size");
 
 static uint64_t slot_used[SLOTS / 64];
-static size_t slots_in_use;		/* the bits set in slot_used */
 static struct spinlock stack_lock = SPINLOCK_INIT("stacks");
 
 extern const struct static_stack_guards __start_stack_guards[], __stop_stack_guards[];
@@ -35,7 +35,6 @@ static long reserve_slot(void)
 	for (size_t i = 0; i < SLOTS && found < 0; i++) {
 		if (!(slot_used[i / 64] & (1ULL << (i % 64)))) {
 			slot_used[i / 64] |= 1ULL << (i % 64);
-			slots_in_use++;
 			found = (long)i;
 		}
 	}
@@ -48,15 +47,16 @@ static void release_slot(size_t i)
 	unsigned long flags = spin_lock_irqsave(&stack_lock);
 
 	slot_used[i / 64] &= ~(1ULL << (i % 64));
-	slots_in_use--;
 	spin_unlock_irqrestore(&stack_lock, flags);
 }
 
 size_t stack_bytes_in_use(void)
 {
 	unsigned long flags = spin_lock_irqsave(&stack_lock);
-	size_t n = slots_in_use;
+	size_t n = 0;
 
+	for (size_t i = 0; i < SLOTS / 64; i++)
+		n += bits_set(slot_used[i]);
 	spin_unlock_irqrestore(&stack_lock, flags);
 	return n * KERNEL_STACK_SIZE;
 }
