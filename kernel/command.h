@@ -13,7 +13,10 @@
 
 struct shell_command {
 	const char *name;
-	const char *usage;	/* arguments, e.g. "[PATH]" */
+	/* Its forms, the arguments of each after the name, one per line:
+	 * "[PATH]", or "add SYMBOL\nlist" for a command of several forms.
+	 * `help CMD` prints them all, and so does a wrong use. */
+	const char *usage;
 	const char *help;	/* one line shown by `help` */
 	/* argv[0] is the command name. The return value is ignored by the
 	 * shell: commands print their own one-line errors. */
@@ -33,6 +36,16 @@ extern const struct shell_command __start_shell_cmds[], __stop_shell_cmds[];
 /* Look up a command by name in the table (kernel/command.c); NULL if
  * there is none. */
 const struct shell_command *shell_find_command(const char *name);
+
+/* Print a command's forms (its usage, one "NAME FORM" per line) with
+ * print (cmd_printf or cmd_eprintf, kernel/cmd_output.h), the first
+ * after lead and the others lined up under it. */
+void shell_print_forms(int (*print)(const char *fmt, ...), const struct shell_command *cmd,
+		       const char *lead);
+
+/* Say how to use the command name, after a wrong use: its forms on
+ * standard error, the first as "NAME: usage: NAME FORM". */
+void shell_usage(const char *name);
 
 /* Parse a command's number argument text (decimal, or hex with 0x) that
  * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for

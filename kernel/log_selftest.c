@@ -1,11 +1,13 @@
-/* Selftests of the kernel log (kernel/log.c) and of where kprintf's text
- * goes (kernel/printk.c): records, wrapping and clearing on a small ring
- * of the tests' own; then, in the kernel log itself, what kprintf and
- * printk store, with and without a sink, from every CPU at once.
+/* Selftests of the kernel log (kernel/log.c) and of what reaches it
+ * (kernel/printk.c): records, wrapping and clearing on a small ring of
+ * the tests' own; then, in the kernel log itself, what kprintf and
+ * printk store, from every CPU at once; and that a command's output
+ * (kernel/cmd_output.c) reaches its stream, never the log.
  *
  * The kernel log is shared with everything else that prints, so a test
  * reads it from where it ended when the test began, and looks for lines
  * of its own (they start with "logtest"). */
+#include "kernel/cmd_output.h"
 #include "kernel/cpu.h"
 #include "kernel/log.h"
 #include "kernel/printk.h"
@@ -260,20 +262,18 @@ static void kprintf_from_every_cpu_is_whole(void)
 	EXPECT_EQ(ours, n * KPRINTF_WRITES);
 }
 
-/* With no sink, kprintf's text is a kernel message: each line a record
- * at the default level (a blank line none, a long one cut), the last
- * line of a message even without its newline. */
+/* kprintf's text is a kernel message: each line a record at the
+ * default level (a blank line none, a long one cut), the last line of a
+ * message even without its newline. */
 static void kprintf_lines_are_kernel_messages(void)
 {
 	struct log_cursor from = kernel_log_end();
-	struct out_sink *old = printk_set_sink(NULL);
 	char cut[LOG_LINE_MAX + 1];
 	unsigned int level = 0;
 
 	kprintf("logtest: one\n\nlogtest: two");
 	kprintf("\n");
 	kprintf("logtest: %0300d\n", 7);
-	printk_set_sink(old);
 	EXPECT_EQ(logged(&from, "logtest: one", &level), 1);
 	EXPECT_EQ(level, LOG_DEFAULT_LEVEL);
 	EXPECT_EQ(logged(&from, "logtest: two", NULL), 1);
@@ -282,17 +282,17 @@ static void kprintf_lines_are_kernel_messages(void)
 	EXPECT_EQ(logged(&from, cut, NULL), 1);
 }
 
-/* A sink that keeps what it is given. */
+/* A stream that keeps what it is given. */
 static struct capture {
-	struct out_sink sink;
+	struct cmd_stream stream;
 	char text[1024];
 	size_t len;
 	int writes;
 } capture;
 
-static ssize_t capture_write(struct out_sink *sink, const char *buf, size_t len)
+static ssize_t capture_write(struct cmd_stream *s, const char *buf, size_t len)
 {
-	struct capture *c = container_of(sink, struct capture, sink);
+	struct capture *c = container_of(s, struct capture, stream);
 
 	for (size_t i = 0; i < len && c->len < sizeof(c->text) - 1; i++)
 		c->text[c->len++] = buf[i];
@@ -301,51 +301,66 @@ static ssize_t capture_write(struct out_sink *sink, const char *buf, size_t len)
 	return (ssize_t)len;
 }
 
-/* Empty the capture and make it this thread's sink; returns the old. */
-static struct out_sink *capture_begin(void)
+/* Empty the capture and make it this thread's standard output (err:
+ * its standard error); returns the old stream. */
+static struct cmd_stream *capture_begin(bool err)
 {
-	capture.sink.write = capture_write;
+	capture.stream.write = capture_write;
 	capture.len = 0;
 	capture.text[0] = '\0';
 	capture.writes = 0;
-	return printk_set_sink(&capture.sink);
+	return err ? cmd_error_set(&capture.stream) : cmd_output_set(&capture.stream);
 }
 
-/* The thread's kprintf text reaches its sink only, a long message in
+/* A command's output reaches its standard output only, a long one in
  * chunks; none of it is logged. */
-static void sink_takes_thread_output(void)
+static void output_reaches_its_stream(void)
 {
 	struct log_cursor from = kernel_log_end();
-	struct out_sink *old = capture_begin();
-	int n = kprintf("logtest: to the sink %d\n", 7);
+	struct cmd_stream *old = capture_begin(false);
+	int n = cmd_printf("logtest: to the stream %d\n", 7);
 
-	printk_set_sink(old);
-	EXPECT_STREQ(capture.text, "logtest: to the sink 7\n");
+	cmd_output_set(old);
+	EXPECT_STREQ(capture.text, "logtest: to the stream 7\n");
 	EXPECT_EQ(n, (int)capture.len);
 	EXPECT_EQ(capture.writes, 1);
-	EXPECT_EQ(logged(&from, "logtest: to the sink 7", NULL), 0);
+	EXPECT_EQ(logged(&from, "logtest: to the stream 7", NULL), 0);
 
-	old = capture_begin();
-	n = kprintf("%0600d\n", 7);
-	printk_set_sink(old);
+	old = capture_begin(false);
+	n = cmd_printf("%0600d\n", 7);
+	cmd_output_set(old);
 	EXPECT_EQ(n, 601);
 	EXPECT_EQ(capture.len, 601);
 	EXPECT(capture.writes > 1);
 	EXPECT(capture.text[599] == '7' && capture.text[600] == '\n');
 }
 
-/* printk is a kernel message even from a thread with a sink. */
-static void printk_bypasses_sink(void)
+/* Errors go to standard error, not down standard output. */
+static void errors_reach_standard_error(void)
+{
+	struct cmd_stream *old = capture_begin(true);
+
+	cmd_printf("logtest: not an error\n");
+	cmd_eprintf("logtest: an error %d\n", 2);
+	cmd_error_set(old);
+	EXPECT_STREQ(capture.text, "logtest: an error 2\n");
+}
+
+/* kprintf and printk are kernel messages even while the thread's
+ * output is a stream. */
+static void kernel_messages_bypass_streams(void)
 {
 	struct log_cursor from = kernel_log_end();
-	struct out_sink *old = capture_begin();
+	struct cmd_stream *old = capture_begin(false);
 	unsigned int level = 0;
 
 	printk(KERN_ERR "logtest: printk %d\n", 3);
-	printk_set_sink(old);
+	kprintf("logtest: kprintf\n");
+	cmd_output_set(old);
 	EXPECT_EQ(capture.len, 0);
 	EXPECT_EQ(logged(&from, "logtest: printk 3", &level), 1);
 	EXPECT_EQ(level, 3);
+	EXPECT_EQ(logged(&from, "logtest: kprintf", NULL), 1);
 }
 
 static volatile int others_done;
@@ -353,41 +368,41 @@ static volatile int others_done;
 static void other_thread(void *unused)
 {
 	(void)unused;
-	kprintf("logtest: from another thread\n");
+	cmd_printf("logtest: from another thread\n");
 	__atomic_fetch_add(&others_done, 1, __ATOMIC_RELEASE);
 }
 
-/* A sink is its thread's: another thread prints kernel messages. */
-static void other_threads_bypass_sink(void)
+/* Streams are their thread's: another thread's output goes to the
+ * console. */
+static void other_threads_have_their_own(void)
 {
-	struct log_cursor from = kernel_log_end();
-	struct out_sink *old = capture_begin();
+	struct cmd_stream *old = capture_begin(false);
 
 	others_done = 0;
 	EXPECT(thread_create("st-log", other_thread, NULL) >= 0);
 	EXPECT(wait_for_count(&others_done, 1));
-	printk_set_sink(old);
+	cmd_output_set(old);
 	EXPECT_EQ(capture.len, 0);
-	EXPECT_EQ(logged(&from, "logtest: from another thread", NULL), 1);
 }
 
 /* What an interrupt handler or a probe handler prints on this thread's
- * CPU is a kernel message, whatever sink the interrupted thread has.
- * Both are played by raising what tells them apart, interrupts off. */
-static void handlers_bypass_sink(void)
+ * CPU, even with cmd_printf, is a kernel message, whatever stream the
+ * interrupted thread has. Both are played by raising what tells them
+ * apart, interrupts off. */
+static void handlers_bypass_streams(void)
 {
 	struct log_cursor from = kernel_log_end();
-	struct out_sink *old = capture_begin();
+	struct cmd_stream *old = capture_begin(false);
 	unsigned long flags = arch_irq_save();
 
 	this_cpu()->irq_depth++;
-	kprintf("logtest: as if in an interrupt\n");
+	cmd_printf("logtest: as if in an interrupt\n");
 	this_cpu()->irq_depth--;
 	this_cpu()->handler_context.handler_state = 1;
-	kprintf("logtest: as if in a probe handler\n");
+	cmd_printf("logtest: as if in a probe handler\n");
 	this_cpu()->handler_context.handler_state = 0;
 	arch_irq_restore(flags);
-	printk_set_sink(old);
+	cmd_output_set(old);
 	EXPECT_EQ(capture.len, 0);
 	EXPECT_EQ(logged(&from, "logtest: as if in an interrupt", NULL), 1);
 	EXPECT_EQ(logged(&from, "logtest: as if in a probe handler", NULL), 1);
@@ -395,25 +410,25 @@ static void handlers_bypass_sink(void)
 
 static int failing_writes;
 
-static ssize_t failing_write(struct out_sink *sink, const char *buf, size_t len)
+static ssize_t failing_write(struct cmd_stream *s, const char *buf, size_t len)
 {
-	(void)sink;
+	(void)s;
 	(void)buf;
 	(void)len;
 	failing_writes++;
 	return -EIO;
 }
 
-/* A sink's error is kprintf's result, and nothing more is sent to it. */
-static void sink_error_is_returned(void)
+/* A stream's error is cmd_printf's result, and nothing more is sent. */
+static void stream_error_is_returned(void)
 {
-	static struct out_sink failing = { .write = failing_write };
-	struct out_sink *old = printk_set_sink(&failing);
+	static struct cmd_stream failing = { .write = failing_write };
+	struct cmd_stream *old = cmd_output_set(&failing);
 	int n;
 
 	failing_writes = 0;
-	n = kprintf("%0600d\n", 7);
-	printk_set_sink(old);
+	n = cmd_printf("%0600d\n", 7);
+	cmd_output_set(old);
 	EXPECT_EQ(n, -EIO);
 	EXPECT_EQ(failing_writes, 1);
 }
@@ -426,10 +441,11 @@ static const struct selftest_case log_cases[] = {
 	SELFTEST_CASE(every_cpu_stores_whole_records),
 	SELFTEST_CASE(kprintf_from_every_cpu_is_whole),
 	SELFTEST_CASE(kprintf_lines_are_kernel_messages),
-	SELFTEST_CASE(sink_takes_thread_output),
-	SELFTEST_CASE(printk_bypasses_sink),
-	SELFTEST_CASE(other_threads_bypass_sink),
-	SELFTEST_CASE(handlers_bypass_sink),
-	SELFTEST_CASE(sink_error_is_returned),
+	SELFTEST_CASE(output_reaches_its_stream),
+	SELFTEST_CASE(errors_reach_standard_error),
+	SELFTEST_CASE(kernel_messages_bypass_streams),
+	SELFTEST_CASE(other_threads_have_their_own),
+	SELFTEST_CASE(handlers_bypass_streams),
+	SELFTEST_CASE(stream_error_is_returned),
 };
 SELFTEST_SUITE("log", log_cases);

@@ -7,7 +7,7 @@
  *
  * The bounds are shown in the base the number was typed in, so that they
  * can be compared with it at a glance. */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -27,9 +27,9 @@ static void report_out_of_range(const char *cmd, const char *what, const char *t
 	format_bound(lo, sizeof(lo), min, hex);
 	format_bound(hi, sizeof(hi), max, hex);
 	if (min == 0)
-		kprintf("%s: %s %s is out of range (at most %s)\n", cmd, what, text, hi);
+		cmd_eprintf("%s: %s %s is out of range (at most %s)\n", cmd, what, text, hi);
 	else
-		kprintf("%s: %s %s is out of range (from %s to %s)\n", cmd, what, text, lo, hi);
+		cmd_eprintf("%s: %s %s is out of range (from %s to %s)\n", cmd, what, text, lo, hi);
 }
 
 int shell_parse_number(const char *cmd, const char *what, const char *text,

@@ -1,6 +1,6 @@
 /*
- * Kernel console output, the kernel log's writer, and output sinks (see
- * printk.h for which text goes where).
+ * Kernel messages: printed on the console and written into the kernel
+ * log (printk.h).
  *
  * A lock keeps the lines of different threads (and interrupt handlers)
  * from interleaving mid-line. panic() must print even if it interrupted
@@ -37,13 +37,10 @@
 #include "lib/export.h"
 #include "kernel/log.h"
 #include "kernel/nokprobe.h"
-#include "kernel/sched.h"
 #include "kernel/spinlock.h"
 #include "lib/format.h"
 
 #define DEFERRED_SIZE 4096
-/* kprintf hands a sink its text in chunks of this size. */
-#define SINK_CHUNK 256
 
 static struct spinlock console_lock = SPINLOCK_INIT("console");
 bool console_panicking;
@@ -229,7 +226,7 @@ NOKPROBE_SYMBOL(emit_message);
 /* Format a message onto the console (or, while this CPU is in the middle
  * of console output, into its deferred buffer) and, unless line is NULL,
  * into the log. */
-static int console_vprintf(struct log_line *line, const char *fmt, va_list ap)
+static int message_vprintf(struct log_line *line, const char *fmt, va_list ap)
 {
 	struct message m = { NULL, line };
 	struct deferral c;
@@ -250,7 +247,7 @@ static int console_vprintf(struct log_line *line, const char *fmt, va_list ap)
 		log_line_end(line);
 	return n;
 }
-NOKPROBE_SYMBOL(console_vprintf);
+NOKPROBE_SYMBOL(message_vprintf);
 
 /* A kernel message at level. During a panic it is not logged: a CPU the
  * panic stopped may hold the log's lock, and nobody reads the log after. */
@@ -262,132 +259,20 @@ static int kernel_vprintf(unsigned int level, const char *fmt, va_list ap)
 	 * perhaps with a call to memset, which may be probed. */
 	line.level = level;
 	line.len = 0;
-	return console_vprintf(console_panicking ? NULL : &line, fmt, ap);
+	return message_vprintf(console_panicking ? NULL : &line, fmt, ap);
 }
 NOKPROBE_SYMBOL(kernel_vprintf);
 
-/* The sink of the running thread, if the text being printed is that
- * thread's own: not from an interrupt handler, a probe handler or a
- * panic (printk.h). Read with interrupts off, so that the thread cannot
- * move to another CPU between reading the CPU's state and its own. */
-static struct out_sink *task_sink(void)
+int console_vprintf(const char *fmt, va_list ap)
 {
-	struct out_sink *sink = NULL;
-	struct thread *t;
-	unsigned long flags;
-
-	if (console_panicking)
-		return NULL;
-	flags = arch_irq_save();
-	t = current_thread();
-	if (t && !this_cpu()->irq_depth && !this_cpu()->handler_context.handler_state)
-		sink = t->out_sink;
-	arch_irq_restore(flags);
-	return sink;
+	return message_vprintf(NULL, fmt, ap);
 }
-NOKPROBE_SYMBOL(task_sink);
-
-struct out_sink *printk_set_sink(struct out_sink *sink)
-{
-	struct thread *t = current_thread();
-	struct out_sink *old = t->out_sink;
-
-	t->out_sink = sink;
-	return old;
-}
-
-bool kprintf_to_console(void)
-{
-	struct out_sink *sink = task_sink();
-
-	return !sink || sink == &console_sink;
-}
-
-struct file *kprintf_output_file(void)
-{
-	struct out_sink *sink = task_sink();
-
-	return sink ? sink->file : NULL;
-}
-
-/* kprintf's text on its way to a sink, gathered into chunks: a sink is
- * called once per chunk, not for every piece vformat hands over. */
-struct sink_output {
-	struct out_sink *sink;
-	ssize_t err;		/* the sink's first error: nothing is sent after it */
-	size_t len;
-	char buf[SINK_CHUNK];
-};
-
-static void sink_flush(struct sink_output *o)
-{
-	ssize_t n;
-
-	if (o->len && !o->err) {
-		n = o->sink->write(o->sink, o->buf, o->len);
-		if (n < 0)
-			o->err = n;
-	}
-	o->len = 0;
-}
-
-static void emit_sink(void *ctx, const char *s, size_t len)
-{
-	struct sink_output *o = ctx;
-
-	for (size_t i = 0; i < len; i++) {
-		if (o->len == sizeof(o->buf))
-			sink_flush(o);
-		o->buf[o->len++] = s[i];
-	}
-}
-
-static int sink_vprintf(struct out_sink *sink, const char *fmt, va_list ap)
-{
-	struct sink_output o;
-	int n;
-
-	o.sink = sink;
-	o.err = 0;
-	o.len = 0;
-	n = vformat(emit_sink, &o, fmt, ap);
-	sink_flush(&o);
-	return o.err ? (int)o.err : n;
-}
-
-static ssize_t console_sink_write(struct out_sink *sink, const char *buf, size_t len)
-{
-	(void)sink;
-	console_write(buf, len);
-	return (ssize_t)len;
-}
-
-struct out_sink console_sink = { .write = console_sink_write };
 
 int vkprintf(const char *fmt, va_list ap)
 {
-	struct out_sink *sink = task_sink();
-
-	if (!sink)
-		return kernel_vprintf(LOG_DEFAULT_LEVEL, fmt, ap);
-	/* Not through its write: a message to the console is formatted
-	 * under the console's lock (printk.h, console_sink). */
-	if (sink == &console_sink)
-		return console_vprintf(NULL, fmt, ap);
-	return sink_vprintf(sink, fmt, ap);
+	return kernel_vprintf(LOG_DEFAULT_LEVEL, fmt, ap);
 }
 NOKPROBE_SYMBOL(vkprintf);
-
-ssize_t kwrite(const char *buf, size_t len)
-{
-	struct out_sink *sink = task_sink();
-
-	if (!sink || sink == &console_sink) {
-		console_write(buf, len);
-		return (ssize_t)len;
-	}
-	return sink->write(sink, buf, len);
-}
 
 int kprintf(const char *fmt, ...)
 {

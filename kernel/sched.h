@@ -9,6 +9,7 @@
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
 
+#include "kernel/cmd_output.h"
 #include "kernel/cpu.h"
 #include "lib/list.h"
 #include "lib/types.h"
@@ -29,7 +30,6 @@ enum thread_state {
 
 struct return_hijack;
 struct mm_struct;
-struct out_sink;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
@@ -73,9 +73,10 @@ struct thread {
 	/* Returns of this thread's pending calls that a layer hijacked
 	 * (kernel/return_address.h), newest first. */
 	struct return_hijack *hijacked_returns;
-	/* Where this thread's own kprintf text goes, or NULL: it prints
-	 * kernel messages (kernel/printk.h). Set only by the thread itself. */
-	struct out_sink *out_sink;
+	/* Where the commands this thread runs write their output and
+	 * errors (kernel/cmd_output.h); NULL: the console. Set only by the
+	 * thread itself. */
+	struct cmd_streams streams;
 	/* Its filesystem state, the working directory (kernel/fs/cwd.h),
 	 * which kernel/fs/ makes and frees through the clone and exit
 	 * hooks below; NULL, meaning "/", for the boot and idle threads

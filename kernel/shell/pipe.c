@@ -1,8 +1,8 @@
-/* The pipe's sink: see pipe.h. The buffer doubles when full, from a
+/* The pipe's stream: see pipe.h. The buffer doubles when full, from a
  * page up to PIPE_MAX, so that a command's output of n bytes is copied
  * O(n) times in all. A write past PIPE_MAX, or one that finds no memory,
  * is refused (-EFBIG, -ENOMEM), as is every write after a Ctrl-C
- * (-EINTR): kprintf then returns the error, and a command that checks
+ * (-EINTR): cmd_printf then returns the error, and a command that checks
  * it stops printing. The error is kept for the pipeline runner, which
  * stops the pipeline there. */
 #include "kernel/shell/pipe.h"
@@ -34,9 +34,9 @@ static int pipe_grow(struct pipe *pipe, size_t need)
 	return 0;
 }
 
-static ssize_t pipe_write(struct out_sink *sink, const char *text, size_t len)
+static ssize_t pipe_write(struct cmd_stream *s, const char *text, size_t len)
 {
-	struct pipe *pipe = container_of(sink, struct pipe, sink);
+	struct pipe *pipe = container_of(s, struct pipe, stream);
 
 	if (!pipe->err && console_interrupted())
 		pipe->err = -EINTR;
@@ -51,7 +51,7 @@ static ssize_t pipe_write(struct out_sink *sink, const char *text, size_t len)
 
 void pipe_init(struct pipe *pipe)
 {
-	*pipe = (struct pipe){ .sink = { .write = pipe_write } };
+	*pipe = (struct pipe){ .stream = { .write = pipe_write } };
 }
 
 void pipe_free(struct pipe *pipe)

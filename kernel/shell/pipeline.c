@@ -15,41 +15,43 @@
 #include "kernel/shell/redirect.h"
 #include "kernel/shell/shell.h"
 #include "kernel/console.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 /* Run cmd (none: a redirection alone, `> FILE`, which only makes the
- * file empty) with its output where the line sends it: the file of its
- * redirection, else into pipe (if it is not NULL), else where the
- * shell's own output goes. A write the file refused is said after the
- * command, in one line, as Linux's tools say it. Returns the pipe's
- * error: 0, or why the pipe refused the command's output. */
+ * file empty) with its standard output where the line sends it: the
+ * file of its redirection, else into pipe (if it is not NULL), else
+ * where the shell's own output goes. Its standard error stays the
+ * shell's. A write the file refused is said after the command, in one
+ * line, as Linux's tools say it. Returns the pipe's error: 0, or why the
+ * pipe refused the command's output. */
 static int run_command(const struct shell_command *cmd, const struct cmdline *cl,
 		       struct pipe *pipe)
 {
 	static struct redirect redirect;	/* its buffer is a page: off the stack */
-	struct out_sink *shell_sink = NULL;
+	struct cmd_stream *shell_output = NULL;
 	int err;
 
 	if (cl->redirect) {
 		err = redirect_open(&redirect, cl->redirect, cl->append);
 		if (err) {
-			kprintf("shell: %s: %s\n", cl->redirect, strerror(err));
+			cmd_eprintf("shell: %s: %s\n", cl->redirect, strerror(err));
 			return 0;
 		}
-		shell_sink = printk_set_sink(&redirect.sink);
-	} else if (pipe) {
-		shell_sink = printk_set_sink(&pipe->sink);
 	}
+	if (cl->redirect)
+		shell_output = cmd_output_set(&redirect.stream);
+	else if (pipe)
+		shell_output = cmd_output_set(&pipe->stream);
 	if (cmd)
 		cmd->run(cl->argc, cl->argv);
-	if (shell_sink)
-		printk_set_sink(shell_sink);
+	if (cl->redirect || pipe)
+		cmd_output_set(shell_output);
 	if (cl->redirect) {
 		err = redirect_close(&redirect);
 		if (err)
-			kprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
+			cmd_eprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
 		return 0;
 	}
 	return pipe ? pipe->err : 0;
@@ -64,7 +66,7 @@ static bool find_command(const struct cmdline *cl, const struct shell_command **
 		return true;
 	*cmd = shell_find_command(cl->argv[0]);
 	if (!*cmd)
-		kprintf("unknown command: %s (try help)\n", cl->argv[0]);
+		cmd_eprintf("unknown command: %s (try help)\n", cl->argv[0]);
 	return *cmd != NULL;
 }
 
@@ -103,7 +105,7 @@ static void run_pipeline(const struct cmdline *cmds, int count)
 		pipe_free(&in);
 		in = out;
 		if (err && err != -EINTR)
-			kprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
+			cmd_eprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
 	}
 	pipe_free(&in);
 }
@@ -123,5 +125,5 @@ void pipeline_run_line(const struct cmdline *cmds, int count)
 	/* Taken here, so that the line editor does not read it as a Ctrl-C
 	 * typed at the prompt. */
 	if (console_interrupt_take())
-		kprintf("^C\n");
+		cmd_eprintf("^C\n");
 }

@@ -1,6 +1,6 @@
-/* Redirection: the command's kprintf text goes to this sink (see
- * printk_set_sink), which gathers it and writes it to the file a page at
- * a time. A write the file refuses is kept, and everything after it
+/* Redirection: the command's standard output is this stream
+ * (kernel/cmd_output.h), which gathers what the command prints and
+ * writes it to the file a page at a time. A write the file refuses is kept, and everything after it
  * dropped, so that a refused value changes nothing more and the shell
  * reports one line after the command (`echo: write error: Invalid
  * argument`, as from Linux's echo). */
@@ -28,9 +28,9 @@ static void flush(struct redirect *r)
 	r->len = 0;
 }
 
-static ssize_t redirect_write(struct out_sink *sink, const char *text, size_t len)
+static ssize_t redirect_write(struct cmd_stream *s, const char *text, size_t len)
 {
-	struct redirect *r = container_of(sink, struct redirect, sink);
+	struct redirect *r = container_of(s, struct redirect, stream);
 	size_t done = 0;
 
 	while (done < len && r->err == 0) {
@@ -50,14 +50,14 @@ int redirect_open(struct redirect *r, const char *path, bool append)
 	int flags = O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC);
 	int err;
 
-	r->sink.write = redirect_write;
+	r->stream.write = redirect_write;
 	r->pos = 0;
 	r->err = 0;
 	r->len = 0;
 	err = vfs_open(path, flags, &r->file);
 	if (err < 0)
 		return err;
-	r->sink.file = r->file;
+	r->stream.file = r->file;
 	return 0;
 }
 

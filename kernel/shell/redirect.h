@@ -2,7 +2,7 @@
 #ifndef KERNEL_SHELL_REDIRECT_H
 #define KERNEL_SHELL_REDIRECT_H
 
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "lib/types.h"
 
 /* Bytes gathered before one write to the file: what a command prints in
@@ -12,7 +12,7 @@
 #define REDIRECT_BUF_SIZE 4096
 
 struct redirect {
-	struct out_sink sink;
+	struct cmd_stream stream;
 	struct file *file;
 	loff_t pos;
 	int err;		/* the first write the file refused, or 0 */
@@ -22,7 +22,8 @@ struct redirect {
 
 /* Open path for a command's output: made if missing, and emptied
  * (append false) or written at its end (append true). Returns 0 with
- * r->sink ready for printk_set_sink, or a negative errno. */
+ * r->stream ready to be the command's standard output, or a negative
+ * errno. */
 int redirect_open(struct redirect *r, const char *path, bool append);
 
 /* Write what is still gathered and close the file. Returns 0, or the

@@ -6,7 +6,8 @@
 #include "kernel/shell/cmdline.h"
 #include "kernel/shell/line_editor.h"
 #include "kernel/shell/pipeline.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
+#include "lib/format.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -25,7 +26,7 @@ void shell_execute(const char *line)
 	};
 
 	if (cmdline_parse(line, &list) < 0) {
-		kprintf("shell: %s\n", list.error);
+		cmd_eprintf("shell: %s\n", list.error);
 		return;
 	}
 	pipeline_run_line(cmds, list.count);
@@ -65,28 +66,57 @@ static const char *or_empty(const char *s)
 	return s ? s : "";
 }
 
+/* The longest synopsis of a command of several forms; first words that
+ * would not fit are left out. */
+#define SYNOPSIS_MAX 80
+
+/* What `help` shows of a command's usage, into buf: its one form, or
+ * for a command of several the first word of each, "add|list ...". */
+static const char *synopsis(const struct shell_command *cmd, char *buf, size_t size)
+{
+	const char *form = or_empty(cmd->usage);
+	size_t n = 0;
+
+	if (!strchr(form, '\n'))
+		return form;
+	for (; form; form = strchr(form, '\n'), form = form ? form + 1 : NULL) {
+		size_t word = strcspn(form, " \n");
+
+		if (n + word + 5 >= size)
+			break;
+		if (n)
+			buf[n++] = '|';
+		memcpy(buf + n, form, word);
+		n += word;
+	}
+	memcpy(buf + n, " ...", 5);
+	return buf;
+}
+
 /* Width of the "name usage" column of a command. */
 static size_t synopsis_width(const struct shell_command *cmd)
 {
-	size_t usage = strlen(or_empty(cmd->usage));
+	char buf[SYNOPSIS_MAX];
+	size_t usage = strlen(synopsis(cmd, buf, sizeof(buf)));
 
 	return strlen(cmd->name) + (usage ? 1 + usage : 0);
 }
 
-/* `help CMD`: the command's synopsis and what it does, in bash's
- * `help` layout ("NAME: NAME USAGE", then the description indented). */
+/* `help CMD`: every form of the command and what it does, in bash's
+ * `help` layout ("NAME: NAME FORM", the other forms lined up under the
+ * first, then the description indented). */
 static void help_one(const char *name)
 {
 	const struct shell_command *cmd = shell_find_command(name);
-	const char *usage;
+	char lead[40];
 
 	if (!cmd) {
-		kprintf("help: no such command: %s\n", name);
+		cmd_eprintf("help: no such command: %s\n", name);
 		return;
 	}
-	usage = or_empty(cmd->usage);
-	kprintf("%s: %s%s%s\n    %s\n", cmd->name, cmd->name, *usage ? " " : "", usage,
-		or_empty(cmd->help));
+	snprintf(lead, sizeof(lead), "%s: ", cmd->name);
+	shell_print_forms(cmd_printf, cmd, lead);
+	cmd_printf("    %s\n", or_empty(cmd->help));
 }
 
 /* `help`: every command, one line each, "name usage" padded to the
@@ -94,17 +124,18 @@ static void help_one(const char *name)
 static void help_all(void)
 {
 	const struct shell_command *cmd;
+	char buf[SYNOPSIS_MAX];
 	size_t width = 0;
 
 	for (cmd = __start_shell_cmds; cmd < __stop_shell_cmds; cmd++)
 		width = MAX(width, synopsis_width(cmd));
 
 	for (cmd = next_command(NULL); cmd; cmd = next_command(cmd)) {
-		const char *usage = or_empty(cmd->usage);
+		const char *usage = synopsis(cmd, buf, sizeof(buf));
 		int pad = (int)(width - synopsis_width(cmd));
 
-		kprintf("%s%s%s%*s  %s\n", cmd->name, *usage ? " " : "",
-			usage, pad, "", or_empty(cmd->help));
+		cmd_printf("%s%s%s%*s  %s\n", cmd->name, *usage ? " " : "",
+			   usage, pad, "", or_empty(cmd->help));
 	}
 }
 
@@ -123,18 +154,15 @@ static struct line_editor shell_editor;
 void shell_main(void *unused)
 {
 	(void)unused;
-	/* The prompt and the shell's own complaints are no kernel messages
-	 * either. */
-	printk_set_sink(&console_sink);
 	line_editor_init(&shell_editor, line_editor_echo_console, NULL);
 	for (;;) {
-		kprintf(SHELL_PROMPT);
+		cmd_printf(SHELL_PROMPT);
 		switch (line_editor_read(&shell_editor)) {
 		case LINE_DONE:
 			shell_execute(line_editor_line(&shell_editor));
 			break;
 		case LINE_TOO_LONG:
-			kprintf("shell: line too long (max %d characters)\n",
+			cmd_eprintf("shell: line too long (max %d characters)\n",
 				SHELL_MAX_LINE);
 			break;
 		case LINE_CANCELLED:

@@ -1,0 +1,74 @@
+/* A command's output: its standard output and standard error.
+ *
+ * A kernel message (kprintf, printk: kernel/printk.h) goes to the
+ * console and the kernel log, whoever prints it. A command's output is
+ * something else: what `ls` lists belongs on the terminal, in a file
+ * (`ls > FILE`) or in the next command's input (`ls | wc -l`), and never
+ * in `dmesg`. So a command prints with cmd_printf, to its standard
+ * output, and says what went wrong with cmd_eprintf, to its standard
+ * error, as a Linux program writes to its file descriptors 1 and 2 and
+ * not with printk.
+ *
+ * Each thread has the two streams in its struct thread (kernel/sched.h).
+ * The shell connects them before it runs a command: standard output to
+ * the console, a redirection's file or a pipe; standard error to the
+ * console. A thread whose streams were never set (any thread but the
+ * shell's) writes both to the console. Only the thread itself reads or
+ * sets its streams, and only from its own code: an interrupt or probe
+ * handler prints kernel messages. */
+#ifndef KERNEL_CMD_OUTPUT_H
+#define KERNEL_CMD_OUTPUT_H
+
+#include "lib/types.h"
+
+struct file;
+
+/* Where one of a command's streams goes. write takes len bytes and
+ * returns len, or a negative errno if it could not take them all: the
+ * print that called it then sends nothing more and returns the error. A
+ * stream that must report an error later (a file closed after the
+ * command) keeps it itself. */
+struct cmd_stream {
+	ssize_t (*write)(struct cmd_stream *s, const char *buf, size_t len);
+	/* The file written into (a redirection's), NULL for the console or
+	 * a pipe: what a command compares the files it reads with, as GNU
+	 * cat refuses to append a file to itself. */
+	struct file *file;
+};
+
+/* The console, unlogged. A print to it is formatted straight onto the
+ * console under the console's lock, as a kernel message is, so that
+ * another CPU's message never splits its lines. */
+extern struct cmd_stream console_stream;
+
+/* A thread's two streams; NULL stands for console_stream. */
+struct cmd_streams {
+	struct cmd_stream *out, *err;
+};
+
+/* Connect the calling thread's standard output, or its standard error,
+ * to s (NULL: the console). Returns the stream it had, for the caller
+ * to put back. */
+struct cmd_stream *cmd_output_set(struct cmd_stream *s);
+struct cmd_stream *cmd_error_set(struct cmd_stream *s);
+
+/* Print formatted text (lib/format.h) to standard output, or to
+ * standard error. Returns the characters formatted, or the stream's
+ * first error (a negative errno: a full pipe, a file that refused a
+ * write), after which the rest of the text is not sent. */
+int cmd_printf(const char *fmt, ...) __printf(1, 2);
+int cmd_eprintf(const char *fmt, ...) __printf(1, 2);
+
+/* Write raw bytes (data, not a format: they may hold a NUL or a '%') to
+ * standard output. Returns len, or the stream's negative errno. */
+ssize_t cmd_write(const void *buf, size_t len);
+
+/* Whether standard output is the console: a command that ends a partial
+ * line for the prompt's sake does it only there, so that a file it
+ * copies arrives byte for byte. */
+bool cmd_output_is_console(void);
+
+/* The file standard output writes into, or NULL (the console, a pipe). */
+struct file *cmd_output_file(void);
+
+#endif
