@@ -3,7 +3,7 @@
  * errors are bash's lines: "cd: /etc/motd: Not a directory". */
 #include "kernel/fs/cwd.h"
 #include "kernel/fs/vfs.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -19,7 +19,7 @@ static void cmd_cd(int argc, char **argv)
 	int err;
 
 	if (argc > 2) {
-		kprintf("cd: too many arguments\n");
+		cmd_eprintf("cd: too many arguments\n");
 		return;
 	}
 	if (argc == 1) {
@@ -29,7 +29,7 @@ static void cmd_cd(int argc, char **argv)
 	}
 	err = vfs_chdir(argv[1]);
 	if (err)
-		kprintf("cd: %s: %s\n", argv[1], strerror(err));
+		cmd_eprintf("cd: %s: %s\n", argv[1], strerror(err));
 }
 
 /* pwd: print the working directory. One that was removed (or whose
@@ -42,16 +42,16 @@ static void cmd_pwd(int argc, char **argv)
 
 	(void)argv;
 	if (argc > 1) {
-		kprintf("pwd: usage: pwd\n");
+		shell_usage("pwd");
 		return;
 	}
 	ret = vfs_getcwd(buf, sizeof(buf));
 	if (ret >= 0)
-		kprintf("%s\n", buf);
+		cmd_printf("%s\n", buf);
 	else if (ret == -ENOENT)
-		kprintf("%s (deleted)\n", buf);
+		cmd_printf("%s (deleted)\n", buf);
 	else
-		kprintf("pwd: %s\n", strerror(ret));
+		cmd_eprintf("pwd: %s\n", strerror(ret));
 }
 
 SHELL_COMMAND("cd", "[DIR]", "change the working directory (no DIR: " HOME ", or /)", cmd_cd);

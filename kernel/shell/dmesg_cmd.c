@@ -3,7 +3,7 @@
  * clears without printing. */
 #include "kernel/command.h"
 #include "kernel/log.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "lib/string.h"
 
 /* Print the records not cleared, up to the newest one at the start
@@ -26,10 +26,10 @@ static void print_log(struct log_cursor *c)
 		if (log_read(&kernel_log, c, &rec) < 0)
 			return;
 		if (rec.seq != want)
-			kprintf("dmesg: %lu messages dropped: the log was full\n",
+			cmd_printf("dmesg: %lu messages dropped: the log was full\n",
 				(unsigned long)(rec.seq - want));
 		log_format(&rec, line, sizeof(line));
-		kprintf("%s", line);
+		cmd_printf("%s", line);
 	}
 }
 
@@ -39,7 +39,7 @@ static void cmd_dmesg(int argc, char **argv)
 	struct log_cursor first, end;
 
 	if (argc > 2 || (*option && strcmp(option, "-c") != 0 && strcmp(option, "-C") != 0)) {
-		kprintf("dmesg: usage: dmesg [-c | -C]\n");
+		shell_usage("dmesg");
 		return;
 	}
 	if (strcmp(option, "-C") == 0) {

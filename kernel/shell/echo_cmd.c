@@ -3,7 +3,7 @@
  * written into a file: `echo 0 > /sys/kernel/debug/kprobes/enabled`
  * reaches the file as the two bytes "0\n", in one write, as from
  * Linux's echo. */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "lib/string.h"
 
@@ -12,9 +12,9 @@ static void cmd_echo(int argc, char **argv)
 	bool newline = !(argc > 1 && strcmp(argv[1], "-n") == 0);
 
 	for (int i = newline ? 1 : 2; i < argc; i++)
-		kprintf("%s%s", argv[i], i + 1 < argc ? " " : "");
+		cmd_printf("%s%s", argv[i], i + 1 < argc ? " " : "");
 	if (newline)
-		kprintf("\n");
+		cmd_printf("\n");
 }
 SHELL_COMMAND("echo", "[-n] [WORD...]", "print the words (with > FILE: write them to FILE)",
 	      cmd_echo);

@@ -7,19 +7,13 @@
  * Errors are one line, "CMD: PATH: description", with the description
  * from strerror(); rm's and mkdir's are Linux's own lines. */
 
-#include "kernel/console.h"
 #include "kernel/fs/mount.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
+#include "kernel/shell/input.h"
 #include "kernel/shell/shell.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
 #include "lib/string.h"
-
-/* cat reads CAT_CHUNK bytes per vfs_read call until one returns 0, as
- * Unix cat does: a file's size cannot say where it ends (a generated
- * file's is 0). So a probe on vfs_read is hit once per CAT_CHUNK bytes
- * and once more at the end: `cat /etc/motd` is exactly two calls. */
-#define CAT_CHUNK 512
 
 /* GNU cat's rule: a file that has bytes left to read is not copied onto
  * the file the output goes into if that is the same regular file, since
@@ -28,61 +22,44 @@
  * to read and it passes, as in GNU's. */
 static bool input_is_output(const struct file *in)
 {
-	const struct file *out = kprintf_output_file();
+	const struct file *out = cmd_output_file();
 
-	return out && out->inode->type == INODE_FILE && vfs_same_file(in->inode, out->inode) &&
+	return in && out && out->inode->type == INODE_FILE && vfs_same_file(in->inode, out->inode) &&
 	       in->pos < (loff_t)__atomic_load_n(&in->inode->size, __ATOMIC_RELAXED);
 }
 
-/* Copy the file at path to the command's output, CAT_CHUNK bytes per vfs_read;
- * errors are "CMD: PATH: description". */
-static void copy_to_output(const char *cmd, const char *path)
+/* Copy one input to standard output, as it is read. Bytes are written
+ * with cmd_write, not printed: they are data, not a C string, and may
+ * hold a NUL or a '%'. A refused write (into a redirection's file, a
+ * full pipe) ends the copy, and the shell says why; so does a Ctrl-C.
+ * Returns false then. */
+static bool copy_input(struct input *in, const char *path, void *arg)
 {
-	static char buf[CAT_CHUNK];	/* the shell's stack is small */
-	struct file *file;
+	const char *cmd = arg, *bytes;
 	char last = '\n';
 	ssize_t n;
-	int err = vfs_open(path, O_RDONLY, &file);
 
-	if (err) {
-		kprintf("%s: %s: %s\n", cmd, path, strerror(err));
-		return;
+	if (input_is_output(in->file)) {
+		cmd_eprintf("%s: %s: input file is output file\n", cmd, path);
+		return true;
 	}
-	if (input_is_output(file)) {
-		kprintf("%s: %s: input file is output file\n", cmd, path);
-		vfs_close(file);
-		return;
+	while ((n = input_bytes(in, &bytes)) > 0) {
+		if (cmd_write(bytes, (size_t)n) < 0)
+			return false;
+		last = bytes[n - 1];
 	}
-
-	/* kwrite rather than kprintf("%s"): file bytes are data, not a C
-	 * string, and may hold a NUL or a '%'. A refused write (into a
-	 * redirection's file, a full pipe) ends the copy; the shell says
-	 * why. So does a Ctrl-C. */
-	do {
-		n = vfs_read(file, buf, sizeof(buf), &file->pos);
-		if (n > 0) {
-			if (kwrite(buf, (size_t)n) < 0)
-				break;
-			last = buf[n - 1];
-		}
-	} while (n > 0 && !console_interrupted());
 	/* Finish the line so the prompt (or the error) starts on its own:
 	 * on the console only, so that `cat A > B` copies A as it is. */
-	if (last != '\n' && kprintf_to_console())
-		kprintf("\n");
-	if (n < 0)
-		kprintf("%s: %s: %s\n", cmd, path, strerror((int)n));
-	vfs_close(file);
+	if (last != '\n' && cmd_output_is_console())
+		cmd_printf("\n");
+	return n != -EINTR;
 }
 
-/* cat PATH: copy a file to the console. */
+/* cat [FILE]...: copy each FILE, or standard input, to standard output,
+ * one after the other. */
 static void cmd_cat(int argc, char **argv)
 {
-	if (argc != 2) {
-		kprintf("cat: usage: cat PATH\n");
-		return;
-	}
-	copy_to_output("cat", argv[1]);
+	input_each("cat", argc - 1, argv + 1, false, NULL, copy_input, (void *)"cat");
 }
 
 /* rm PATH...: remove each file, saying in Linux's words which could not
@@ -90,14 +67,14 @@ static void cmd_cat(int argc, char **argv)
 static void cmd_rm(int argc, char **argv)
 {
 	if (argc < 2) {
-		kprintf("rm: usage: rm PATH...\n");
+		shell_usage("rm");
 		return;
 	}
 	for (int i = 1; i < argc; i++) {
 		int err = vfs_unlink(argv[i]);
 
 		if (err)
-			kprintf("rm: cannot remove '%s': %s\n", argv[i], strerror(err));
+			cmd_eprintf("rm: cannot remove '%s': %s\n", argv[i], strerror(err));
 	}
 }
 
@@ -137,7 +114,7 @@ static void cmd_mkdir(int argc, char **argv)
 	int first = parents ? 2 : 1;
 
 	if (argc <= first) {
-		kprintf("mkdir: usage: mkdir [-p] DIR...\n");
+		shell_usage("mkdir");
 		return;
 	}
 	for (int i = first; i < argc; i++) {
@@ -146,7 +123,7 @@ static void cmd_mkdir(int argc, char **argv)
 		strlcpy(path, argv[i], sizeof(path));
 		err = parents ? make_parents(path) : vfs_mkdir(path);
 		if (err)
-			kprintf("mkdir: cannot create directory '%s': %s\n", path, strerror(err));
+			cmd_eprintf("mkdir: cannot create directory '%s': %s\n", path, strerror(err));
 	}
 }
 
@@ -157,18 +134,20 @@ static void cmd_mount(int argc, char **argv)
 	int err;
 
 	if (argc == 1) {
-		copy_to_output("mount", "/proc/mounts");
+		char *mounts[] = { "/proc/mounts" };
+
+		input_each("mount", 1, mounts, false, NULL, copy_input, (void *)"mount");
 		return;
 	}
 	if (argc != 5 || strcmp(argv[1], "-t") != 0) {
-		kprintf("mount: usage: mount [-t TYPE SOURCE DIR]\n");
+		shell_usage("mount");
 		return;
 	}
 	err = vfs_mount(argv[3], argv[4], argv[2]);
 	if (err == -ENODEV)
-		kprintf("mount: unknown filesystem type '%s'\n", argv[2]);
+		cmd_eprintf("mount: unknown filesystem type '%s'\n", argv[2]);
 	else if (err)
-		kprintf("mount: %s: %s\n", argv[4], strerror(err));
+		cmd_eprintf("mount: %s: %s\n", argv[4], strerror(err));
 }
 
 /* umount DIR: take away what is mounted on DIR. */
@@ -177,19 +156,19 @@ static void cmd_umount(int argc, char **argv)
 	int err;
 
 	if (argc != 2) {
-		kprintf("umount: usage: umount DIR\n");
+		shell_usage("umount");
 		return;
 	}
 	err = vfs_umount(argv[1]);
 	if (err == -EINVAL)
-		kprintf("umount: %s: not mounted\n", argv[1]);
+		cmd_eprintf("umount: %s: not mounted\n", argv[1]);
 	else if (err == -EBUSY)
-		kprintf("umount: %s: something is mounted below it\n", argv[1]);
+		cmd_eprintf("umount: %s: something is mounted below it\n", argv[1]);
 	else if (err)
-		kprintf("umount: %s: %s\n", argv[1], strerror(err));
+		cmd_eprintf("umount: %s: %s\n", argv[1], strerror(err));
 }
 
-SHELL_COMMAND("cat", "PATH", "print a file", cmd_cat);
+SHELL_COMMAND("cat", "[FILE]...", "print files, or standard input, one after the other", cmd_cat);
 SHELL_COMMAND("rm", "PATH...", "remove files", cmd_rm);
 SHELL_COMMAND("mkdir", "[-p] DIR...", "make directories (-p: and the ones on the way)",
 	      cmd_mkdir);

@@ -13,7 +13,7 @@
  * A bad expression is one line, in GNU's words:
  *	grep: Unmatched ( or \( */
 #include "kernel/console.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/shell/getopt.h"
 #include "kernel/shell/input.h"
@@ -31,21 +31,16 @@ struct grep {
 /* Kept off the shell's stack: about 40 KiB, with room to match. */
 static struct regex grep_regex;
 
-/* grep one input (path NULL: the pipe). Returns false if the output
- * refused a line: then there is no point going on. */
-static bool grep_input(const struct grep *g, const char *path)
+/* grep one input (path NULL: standard input). Returns false if the
+ * output refused a line: then there is no point going on. */
+static bool grep_input(struct input *in, const char *path, void *arg)
 {
-	struct input in;
+	const struct grep *g = arg;
 	struct line line;
 	unsigned long found = 0;
 	bool ok = true;
-	int err = input_open(&in, path);
 
-	if (err) {
-		kprintf("grep: %s: %s\n", path, strerror(err));
-		return true;
-	}
-	while (ok && input_line(&in, &line)) {
+	while (ok && input_line(in, &line)) {
 		bool matched = regex_search(&grep_regex, line.text, line.len, g->words);
 
 		/* A Ctrl-C during the search: its answer means nothing. */
@@ -57,15 +52,14 @@ static bool grep_input(const struct grep *g, const char *path)
 		if (g->count)
 			continue;
 		if (g->names)
-			ok = kprintf("%s:", path) >= 0;
+			ok = cmd_printf("%s:", path) >= 0;
 		ok = ok && output_line(&line) == 0;
 	}
 	/* After a Ctrl-C, no count and no further FILE, as GNU's grep, which
 	 * the signal ends. */
 	ok = ok && !console_interrupted();
 	if (g->count && ok)
-		ok = (g->names ? kprintf("%s:%lu\n", path, found) : kprintf("%lu\n", found)) >= 0;
-	input_close(&in);
+		ok = (g->names ? cmd_printf("%s:%lu\n", path, found) : cmd_printf("%lu\n", found)) >= 0;
 	return ok;
 }
 
@@ -87,7 +81,7 @@ static void cmd_grep(int argc, char **argv)
 		case 'w': g.words = true; break;
 		case 'e': pattern = opt.value; break;
 		default:
-			kprintf("grep: usage: grep " GREP_USAGE "\n");
+			shell_usage("grep");
 			return;
 		}
 	}
@@ -95,20 +89,15 @@ static void cmd_grep(int argc, char **argv)
 	if (!pattern && opt.operands > 0)
 		pattern = argv[1];
 	if (!pattern) {
-		kprintf("grep: usage: grep " GREP_USAGE "\n");
+		shell_usage("grep");
 		return;
 	}
 	if (regex_compile(&grep_regex, pattern, flags, &error) < 0) {
-		kprintf("grep: %s\n", error);
+		cmd_eprintf("grep: %s\n", error);
 		return;
 	}
 	grep_regex.stop = console_interrupted;
 	g.names = opt.operands - first + 1 > 1;
-	if (first > opt.operands) {
-		grep_input(&g, NULL);
-		return;
-	}
-	for (int i = first; i <= opt.operands && grep_input(&g, argv[i]); i++)
-		;
+	input_each("grep", opt.operands - first + 1, argv + first, false, NULL, grep_input, &g);
 }
 SHELL_COMMAND("grep", GREP_USAGE, "print the lines that match a regular expression", cmd_grep);

@@ -1,5 +1,5 @@
 /* head and tail: the first or the last lines of each FILE, or of the
- * pipe's text with no FILE, as GNU's print them:
+ * standard input with no FILE, as GNU's print them:
  *
  *	head [-n N] [FILE]...	the first N lines (10 by default)
  *	tail [-n N] [FILE]...	the last N lines
@@ -8,7 +8,7 @@
  * -N alone, first, is -n N (head -3), the old form Linux still takes.
  * With more than one FILE, each file's lines come after a header,
  * "==> FILE <==", and a blank line parts two files. */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/shell/getopt.h"
 #include "kernel/shell/input.h"
@@ -45,39 +45,39 @@ static void span_lines(const struct span *s, uint64_t total, uint64_t *first, ui
 	}
 }
 
-/* Print the lines of one input (path NULL: the pipe) the span selects,
- * after its header if it needs one. Returns false if the output refused
- * a line. */
-static bool print_span(const char *cmd, struct span *s, const char *path)
+/* Print the lines of one input (path NULL: standard input) the span
+ * selects, after its header if it needs one. tail's input was read
+ * whole, to be counted first; head needs no count. Returns false if the
+ * output refused a line. */
+static bool print_span(struct input *in, const char *path, void *arg)
 {
-	struct input in;
+	struct span *s = arg;
 	struct line line;
 	uint64_t total = 0, first, end, n;
 	bool ok = true;
-	int err = input_open(&in, path);
 
-	if (err) {
-		kprintf("%s: cannot open '%s' for reading: %s\n", cmd, path, strerror(err));
-		return true;
-	}
 	if (s->headers)
-		ok = kprintf("%s==> %s <==\n", s->printed ? "\n" : "", path) >= 0;
+		ok = cmd_printf("%s==> %s <==\n", s->printed ? "\n" : "", path) >= 0;
 	s->printed = true;
-	/* tail counts the lines first; head needs no count. */
 	if (s->tail) {
-		while (input_line(&in, &line))
+		while (input_line(in, &line))
 			total++;
-		in.pos = 0;
+		input_rewind(in);
 	} else {
 		total = UINT64_MAX;
 	}
 	span_lines(s, total, &first, &end);
-	for (n = 0; ok && n < end && input_line(&in, &line); n++) {
+	for (n = 0; ok && n < end && input_line(in, &line); n++) {
 		if (n >= first)
 			ok = output_line(&line) == 0;
 	}
-	input_close(&in);
 	return ok;
+}
+
+/* GNU's words for an input that cannot be read. */
+static void say_cannot_open(const char *cmd, const char *path, int err)
+{
+	cmd_eprintf("%s: cannot open '%s' for reading: %s\n", cmd, path, strerror(err));
 }
 
 /* The N of -n N, or of -N: a number, with a leading + for tail. */
@@ -86,7 +86,7 @@ static bool parse_span(const char *cmd, const char *text, struct span *s)
 	s->from_line = s->tail && text[0] == '+';
 	if (parse_unsigned(text + s->from_line, UINT64_MAX, &s->count) == 0)
 		return true;
-	kprintf("%s: invalid number of lines: '%s'\n", cmd, text);
+	cmd_eprintf("%s: invalid number of lines: '%s'\n", cmd, text);
 	return false;
 }
 
@@ -107,19 +107,14 @@ static void head_tail(bool tail, int argc, char **argv)
 	getopt_init(&opt, argc, argv, "n:");
 	while ((c = getopt_next(&opt)) != -1) {
 		if (c != 'n') {
-			kprintf("%s: usage: %s %s\n", cmd, cmd, tail ? TAIL_USAGE : HEAD_USAGE);
+			shell_usage(cmd);
 			return;
 		}
 		if (!parse_span(cmd, opt.value, &s))
 			return;
 	}
-	if (opt.operands == 0) {
-		print_span(cmd, &s, NULL);
-		return;
-	}
 	s.headers = opt.operands > 1;
-	for (int i = 1; i <= opt.operands && print_span(cmd, &s, argv[i]); i++)
-		;
+	input_each(cmd, opt.operands, argv + 1, tail, say_cannot_open, print_span, &s);
 }
 
 static void cmd_head(int argc, char **argv)

@@ -1,12 +1,24 @@
-/* A command's input, from a pipe or a file: see input.h. */
+/* A command's input, from a pipe or a file, read as a stream: see
+ * input.h.
+ *
+ * A file's bytes are read into a buffer, piece by piece, as the lines
+ * are asked for. The first read asks for FIRST_PIECE bytes and each
+ * next one for twice as many, up to LAST_PIECE: `head -n 1` of a
+ * megabyte file costs one small read, and `wc -c` of it few large ones
+ * (over 9P each read is a round trip to the host). Bytes already used
+ * are dropped from the buffer's front before it is filled again, so it
+ * holds one piece and the line being cut; it grows only for a line
+ * longer than that. */
 #include "kernel/shell/input.h"
+#include "kernel/cmd_output.h"
 #include "kernel/console.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
+#define FIRST_PIECE 4096
+#define LAST_PIECE (64 * 1024)
 /* The most of a line output_line writes at once. */
 #define OUTPUT_PIECE 4096
 
@@ -28,35 +40,163 @@ bool input_piped(void)
 
 int input_open(struct input *in, const char *path)
 {
-	*in = (struct input){ .text = piped.text, .len = piped.len };
-	if (path) {
-		int err = vfs_read_all(path, &in->file_text, &in->len);
-
-		if (err < 0)
-			return err;
-		in->text = in->file_text;
+	if (!path) {
+		*in = (struct input){ .text = piped.text, .end = piped.len, .at_end = true };
+		return 0;
 	}
+	*in = (struct input){ .piece = FIRST_PIECE };
+	return vfs_open(path, O_RDONLY, &in->file);
+}
+
+/* Make room in the buffer for the next piece after the unused bytes:
+ * the used ones are dropped from its front, and it grows if the unused
+ * ones and a piece do not fit. */
+static int make_room(struct input *in)
+{
+	size_t unused = in->end - in->start;
+	size_t need = unused + in->piece;
+	char *bigger;
+
+	if (in->start && in->buf) {
+		memmove(in->buf, in->buf + in->start, unused);
+		in->start = 0;
+		in->end = unused;
+	}
+	if (need <= in->size)
+		return 0;
+	bigger = kmalloc(need);
+	if (!bigger)
+		return -ENOMEM;
+	if (unused)
+		memcpy(bigger, in->buf, unused);
+	kfree(in->buf);
+	in->buf = bigger;
+	in->text = bigger;
+	in->size = need;
 	return 0;
+}
+
+/* Read the file's next piece after the unused bytes. Returns false at
+ * its end or on an error (in->err). */
+static bool fill(struct input *in)
+{
+	ssize_t n;
+	int err;
+
+	if (in->at_end)
+		return false;
+	err = make_room(in);
+	n = err ? err : vfs_read(in->file, in->buf + in->end, in->piece, &in->file->pos);
+	if (n <= 0) {
+		in->at_end = true;
+		in->err = (int)n;
+		return false;
+	}
+	in->end += (size_t)n;
+	in->piece = MIN(in->piece * 2, (size_t)LAST_PIECE);
+	return true;
+}
+
+int input_open_whole(struct input *in, const char *path)
+{
+	int err = input_open(in, path);
+
+	if (err)
+		return err;
+	while (fill(in))
+		;
+	if (in->err) {
+		err = in->err;
+		input_close(in);
+	}
+	return err;
+}
+
+void input_rewind(struct input *in)
+{
+	in->start = 0;
 }
 
 bool input_line(struct input *in, struct line *line)
 {
-	const char *start, *end;
+	const char *nl;
 
-	if (in->pos >= in->len || console_interrupted())
+	if (console_interrupted())
 		return false;
-	start = in->text + in->pos;
-	end = memchr(start, '\n', in->len - in->pos);
-	line->text = start;
-	line->len = end ? (size_t)(end - start) : in->len - in->pos;
-	in->pos += line->len + (end != NULL);
+	for (;;) {
+		nl = in->end > in->start ? memchr(in->text + in->start, '\n', in->end - in->start)
+					 : NULL;
+		if (nl || !fill(in))
+			break;
+	}
+	if (in->start >= in->end || in->err)
+		return false;
+	line->text = in->text + in->start;
+	line->len = nl ? (size_t)(nl - line->text) : in->end - in->start;
+	in->start += line->len + (nl != NULL);
 	return true;
 }
 
-void input_close(struct input *in)
+ssize_t input_bytes(struct input *in, const char **bytes)
 {
-	kfree(in->file_text);
-	in->file_text = NULL;
+	size_t n;
+
+	if (console_interrupted())
+		return -EINTR;
+	if (in->start == in->end && !fill(in))
+		return in->err;
+	n = in->end - in->start;
+	*bytes = in->text + in->start;
+	in->start = in->end;
+	return (ssize_t)n;
+}
+
+int input_close(struct input *in)
+{
+	int err = in->err;
+
+	if (in->file)
+		vfs_close(in->file);
+	kfree(in->buf);
+	*in = (struct input){ 0 };
+	return err;
+}
+
+static void say_error(const char *cmd, const char *path, int err)
+{
+	cmd_eprintf("%s: %s: %s\n", cmd, path, strerror(err));
+}
+
+int input_each(const char *cmd, int count, char **paths, bool whole,
+	       void (*say)(const char *cmd, const char *path, int err),
+	       bool (*fn)(struct input *in, const char *path, void *arg), void *arg)
+{
+	struct input in;
+	int result = 0;
+
+	if (!say)
+		say = say_error;
+	for (int i = 0; i < MAX(count, 1); i++) {
+		const char *path = count ? paths[i] : NULL;
+		const char *name = path ? path : "-";	/* as GNU's tools say it */
+		int err = whole ? input_open_whole(&in, path) : input_open(&in, path);
+		bool go_on;
+
+		if (err) {
+			say(cmd, name, err);
+			result = -1;
+			continue;
+		}
+		go_on = fn(&in, path, arg);
+		err = input_close(&in);
+		if (err) {
+			say(cmd, name, err);
+			result = -1;
+		}
+		if (!go_on)
+			return -1;
+	}
+	return result;
 }
 
 int output_line(const struct line *line)
@@ -68,9 +208,9 @@ int output_line(const struct line *line)
 	for (size_t done = 0; done < line->len && err >= 0; done += OUTPUT_PIECE) {
 		if (console_interrupted())
 			return -EINTR;
-		err = kwrite(line->text + done, MIN(line->len - done, OUTPUT_PIECE));
+		err = cmd_write(line->text + done, MIN(line->len - done, OUTPUT_PIECE));
 	}
 	if (err >= 0)
-		err = kwrite("\n", 1);
+		err = cmd_write("\n", 1);
 	return err < 0 ? (int)err : 0;
 }

@@ -1,24 +1,34 @@
-/* A command's input: what the command before it in a pipeline printed,
- * or a file named on its command line, read line by line. The tools
- * that filter text (grep, head, tail, wc, sort, uniq) read through it:
+/* A command's input: what the command before it in a pipeline printed
+ * (its standard input), or the files named on its command line, read as
+ * a stream. The tools that read text (cat, grep, head, tail, wc, sort,
+ * uniq) share one loop over their inputs, as toybox's do: no FILE means
+ * standard input, else each FILE in turn.
  *
- *	struct input in;
- *	struct line line;
+ *	static bool count(struct input *in, const char *path, void *arg)
+ *	{
+ *		struct line line;
  *
- *	if (input_open(&in, path) < 0)		path NULL: the pipe
- *		...say why, in the tool's words...
- *	while (input_line(&in, &line))
- *		...line.text, line.len...
- *	input_close(&in);
+ *		while (input_line(in, &line))
+ *			...line.text, line.len...
+ *		return true;			false: stop the loop
+ *	}
+ *	...
+ *	input_each("wc", operands, paths, false, NULL, count, &totals);
+ *
+ * A file is read a piece at a time, as it is used: `head -n 1` of a big
+ * file reads its first piece only. The pieces start small and grow, so
+ * that a short read stays short and a long one takes few calls.
  *
  * Only the shell's thread runs commands, one at a time, so the pipe's
  * text is the shell's, set by the pipeline runner (pipeline.c) around
- * each command. A command with no pipe before it reads nothing from
- * it: ProbeOS gives commands no terminal input. */
+ * each command. A command with no pipe before it has an empty standard
+ * input: ProbeOS gives commands no terminal input. */
 #ifndef KERNEL_SHELL_INPUT_H
 #define KERNEL_SHELL_INPUT_H
 
 #include "lib/types.h"
+
+struct file;
 
 /* One line of text: not NUL-terminated, without its newline. */
 struct line {
@@ -27,10 +37,14 @@ struct line {
 };
 
 struct input {
-	const char *text;	/* all of it */
-	size_t len;
-	size_t pos;		/* where the next line starts */
-	void *file_text;	/* a file's copy, freed by input_close; or NULL */
+	struct file *file;	/* NULL: standard input, the pipe's text */
+	const char *text;	/* the bytes in hand: buf's, or the pipe's */
+	char *buf;		/* a file's bytes read so far, kmalloc'd */
+	size_t size;		/* buf's size */
+	size_t start, end;	/* the bytes not yet used: text[start..end) */
+	size_t piece;		/* how much the next read asks for */
+	bool at_end;		/* nothing more to read */
+	int err;		/* the read that failed, or 0 */
 };
 
 /* Set the text piped into the next command (NULL: it has no pipe before
@@ -40,23 +54,49 @@ void input_set_pipe(const char *text, size_t len);
 /* True if a pipe feeds the running command. */
 bool input_piped(void);
 
-/* Open the command's input: the pipe's text for path NULL (none if no
- * pipe), else the file at path, read whole. Returns 0, or a negative
- * errno for the command to report in its own words. */
+/* Open an input: standard input for path NULL, else the file at path.
+ * Returns 0, or a negative errno for the command to report. */
 int input_open(struct input *in, const char *path);
 
-/* The next line; false when the text is used up, or after a Ctrl-C
- * (console_interrupted), so that a tool's loop over its input stops at
- * once. A last line without a newline is a line. */
+/* Open an input and read it whole, for a tool that needs every line at
+ * once (sort) or twice (tail): its lines then stay valid until
+ * input_close, and input_rewind starts it again. Returns 0, or a
+ * negative errno. */
+int input_open_whole(struct input *in, const char *path);
+
+/* Back to the first line of an input opened whole. */
+void input_rewind(struct input *in);
+
+/* The next line, valid until the next call (or, opened whole, until
+ * input_close); false when the input is used up, when a read failed
+ * (in->err), or after a Ctrl-C (console_interrupted), so that a tool's
+ * loop over its input stops at once. A last line without a newline is a
+ * line. */
 bool input_line(struct input *in, struct line *line);
 
-/* Free what input_open took. */
-void input_close(struct input *in);
+/* The next bytes as they come, newlines and all, valid until the next
+ * call: for a tool that copies its input (cat). Returns how many, 0 at
+ * the end, or a negative errno (-EINTR after a Ctrl-C). */
+ssize_t input_bytes(struct input *in, const char **bytes);
 
-/* Write line and a newline to the command's output (kwrite: a line is
- * data, and may hold a '%' or a NUL). Returns 0, or the output's
- * negative errno: a full pipe, a file that refused a write; or -EINTR
- * after a Ctrl-C, looked for every few KiB of a long line. */
+/* Close an input. Returns the error of the read that failed, or 0. */
+int input_close(struct input *in);
+
+/* Run fn on each input of the tool cmd in turn: standard input when
+ * count is 0, else paths[0 .. count-1]. One that cannot be opened, or
+ * that fails while it is read, is said on standard error with say, or
+ * as "CMD: PATH: error" if say is NULL, and the loop goes on; it stops
+ * where fn returns false (its output was refused). whole opens each
+ * input whole (input_open_whole). Returns 0, or -1 if some input could
+ * not be read or fn stopped the loop. */
+int input_each(const char *cmd, int count, char **paths, bool whole,
+	       void (*say)(const char *cmd, const char *path, int err),
+	       bool (*fn)(struct input *in, const char *path, void *arg), void *arg);
+
+/* Write line and a newline to the command's standard output (cmd_write:
+ * a line is data, and may hold a '%' or a NUL). Returns 0, or the
+ * output's negative errno: a full pipe, a file that refused a write; or
+ * -EINTR after a Ctrl-C, looked for every few KiB of a long line. */
 int output_line(const struct line *line);
 
 #endif

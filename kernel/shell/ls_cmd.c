@@ -31,7 +31,7 @@
  * no inode has them, and no "total" line of disk blocks. */
 #include "kernel/console.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
@@ -124,11 +124,11 @@ static void print_entry(const struct ls_entry *e, bool long_format, int name_wid
 			int size_width)
 {
 	if (long_format)
-		kprintf("%c %*zu %s\n", type_letter(e->type), size_width, e->size, e->name);
+		cmd_printf("%c %*zu %s\n", type_letter(e->type), size_width, e->size, e->name);
 	else if (e->type == INODE_DIR)
-		kprintf("%s/\n", e->name);
+		cmd_printf("%s/\n", e->name);
 	else
-		kprintf("%-*s  %*zu\n", name_width, e->name, size_width, e->size);
+		cmd_printf("%-*s  %*zu\n", name_width, e->name, size_width, e->size);
 }
 
 /* Print the listing source gives: first measure its columns, then print
@@ -161,7 +161,7 @@ static int parse_options(int argc, char **argv, bool *long_format)
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
 		for (const char *c = argv[i] + 1; *c; c++) {
 			if (*c != 'l') {
-				kprintf("ls: invalid option -- '%c'\n", *c);
+				cmd_eprintf("ls: invalid option -- '%c'\n", *c);
 				return -1;
 			}
 			*long_format = true;
@@ -180,7 +180,7 @@ static void look_up(struct ls_arg *args, char **paths, int count, struct file_li
 		a->path = paths[i];
 		a->err = kern_path(a->path, &a->where);
 		if (a->err) {
-			kprintf("ls: cannot access '%s': %s\n", a->path, strerror(a->err));
+			cmd_eprintf("ls: cannot access '%s': %s\n", a->path, strerror(a->err));
 			continue;
 		}
 		vfs_getattr(&a->where, &a->st);
@@ -203,10 +203,10 @@ static void list_all(const struct ls_arg *args, int count, struct file_list *fil
 		if (args[i].err || args[i].st.type != INODE_DIR)
 			continue;
 		if (count > 1)
-			kprintf("%s%s:\n", printed ? "\n" : "", args[i].path);
+			cmd_printf("%s%s:\n", printed ? "\n" : "", args[i].path);
 		ret = print_listing(dir_entry, &dir, long_format);
 		if (ret < 0)
-			kprintf("ls: cannot open directory '%s': %s\n", args[i].path, strerror(ret));
+			cmd_eprintf("ls: cannot open directory '%s': %s\n", args[i].path, strerror(ret));
 		printed = true;
 	}
 }
@@ -233,7 +233,7 @@ static void cmd_ls(int argc, char **argv)
 			if (!args[i].err)
 				path_put(&args[i].where);
 	} else {
-		kprintf("ls: %s\n", strerror(-ENOMEM));
+		cmd_eprintf("ls: %s\n", strerror(-ENOMEM));
 	}
 	kfree(files.entries);
 	kfree(args);

@@ -7,7 +7,7 @@
  * command reads them); GNU's seq also takes fractions, and options
  * (-s, -w, -f), which this one does not. It stops at a Ctrl-C, and when
  * its output is refused (a full pipe). */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/console.h"
 #include "lib/errno.h"
@@ -19,7 +19,7 @@ static bool seq_number(const char *text, int64_t *n)
 {
 	if (parse_signed(text, INT64_MAX, n) == 0)
 		return true;
-	kprintf("seq: invalid integer argument: '%s'\n", text);
+	cmd_eprintf("seq: invalid integer argument: '%s'\n", text);
 	return false;
 }
 
@@ -28,7 +28,7 @@ static void cmd_seq(int argc, char **argv)
 	int64_t first = 1, step = 1, last;
 
 	if (argc < 2 || argc > 4) {
-		kprintf("seq: usage: seq " SEQ_USAGE "\n");
+		shell_usage("seq");
 		return;
 	}
 	if (!seq_number(argv[argc - 1], &last) ||
@@ -36,11 +36,11 @@ static void cmd_seq(int argc, char **argv)
 	    (argc > 3 && !seq_number(argv[2], &step)))
 		return;
 	if (step == 0) {
-		kprintf("seq: invalid Zero increment value: '%s'\n", argv[2]);
+		cmd_eprintf("seq: invalid Zero increment value: '%s'\n", argv[2]);
 		return;
 	}
 	for (int64_t n = first; step > 0 ? n <= last : n >= last; n += step) {
-		if (console_interrupted() || kprintf("%ld\n", (long)n) < 0)
+		if (console_interrupted() || cmd_printf("%ld\n", (long)n) < 0)
 			return;
 		/* The next number would pass the largest (or smallest). */
 		if (step > 0 ? n > INT64_MAX - step : n < INT64_MIN - step)

@@ -80,7 +80,10 @@ static const char *synopsis(const struct shell_command *cmd, char *buf, size_t s
 	if (!strchr(form, '\n'))
 		return form;
 	for (; form; form = strchr(form, '\n'), form = form ? form + 1 : NULL) {
-		size_t word = strcspn(form, " \n");
+		size_t word = 0;
+
+		while (form[word] && form[word] != ' ' && form[word] != '\n')
+			word++;
 
 		if (n + word + 5 >= size)
 			break;

@@ -16,7 +16,7 @@
  * only when they are the same bytes, and no order of equal lines can be
  * told from another in the output. It needs two arrays of lines as long
  * as the input, taken from the heap and given back. */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/console.h"
 #include "kernel/mm/heap.h"
@@ -170,8 +170,10 @@ struct sort_inputs {
 	size_t lines;
 };
 
-/* Open every input (no FILE: the pipe) and count their lines. Returns
- * false after saying why one could not be read. */
+/* Open every input (no FILE: standard input), each read whole, and
+ * count their lines. Not input_each's loop: the lines of every input
+ * are sorted together, so all are held at once. Returns false after
+ * saying why one could not be read. */
 static bool open_inputs(struct sort_inputs *s, int files, char **paths)
 {
 	struct line line;
@@ -180,20 +182,20 @@ static bool open_inputs(struct sort_inputs *s, int files, char **paths)
 	s->lines = 0;
 	s->in = kmalloc(sizeof(*s->in) * (size_t)MAX(files, 1));
 	if (!s->in) {
-		kprintf("sort: %s\n", strerror(-ENOMEM));
+		cmd_eprintf("sort: %s\n", strerror(-ENOMEM));
 		return false;
 	}
 	for (int i = 0; i < MAX(files, 1); i++) {
-		int err = input_open(&s->in[i], files ? paths[i] : NULL);
+		int err = input_open_whole(&s->in[i], files ? paths[i] : NULL);
 
 		if (err) {
-			kprintf("sort: cannot read: %s: %s\n", paths[i], strerror(err));
+			cmd_eprintf("sort: cannot read: %s: %s\n", files ? paths[i] : "-", strerror(err));
 			return false;
 		}
 		s->count++;
 		while (input_line(&s->in[i], &line))
 			s->lines++;
-		s->in[i].pos = 0;
+		input_rewind(&s->in[i]);
 	}
 	return true;
 }
@@ -214,7 +216,7 @@ static void sort_and_print(const struct sort_order *o, struct sort_inputs *s)
 	size_t n = 0;
 
 	if (!lines || !spare) {
-		kprintf("sort: %s\n", strerror(-ENOMEM));
+		cmd_eprintf("sort: %s\n", strerror(-ENOMEM));
 		goto out;
 	}
 	for (int i = 0; i < s->count; i++) {
@@ -241,7 +243,7 @@ static void cmd_sort(int argc, char **argv)
 	getopt_init(&opt, argc, argv, "nr");
 	while ((c = getopt_next(&opt)) != -1) {
 		if (c == '?' || c == ':') {
-			kprintf("sort: usage: sort " SORT_USAGE "\n");
+			shell_usage("sort");
 			return;
 		}
 		if (c == 'n')

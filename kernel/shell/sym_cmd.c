@@ -5,7 +5,7 @@
  *	> sym 0xffffffff80105a25
  *	vfs_read+0x5/0x9a
  */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "kernel/symtab.h"
 #include "lib/errno.h"
@@ -16,10 +16,10 @@ static void sym_show_name(const char *name)
 	struct symbol sym;
 
 	if (sym_by_name(name, &sym) < 0) {
-		kprintf("sym: no symbol '%s'\n", name);
+		cmd_eprintf("sym: no symbol '%s'\n", name);
 		return;
 	}
-	kprintf("%s 0x%016lx size 0x%lx %s%s%s%s\n", sym.name,
+	cmd_printf("%s 0x%016lx size 0x%lx %s%s%s%s\n", sym.name,
 		(unsigned long)sym.addr, (unsigned long)sym.size,
 		sym_type_is_text(sym.type) ? "text" : "data", sym.module ? " [" : "",
 		sym.module ? sym.module : "", sym.module ? "]" : "");
@@ -31,11 +31,11 @@ static void sym_show_addr(const char *arg, uint64_t addr)
 	char buf[256];
 
 	if (sym_by_addr(addr, &sym) < 0) {
-		kprintf("sym: no symbol at %s\n", arg);
+		cmd_eprintf("sym: no symbol at %s\n", arg);
 		return;
 	}
 	sym_format(addr, buf, sizeof(buf));
-	kprintf("%s\n", buf);
+	cmd_printf("%s\n", buf);
 }
 
 static void sym_cmd(int argc, char **argv)
@@ -44,7 +44,7 @@ static void sym_cmd(int argc, char **argv)
 	int err;
 
 	if (argc != 2) {
-		kprintf("sym: usage: sym NAME|ADDRESS\n");
+		shell_usage("sym");
 		return;
 	}
 	/* C identifiers cannot start with a digit, so "0x" means address. */
@@ -54,7 +54,7 @@ static void sym_cmd(int argc, char **argv)
 	}
 	err = shell_parse_number("sym", "address", argv[1], 0, UINT64_MAX, &addr);
 	if (err == -EINVAL)
-		kprintf("sym: usage: sym NAME|ADDRESS\n");
+		shell_usage("sym");
 	if (err == 0)
 		sym_show_addr(argv[1], addr);
 }

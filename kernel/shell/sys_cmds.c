@@ -3,7 +3,7 @@
 #include "kernel/arch.h"
 #include "kernel/mm/frame.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/shell/shell.h"
@@ -50,9 +50,9 @@ static void cmd_ps(int argc, char **argv)
 	(void)argv;
 	snap.n = 0;
 	sched_for_each_thread(ps_collect, &snap);
-	kprintf("%4s  %3s  %-9s %8s  %s\n", "ID", "CPU", "STATE", "TICKS", "NAME");
+	cmd_printf("%4s  %3s  %-9s %8s  %s\n", "ID", "CPU", "STATE", "TICKS", "NAME");
 	for (size_t i = 0; i < snap.n; i++)
-		kprintf("%4u  %3u  %-9s %8lu  %s\n", snap.rows[i].id, snap.rows[i].cpu,
+		cmd_printf("%4u  %3u  %-9s %8lu  %s\n", snap.rows[i].id, snap.rows[i].cpu,
 			thread_state_name(snap.rows[i].state),
 			(unsigned long)snap.rows[i].run_ticks, snap.rows[i].name);
 }
@@ -62,9 +62,9 @@ static void cmd_cpus(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	kprintf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
+	cmd_printf("%-4s %-12s %s\n", "CPU", "HWID", "STATE");
 	for (unsigned int id = 0; id < smp_cpus_found(); id++)
-		kprintf("%-4u 0x%-10lx %s\n", id, (unsigned long)cpu_hw_id(id),
+		cmd_printf("%-4u 0x%-10lx %s\n", id, (unsigned long)cpu_hw_id(id),
 			!cpu_online(id) ? "offline" : "online");
 }
 SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);
@@ -78,9 +78,9 @@ static void cmd_mem(int argc, char **argv)
 	(void)argv;
 	frame_get_stats(&fs);
 	heap_get_stats(&hs);
-	kprintf("frames: %zu used of %zu (%zu KiB free)\n", fs.used, fs.total,
+	cmd_printf("frames: %zu used of %zu (%zu KiB free)\n", fs.used, fs.total,
 		(fs.total - fs.used) * 4);
-	kprintf("heap: %zu bytes in %zu allocations, %zu pages mapped, %zu free blocks\n",
+	cmd_printf("heap: %zu bytes in %zu allocations, %zu pages mapped, %zu free blocks\n",
 		hs.bytes_in_use, hs.allocations, hs.pages, hs.free_blocks);
 }
 SHELL_COMMAND("mem", "", "show physical frames and heap usage", cmd_mem);
@@ -93,7 +93,7 @@ static void cmd_uptime(int argc, char **argv)
 	(void)argv;
 	/* The cycle counter too: it is what the shell's kretprobes time
 	 * calls in (`trace`), so a duration can be read against it. */
-	kprintf("up %lu.%02lu s (%lu ticks, %lu cycles)\n", (unsigned long)(t / TIMER_HZ),
+	cmd_printf("up %lu.%02lu s (%lu ticks, %lu cycles)\n", (unsigned long)(t / TIMER_HZ),
 		(unsigned long)(t % TIMER_HZ * 100 / TIMER_HZ), (unsigned long)t,
 		(unsigned long)arch_cycles());
 }
@@ -103,7 +103,7 @@ static void cmd_poweroff(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	kprintf("powering off\n");
+	cmd_printf("powering off\n");
 	arch_poweroff(POWEROFF_CODE);
 }
 SHELL_COMMAND("poweroff", "", "stop the machine (QEMU exits)", cmd_poweroff);

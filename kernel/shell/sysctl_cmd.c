@@ -23,7 +23,7 @@
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -84,7 +84,7 @@ static int find_setting(struct setting *s, const char *name, size_t len, struct 
 	char *c;
 
 	if (why) {
-		kprintf("sysctl: %s: %.*s\n", why, (int)len, name);
+		cmd_eprintf("sysctl: %s: %.*s\n", why, (int)len, name);
 		return -EINVAL;
 	}
 	err = setting_path(s, name, len);
@@ -102,7 +102,7 @@ static int find_setting(struct setting *s, const char *name, size_t len, struct 
 		}
 	}
 	if (err)
-		kprintf("sysctl: cannot stat %s: %s\n", s->path, strerror(err));
+		cmd_eprintf("sysctl: cannot stat %s: %s\n", s->path, strerror(err));
 	return err;
 }
 
@@ -114,7 +114,7 @@ static void print_value(const struct setting *s, const char *text, size_t size)
 
 		while (len < size && text[len] != '\n')
 			len++;
-		kprintf("%s = %.*s\n", s->name, (int)len, text);
+		cmd_printf("%s = %.*s\n", s->name, (int)len, text);
 		len += len < size;	/* and its newline */
 		text += len;
 		size -= len;
@@ -128,7 +128,7 @@ static void print_setting(const struct setting *s)
 	int err = vfs_read_all(s->path, &text, &size);
 
 	if (err) {
-		kprintf("sysctl: reading key \"%s\": %s\n", s->name, strerror(err));
+		cmd_eprintf("sysctl: reading key \"%s\": %s\n", s->name, strerror(err));
 		return;
 	}
 	print_value(s, text, size);
@@ -219,14 +219,14 @@ static void write_setting(const char *arg)
 	int err;
 
 	if (!eq || eq == arg) {
-		kprintf("sysctl: \"%s\" must be of the form name=value\n", arg);
+		cmd_eprintf("sysctl: \"%s\" must be of the form name=value\n", arg);
 		return;
 	}
 	if (find_setting(&s, arg, (size_t)(eq - arg), &st) < 0)
 		return;
 	n = snprintf(line, sizeof(line), "%s\n", eq + 1);
 	if ((size_t)n >= sizeof(line)) {
-		kprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(-E2BIG));
+		cmd_eprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(-E2BIG));
 		return;
 	}
 	err = vfs_open(s.path, O_WRONLY | O_TRUNC, &file);
@@ -236,9 +236,9 @@ static void write_setting(const char *arg)
 		vfs_close(file);
 	}
 	if (err)
-		kprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(err));
+		cmd_eprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(err));
 	else
-		kprintf("%s = %s\n", s.name, eq + 1);
+		cmd_printf("%s = %s\n", s.name, eq + 1);
 }
 
 static void cmd_sysctl(int argc, char **argv)
@@ -253,7 +253,7 @@ static void cmd_sysctl(int argc, char **argv)
 		return;
 	}
 	if (argc < 2 + write) {
-		kprintf("sysctl: usage: sysctl [-w] NAME[=VALUE]... | sysctl -a\n");
+		shell_usage("sysctl");
 		return;
 	}
 	for (int i = 1 + write; i < argc; i++) {
@@ -263,5 +263,5 @@ static void cmd_sysctl(int argc, char **argv)
 			read_setting(argv[i]);
 	}
 }
-SHELL_COMMAND("sysctl", "[-w] NAME[=VALUE]... | -a",
+SHELL_COMMAND("sysctl", "[-w] NAME[=VALUE]...\n-a",
 	      "read or set kernel settings (/proc/sys): debug.kprobes-optimization", cmd_sysctl);

@@ -9,8 +9,10 @@
  * The time is the kernel's clock (ktime_get), which runs in emulated
  * time under QEMU. Only "real" is printed: the kernel does not split a
  * thread's time between user and system (there is no user mode), so
- * bash's user and sys lines would say nothing. The command runs in this
- * thread, with its output where time's goes; a pipeline is not timed as
+ * bash's user and sys lines would say nothing. The real line goes to
+ * standard error, as bash's does, so that `time CMD | wc -l` counts
+ * CMD's lines only. The command runs in this thread, with its output
+ * where time's goes; a pipeline is not timed as
  * a whole (time is a command here, not a keyword of the shell's
  * grammar as in bash).
  *
@@ -20,7 +22,7 @@
  * it holds, makes time call itself (each call would take a frame of
  * the shell's small stack). */
 #include "kernel/command.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "kernel/time.h"
 #include "lib/string.h"
@@ -35,18 +37,18 @@ static void cmd_time(int argc, char **argv)
 		argv++;
 	}
 	if (argc < 2) {
-		kprintf("usage: time COMMAND [ARGS...]\n");
+		shell_usage("time");
 		return;
 	}
 	cmd = shell_find_command(argv[1]);
 	if (!cmd) {
-		kprintf("time: %s: command not found\n", argv[1]);
+		cmd_eprintf("time: %s: command not found\n", argv[1]);
 		return;
 	}
 	start = ktime_get();
 	cmd->run(argc - 1, argv + 1);
 	took = ktime_get() - start;
-	kprintf("\nreal\t%lldm%lld.%03llds\n", took / (60 * NSEC_PER_SEC),
+	cmd_eprintf("\nreal\t%lldm%lld.%03llds\n", took / (60 * NSEC_PER_SEC),
 		took / NSEC_PER_SEC % 60, took / 1000000 % 1000);
 }
 SHELL_COMMAND("time", "COMMAND [ARGS...]", "run a command and print how long it took",

@@ -1,4 +1,4 @@
-/* uniq [-c] [FILE]: print the lines of FILE (or of the pipe's text),
+/* uniq [-c] [FILE]: print the lines of FILE (or of standard input),
  * each run of equal lines next to each other once, as GNU uniq does;
  * with -c, each after the length of its run, in GNU's layout:
  *
@@ -10,7 +10,7 @@
  * Lines further apart are not compared: sort first to count them all
  * (sort | uniq -c). GNU's second operand, a file to write to, is not
  * taken: > FILE does that. */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/console.h"
 #include "kernel/shell/getopt.h"
@@ -28,35 +28,33 @@ static bool same_line(const struct line *a, const struct line *b)
 /* Print one run: the line, after its count with -c. */
 static int print_run(bool count, const struct line *line, unsigned long n)
 {
-	if (count && kprintf("%7lu ", n) < 0)
+	if (count && cmd_printf("%7lu ", n) < 0)
 		return -1;
 	return output_line(line);
 }
 
-static void uniq_input(bool count, const char *path)
+/* One input's runs. It was read whole: a run's first line must stay
+ * while the lines after it are read. */
+static bool uniq_input(struct input *in, const char *path, void *arg)
 {
-	struct input in;
+	const bool *count = arg;
 	struct line run, line;
 	unsigned long n = 0;
-	int err = input_open(&in, path);
 
-	if (err) {
-		kprintf("uniq: %s: %s\n", path, strerror(err));
-		return;
-	}
-	while (input_line(&in, &line)) {
+	(void)path;
+	while (input_line(in, &line)) {
 		if (n && same_line(&run, &line)) {
 			n++;
 			continue;
 		}
-		if (n && print_run(count, &run, n) < 0)
-			break;
+		if (n && print_run(*count, &run, n) < 0)
+			return false;
 		run = line;
 		n = 1;
 	}
 	if (n && !console_interrupted())
-		print_run(count, &run, n);
-	input_close(&in);
+		return print_run(*count, &run, n) == 0;
+	return true;
 }
 
 static void cmd_uniq(int argc, char **argv)
@@ -72,9 +70,9 @@ static void cmd_uniq(int argc, char **argv)
 		count = true;
 	}
 	if (c != -1 || opt.operands > 1) {
-		kprintf("uniq: usage: uniq " UNIQ_USAGE "\n");
+		shell_usage("uniq");
 		return;
 	}
-	uniq_input(count, opt.operands ? argv[1] : NULL);
+	input_each("uniq", opt.operands, argv + 1, true, NULL, uniq_input, &count);
 }
 SHELL_COMMAND("uniq", UNIQ_USAGE, "print a file or a pipe with its repeated lines once", cmd_uniq);

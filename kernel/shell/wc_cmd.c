@@ -1,5 +1,5 @@
 /* wc [-l] [-w] [-c] [FILE]...: count the newlines, words and bytes of
- * each FILE, or of the pipe's text with no FILE, in GNU wc's layout:
+ * each FILE, or of standard input with no FILE, in GNU wc's layout:
  *
  *	probeos> wc /etc/motd /etc/hostname
  *	  3  33 204 /etc/motd
@@ -15,7 +15,7 @@
  * printable character (so a control character alone is no word), as in
  * GNU wc 9. */
 #include "kernel/console.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/shell/getopt.h"
@@ -38,14 +38,12 @@ struct wc {
  * of a millisecond's work, even under emulation. */
 #define WC_STOP_EVERY 4096
 
-/* Count the newlines, words and bytes of len bytes at text. Returns
- * false if a Ctrl-C stopped it. */
-static bool wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
+/* Add the newlines, words and bytes of len more bytes at text to
+ * counts; *in_word says whether the bytes before ended inside a word.
+ * Returns false if a Ctrl-C stopped it. */
+static bool wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS], bool *in_word)
 {
-	bool in_word = false;
-
-	counts[WC_LINES] = counts[WC_WORDS] = 0;
-	counts[WC_BYTES] = len;
+	counts[WC_BYTES] += len;
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
@@ -55,9 +53,9 @@ static bool wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS])
 		if (c == '\n')
 			counts[WC_LINES]++;
 		if (is_space(c)) {
-			in_word = false;
-		} else if (is_print(c) && !in_word) {
-			in_word = true;
+			*in_word = false;
+		} else if (is_print(c) && !*in_word) {
+			*in_word = true;
 			counts[WC_WORDS]++;
 		}
 	}
@@ -102,32 +100,34 @@ static int wc_print(const struct wc *wc, const uint64_t counts[WC_COUNTS], const
 	for (int i = 0; i < WC_COUNTS && err >= 0; i++) {
 		if (!wc->shown[i])
 			continue;
-		err = kprintf("%s%*lu", sep, wc->width, (unsigned long)counts[i]);
+		err = cmd_printf("%s%*lu", sep, wc->width, (unsigned long)counts[i]);
 		sep = " ";
 	}
 	if (err >= 0)
-		err = name ? kprintf(" %s\n", name) : kprintf("\n");
+		err = name ? cmd_printf(" %s\n", name) : cmd_printf("\n");
 	return err;
 }
 
-/* Count one input (path NULL: the pipe), print its line and add it to
- * the totals. Returns false if the output refused the line, or after a
- * Ctrl-C (which prints nothing, as GNU's wc, which the signal ends). */
-static bool wc_input(struct wc *wc, const char *path)
+/* Count one input (path NULL: standard input) as it is read, print
+ * its line and add it to the totals. Returns false if the output
+ * refused the line, or after a Ctrl-C (which prints nothing, as GNU's
+ * wc, which the signal ends). */
+static bool wc_input(struct input *in, const char *path, void *arg)
 {
-	uint64_t counts[WC_COUNTS];
-	struct input in;
-	bool counted;
-	int err = input_open(&in, path);
+	struct wc *wc = arg;
+	uint64_t counts[WC_COUNTS] = { 0 };
+	bool in_word = false;
+	const char *bytes;
+	ssize_t n;
 
-	if (err) {
-		kprintf("wc: %s: %s\n", path, strerror(err));
-		return true;
+	while ((n = input_bytes(in, &bytes)) > 0) {
+		if (!wc_count(bytes, (size_t)n, counts, &in_word))
+			return false;
 	}
-	counted = wc_count(in.text, in.len, counts);
-	input_close(&in);
-	if (!counted)
+	if (n == -EINTR)
 		return false;
+	if (n < 0)
+		return true;	/* input_each says why */
 	for (int i = 0; i < WC_COUNTS; i++)
 		wc->total[i] += counts[i];
 	return wc_print(wc, counts, path) >= 0;
@@ -142,7 +142,7 @@ static void cmd_wc(int argc, char **argv)
 	getopt_init(&opt, argc, argv, "lwc");
 	while ((c = getopt_next(&opt)) != -1) {
 		if (c == '?' || c == ':') {
-			kprintf("wc: usage: wc " WC_USAGE "\n");
+			shell_usage("wc");
 			return;
 		}
 		wc.shown[c == 'l' ? WC_LINES : c == 'w' ? WC_WORDS : WC_BYTES] = true;
@@ -150,14 +150,9 @@ static void cmd_wc(int argc, char **argv)
 	if (!wc.shown[WC_LINES] && !wc.shown[WC_WORDS] && !wc.shown[WC_BYTES])
 		wc.shown[WC_LINES] = wc.shown[WC_WORDS] = wc.shown[WC_BYTES] = true;
 	wc.width = wc_width(&wc, opt.operands, argv + 1);
-	if (opt.operands == 0) {
-		wc_input(&wc, NULL);
+	if (input_each("wc", opt.operands, argv + 1, false, NULL, wc_input, &wc) < 0 &&
+	    console_interrupted())
 		return;
-	}
-	for (int i = 1; i <= opt.operands; i++) {
-		if (!wc_input(&wc, argv[i]))
-			return;
-	}
 	if (opt.operands > 1)
 		wc_print(&wc, wc.total, "total");
 }

@@ -1,8 +1,11 @@
 /* Host tests for the `sym` shell command (kernel/shell/sym_cmd.c).
  *
  * The command function is static, so the file is included here whole;
- * kprintf is replaced by a version that records the output, and the
- * kernel's symbol table by a small synthetic one.
+ * cmd_printf and cmd_eprintf are replaced by versions that record the
+ * output (errors marked, to see which stream a line took), and the
+ * kernel's symbol table by a small synthetic one. The usage line comes
+ * from the command's own SHELL_COMMAND() record, through the kernel's
+ * kernel/command_usage.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tests/host/rename.h"
+#include "kernel/command_usage.c"
 #include "kernel/shell/sym_cmd.c"
 #include "lib/format.h"
 
@@ -27,16 +31,42 @@ const struct symtab kernel_symtab = { entries, ARRAY_SIZE(entries), names };
 static char output[512];
 static size_t output_len;
 
-int kprintf(const char *fmt, ...)
+static int record(const char *mark, const char *fmt, va_list ap)
+{
+	int n;
+
+	output_len += (size_t)snprintf(output + output_len, sizeof(output) - output_len, "%s", mark);
+	n = vsnprintf(output + output_len, sizeof(output) - output_len, fmt, ap);
+	output_len += (size_t)n;
+	return n;
+}
+
+int cmd_printf(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(output + output_len, sizeof(output) - output_len, fmt, ap);
+	n = record("", fmt, ap);
 	va_end(ap);
-	output_len += n;
 	return n;
+}
+
+/* A line on standard error is recorded after "2>". */
+int cmd_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = record("2>", fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+const struct shell_command *shell_find_command(const char *name)
+{
+	return strcmp(name, "sym") == 0 ? &shell_cmd_sym_cmd : NULL;
 }
 
 /* Run "sym ARGS..." and return what it printed. */
@@ -78,17 +108,17 @@ static void test_by_address(void **state)
 static void test_errors(void **state)
 {
 	(void)state;
-	assert_string_equal(run(2, "nosuch", NULL), "sym: no symbol 'nosuch'\n");
-	assert_string_equal(run(2, "0x1234", NULL), "sym: no symbol at 0x1234\n");
+	assert_string_equal(run(2, "nosuch", NULL), "2>sym: no symbol 'nosuch'\n");
+	assert_string_equal(run(2, "0x1234", NULL), "2>sym: no symbol at 0x1234\n");
 	assert_string_equal(run(2, "0xffffffff80201000", NULL),
-			    "sym: no symbol at 0xffffffff80201000\n");
-	assert_string_equal(run(1, NULL, NULL), "sym: usage: sym NAME|ADDRESS\n");
-	assert_string_equal(run(3, "a", "b"), "sym: usage: sym NAME|ADDRESS\n");
-	assert_string_equal(run(2, "0x", NULL), "sym: usage: sym NAME|ADDRESS\n");
-	assert_string_equal(run(2, "0xzz", NULL), "sym: usage: sym NAME|ADDRESS\n");
+			    "2>sym: no symbol at 0xffffffff80201000\n");
+	assert_string_equal(run(1, NULL, NULL), "2>sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(3, "a", "b"), "2>sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(2, "0x", NULL), "2>sym: usage: sym NAME|ADDRESS\n");
+	assert_string_equal(run(2, "0xzz", NULL), "2>sym: usage: sym NAME|ADDRESS\n");
 	/* A number too big for an address says so, as every command does. */
 	assert_string_equal(run(2, "0x10000000000000000", NULL),
-			    "sym: address 0x10000000000000000 is out of range"
+			    "2>sym: address 0x10000000000000000 is out of range"
 			    " (at most 0xffffffffffffffff)\n");
 }
 

@@ -222,6 +222,41 @@ static void test_seq(void **state)
 	assert_string_equal(run(NULL, "seq"), "seq: usage: seq [FIRST [INCREMENT]] LAST\n");
 }
 
+/* Error lines go to standard error, and only they: a pipe after the
+ * tool would get the rest. */
+static void test_standard_error(void **state)
+{
+	(void)state;
+	assert_string_equal(run(NULL, "wc -l /a /nope"),
+			    " 3 /a\nwc: /nope: No such file or directory\n 3 total\n");
+	assert_string_equal(text_cmds_errors(), "wc: /nope: No such file or directory\n");
+	run(NULL, "head -n 1 /a /nope");
+	assert_string_equal(text_cmds_errors(),
+			    "head: cannot open '/nope' for reading: No such file or directory\n");
+	run(NULL, "grep");
+	assert_string_equal(text_cmds_errors(),
+			    "grep: usage: grep [-cEivw] [-e PATTERN | PATTERN] [FILE]...\n");
+	run(NULL, "seq 3");
+	assert_string_equal(text_cmds_errors(), "");
+}
+
+/* A file is read as it is used: head reads the start of it only, and a
+ * line that two reads cut in two is one line. */
+static void test_streamed(void **state)
+{
+	size_t before = text_cmds_bytes_read;
+
+	(void)state;
+	assert_string_equal(run(NULL, "head -n 1 /seq"), "1\n");
+	assert_int_equal(text_cmds_bytes_read - before, TEXT_CMDS_READ_MAX);
+	before = text_cmds_bytes_read;
+	assert_string_equal(run(NULL, "wc -l /seq"), "12 /seq\n");
+	assert_int_equal(text_cmds_bytes_read - before, strlen(SEQ_TEXT));
+	/* "one\ntwo" is the first read, "\nthree\n" the second. */
+	assert_string_equal(run(NULL, "grep t /a"), "two\nthree\n");
+	assert_string_equal(run(NULL, "tail -n 1 /seq"), "12\n");
+}
+
 /* After a Ctrl-C, the tools stop reading and printing: no count, no
  * total, as GNU's, which the signal ends. */
 static void test_interrupted(void **state)
@@ -286,6 +321,8 @@ int main(void)
 		cmocka_unit_test(test_sort_many),
 		cmocka_unit_test(test_uniq),
 		cmocka_unit_test(test_seq),
+		cmocka_unit_test(test_standard_error),
+		cmocka_unit_test(test_streamed),
 		cmocka_unit_test(test_interrupted),
 		cmocka_unit_test(test_getopt),
 	};

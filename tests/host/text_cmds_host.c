@@ -6,6 +6,7 @@
 
 #include "tests/host/rename.h"
 #include "tests/host/text_cmds_host.h"
+#include "kernel/command_usage.c"
 #include "kernel/shell/grep_cmd.c"
 #include "kernel/shell/head_tail_cmd.c"
 #include "kernel/shell/seq_cmd.c"
@@ -16,31 +17,65 @@
 
 static char output[TEXT_CMDS_OUTPUT_MAX + 1];
 static size_t output_len;
+static char errors[TEXT_CMDS_OUTPUT_MAX + 1];
+static size_t errors_len;
 
-ssize_t kwrite(const char *buf, size_t len)
+/* Append len bytes to a record of at most TEXT_CMDS_OUTPUT_MAX. */
+static ssize_t record(char *to, size_t *to_len, const char *buf, size_t len)
 {
-	if (len > TEXT_CMDS_OUTPUT_MAX - output_len)
+	if (len > TEXT_CMDS_OUTPUT_MAX - *to_len)
 		return -EFBIG;
-	memcpy(output + output_len, buf, len);
-	output_len += len;
-	output[output_len] = '\0';
+	memcpy(to + *to_len, buf, len);
+	*to_len += len;
+	to[*to_len] = '\0';
 	return (ssize_t)len;
+}
+
+/* Standard output, as the console shows it: errors come in between. */
+ssize_t cmd_write(const void *buf, size_t len)
+{
+	return record(output, &output_len, buf, len);
 }
 
 /* Formatted into a buffer as big as the output: a file's name in a
  * message may be as long as a line. */
-int kprintf(const char *fmt, ...)
+static int vrecord(bool error, const char *fmt, va_list ap)
 {
 	static char text[TEXT_CMDS_OUTPUT_MAX + 1];
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+
+	if (n >= (int)sizeof(text))
+		return -EFBIG;
+	if (error && record(errors, &errors_len, text, (size_t)n) < 0)
+		return -EFBIG;
+	return record(output, &output_len, text, (size_t)n) < 0 ? -EFBIG : n;
+}
+
+int cmd_printf(const char *fmt, ...)
+{
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(text, sizeof(text), fmt, ap);
+	n = vrecord(false, fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(text))
-		return -EFBIG;
-	return kwrite(text, (size_t)n) < 0 ? -EFBIG : n;
+	return n;
+}
+
+int cmd_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vrecord(true, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+const char *text_cmds_errors(void)
+{
+	return errors;
 }
 
 const struct text_cmds_file text_cmds_files[] = {
@@ -60,20 +95,41 @@ static const struct text_cmds_file *find_file(const char *path)
 	return NULL;
 }
 
-int vfs_read_all(const char *path, void **buf, size_t *size)
+size_t text_cmds_bytes_read;
+
+int vfs_open(const char *path, int flags, struct file **out)
 {
 	const struct text_cmds_file *f = find_file(path);
 
+	(void)flags;
 	if (strcmp(path, "/etc") == 0)
 		return -EISDIR;
 	if (!f)
 		return -ENOENT;
-	*size = strlen(f->text);
-	*buf = malloc(*size + 1);
-	if (!*buf)
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
-	memcpy(*buf, f->text, *size);
+	(*out)->private_data = (void *)f;
 	return 0;
+}
+
+ssize_t vfs_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	const struct text_cmds_file *f = file->private_data;
+	size_t len = strlen(f->text), n;
+
+	if ((size_t)*pos >= len)
+		return 0;
+	n = MIN(MIN(count, len - (size_t)*pos), (size_t)TEXT_CMDS_READ_MAX);
+	memcpy(buf, f->text + *pos, n);
+	*pos += (loff_t)n;
+	text_cmds_bytes_read += n;
+	return (ssize_t)n;
+}
+
+void vfs_close(struct file *file)
+{
+	free(file);
 }
 
 int vfs_stat(const char *path, struct kstat *st)
@@ -104,27 +160,36 @@ bool console_interrupted(void)
 	return text_cmds_interrupted;
 }
 
-static const struct {
-	const char *name;
-	void (*run)(int argc, char **argv);
-} commands[] = {
-	{ "grep", cmd_grep }, { "head", cmd_head }, { "tail", cmd_tail }, { "wc", cmd_wc },
-	{ "sort", cmd_sort }, { "uniq", cmd_uniq }, { "seq", cmd_seq },
+/* The tools' own SHELL_COMMAND() records, which their files define. */
+static const struct shell_command *const commands[] = {
+	&shell_cmd_cmd_grep, &shell_cmd_cmd_head, &shell_cmd_cmd_tail, &shell_cmd_cmd_wc,
+	&shell_cmd_cmd_sort, &shell_cmd_cmd_uniq, &shell_cmd_cmd_seq,
 };
+
+/* The kernel's walks the linker's table, which a host program has not. */
+const struct shell_command *shell_find_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(commands[i]->name, name) == 0)
+			return commands[i];
+	}
+	return NULL;
+}
 
 bool text_cmds_run(const char *input, size_t len, int argc, char **argv,
 		   const char **out)
 {
+	const struct shell_command *cmd = shell_find_command(argv[0]);
+
 	output_len = 0;
 	output[0] = '\0';
+	errors_len = 0;
+	errors[0] = '\0';
 	*out = output;
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(commands[i].name, argv[0]) == 0) {
-			input_set_pipe(input, len);
-			commands[i].run(argc, argv);
-			input_set_pipe(NULL, 0);
-			return true;
-		}
-	}
-	return false;
+	if (!cmd)
+		return false;
+	input_set_pipe(input, len);
+	cmd->run(argc, argv);
+	input_set_pipe(NULL, 0);
+	return true;
 }

@@ -4,16 +4,18 @@
  * grep, head, tail, wc, sort, uniq and seq (kernel/shell/grep_cmd.c and
  * its siblings) run unchanged, with their option reader (kernel/shell/getopt.c) and input
  * (kernel/shell/input.c), over host stand-ins for what they call of the
- * kernel: kprintf and kwrite record the output, the heap is malloc, the
- * VFS is a small table of files, and console_interrupted says what
- * text_cmds_interrupted says. */
+ * kernel: cmd_printf, cmd_eprintf and cmd_write record the output, the
+ * usage lines come from the tools' own SHELL_COMMAND() records, the heap
+ * is malloc, the VFS is a small table of files, read at most
+ * TEXT_CMDS_READ_MAX bytes a call (so that lines cross reads), and
+ * console_interrupted says what text_cmds_interrupted says. */
 #ifndef TESTS_HOST_TEXT_CMDS_HOST_H
 #define TESTS_HOST_TEXT_CMDS_HOST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The most output recorded. Past it, kwrite and kprintf refuse, as a
+/* The most output recorded. Past it, the tools' writes are refused, as a
  * full pipe does (-EFBIG): `seq 1 99999999999` stops there. */
 #define TEXT_CMDS_OUTPUT_MAX (1 << 18)
 
@@ -24,6 +26,16 @@ struct text_cmds_file {
 };
 extern const struct text_cmds_file text_cmds_files[];
 extern const size_t text_cmds_nfiles;
+
+/* The most one vfs_read call gives. */
+#define TEXT_CMDS_READ_MAX 7
+
+/* The bytes the tools have read from the files, all runs together. */
+extern size_t text_cmds_bytes_read;
+
+/* What the last run printed on standard error alone (its *output holds
+ * these lines too, where they came, as a console shows both). */
+const char *text_cmds_errors(void);
 
 /* What console_interrupted answers: a Ctrl-C came. */
 extern bool text_cmds_interrupted;
