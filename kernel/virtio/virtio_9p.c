@@ -25,6 +25,8 @@ static bool p9_present;
 static char p9_tag[VIRTIO_9P_TAG_MAX + 1];
 /* One request in flight: virtq_request waits for its own completion. */
 static struct mutex p9_lock = MUTEX_INIT(p9_lock, "virtio_9p");
+/* What went over the queue, under p9_lock. */
+static struct virtio_9p_stats p9_stats;
 
 /*
  * The configuration is le16 tag_len, then tag_len bytes, not
@@ -96,6 +98,16 @@ bool virtio_9p_present(void)
 	return p9_present;
 }
 
+struct virtio_9p_stats virtio_9p_stats(void)
+{
+	struct virtio_9p_stats stats;
+
+	mutex_lock(&p9_lock);
+	stats = p9_stats;
+	mutex_unlock(&p9_lock);
+	return stats;
+}
+
 const char *virtio_9p_tag(void)
 {
 	return p9_tag;
@@ -118,6 +130,11 @@ int virtio_9p_request(const void *req, size_t req_len, void *reply, size_t reply
 		return -EINVAL;
 	mutex_lock(&p9_lock);
 	err = virtq_request(&p9_queue, bufs, 1, 1, &written);
+	if (err == 0) {
+		p9_stats.requests++;
+		p9_stats.bytes_sent += req_len;
+		p9_stats.bytes_received += written;
+	}
 	mutex_unlock(&p9_lock);
 	if (err < 0)
 		return err;

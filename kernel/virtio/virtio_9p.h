@@ -32,6 +32,17 @@ bool virtio_9p_present(void);
  * device is present. */
 const char *virtio_9p_tag(void);
 
+/* What the transport has carried since boot: the requests answered, and
+ * the bytes of their messages each way (a reply's as the device wrote
+ * it). /sys/kernel/debug/9p/stats shows them (virtio_9p_stats.c). */
+struct virtio_9p_stats {
+	uint64_t requests;
+	uint64_t bytes_sent, bytes_received;
+};
+
+/* The counts so far, read together. May sleep. */
+struct virtio_9p_stats virtio_9p_stats(void);
+
 /*
  * Send one 9P message, req[0..req_len), and wait for the device's reply,
  * written to reply[0..reply_cap); *reply_len gets its length. One request

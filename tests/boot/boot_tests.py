@@ -156,9 +156,39 @@ def test_cat(m):
           "`cat /etc/motd`: expected 'ProbeOS' in the output, got %s" % show(out))
     expect_one_line(m.command("cat /nope"), "No such file or directory", "cat /nope")
     expect_one_line(m.command("cat /etc"), "Is a directory", "cat /etc")
-    out = m.command("cat")
-    check(any("usage" in line.lower() for line in out),
-          "`cat`: expected a usage line, got %s" % show(out))
+    # No FILE: standard input, which is empty with no pipe before cat.
+    expect_lines_exactly(m, "cat", [])
+    host = m.command("cat /etc/hostname")
+    check(len(host) == 1, "`cat /etc/hostname`: expected one line, got %s" % show(host))
+    expect_lines_exactly(m, "cat /etc/hostname /etc/hostname", host * 2)
+    expect_lines_exactly(m, "cat /etc/hostname /nope /etc/hostname",
+                         host + ["cat: /nope: No such file or directory"] + host)
+    expect_lines_exactly(m, "seq 3 | cat", ["1", "2", "3"])
+
+
+@test("standard_error")
+def test_standard_error(m):
+    """A command's error lines go to standard error, which stays on the
+    console when its output goes down a pipe or into a file."""
+    expect_lines_exactly(m, "cat /nonexistent | wc -l",
+                         ["cat: /nonexistent: No such file or directory", "0"])
+    expect_lines_exactly(m, "ls /nope | wc -l",
+                         ["ls: cannot access '/nope': No such file or directory", "0"])
+    expect_lines_exactly(m, "grep | wc -l",
+                         ["grep: usage: grep [-cEivw] [-e PATTERN | PATTERN] [FILE]...", "0"])
+    expect_lines_exactly(m, "nosuch | wc -l", ["unknown command: nosuch (try help)"])
+    # time's real line goes to standard error, as bash's does.
+    out = m.command("time seq 3 | wc -l")
+    check(len(out) == 3 and out[0] == "" and out[1].split()[:1] == ["real"] and out[2] == "3",
+          "`time seq 3 | wc -l`: expected the real line, then 3, got %s" % show(out))
+    expect_lines_exactly(m, "ls /nope > /home/student/err.txt",
+                         ["ls: cannot access '/nope': No such file or directory"])
+    expect_lines_exactly(m, "wc -c /home/student/err.txt", ["0 /home/student/err.txt"])
+    # dmesg prints the kernel's messages as its own output: they go down
+    # the pipe.
+    out = m.command("dmesg | wc -l")
+    check(len(out) == 1 and out[0].isdigit() and int(out[0]) > 0,
+          "`dmesg | wc -l`: expected one count, got %s" % show(out))
 
 
 @test("rm")
@@ -1243,7 +1273,7 @@ def test_time_nested(m):
         check(len(reals) == 1, "`time` x%d uptime: expected one real line, got %s"
               % (times, show(out)))
         parse_uptime(out, "time x%d uptime" % times)
-    expect_exact(m.command("time time"), "usage: time COMMAND [ARGS...]", "time time")
+    expect_exact(m.command("time time"), "time: usage: time COMMAND [ARGS...]", "time time")
     answers_and_heap_is_back(m, before, "400 nested times")
 
 
