@@ -4,7 +4,9 @@
  * Output is KTAP version 1, the format of Linux's KUnit, so existing
  * tools can read it: one top-level line per suite, and nested inside it
  * (indented four spaces) one line per case. Diagnostics of a failed
- * expectation are "#" lines printed before the case's result line.
+ * expectation are "#" lines printed before the case's result line. The
+ * report is the `selftest` command's output (cmd_printf): it can go to a
+ * file or a pipe, and stays out of the kernel log.
  *
  *	KTAP version 1
  *	1..1
@@ -19,9 +21,10 @@
  */
 #include "kernel/selftest.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/rcu.h"
 #include "lib/errno.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 /* What the runner and selftest_fail() share about the case being run.
@@ -50,16 +53,20 @@ bool selftest_heap_balanced(void (*work)(void))
 	return false;
 }
 
+/* A failure's diagnostic is a line of the `selftest` command's report,
+ * so it goes to the command's output. It is formatted first and printed
+ * in one call, so that the line stays whole (a longer diagnostic is cut
+ * at the buffer's end). */
 void selftest_fail(const char *file, int line, const char *fmt, ...)
 {
+	char why[256];
 	va_list ap;
 
 	selftest_state.failed = true;
-	kprintf("    # %s:%d: ", file, line);
 	va_start(ap, fmt);
-	vkprintf(fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	kprintf("\n");
+	cmd_printf("    # %s:%d: %s\n", file, line, why);
 }
 
 static const char *result(bool ok)
@@ -76,7 +83,7 @@ static bool run_case(const struct selftest_case *tc, size_t number)
 	tc->run();
 	passed = !selftest_state.failed;
 
-	kprintf("    %s %zu %s\n", result(passed), number, tc->name);
+	cmd_printf("    %s %zu %s\n", result(passed), number, tc->name);
 	return passed;
 }
 
@@ -87,9 +94,9 @@ static void run_suite(const struct selftest_suite *suite, size_t number,
 	int suite_failed = 0;
 	size_t i;
 
-	kprintf("    KTAP version 1\n");
-	kprintf("    # Subtest: %s\n", suite->name);
-	kprintf("    1..%zu\n", suite->ncases);
+	cmd_printf("    KTAP version 1\n");
+	cmd_printf("    # Subtest: %s\n", suite->name);
+	cmd_printf("    1..%zu\n", suite->ncases);
 	for (i = 0; i < suite->ncases; i++) {
 		if (run_case(&suite->cases[i], i + 1))
 			(*passed)++;
@@ -97,7 +104,7 @@ static void run_suite(const struct selftest_suite *suite, size_t number,
 			suite_failed++;
 	}
 	*failed += suite_failed;
-	kprintf("%s %zu %s\n", result(suite_failed == 0), number, suite->name);
+	cmd_printf("%s %zu %s\n", result(suite_failed == 0), number, suite->name);
 }
 
 static bool suite_selected(const struct selftest_suite *suite,
@@ -120,12 +127,12 @@ int selftest_run(const char *name)
 	if (total == 0 && name)
 		return -ENOENT;
 
-	kprintf("KTAP version 1\n");
-	kprintf("1..%zu\n", total);
+	cmd_printf("KTAP version 1\n");
+	cmd_printf("1..%zu\n", total);
 	for (suite = __start_selftests; suite < __stop_selftests; suite++) {
 		if (suite_selected(suite, name))
 			run_suite(suite, ++number, &passed, &failed);
 	}
-	kprintf("selftest: %d passed, %d failed\n", passed, failed);
+	cmd_printf("selftest: %d passed, %d failed\n", passed, failed);
 	return failed;
 }

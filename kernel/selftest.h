@@ -34,7 +34,8 @@ struct selftest_suite {
 extern const struct selftest_suite __start_selftests[], __stop_selftests[];
 
 /* Record a failed expectation in the running case (prints a KTAP
- * diagnostic line with file and line). Use the EXPECT macros. */
+ * diagnostic line with file and line, on the standard output of the
+ * command that runs the tests). Use the EXPECT macros. */
 void selftest_fail(const char *file, int line, const char *fmt, ...) __printf(3, 4);
 
 #define EXPECT(cond)                                                           \
@@ -68,8 +69,10 @@ void selftest_fail(const char *file, int line, const char *fmt, ...) __printf(3,
  * someone else's allocation almost never does. */
 bool selftest_heap_balanced(void (*work)(void));
 
-/* Run every suite (name == NULL) or the one named; returns failed cases,
- * or -ENOENT if no suite has that name. */
+/* Run every suite (name == NULL) or the one named, printing the KTAP
+ * report to the calling command's standard output (kernel/cmd_output.h);
+ * returns failed cases, or -ENOENT (nothing printed) if no suite has
+ * that name. */
 int selftest_run(const char *name);
 
 #endif

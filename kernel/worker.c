@@ -12,7 +12,7 @@
  * workers, through atomic loads and stores.
  */
 #include "kernel/cpu.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/command.h"
 #include "kernel/smp.h"
@@ -77,7 +77,7 @@ static unsigned int nth_running_cpu(unsigned int i)
 static void workers_start(unsigned int n)
 {
 	if (__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
-		kprintf("worker: already running\n");
+		cmd_eprintf("worker: already running\n");
 		return;
 	}
 	workers.stop = false;
@@ -91,11 +91,11 @@ static void workers_start(unsigned int n)
 		id = thread_create_on(cpu, "worker", worker_main, NULL);
 		if (id < 0) {
 			__atomic_fetch_sub(&workers.running, 1, __ATOMIC_RELEASE);
-			kprintf("worker: %s\n", strerror(-id));
+			cmd_eprintf("worker: %s\n", strerror(-id));
 			return;
 		}
-		kprintf("worker: started (thread %d on CPU %u, reading %s)\n", id, cpu,
-			WORKER_FILE);
+		cmd_printf("worker: started (thread %d on CPU %u, reading %s)\n", id, cpu,
+			   WORKER_FILE);
 	}
 }
 
@@ -121,13 +121,13 @@ static unsigned int worker_threads(void)
 static void workers_stop(void)
 {
 	if (!__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
-		kprintf("worker: not running\n");
+		cmd_eprintf("worker: not running\n");
 		return;
 	}
 	__atomic_store_n(&workers.stop, true, __ATOMIC_RELEASE);
 	while (worker_threads())
 		thread_sleep(1);
-	kprintf("worker: stopped after %lu reads\n", (unsigned long)workers.reads);
+	cmd_printf("worker: stopped after %lu reads\n", (unsigned long)workers.reads);
 }
 
 /* `worker start N`: N from 1 to MAX_WORKERS. */
@@ -154,14 +154,16 @@ static void cmd_worker(int argc, char **argv)
 	else if (argc == 2 && strcmp(argv[1], "stop") == 0)
 		workers_stop();
 	else if (argc == 1 && __atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
-		kprintf("worker: running, %lu reads\n",
-			(unsigned long)__atomic_load_n(&workers.reads, __ATOMIC_RELAXED));
+		cmd_printf("worker: running, %lu reads\n",
+			   (unsigned long)__atomic_load_n(&workers.reads, __ATOMIC_RELAXED));
 	else if (argc == 1 && workers.error)
-		kprintf("worker: stopped: %s\n", strerror(workers.error));
+		cmd_printf("worker: stopped: %s\n", strerror(workers.error));
 	else if (argc == 1)
-		kprintf("worker: stopped\n");
-	else
-		kprintf("worker: usage: worker [start [N]|stop] (N from 1 to %d)\n", MAX_WORKERS);
+		cmd_printf("worker: stopped\n");
+	else {
+		shell_usage(argv[0]);
+		cmd_eprintf("worker: N from 1 to %d\n", MAX_WORKERS);
+	}
 }
 SHELL_COMMAND("worker", "[start [N]|stop]", "N threads calling vfs_read (one per CPU)",
 	      cmd_worker);

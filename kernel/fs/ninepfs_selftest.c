@@ -7,7 +7,7 @@
 #include "kernel/fs/ninepfs.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
@@ -176,8 +176,8 @@ static void every_cpu_reads_at_once(void)
 		good += readers[cpu].good;
 		bad += readers[cpu].bad;
 	}
-	kprintf("9p: %u whole reads of %u bytes from %u CPUs at once, %u wrong\n", good,
-		PATTERN_SIZE, started, bad);
+	cmd_printf("9p: %u whole reads of %u bytes from %u CPUs at once, %u wrong\n", good,
+		   PATTERN_SIZE, started, bad);
 	EXPECT_EQ(good, started * READS_PER_CPU);
 	EXPECT_EQ(bad, 0);
 	EXPECT_EQ(vfs_unlink(pattern_path), 0);

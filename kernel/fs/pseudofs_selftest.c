@@ -8,7 +8,7 @@
 #include "kernel/fs/mount.h"
 #include "kernel/fs/procfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
@@ -374,8 +374,8 @@ static void test_open_while_made_and_removed(void)
 		opens += churners[cpu].opens;
 		wrong += churners[cpu].wrong;
 	}
-	kprintf("    # %lu opens on %d CPUs while the file came and went %d times, %lu wrong\n",
-		opens, started, CHURN_ROUNDS, wrong);
+	cmd_printf("    # %lu opens on %d CPUs while the file came and went %d times, %lu wrong\n",
+		   opens, started, CHURN_ROUNDS, wrong);
 	EXPECT(opens > 0);
 	EXPECT_EQ(wrong, 0);
 }

@@ -9,7 +9,7 @@
 #include "kernel/fs/seq_file.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
 #include "kernel/smp.h"
@@ -437,8 +437,8 @@ static void test_lines_whole_while_records_change(void)
 	__atomic_store_n(&writer_stop, 1, __ATOMIC_RELEASE);
 	while (started && !__atomic_load_n(&writer_done, __ATOMIC_ACQUIRE))
 		thread_sleep(1);
-	kprintf("    # %lu lines read in pieces during %lu changes of the records, %lu torn\n",
-		lines, writer_changes, torn);
+	cmd_printf("    # %lu lines read in pieces during %lu changes of the records, %lu torn\n",
+		   lines, writer_changes, torn);
 	EXPECT(lines >= READ_PASSES * (RING_RECORDS - 1));
 	EXPECT(writer_changes > 0);
 	EXPECT_EQ(torn, 0);

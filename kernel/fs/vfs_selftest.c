@@ -9,7 +9,7 @@
 
 #include "kernel/mm/heap.h"
 #include "kernel/fs/ramfs.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -809,8 +809,8 @@ static void test_reads_never_tear(void)
 		reads += tear_readers[cpu].reads;
 		torn += tear_readers[cpu].torn;
 	}
-	kprintf("vfs: %lu reads on %d CPUs during %u rounds of writes, %lu torn\n",
-		reads, started, TEAR_ROUNDS, torn);
+	cmd_printf("vfs: %lu reads on %d CPUs during %u rounds of writes, %lu torn\n",
+		   reads, started, TEAR_ROUNDS, torn);
 	EXPECT_EQ(torn, 0);
 }
 

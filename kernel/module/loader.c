@@ -23,6 +23,7 @@
  * modules_mutex serializes loading and unloading; the list of modules is
  * also read without it (module_of_address), RCU-style.
  */
+#include "kernel/cmd_output.h"
 #include "kernel/module/arch_module.h"
 #include "kernel/module/elf_check.h"
 #include "kernel/module/internal.h"
@@ -124,7 +125,7 @@ static int read_modinfo(struct load_info *li)
 		return -ENOEXEC;
 	}
 	if (find_module(name)) {
-		kprintf("insmod: module %s is already loaded\n", name);
+		cmd_eprintf("insmod: module %s is already loaded\n", name);
 		return -EEXIST;
 	}
 	strlcpy(li->mod->name, name, sizeof(li->mod->name));
@@ -216,8 +217,8 @@ static int start_module(struct module *mod)
 	notify(mod, MODULE_STATE_COMING);
 	err = mod->init ? mod->init() : 0;
 	if (err) {
-		kprintf("insmod: init of %s failed: %d (%s); module unloaded\n", mod->name, err,
-			strerror(err));
+		cmd_eprintf("insmod: init of %s failed: %d (%s); module unloaded\n", mod->name, err,
+			    strerror(err));
 		notify(mod, MODULE_STATE_GOING);
 		unpublish(mod);
 		free_module(mod);
@@ -283,15 +284,15 @@ static int unload_locked(const char *name)
 	struct module *mod = find_module(name);
 
 	if (!mod) {
-		kprintf("rmmod: no module %s is loaded\n", name);
+		cmd_eprintf("rmmod: no module %s is loaded\n", name);
 		return -ENOENT;
 	}
 	if (mod->users) {
-		kprintf("rmmod: %s is in use by %s\n", name, module_next_user(mod, NULL)->name);
+		cmd_eprintf("rmmod: %s is in use by %s\n", name, module_next_user(mod, NULL)->name);
 		return -EBUSY;
 	}
 	if (!mod->exit && mod->init) {
-		kprintf("rmmod: %s has no exit function and cannot be removed\n", name);
+		cmd_eprintf("rmmod: %s has no exit function and cannot be removed\n", name);
 		return -EBUSY;
 	}
 	mod->state = MODULE_STATE_GOING;

@@ -8,7 +8,7 @@
 #include "kernel/module/module.h"
 #include "kernel/module/module_cmds.h"
 #include "kernel/module/modules_dep.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -16,7 +16,7 @@
 static void print_chunk(void *ctx, const char *text, size_t len)
 {
 	(void)ctx;
-	kprintf("%.*s", (int)len, text);
+	cmd_write(text, len);
 }
 
 /* The file's bytes, checked, and printed; or one line saying why not. */
@@ -33,7 +33,7 @@ static void show(const char *arg, const char *path, const void *image, size_t si
 	/* Named as Linux's modinfo names it: by the module the file is. */
 	if (!module_name_of_path(arg, strlen(arg), name, sizeof(name)))
 		strlcpy(name, arg, sizeof(name));
-	kprintf("modinfo: ERROR: could not get modinfo from '%s': %s\n", name, why);
+	cmd_eprintf("modinfo: ERROR: could not get modinfo from '%s': %s\n", name, why);
 }
 
 static void cmd_modinfo(int argc, char **argv)
@@ -44,16 +44,16 @@ static void cmd_modinfo(int argc, char **argv)
 	int err;
 
 	if (argc != 2) {
-		kprintf("usage: modinfo PATH|NAME\n");
+		shell_usage(argv[0]);
 		return;
 	}
 	module_path(argv[1], path, sizeof(path));
 	err = vfs_read_all(path, &image, &size);
 	if (err == -ENOENT)
-		kprintf("modinfo: ERROR: Module %s%s not found.\n",
-			strchr(argv[1], '/') ? "file " : "", argv[1]);
+		cmd_eprintf("modinfo: ERROR: Module %s%s not found.\n",
+			    strchr(argv[1], '/') ? "file " : "", argv[1]);
 	else if (err)
-		kprintf("modinfo: ERROR: %s: %s\n", path, strerror(err));
+		cmd_eprintf("modinfo: ERROR: %s: %s\n", path, strerror(err));
 	else
 		show(argv[1], path, image, size);
 	kfree(image);

@@ -20,13 +20,13 @@
  * host's build when the host's folder is shared and holds one, else the
  * boot archive's (module_dir_for): one tree, never a mix.
  */
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
 #include "kernel/module/module.h"
 #include "kernel/module/module_cmds.h"
 #include "kernel/module/modules_dep.h"
-#include "kernel/printk.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -62,19 +62,19 @@ static int read_plan(const char *dir, const char *name, char **text,
 	int err = read_dep(dir, text, &len);
 
 	if (err) {
-		kprintf("modprobe: FATAL: could not open %s/" MODULES_DEP ": %s\n", dir,
-			strerror(err));
+		cmd_eprintf("modprobe: FATAL: could not open %s/" MODULES_DEP ": %s\n", dir,
+			    strerror(err));
 		return err;
 	}
 	err = modules_dep_plan(*text, len, name, plan, &culprit);
 	ref_name(&culprit, bad);
 	if (err == -ENOENT)
-		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", bad, dir);
+		cmd_eprintf("modprobe: FATAL: Module %s not found in directory %s\n", bad, dir);
 	else if (err == -EINVAL)
-		kprintf("modprobe: FATAL: %s/" MODULES_DEP ": %s needs itself\n", dir, bad);
+		cmd_eprintf("modprobe: FATAL: %s/" MODULES_DEP ": %s needs itself\n", dir, bad);
 	else if (err == -E2BIG)
-		kprintf("modprobe: FATAL: %s needs more than %d modules\n", name,
-			MODPROBE_MAX_MODULES);
+		cmd_eprintf("modprobe: FATAL: %s needs more than %d modules\n", name,
+			    MODPROBE_MAX_MODULES);
 	return err;
 }
 
@@ -94,7 +94,7 @@ static int load_one(const char *dir, const struct dep_ref *ref, int nargs, char 
 	snprintf(path, sizeof(path), "%s/%.*s", dir, (int)ref->len, ref->path);
 	err = vfs_read_all(path, &image, &size);
 	if (err == -ENOENT) {
-		kprintf("modprobe: FATAL: Module %s not found in directory %s\n", name, dir);
+		cmd_eprintf("modprobe: FATAL: Module %s not found in directory %s\n", name, dir);
 		return err;
 	}
 	if (!err) {
@@ -103,7 +103,7 @@ static int load_one(const char *dir, const struct dep_ref *ref, int nargs, char 
 		kfree(image);
 	}
 	if (err) {
-		kprintf("modprobe: ERROR: could not insert '%s': %s\n", name, strerror(err));
+		cmd_eprintf("modprobe: ERROR: could not insert '%s': %s\n", name, strerror(err));
 		return err;
 	}
 	return 1;
@@ -144,11 +144,11 @@ static void remove_plan(const char *name, const struct modprobe_plan *plan)
 	int users = module_user_count(name);
 
 	if (users < 0) {
-		kprintf("modprobe: FATAL: Module %s is not in kernel.\n", name);
+		cmd_eprintf("modprobe: FATAL: Module %s is not in kernel.\n", name);
 		return;
 	}
 	if (users > 0) {
-		kprintf("modprobe: FATAL: Module %s is in use.\n", name);
+		cmd_eprintf("modprobe: FATAL: Module %s is in use.\n", name);
 		return;
 	}
 	if (module_unload(name) < 0)
@@ -169,7 +169,7 @@ static void modprobe_remove(const char *arg)
 	size_t len = 0;
 
 	if (!module_name_of_path(arg, strlen(arg), name, sizeof(name))) {
-		kprintf("modprobe: FATAL: Module %s is not in kernel.\n", arg);
+		cmd_eprintf("modprobe: FATAL: Module %s is not in kernel.\n", arg);
 		return;
 	}
 	/* What it needed, if modules.dep says: without it, only name goes. */
@@ -191,13 +191,13 @@ static void cmd_modprobe(int argc, char **argv)
 		return;
 	}
 	if (argc < 2 || argv[1][0] == '-') {
-		kprintf("usage: modprobe NAME [name=value ...] | modprobe -r NAME\n");
+		shell_usage(argv[0]);
 		return;
 	}
 	if (read_plan(dir, argv[1], &text, &plan) == 0)
 		load_plan(dir, &plan, argc - 2, argv + 2);
 	kfree(text);
 }
-SHELL_COMMAND("modprobe", "[-r] NAME [name=value ...]",
+SHELL_COMMAND("modprobe", "NAME [name=value ...]\n-r NAME",
 	      "load a module and what it needs (modules.dep, /host's build first); -r: remove them",
 	      cmd_modprobe);

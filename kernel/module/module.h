@@ -110,10 +110,14 @@ struct module {
 /* Load the module in image[0..size) (a copy: the caller keeps its
  * buffer), set its parameters from args[0..nargs) ("name=value"), run its
  * init. Returns 0 or a negative errno; on error nothing is left behind
- * and a one-line reason has been printed. */
+ * and a one-line reason has been printed: as a kernel message if the
+ * file or its parameters are wrong (what Linux's loader logs), on the
+ * calling command's standard error (kernel/cmd_output.h) if the module
+ * is already loaded or its init failed (what insmod itself reports). */
 int module_load(const void *image, size_t size, int nargs, char **args);
 /* Remove a loaded module: -ENOENT if there is none by that name, -EBUSY
- * if another module uses it or it has no exit function. */
+ * if another module uses it or it has no exit function, each after a
+ * line on the calling command's standard error, as rmmod says it. */
 int module_unload(const char *name);
 
 /* How many loaded modules use the exports of the module called name,

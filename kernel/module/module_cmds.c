@@ -3,7 +3,7 @@
 #include "kernel/module/module.h"
 #include "kernel/module/module_cmds.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
 #include "lib/errno.h"
@@ -48,13 +48,13 @@ static void cmd_insmod(int argc, char **argv)
 	int err;
 
 	if (argc < 2) {
-		kprintf("usage: insmod PATH [name=value ...]\n");
+		shell_usage(argv[0]);
 		return;
 	}
 	module_path(argv[1], path, sizeof(path));
 	err = vfs_read_all(path, &image, &size);
 	if (err) {
-		kprintf("insmod: %s: %s\n", path, strerror(err));
+		cmd_eprintf("insmod: %s: %s\n", path, strerror(err));
 		return;
 	}
 	/* module_load prints its own one-line reason on failure. */
@@ -67,7 +67,7 @@ SHELL_COMMAND("insmod", "PATH [name=value ...]", "load a module (a name: NAME.ko
 static void cmd_rmmod(int argc, char **argv)
 {
 	if (argc != 2) {
-		kprintf("usage: rmmod NAME\n");
+		shell_usage(argv[0]);
 		return;
 	}
 	module_unload(argv[1]);
@@ -81,17 +81,17 @@ static void print_module(struct module *mod, void *ctx)
 	const struct module *user = module_next_user(mod, NULL);
 
 	(void)ctx;
-	kprintf("%-19s %8zu  %u", mod->name, module_size(mod), mod->users);
+	cmd_printf("%-19s %8zu  %u", mod->name, module_size(mod), mod->users);
 	for (const char *sep = " "; user; user = module_next_user(mod, user), sep = ",")
-		kprintf("%s%s", sep, user->name);
-	kprintf("\n");
+		cmd_printf("%s%s", sep, user->name);
+	cmd_printf("\n");
 }
 
 static void cmd_lsmod(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	kprintf("%-19s %8s  %s\n", "Module", "Size", "Used by");
+	cmd_printf("%-19s %8s  %s\n", "Module", "Size", "Used by");
 	module_for_each(print_module, NULL);
 }
 SHELL_COMMAND("lsmod", "", "list loaded modules: name, size in bytes, how many use it and which",

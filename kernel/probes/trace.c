@@ -32,6 +32,7 @@
  */
 #include "kernel/probes/trace.h"
 #include "kernel/arch.h"
+#include "kernel/cmd_output.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
@@ -273,13 +274,15 @@ static int take_snapshot(struct trace_snapshot *s, struct trace_record **buffer)
 	return err;
 }
 
-/* One record, one line, printed by one kprintf: a hit that printk has to
- * defer (a printing probe on the console's own path) then comes out
- * between two lines, never inside one, and is kept or dropped whole.
+/* One record, one line, printed by one call of print: kprintf for a hit
+ * as it happens (a kernel message), cmd_printf for `trace`'s records (the
+ * command's output). A hit that printk has to defer (a printing probe on
+ * the console's own path) then comes out between two lines, never inside
+ * one, and is kept or dropped whole.
  * The line starts with the time since boot in seconds, to the
  * microsecond (enough to tell apart calls of a function that takes
  * microseconds, as vfs_read does), then the CPU that recorded it. */
-static void print_record(const struct trace_record *r)
+static void print_record(int (*print)(const char *fmt, ...), const struct trace_record *r)
 {
 	static const char kinds[] = { 'k', 'j', 'r' };
 	char where[80], what[128];
@@ -294,9 +297,9 @@ static void print_record(const struct trace_record *r)
 		snprintf(what, sizeof(what), "args 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx 0x%lx",
 			 (unsigned long)v[0], (unsigned long)v[1], (unsigned long)v[2],
 			 (unsigned long)v[3], (unsigned long)v[4], (unsigned long)v[5]);
-	kprintf("%6lu.%06lu  [cpu %u]  %s(%u)  #%d %c %s  %s\n",
-		(unsigned long)(t / NSEC_PER_SEC), (unsigned long)(t % NSEC_PER_SEC / NSEC_PER_USEC),
-		r->cpu, r->thread, r->thread_id, r->probe_id, kinds[r->kind], where, what);
+	print("%6lu.%06lu  [cpu %u]  %s(%u)  #%d %c %s  %s\n",
+	      (unsigned long)(t / NSEC_PER_SEC), (unsigned long)(t % NSEC_PER_SEC / NSEC_PER_USEC),
+	      r->cpu, r->thread, r->thread_id, r->probe_id, kinds[r->kind], where, what);
 }
 
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
@@ -305,7 +308,7 @@ void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 	struct trace_record r;
 
 	fill_record(&r, this_cpu()->id, probe_id, kind, addr, values);
-	print_record(&r);
+	print_record(kprintf, &r);
 }
 
 /* The part whose next record to print is the oldest, or NULL when all
@@ -328,17 +331,18 @@ static struct trace_part *oldest_part(struct trace_snapshot *s)
 	return oldest;
 }
 
-/* Print the snapshot, merged oldest first across CPUs. */
+/* Print the snapshot, merged oldest first across CPUs, as the command's
+ * output. */
 static void print_snapshot(struct trace_snapshot *s)
 {
 	struct trace_part *p;
 	size_t shown = 0;
 
 	while ((p = oldest_part(s)) != NULL) {
-		print_record(&p->records[p->printed++]);
+		print_record(cmd_printf, &p->records[p->printed++]);
 		shown++;
 	}
-	kprintf("trace: %lu records, %lu lost\n", (unsigned long)shown, (unsigned long)s->lost);
+	cmd_printf("trace: %lu records, %lu lost\n", (unsigned long)shown, (unsigned long)s->lost);
 }
 
 int trace_print(void)

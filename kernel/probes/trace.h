@@ -33,13 +33,15 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES]);
 
 /* Print the record trace_record would append, as a line of `trace`
- * prints it (for a probe that prints each hit). Safe in a handler, even
+ * prints it, as a kernel message (for a probe that prints each hit:
+ * it runs in no command). Safe in a handler, even
  * one that interrupted the console on this CPU: see kernel/printk.c. */
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		     const uint64_t values[TRACE_VALUES]);
 
 /* Print every CPU's records since the last trace_clear, merged in time
- * order, one line each, then "trace: N records, M lost". Recording goes
+ * order, one line each, then "trace: N records, M lost", to the calling
+ * command's standard output (kernel/cmd_output.h). Recording goes
  * on meanwhile. 0, or -ENOMEM (nothing printed) if there is no memory
  * for the copy it prints from. */
 int trace_print(void);

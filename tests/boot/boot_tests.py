@@ -1846,10 +1846,16 @@ def test_probe_errors(m):
             expect_exact(m.command("probe del %d" % number),
                          "probe %d: removed" % number, "probe del")
     check(refused, "no offset of vfs_read+0x1..0x4 was refused as not an instruction boundary")
-    for cmd in ("probe", "probe frob", "probe add -x vfs_read", "trace frob"):
-        out = m.command(cmd)
-        check(len(out) == 1 and "usage" in out[0], "`%s`: expected one usage line, got %s"
-              % (cmd, show(out)))
+    # A wrong use prints every form of the command, the first after
+    # "NAME: usage: " and the others lined up under it.
+    lead = " " * len("probe: usage: ")
+    probe_usage = ["probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]"] + [
+        lead + "probe " + form for form in
+        ("list", "on|off [TARGET]", "optimize on|off", "del TARGET|all", "show [TARGET]")]
+    for cmd, want in (("probe", probe_usage), ("probe frob", probe_usage),
+                      ("probe add -x vfs_read", probe_usage),
+                      ("trace frob", ["trace: usage: trace [clear]"])):
+        expect_lines_exactly(m, cmd, want)
     out = m.command("uptime")
     parse_uptime(out)
 

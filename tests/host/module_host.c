@@ -12,6 +12,7 @@
 
 #include "tests/host/rename.h"
 #include "kernel/arch.h"
+#include "kernel/cmd_output.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/module/internal.h"
 #include "kernel/mutex.h"
@@ -37,17 +38,38 @@ void module_host_log_to(void *file)
 	log_file = file;
 }
 
-int kprintf(const char *fmt, ...)
+static int log_vprintf(const char *fmt, va_list ap)
 {
 	char line[512];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+
+	if (log_file)
+		fputs(line, log_file);
+	return n;
+}
+
+int kprintf(const char *fmt, ...)
+{
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = log_vprintf(fmt, ap);
 	va_end(ap);
-	if (log_file)
-		fputs(line, log_file);
+	return n;
+}
+
+/* The loader's lines for the command that called it (already loaded, a
+ * failed init, rmmod's refusals) go to the same log as its kernel
+ * messages: the tests read what it said, whichever stream. */
+int cmd_eprintf(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = log_vprintf(fmt, ap);
+	va_end(ap);
 	return n;
 }
 

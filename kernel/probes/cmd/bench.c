@@ -21,10 +21,10 @@
  * Output lines start with "bench:" and are read by tools/bench.py.
  */
 #include "kernel/arch.h"
+#include "kernel/cmd_output.h"
 #include "kernel/backtrace.h"
 #include "kernel/mm/heap.h"
 #include "kernel/rcu.h"
-#include "kernel/printk.h"
 #include "kernel/probes/probe_report.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
@@ -236,7 +236,7 @@ static int add_all(const char *name, struct probes *p, struct kprobe *shown)
 	if (!err && p->has_j)
 		err = register_jprobe(&p->j);
 	if (err) {
-		kprintf("bench: %-22s error %d\n", name, err);
+		cmd_eprintf("bench: %-22s error %d\n", name, err);
 		remove_all(p);
 		return err;
 	}
@@ -254,10 +254,10 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 	if (add_all(name, p, shown) < 0)
 		return;
 	t = time_reads(f, calls);
-	kprintf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n", name,
-		(unsigned long)((t - MIN(t, base)) / calls),
-		(unsigned long)((t - MIN(t, base)) * 100 / calls % 100), path_of(shown),
-		handler_hits / REPEATS);
+	cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n", name,
+		   (unsigned long)((t - MIN(t, base)) / calls),
+		   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100), path_of(shown),
+		   handler_hits / REPEATS);
 	remove_all(p);
 }
 
@@ -456,8 +456,8 @@ static void background_find(struct background *bg)
 		time_pairs();
 		settle_pairs();
 		dropped = background_drop_hit(bg);
-		kprintf("bench: background probes, round %d: %lu found, %lu hit and dropped\n",
-			round + 1, (unsigned long)(bg->count + dropped), (unsigned long)dropped);
+		cmd_printf("bench: background probes, round %d: %lu found, %lu hit and dropped\n",
+			   round + 1, (unsigned long)(bg->count + dropped), (unsigned long)dropped);
 		if (dropped == 0)
 			break;
 	}
@@ -485,15 +485,15 @@ static void report_pairs(const struct background *bg, size_t n)
 	t = time_pairs();
 	hits = background_hits(bg, n) - before;
 	settle_pairs();
-	kprintf("bench: register+unregister with %lu probes: %lu cycles (background hits %lu)\n",
-		(unsigned long)n, (unsigned long)t, hits);
+	cmd_printf("bench: register+unregister with %lu probes: %lu cycles (background hits %lu)\n",
+		   (unsigned long)n, (unsigned long)t, hits);
 	for (size_t i = 0; i < n && hits; i++) {
 		char at[80];
 
 		if (!kprobe_nhit(bg->probes[i]) && !kprobe_nmissed(bg->probes[i]))
 			continue;	/* (counted since it was registered) */
 		sym_format_offset((uintptr_t)bg->probes[i]->addr, at, sizeof(at));
-		kprintf("bench:   background probe hit at %s\n", at);
+		cmd_printf("bench:   background probe hit at %s\n", at);
 	}
 }
 
@@ -514,10 +514,10 @@ static void bench_memory(void)
 	heap_get_stats(&before);
 	register_kprobe(&kp);
 	heap_get_stats(&during);
-	kprintf("bench: %-22s %lu bytes (heap %lu, %lu instruction slots)\n", "memory per probe",
-		(unsigned long)(during.bytes_in_use - before.bytes_in_use + sizeof(kp)),
-		(unsigned long)(during.bytes_in_use - before.bytes_in_use),
-		kprobe_slots_in_use() - slots);
+	cmd_printf("bench: %-22s %lu bytes (heap %lu, %lu instruction slots)\n", "memory per probe",
+		   (unsigned long)(during.bytes_in_use - before.bytes_in_use + sizeof(kp)),
+		   (unsigned long)(during.bytes_in_use - before.bytes_in_use),
+		   kprobe_slots_in_use() - slots);
 	unregister_kprobe(&kp);
 	unregister_kprobe(&first);
 }
@@ -537,7 +537,7 @@ static void bench_register(void)
 
 	bg.probes = kmalloc(BACKGROUND_MAX * sizeof(*bg.probes));
 	if (!store || !bg.probes || skip_measured_and_callers(&bg, "vfs_read") < 0) {
-		kprintf("bench: register+unregister no memory for the background probes\n");
+		cmd_eprintf("bench: register+unregister no memory for the background probes\n");
 		kfree(store);
 		kfree(bg.probes);
 		return;
@@ -557,9 +557,9 @@ static void bench_register(void)
 			t_reg = arch_cycles() - t0;
 			optimizer_wait_idle(OPTIMIZER_WAIT);
 			t_opt = arch_cycles() - t0 - t_reg;
-			kprintf("bench: register_kprobes of %lu probes: %lu cycles, optimizer after it:"
-				" %lu cycles\n", (unsigned long)n, (unsigned long)t_reg,
-				(unsigned long)t_opt);
+			cmd_printf("bench: register_kprobes of %lu probes: %lu cycles, optimizer after it:"
+				   " %lu cycles\n", (unsigned long)n, (unsigned long)t_reg,
+				   (unsigned long)t_opt);
 		} else if (n > have) {
 			register_kprobes(bg.probes + have, (int)(n - have));
 		}
@@ -569,7 +569,7 @@ static void bench_register(void)
 	background_remove(&bg, have);
 	kfree(store);
 	kfree(bg.probes);
-	kprintf("bench: grace period %lu cycles\n", (unsigned long)time_grace_period());
+	cmd_printf("bench: grace period %lu cycles\n", (unsigned long)time_grace_period());
 	bench_memory();
 }
 
@@ -598,14 +598,14 @@ static void bench_hits(unsigned long calls)
 	long step_off;
 
 	if (vfs_open(BENCH_FILE, O_RDONLY, &f) < 0) {
-		kprintf("bench: cannot open %s\n", BENCH_FILE);
+		cmd_eprintf("bench: cannot open %s\n", BENCH_FILE);
 		return;
 	}
-	kprintf("bench: calls %lu, cycles per tick %lu (tick = %u ms)\n", calls,
-		(unsigned long)cycles_per_tick(), 1000 / TIMER_HZ);
+	cmd_printf("bench: calls %lu, cycles per tick %lu (tick = %u ms)\n", calls,
+		   (unsigned long)cycles_per_tick(), 1000 / TIMER_HZ);
 	base = time_reads(f, calls);
-	kprintf("bench: %-22s %6lu.%02lu cycles/call\n", "baseline", (unsigned long)(base / calls),
-		(unsigned long)(base * 100 / calls % 100));
+	cmd_printf("bench: %-22s %6lu.%02lu cycles/call\n", "baseline", (unsigned long)(base / calls),
+		   (unsigned long)(base * 100 / calls % 100));
 	step_off = stepped_offset();
 
 	struct probes k = { .k = { .symbol_name = "vfs_read", .pre_handler = count_pre }, .has_k = true };
@@ -630,7 +630,7 @@ static void bench_hits(unsigned long calls)
 	if (step_off > 0)
 		row("k-single-stepped", f, calls, base, &kstep, &kstep.k);
 	else
-		kprintf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
+		cmd_printf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
 	vfs_close(f);
 }
@@ -742,7 +742,7 @@ static unsigned long scale_run(unsigned int n, unsigned int ms)
 	__atomic_store_n(&scale_go, 1, __ATOMIC_RELEASE);
 	thread_sleep((uint64_t)ms * TIMER_HZ / 1000 + 1);
 	while (!wait_count(&scale_done, (int)started))
-		kprintf("bench: scale still waiting for the calling threads\n");
+		cmd_eprintf("bench: scale still waiting for the calling threads\n");
 	for (unsigned int i = 0; i < started; i++) {
 		calls += scalers[i].calls;
 		faults_taken += scalers[i].faults;
@@ -779,8 +779,8 @@ static void scale_row(const char *name, struct probes *p, struct kprobe *shown,
 		/* The fault rows' "hits" are their exceptions. */
 		unsigned long hits = row_hits(p) + faults_taken, calls = scale_run(n, ms);
 
-		kprintf("bench: scale %-22s cpus %u calls %lu hits %lu ms %u path %s\n", name, n,
-			calls, row_hits(p) + faults_taken - hits, ms, shown ? path_of(shown) : "-");
+		cmd_printf("bench: scale %-22s cpus %u calls %lu hits %lu ms %u path %s\n", name, n,
+			   calls, row_hits(p) + faults_taken - hits, ms, shown ? path_of(shown) : "-");
 	}
 	scale_faults = 0;
 	remove_all(p);
@@ -826,7 +826,7 @@ static void scale_rows(scale_fn fn, unsigned int ms, bool with_none)
 /* bench scale: every scaling row from 1, 2 and 4 CPUs at once. */
 static void bench_scale(unsigned int ms)
 {
-	kprintf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
+	cmd_printf("bench: scale cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
 	scale_rows(scale_row, ms, true);
 }
 
@@ -877,10 +877,10 @@ static void interleaved_row(const char *name, struct probes *p, struct kprobe *s
 		scale_faults = run->probed ? faults : 0;
 		hits = row_hits(p) + faults_taken;
 		calls = scale_run(run->cpus, ms);
-		kprintf("bench: interleaved %-22s %s cpus %u calls %lu hits %lu ms %u path %s\n",
-			name, run->probed ? "row" : "ref", run->cpus, calls,
-			row_hits(p) + faults_taken - hits, ms,
-			run->probed && shown ? path_of(shown) : "-");
+		cmd_printf("bench: interleaved %-22s %s cpus %u calls %lu hits %lu ms %u path %s\n",
+			   name, run->probed ? "row" : "ref", run->cpus, calls,
+			   row_hits(p) + faults_taken - hits, ms,
+			   run->probed && shown ? path_of(shown) : "-");
 	}
 	scale_faults = 0;
 	if (registered)
@@ -891,7 +891,7 @@ static void interleaved_row(const char *name, struct probes *p, struct kprobe *s
  * with its reference, on 1 and 2 CPUs (tools/bench.py boots -smp 2). */
 static void bench_interleaved(unsigned int ms)
 {
-	kprintf("bench: interleaved cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
+	cmd_printf("bench: interleaved cpus running %u\n", (unsigned)bits_set(smp_cpus_running()));
 	scale_rows(interleaved_row, ms, false);
 }
 
@@ -906,8 +906,6 @@ static void bench_registration(void)
 	kprobes_set_optimization(was_optimizing);
 }
 
-#define SCALE_USAGE "bench scale [MS] [interleaved]"
-#define BENCH_USAGE "bench: usage: bench [CALLS] | bench register | " SCALE_USAGE "\n"
 #define MAX_CALLS 10000000
 #define SCALE_MAX_MS 10000
 
@@ -919,7 +917,7 @@ static bool bench_hits_cmd(int argc, char **argv)
 			    : 0;
 
 	if (err == -EINVAL)
-		kprintf(BENCH_USAGE);
+		shell_usage("bench");
 	if (err)
 		return false;
 	bench_hits((unsigned long)calls);
@@ -936,7 +934,7 @@ static bool bench_scale_cmd(int argc, char **argv)
 			       : 0;
 
 	if (numbers > 1 || err == -EINVAL)
-		kprintf("bench: usage: " SCALE_USAGE "\n");
+		shell_usage("bench");
 	if (numbers > 1 || err)
 		return false;
 	if (interleaved)
@@ -962,9 +960,9 @@ static void cmd_bench(int argc, char **argv)
 	else if (argc <= 2)
 		done = bench_hits_cmd(argc, argv);
 	else
-		kprintf(BENCH_USAGE);
+		shell_usage("bench");
 	if (done)
-		kprintf("bench: done\n");
+		cmd_printf("bench: done\n");
 }
-SHELL_COMMAND("bench", "[CALLS|register|scale [MS] [interleaved]]",
+SHELL_COMMAND("bench", "[CALLS]\nregister\nscale [MS] [interleaved]",
 	      "measure a probe hit on vfs_read, registration, or scaling", cmd_bench);

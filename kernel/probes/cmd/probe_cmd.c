@@ -24,9 +24,9 @@
  * name the module.
  */
 #include "kernel/arch.h"
+#include "kernel/cmd_output.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
-#include "kernel/printk.h"
 #include "kernel/probes/files/probe_line.h"
 #include "kernel/probes/probe_report.h"
 #include "kernel/probes/trace.h"
@@ -137,14 +137,14 @@ static int parse_location(const char *text, char *name, size_t size, uint64_t *o
 
 static void report_bad_location(const char *text)
 {
-	kprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", text);
+	cmd_eprintf("probe: bad location '%s' (SYMBOL or SYMBOL+OFFSET)\n", text);
 }
 
 /* Past the end of a function is some other function's code. */
 static void report_past_end(const char *name, uint64_t offset, uint64_t size)
 {
-	kprintf("probe: %s+0x%lx is past the end of %s (0x%lx bytes)\n", name,
-		(unsigned long)offset, name, (unsigned long)size);
+	cmd_eprintf("probe: %s+0x%lx is past the end of %s (0x%lx bytes)\n", name,
+		    (unsigned long)offset, name, (unsigned long)size);
 }
 
 /* Explain a registration error in one line. */
@@ -156,34 +156,34 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 	switch (err) {
 	case -ENOENT:
 		if (known)
-			kprintf("probe: %s+0x%lx is not in a function\n", name, (unsigned long)offset);
+			cmd_eprintf("probe: %s+0x%lx is not in a function\n", name, (unsigned long)offset);
 		else
-			kprintf("probe: no symbol '%s'\n", name);
+			cmd_eprintf("probe: no symbol '%s'\n", name);
 		break;
 	case -ERANGE:
 		report_past_end(name, offset, known ? sym.size : 0);
 		break;
 	case -EILSEQ:
-		kprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
+		cmd_eprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
 		break;
 	case -EBUSY:
-		kprintf("probe: %s already has a jprobe\n", name);
+		cmd_eprintf("probe: %s already has a jprobe\n", name);
 		break;
 	case -ENOMEM:
-		kprintf("probe: out of memory or instruction slots\n");
+		cmd_eprintf("probe: out of memory or instruction slots\n");
 		break;
 	case -EINVAL:
 		if (known && kprobe_blacklisted(sym.addr + offset))
-			kprintf("probe: %s is blacklisted\n", name);
+			cmd_eprintf("probe: %s is blacklisted\n", name);
 		else if (kind != KPROBE_KIND_K && offset)
-			kprintf("probe: a %s must be at a function's entry\n",
-				kind == KPROBE_KIND_J ? "jprobe" : "kretprobe");
+			cmd_eprintf("probe: a %s must be at a function's entry\n",
+				    kind == KPROBE_KIND_J ? "jprobe" : "kretprobe");
 		else
-			kprintf("probe: the instruction at %s+0x%lx cannot be probed\n",
-				name, (unsigned long)offset);
+			cmd_eprintf("probe: the instruction at %s+0x%lx cannot be probed\n",
+				    name, (unsigned long)offset);
 		break;
 	default:
-		kprintf("probe: %s\n", strerror(err));
+		cmd_eprintf("probe: %s\n", strerror(err));
 	}
 }
 
@@ -206,8 +206,6 @@ static void do_unregister(struct shell_probe *sp)
 	else
 		unregister_kprobe(&sp->kp);
 }
-
-#define ADD_USAGE "probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]\n"
 
 /* maxactive=N of `probe add -r`. Returns as shell_parse_number does. */
 static int parse_maxactive(const char *text, int *maxactive)
@@ -243,20 +241,20 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 		else
 			err = -EINVAL;
 		if (err == -EINVAL)
-			kprintf(ADD_USAGE);
+			shell_usage("probe");
 		if (err)
 			return false;
 	}
 	if (ret && jump) {
-		kprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
+		cmd_eprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
 		return false;
 	}
 	if (sp->post && (ret || jump)) {
-		kprintf("probe: -a (a post-handler) is for kprobes only\n");
+		cmd_eprintf("probe: -a (a post-handler) is for kprobes only\n");
 		return false;
 	}
 	if (maxactive && !ret) {
-		kprintf("probe: maxactive= is for kretprobes (-r) only\n");
+		cmd_eprintf("probe: maxactive= is for kretprobes (-r) only\n");
 		return false;
 	}
 	sp->kind = ret ? KPROBE_KIND_R : jump ? KPROBE_KIND_J : KPROBE_KIND_K;
@@ -335,7 +333,7 @@ static void probe_add(int argc, char **argv)
 	char name[64];
 
 	if (!sp) {
-		kprintf("probe: out of memory\n");
+		cmd_eprintf("probe: out of memory\n");
 		return;
 	}
 	if (!parse_add(argc, argv, sp, &where) ||
@@ -345,8 +343,8 @@ static void probe_add(int argc, char **argv)
 	if (register_shell_probe(sp, name, offset) < 0)
 		goto fail;
 	keep_shell_probe(sp);
-	kprintf("probe %u: %c %s+0x%lx at 0x%016lx\n", sp->kp.id, probe_kind_letter(sp->kind),
-		name, (unsigned long)offset, (unsigned long)sp->kp.addr);
+	cmd_printf("probe %u: %c %s+0x%lx at 0x%016lx\n", sp->kp.id, probe_kind_letter(sp->kind),
+		   name, (unsigned long)offset, (unsigned long)sp->kp.addr);
 	return;
 fail:
 	kfree(sp);
@@ -380,7 +378,7 @@ static bool parse_target(const char *text, struct target *t)
 	if (err)
 		return false;
 	if (sym_by_name(t->name, &t->sym) < 0) {
-		kprintf("probe: no symbol '%s'\n", t->name);
+		cmd_eprintf("probe: no symbol '%s'\n", t->name);
 		return false;
 	}
 	return true;
@@ -400,7 +398,7 @@ static void report_no_match(const char *text, const struct target *t)
 	if (!t->by_number && t->offset >= t->sym.size)
 		report_past_end(t->name, t->offset, t->sym.size);
 	else
-		kprintf("probe: no probe %s\n", text);
+		cmd_eprintf("probe: no probe %s\n", text);
 }
 
 /* Call fn(info, ctx) for each registered probe, in registration order,
@@ -461,8 +459,8 @@ static int find_targets(const char *text)
 	if (s.n == 0)
 		report_no_match(text, &t);
 	else if (s.matches > s.n)
-		kprintf("probe: %d probes match %s; only the first %d are taken\n",
-			s.matches, text, s.n);
+		cmd_eprintf("probe: %d probes match %s; only the first %d are taken\n",
+			    s.matches, text, s.n);
 	return s.n ? s.n : -1;
 }
 
@@ -499,9 +497,9 @@ static struct shell_probe *own_probe(const struct kprobe_info *info)
 	struct shell_probe *sp = shell_probe_by_id(info->id);
 
 	if (!sp && info->owner[0])
-		kprintf("probe: probe %u belongs to module %s (rmmod it)\n", info->id, info->owner);
+		cmd_eprintf("probe: probe %u belongs to module %s (rmmod it)\n", info->id, info->owner);
 	else if (!sp)
-		kprintf("probe: probe %u belongs to the kernel\n", info->id);
+		cmd_eprintf("probe: probe %u belongs to the kernel\n", info->id);
 	return sp;
 }
 
@@ -519,7 +517,7 @@ static void probe_del(const char *target)
 		list_del(&sp->node);
 		spin_unlock_irqrestore(&shell_probes_lock, flags);
 		do_unregister(sp);
-		kprintf("probe %u: removed\n", sp->kp.id);
+		cmd_printf("probe %u: removed\n", sp->kp.id);
 		kfree(sp);
 	}
 }
@@ -555,7 +553,7 @@ static void probe_del_all(void)
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
 	batch = kmalloc(MAX(n, 1) * sizeof(*batch));
 	if (!batch) {
-		kprintf("probe: out of memory\n");
+		cmd_eprintf("probe: out of memory\n");
 		return;
 	}
 	flags = spin_lock_irqsave(&shell_probes_lock);
@@ -572,7 +570,7 @@ static void probe_del_all(void)
 	kfree(batch);
 	list_for_each_entry_safe(sp, tmp, &doomed, node)
 		kfree(sp);
-	kprintf("probe: removed %d probes\n", n);
+	cmd_printf("probe: removed %d probes\n", n);
 }
 
 static void probe_enable(const char *target, bool on)
@@ -588,7 +586,7 @@ static void probe_enable(const char *target, bool on)
 			enable_kprobe(&sp->kp);
 		else
 			disable_kprobe(&sp->kp);
-		kprintf("probe %u: %s\n", sp->kp.id, on ? "enabled" : "disabled");
+		cmd_printf("probe %u: %s\n", sp->kp.id, on ? "enabled" : "disabled");
 	}
 }
 
@@ -602,7 +600,7 @@ static bool list_one(const struct kprobe_info *info, void *ctx)
 
 	probe_format_shell_line(info, owner_name(info, shell_probe_by_id(info->id)), line,
 				sizeof(line));
-	kprintf("%s", line);
+	cmd_printf("%s", line);
 	return ++*listed < MAX_LISTED;
 }
 
@@ -611,25 +609,25 @@ static void probe_list(void)
 	int listed = 0, total;
 
 	if (!kprobes_globally_armed())
-		kprintf("probes disarmed\n");
+		cmd_printf("probes disarmed\n");
 	total = for_each_probe(list_one, &listed);
 	if (total == 0)
-		kprintf("no probes\n");
+		cmd_printf("no probes\n");
 	if (total > MAX_LISTED)
-		kprintf("(%d more not shown)\n", total - MAX_LISTED);
+		cmd_printf("(%d more not shown)\n", total - MAX_LISTED);
 }
 
 static void print_bytes(const char *label, const uint8_t *bytes, size_t n)
 {
-	kprintf("  %-9s", label);
+	cmd_printf("  %-9s", label);
 	for (size_t i = 0; i < n; i++)
-		kprintf(" %02x", bytes[i]);
-	kprintf("\n");
+		cmd_printf(" %02x", bytes[i]);
+	cmd_printf("\n");
 }
 
 static void print_counts(const struct kprobe_info *info)
 {
-	kprintf("  hits      %lu\n  missed    %lu\n", info->nhit, info->nmissed);
+	cmd_printf("  hits      %lu\n  missed    %lu\n", info->nhit, info->nmissed);
 }
 
 /* The lines of the point's code: its bytes, its instruction, how hits
@@ -638,18 +636,18 @@ static void print_point(const struct kprobe_report *r)
 {
 	print_bytes("original", r->original, sizeof(r->original));
 	print_bytes("live", r->live, sizeof(r->live));
-	kprintf("  insn      %s\n", r->insn);
+	cmd_printf("  insn      %s\n", r->insn);
 	if (r->slot) {
-		kprintf("  slot      0x%016lx\n", (unsigned long)r->slot);
+		cmd_printf("  slot      0x%016lx\n", (unsigned long)r->slot);
 		print_bytes("slot code", r->slot_code, sizeof(r->slot_code));
 	} else {
-		kprintf("  slot      none (emulated)\n");
+		cmd_printf("  slot      none (emulated)\n");
 	}
-	kprintf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
-		" detour copy %lu\n", probe_exec_name(r->info.path),
-		r->taken[PROBE_EXEC_EMULATE], r->taken[PROBE_EXEC_BOOST],
-		r->taken[PROBE_EXEC_STEP], r->taken[PROBE_EXEC_DETOUR]);
-	kprintf("  %s\n", r->optimizer);
+	cmd_printf("  path      %s; taken: emulated %lu, boosted %lu, single-stepped %lu,"
+		   " detour copy %lu\n", probe_exec_name(r->info.path),
+		   r->taken[PROBE_EXEC_EMULATE], r->taken[PROBE_EXEC_BOOST],
+		   r->taken[PROBE_EXEC_STEP], r->taken[PROBE_EXEC_DETOUR]);
+	cmd_printf("  %s\n", r->optimizer);
 }
 
 /* A gone probe's line: where it was, what happened to its code, and
@@ -659,12 +657,12 @@ static void print_gone(const struct kprobe_report *r, const char *place,
 {
 	const struct kprobe_info *info = &r->info;
 
-	kprintf("  gone      %s: %s", place, r->gone_why);
+	cmd_printf("  gone      %s: %s", place, r->gone_why);
 	if (sp)
-		kprintf("; `probe del %u` removes it", info->id);
+		cmd_printf("; `probe del %u` removes it", info->id);
 	else if (info->owner[0])
-		kprintf("; `rmmod %s` removes it", info->owner);
-	kprintf("\n");
+		cmd_printf("; `rmmod %s` removes it", info->owner);
+	cmd_printf("\n");
 }
 
 /* Everything about the probe numbered id (its report), whoever owns it. */
@@ -676,14 +674,14 @@ static void show_one(unsigned int id)
 	char flags[48], place[PROBE_PLACE_MAX];
 
 	if (kprobe_report(id, &r) < 0) {
-		kprintf("probe: no probe %u\n", id);	/* removed meanwhile */
+		cmd_eprintf("probe: no probe %u\n", id);	/* removed meanwhile */
 		return;
 	}
 	probe_format_place(info, place, sizeof(place));
 	probe_format_flags(info->flags, " ", flags, sizeof(flags));
-	kprintf("probe %u: %c %s at 0x%016lx%s\n", id, probe_kind_letter(info->kind), place,
-		(unsigned long)info->addr, flags);
-	kprintf("  owner     %s\n", owner_name(info, sp));
+	cmd_printf("probe %u: %c %s at 0x%016lx%s\n", id, probe_kind_letter(info->kind), place,
+		   (unsigned long)info->addr, flags);
+	cmd_printf("  owner     %s\n", owner_name(info, sp));
 	if (info->flags & KPROBE_FLAG_GONE) {
 		/* Its code is freed: nothing there to show. */
 		print_gone(&r, place, sp);
@@ -693,10 +691,10 @@ static void show_one(unsigned int id)
 	print_point(&r);
 	print_counts(info);
 	if (sp && sp->post)
-		kprintf("  post      %lu runs of the post-handler\n", sp->post_runs);
+		cmd_printf("  post      %lu runs of the post-handler\n", sp->post_runs);
 	if (info->kind == KPROBE_KIND_R)
-		kprintf("  instances %d in use, %d free (maxactive %d)\n", info->instances_in_use,
-			info->maxactive - info->instances_in_use, info->maxactive);
+		cmd_printf("  instances %d in use, %d free (maxactive %d)\n", info->instances_in_use,
+			   info->maxactive - info->instances_in_use, info->maxactive);
 }
 
 static void probe_show(const char *target)
@@ -718,13 +716,13 @@ static bool show_listed(const struct kprobe_info *info, void *ctx)
 static void probe_show_all(void)
 {
 	if (for_each_probe(show_listed, NULL) == 0)
-		kprintf("no probes\n");
+		cmd_printf("no probes\n");
 }
 
 static void probe_optimize(bool on)
 {
 	kprobes_set_optimization(on);
-	kprintf("probes: optimization %s\n", on ? "on" : "off");
+	cmd_printf("probes: optimization %s\n", on ? "on" : "off");
 }
 
 static void cmd_probe(int argc, char **argv)
@@ -737,10 +735,10 @@ static void cmd_probe(int argc, char **argv)
 		probe_list();
 	else if (strcmp(sub, "off") == 0 && argc == 2) {
 		kprobes_global_disarm();
-		kprintf("probes disarmed\n");
+		cmd_printf("probes disarmed\n");
 	} else if (strcmp(sub, "on") == 0 && argc == 2) {
 		kprobes_global_arm();
-		kprintf("probes armed\n");
+		cmd_printf("probes armed\n");
 	} else if ((strcmp(sub, "off") == 0 || strcmp(sub, "on") == 0) && argc == 3)
 		probe_enable(argv[2], strcmp(sub, "on") == 0);
 	else if (strcmp(sub, "optimize") == 0 && argc == 3 &&
@@ -755,8 +753,9 @@ static void cmd_probe(int argc, char **argv)
 	else if (strcmp(sub, "show") == 0 && argc == 2)
 		probe_show_all();
 	else
-		kprintf("probe: usage: probe add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET] | list | "
-			"on|off [TARGET] | optimize on|off | del TARGET|all | show [TARGET]\n");
+		shell_usage(argv[0]);
 }
-SHELL_COMMAND("probe", "add|list|on|off|del|show ...",
+SHELL_COMMAND("probe",
+	      "add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]\nlist\non|off [TARGET]\n"
+	      "optimize on|off\ndel TARGET|all\nshow [TARGET]",
 	      "kprobes, jprobes, kretprobes; optimize on|off", cmd_probe);

@@ -6,8 +6,8 @@
  *   trace          every record since the last `trace clear`
  *   trace clear
  */
+#include "kernel/cmd_output.h"
 #include "kernel/command.h"
-#include "kernel/printk.h"
 #include "kernel/probes/trace.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -18,12 +18,12 @@ static void cmd_trace(int argc, char **argv)
 		int err = trace_print();
 
 		if (err)
-			kprintf("trace: %s\n", strerror(err));
+			cmd_eprintf("trace: %s\n", strerror(err));
 	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
 		trace_clear();
-		kprintf("trace: cleared\n");
+		cmd_printf("trace: cleared\n");
 	} else {
-		kprintf("trace: usage: trace [clear]\n");
+		shell_usage(argv[0]);
 	}
 }
 SHELL_COMMAND("trace", "[clear]", "show (or clear) what the probes recorded", cmd_trace);

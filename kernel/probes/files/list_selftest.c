@@ -12,7 +12,7 @@
  */
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/probes/files/probe_line.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/probes/probe_report.h"
@@ -155,8 +155,8 @@ static void test_many_probes_listed_whole(void)
 	__atomic_store_n(&churn_stop, 1, __ATOMIC_RELEASE);
 	while (started && !__atomic_load_n(&churn_done, __ATOMIC_ACQUIRE))
 		thread_sleep(1);
-	kprintf("    # %lu probes listed, %lu lines of the churning probe during %lu"
-		" churns, %lu torn\n", t.ours, t.churned, churns, t.torn);
+	cmd_printf("    # %lu probes listed, %lu lines of the churning probe during %lu"
+		   " churns, %lu torn\n", t.ours, t.churned, churns, t.torn);
 	EXPECT_EQ(t.ours, READ_PASSES * MANY);
 	EXPECT_EQ(t.torn, 0);
 	unregister_kprobes(all, registered);	/* one grace period for all */

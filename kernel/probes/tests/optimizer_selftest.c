@@ -16,7 +16,7 @@
 #include "kernel/backtrace.h"
 #include "kernel/cpu.h"
 #include "kernel/mm/heap.h"
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
@@ -338,8 +338,8 @@ static void optimize_everything_in_lib_and_vfs(void)
 	for (size_t i = 0; i < n; i++)
 		through_jumps += probe_test_opt_hits(kps[i]);
 	EXPECT(through_jumps > 100);
-	kprintf("    # %zu probes, %zu optimized; %lu hits through jumps; reader rounds %lu\n",
-		n, optimized, through_jumps, rounds);
+	cmd_printf("    # %zu probes, %zu optimized; %lu hits through jumps; reader rounds %lu\n",
+		   n, optimized, through_jumps, rounds);
 	unregister_kprobes(kps, (int)n);
 	for (size_t i = 0; i < n; i++)
 		kfree(kps[i]);

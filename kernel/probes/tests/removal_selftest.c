@@ -14,7 +14,7 @@
  * met just after its point went must run the real instruction, and the
  * function must return the right answer on every call.
  */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/sched.h"
@@ -187,8 +187,8 @@ static void unregister_while_every_cpu_hits(void)
 	EXPECT_EQ(bad_jprobe, 0);
 	EXPECT_EQ(bad_entry, 0);
 	EXPECT_EQ(bad_return, 0);
-	kprintf("    # %d rounds on %u CPUs: %lu calls, %lu kprobe hits, %lu returns handled\n",
-		rounds, bits_set(smp_cpus_running()), calls, nhit, returns);
+	cmd_printf("    # %d rounds on %u CPUs: %lu calls, %lu kprobe hits, %lu returns handled\n",
+		   rounds, bits_set(smp_cpus_running()), calls, nhit, returns);
 	/* A point whose slot a worker had just left waits one grace period
 	 * more before it is freed: the check's own barrier may not be
 	 * enough. */

@@ -15,7 +15,7 @@
  * calls all the workers made: a hit lost or counted twice while a CPU
  * patched the text another was running shows there.
  */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/probes/kprobes.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/tests/probe_selftest_util.h"
@@ -249,9 +249,9 @@ static void churn_while_every_cpu_hits(void)
 	EXPECT_EQ(kprobe_nhit(&kp) + kprobe_nmissed(&kp), calls);
 	hits = stress_probes_hits(&sp);
 	EXPECT(hits > 1000);
-	kprintf("    # %zu probes on lib/ and the VFS, %lu hits; %u workers, %lu counted calls"
-		" (%lu hits, %lu missed); %lu churn rounds\n", sp.count, hits,
-		bits_set(cpus), calls, kprobe_nhit(&kp), kprobe_nmissed(&kp), churned);
+	cmd_printf("    # %zu probes on lib/ and the VFS, %lu hits; %u workers, %lu counted calls"
+		   " (%lu hits, %lu missed); %lu churn rounds\n", sp.count, hits,
+		   bits_set(cpus), calls, kprobe_nhit(&kp), kprobe_nmissed(&kp), churned);
 	unregister_kprobe(&flipper);
 	unregister_kprobe(&kp);
 	stress_unprobe(&sp);

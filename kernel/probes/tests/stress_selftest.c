@@ -6,7 +6,7 @@
  * removed, and the text must be byte-identical to before, and the heap
  * and instruction slots back where they started.
  */
-#include "kernel/printk.h"
+#include "kernel/cmd_output.h"
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/selftest.h"
 
@@ -25,9 +25,9 @@ static void probe_everything_in_lib_and_vfs(void)
 
 	hits = stress_probes_hits(&sp);
 	EXPECT(hits > 1000);
-	kprintf("    # %zu probes; offsets refused: %lu inside an instruction, %lu other;"
-		" %lu hits; reader rounds %lu\n", sp.count, sp.rejected_boundary,
-		sp.rejected_other, hits, rounds);
+	cmd_printf("    # %zu probes; offsets refused: %lu inside an instruction, %lu other;"
+		   " %lu hits; reader rounds %lu\n", sp.count, sp.rejected_boundary,
+		   sp.rejected_other, hits, rounds);
 	stress_unprobe(&sp);
 	stress_snapshot_check(&snap);
 }
