@@ -2,10 +2,15 @@
  * input.h.
  *
  * A file's bytes are read into a buffer, piece by piece, as the lines
- * are asked for. The first read asks for FIRST_PIECE bytes and each
- * next one for twice as many, up to LAST_PIECE: `head -n 1` of a
- * megabyte file costs one small read, and `wc -c` of it few large ones
- * (over 9P each read is a round trip to the host). Bytes already used
+ * are asked for. The first read asks for FIRST_PIECE bytes, and while
+ * reads come back full each next one asks for twice as many, up to
+ * LAST_PIECE: `head -n 1` of a megabyte file costs one small read, and
+ * `wc -c` of it few large ones (over 9P each read is a round trip to
+ * the host). A short file is two reads of FIRST_PIECE, its bytes and
+ * the 0 that ends it, as Unix cat reads: a file's size cannot say where
+ * it ends (a generated file's is 0), so the reading goes on until a
+ * read returns 0. So a probe on vfs_read is hit twice by `cat
+ * /etc/motd`, each time with a count of FIRST_PIECE. Bytes already used
  * are dropped from the buffer's front before it is filled again, so it
  * holds one piece and the line being cut; it grows only for a line
  * longer than that. */
@@ -17,7 +22,7 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-#define FIRST_PIECE 4096
+#define FIRST_PIECE 512
 #define LAST_PIECE (64 * 1024)
 /* The most of a line output_line writes at once. */
 #define OUTPUT_PIECE 4096
@@ -93,7 +98,8 @@ static bool fill(struct input *in)
 		return false;
 	}
 	in->end += (size_t)n;
-	in->piece = MIN(in->piece * 2, (size_t)LAST_PIECE);
+	if ((size_t)n == in->piece)
+		in->piece = MIN(in->piece * 2, (size_t)LAST_PIECE);
 	return true;
 }
 

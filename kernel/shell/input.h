@@ -16,8 +16,9 @@
  *	input_each("wc", operands, paths, false, NULL, count, &totals);
  *
  * A file is read a piece at a time, as it is used: `head -n 1` of a big
- * file reads its first piece only. The pieces start small and grow, so
- * that a short read stays short and a long one takes few calls.
+ * file reads its first piece only. The pieces start small and grow
+ * while the file fills them, so that a short read stays short and a
+ * long one takes few calls.
  *
  * Only the shell's thread runs commands, one at a time, so the pipe's
  * text is the shell's, set by the pipeline runner (pipeline.c) around

@@ -489,6 +489,16 @@ def test_help_cmd(m):
         "cd: cd [DIR]", "    change the working directory (no DIR: /home/student, or /)"])
     expect_lines_exactly(m, "help pwd", ["pwd: pwd", "    print the working directory"])
     expect_lines_exactly(m, "help nosuch", ["help: no such command: nosuch"])
+    # A command of several forms: help prints them all, and so does a
+    # wrong use, on standard error.
+    forms = ["add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]", "list", "on|off [TARGET]",
+             "optimize on|off", "del TARGET|all", "show [TARGET]"]
+    expect_lines_exactly(m, "help probe",
+                         ["probe: probe " + forms[0]] + ["       probe " + f for f in forms[1:]]
+                         + ["    kprobes, jprobes, kretprobes; optimize on|off"])
+    expect_lines_exactly(m, "probe frob | wc -l",
+                         ["probe: usage: probe " + forms[0]]
+                         + ["              probe " + f for f in forms[1:]] + ["0"])
     out = m.command("help ls mkdir")
     check(len(out) == 4 and out[0] == "ls: ls [-l] [PATH...]" and out[1].startswith("    list ")
           and out[2] == "mkdir: mkdir [-p] DIR..." and out[3].startswith("    make "),
