@@ -15,19 +15,6 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-/* GNU cat's rule: a file that has bytes left to read is not copied onto
- * the file the output goes into if that is the same regular file, since
- * the copy would read what it wrote (`cat F >> F` would grow F until
- * the disk is full). `cat F > F` empties F first, so nothing is left
- * to read and it passes, as in GNU's. */
-static bool input_is_output(const struct file *in)
-{
-	const struct file *out = cmd_output_file();
-
-	return in && out && out->inode->type == INODE_FILE && vfs_same_file(in->inode, out->inode) &&
-	       in->pos < (loff_t)__atomic_load_n(&in->inode->size, __ATOMIC_RELAXED);
-}
-
 /* Copy one input to standard output, as it is read. Bytes are written
  * with cmd_write, not printed: they are data, not a C string, and may
  * hold a NUL or a '%'. A refused write (into a redirection's file, a
@@ -39,7 +26,7 @@ static bool copy_input(struct input *in, const char *path, void *arg)
 	char last = '\n';
 	ssize_t n;
 
-	if (input_is_output(in->file)) {
+	if (input_is_output(in)) {
 		cmd_eprintf("%s: %s: input file is output file\n", cmd, path);
 		return true;
 	}

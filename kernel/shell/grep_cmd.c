@@ -40,6 +40,10 @@ static bool grep_input(struct input *in, const char *path, void *arg)
 	unsigned long found = 0;
 	bool ok = true;
 
+	if (input_is_output(in)) {
+		cmd_eprintf("grep: %s: input file is also the output\n", path);
+		return true;
+	}
 	while (ok && input_line(in, &line)) {
 		bool matched = regex_search(&grep_regex, line.text, line.len, g->words);
 

@@ -168,6 +168,15 @@ int input_close(struct input *in)
 	return err;
 }
 
+bool input_is_output(const struct input *in)
+{
+	const struct file *out = cmd_output_file();
+
+	return in->file && out && out->inode->type == INODE_FILE &&
+	       vfs_same_file(in->file->inode, out->inode) &&
+	       in->file->pos < (loff_t)__atomic_load_n(&in->file->inode->size, __ATOMIC_RELAXED);
+}
+
 static void say_error(const char *cmd, const char *path, int err)
 {
 	cmd_eprintf("%s: %s: %s\n", cmd, path, strerror(err));

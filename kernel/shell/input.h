@@ -80,6 +80,13 @@ bool input_line(struct input *in, struct line *line);
  * the end, or a negative errno (-EINTR after a Ctrl-C). */
 ssize_t input_bytes(struct input *in, const char **bytes);
 
+/* GNU cat's and grep's rule: whether in is the regular file standard
+ * output writes into, with bytes left to read. A tool that writes as it
+ * reads would read back what it wrote (`cat F >> F` would grow F until
+ * the disk is full), so it refuses such an input. `cat F > F` empties F
+ * first: nothing is left to read, and it passes, as in GNU's. */
+bool input_is_output(const struct input *in);
+
 /* Close an input. Returns the error of the read that failed, or 0. */
 int input_close(struct input *in);
 

@@ -434,22 +434,25 @@ def test_ls_many_args(m):
 
 @test("cat_input_is_output")
 def test_cat_input_is_output(m):
-    """`cat F >> F` is refused as GNU cat refuses it (it would grow F
-    without end); `cat F > F` empties F first and passes, as does an
-    empty F; the other text tools do not refuse."""
+    """`cat F >> F` and `grep X F >> F` are refused as GNU's refuse them
+    (they would grow F without end), on standard error; `cat F > F`
+    empties F first and passes, as does an empty F; the other text tools
+    do not refuse."""
     before = settled_heap_usage(m)
     path = TOOLS_DIR + "/self.txt"
     write_lines(m, path, ["one", "two"])
-    # There is no standard error: the refusal goes where cat's output
-    # goes, into F, in place of F's bytes (docs/shell.md).
+    # The refusal goes to standard error, the console; F is unchanged.
     refused = "cat: %s: input file is output file" % path
-    expect_lines_exactly(m, "cat %s >> %s" % (path, path), [])
-    expect_lines_exactly(m, "cat " + path, ["one", "two", refused])
+    expect_lines_exactly(m, "cat %s >> %s" % (path, path), [refused])
+    expect_lines_exactly(m, "cat " + path, ["one", "two"])
     expect_lines_exactly(m, "cd " + TOOLS_DIR, [])
     write_lines(m, "self.txt", ["one", "two"])
-    expect_lines_exactly(m, "cat ./self.txt >> %s//self.txt" % TOOLS_DIR, [])
-    expect_lines_exactly(m, "cat self.txt",
-                         ["one", "two", "cat: ./self.txt: input file is output file"])
+    expect_lines_exactly(m, "cat ./self.txt >> %s//self.txt" % TOOLS_DIR,
+                         ["cat: ./self.txt: input file is output file"])
+    expect_lines_exactly(m, "cat self.txt", ["one", "two"])
+    expect_lines_exactly(m, "grep o self.txt >> self.txt",
+                         ["grep: self.txt: input file is also the output"])
+    expect_lines_exactly(m, "cat self.txt", ["one", "two"])
     write_lines(m, "self.txt", ["one", "two"])
     expect_lines_exactly(m, "head -1 self.txt >> self.txt", [])
     expect_lines_exactly(m, "cat self.txt", ["one", "two", "one"])
@@ -1176,8 +1179,8 @@ def test_pipe(m):
     expect_lines(m, "echo -n | wc -l", ["0"])
     expect_lines(m, "seq 3 | grep 4", [])
     expect_lines(m, "seq 3 | grep 4 | wc -l", ["0"])
-    # No stderr: an error line goes down the pipe too.
-    expect_lines(m, "cat /nope | wc -l", ["1"])
+    # An error line goes to standard error, not down the pipe.
+    expect_lines(m, "cat /nope | wc -l", ["cat: /nope: No such file or directory", "0"])
     expect_lines(m, "echo x > %s | wc -c" % path, ["0"])
     expect_lines(m, "cat " + path, ["x"])
     expect_lines(m, "seq 3 | grep 2 > %s; cat %s" % (path, path), ["2"])

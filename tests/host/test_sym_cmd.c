@@ -31,38 +31,14 @@ const struct symtab kernel_symtab = { entries, ARRAY_SIZE(entries), names };
 static char output[512];
 static size_t output_len;
 
-static int record(const char *mark, const char *fmt, va_list ap)
-{
-	int n;
-
-	output_len += (size_t)snprintf(output + output_len, sizeof(output) - output_len, "%s", mark);
-	n = vsnprintf(output + output_len, sizeof(output) - output_len, fmt, ap);
-	output_len += (size_t)n;
-	return n;
-}
-
-int cmd_printf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = record("", fmt, ap);
-	va_end(ap);
-	return n;
-}
-
 /* A line on standard error is recorded after "2>". */
-int cmd_eprintf(const char *fmt, ...)
+static ssize_t host_output(bool error, const char *buf, size_t len)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = record("2>", fmt, ap);
-	va_end(ap);
-	return n;
+	output_len += (size_t)snprintf(output + output_len, sizeof(output) - output_len, "%s%.*s",
+				       error ? "2>" : "", (int)len, buf);
+	return (ssize_t)len;
 }
+#include "tests/host/cmd_output_host.c"
 
 const struct shell_command *shell_find_command(const char *name)
 {
