@@ -79,20 +79,24 @@ static const char *synopsis(const struct shell_command *cmd, char *buf, size_t s
 
 	if (!strchr(form, '\n'))
 		return form;
-	for (; form; form = strchr(form, '\n'), form = form ? form + 1 : NULL) {
+	for (;;) {
+		const char *end = strchr(form, '\n');
 		size_t word = 0;
 
 		while (form[word] && form[word] != ' ' && form[word] != '\n')
 			word++;
-
-		if (n + word + 5 >= size)
+		/* Room for a '|', the word, and " ..." with its NUL. */
+		if (n + 1 + word + sizeof(" ...") > size)
 			break;
 		if (n)
 			buf[n++] = '|';
 		memcpy(buf + n, form, word);
 		n += word;
+		if (!end)
+			break;
+		form = end + 1;
 	}
-	memcpy(buf + n, " ...", 5);
+	memcpy(buf + n, " ...", sizeof(" ..."));
 	return buf;
 }
 
