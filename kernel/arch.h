@@ -165,7 +165,7 @@ uintptr_t arch_trap_address(const struct pt_regs *regs);
 /* At a function's first instruction, before it has saved anything: the
  * return address into its caller, which no frame record holds yet, and
  * the stack slot where a backtrace would find it once the function saved
- * it (as kretprobe_real_return expects). False if it cannot be read. */
+ * it (as rethook_real_return expects). False if it cannot be read. */
 bool arch_entry_return_address(const struct pt_regs *regs, uintptr_t *ret, uintptr_t *slot);
 /* Print the registers of a trap frame. */
 void arch_dump_regs(const struct pt_regs *regs);
@@ -272,10 +272,6 @@ __noreturn void arch_halt(void);
  *   arch_jprobe_state        what arch_jprobe_enter changes in a trap frame
  *   arch_breakpoint_addr     the address of the breakpoint that trapped
  *   arch_boost_before_emulating  whether an emulated point with a boost copy boosts first
- *   arch_prepare_kretprobe   swap a call's return address for the trampoline's
- *   arch_kretprobe_matches   whether trampoline regs are the return of an instance
- *   arch_kretprobe_slot_matches  whether a stack slot holds an instance's return
- *   arch_kretprobe_trampoline_addr  the kretprobe trampoline's address
  *   arch_jprobe_enter        make a hit's trap frame resume in a jprobe's entry
  *   arch_jprobe_leave        undo arch_jprobe_enter
  * <asm/layout.h>
@@ -312,6 +308,10 @@ __noreturn void arch_halt(void);
  *   regs_set_return_value    change the value a function returns
  *   regs_get_argument        argument n of a function, at its entry
  *   regs_return_from_entry   at a function's entry, make it return a value at once
+ * <asm/rethook.h>
+ *   arch_rethook_prepare     swap a call's return address for the trampoline's
+ *   arch_rethook_matches     whether trampoline regs are the return of a hooked call
+ *   arch_rethook_slot_matches  whether a stack slot holds a hooked call's return
  *
  * asm-contract-end
  */

@@ -7,7 +7,7 @@
 #include "kernel/mm/nofault.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
-#include "kernel/return_address.h"
+#include "kernel/rethook.h"
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "lib/format.h"
@@ -36,7 +36,7 @@ static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs)
 	add(w, at, true);
 	if (sym_by_addr(at, &sym) == 0 && sym.addr == at &&
 	    arch_entry_return_address(regs, &ret, &slot))
-		add(w, return_address_real(ret, slot), false);
+		add(w, rethook_real_return(ret, slot), false);
 	return frame_pointer(regs);
 }
 NOKPROBE_SYMBOL(add_stopped);
@@ -52,9 +52,9 @@ static void walk_from(struct walk *w, uintptr_t frame)
 			break;
 		if (!record[1])
 			break;
-		/* A hijacked return (a kretprobed call) shows a trampoline
-		 * as its return address; name the real caller instead. */
-		record[1] = return_address_real(record[1], frame + sizeof(uintptr_t));
+		/* A hooked return (a kretprobed call, say) shows the
+		 * trampoline as its return address; name the real caller. */
+		record[1] = rethook_real_return(record[1], frame + sizeof(uintptr_t));
 		add(w, record[1], false);
 		next = record[0];
 		/* A call from the trap entry, or from run-time code listed

@@ -11,6 +11,7 @@
 
 #include "kernel/cmd_output.h"
 #include "kernel/cpu.h"
+#include "kernel/rethook.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
@@ -28,7 +29,6 @@ enum thread_state {
 	THREAD_DEAD,		/* exited; freed after the next switch */
 };
 
-struct return_hijack;
 struct mm_struct;
 
 struct thread {
@@ -70,9 +70,9 @@ struct thread {
 	 * moved while it looked. */
 	unsigned long preempt_event;
 	uintptr_t stopped_at;
-	/* Returns of this thread's pending calls that a layer hijacked
-	 * (kernel/return_address.h), newest first. */
-	struct return_hijack *hijacked_returns;
+	/* Its pending calls whose return is hooked (kernel/rethook.h).
+	 * Touched only by the thread itself. */
+	struct rethook_stack rethook;
 	/* Where the commands this thread runs write their output and
 	 * errors (kernel/cmd_output.h); NULL: the console. Set only by the
 	 * thread itself. */

@@ -64,13 +64,6 @@ bool arch_finish_step(struct probe_point *pp, struct pt_regs *regs,
 /* If a single-step faulted: put regs back at the probed instruction. */
 void arch_abort_step(struct probe_point *pp, struct pt_regs *regs,
 		     const struct arch_kprobe_state *saved);
-/* kretprobes: arch_prepare_kretprobe(ri, regs) swaps the return address
- * of the call just entered for the trampoline's, keeping it in ri;
- * arch_kretprobe_matches(ri, regs) says whether the trampoline's regs are
- * the return of ri's call; arch_kretprobe_trampoline_addr() is where the
- * trampoline is. All three are static inlines of <asm/kprobes.h>: they
- * run on every probed call. */
-
 /* jprobes. arch_jprobe_enter(regs, entry, copy, saved) makes regs, the
  * trap frame of a hit at a function's entry, resume in the jprobe's entry
  * function: with interrupts off (like any handler, so that it cannot be
@@ -138,9 +131,5 @@ void optprobe_callback(struct probe_point *pp, struct pt_regs *regs);
  * hit's trap frame back as it was, start the probed instruction, and
  * return the frame to resume. */
 struct pt_regs *jprobe_return_regs(void);
-
-/* The trampoline's C half: find the instance of the returning call, run
- * its handler, and return the real return address. */
-uintptr_t kretprobe_trampoline_handler(struct pt_regs *regs);
 
 #endif

@@ -9,10 +9,10 @@
  *   crash=sleep-in-handler  a kprobe handler that sleeps: the scheduler
  *                        refuses to switch away inside a handler
  *   crash=kretprobe-bug  a kretprobed function that returns with its
- *                        stack off (crash_bad_return): the trampoline
- *                        finds the newest instance does not match and
- *                        stops the kernel with the guide's "kretprobe
- *                        BUG!" message
+ *                        stack off (crash_bad_return): the return
+ *                        service finds its newest hooked call does not
+ *                        match and stops the kernel with "rethook BUG!"
+ *                        (the guide's "kretprobe BUG!", one layer down)
  *
  * Each happens in a function of its own, for the backtrace to show.
  */

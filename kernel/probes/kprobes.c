@@ -650,12 +650,11 @@ bool __kprobes kprobes_globally_armed(void)
 }
 
 /* At boot (kmain, once the scheduler and RCU are up): the optimizer
- * thread, the kretprobes' return-address recovery, the module notifier,
+ * thread, the module notifier,
  * and the three trap hooks through which every hit arrives
  * (kprobe_trap.c). */
 void __kprobes kprobes_init(void)
 {
-	kretprobes_init();
 	optimizer_init();
 	kprobes_modules_init();
 	trap_set_hook(TRAP_HOOK_BREAKPOINT, kprobe_breakpoint_handler);

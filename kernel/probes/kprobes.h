@@ -20,7 +20,6 @@
 #ifndef KERNEL_PROBES_KPROBES_H
 #define KERNEL_PROBES_KPROBES_H
 
-#include "kernel/return_address.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/ptrace.h>
@@ -184,14 +183,9 @@ struct thread;
 struct kretprobe_pool;
 
 struct kretprobe_instance {
-	/* First, so that the link and the instance share an address: on the
-	 * thread's stack of hijacked returns (kernel/return_address.h). */
-	struct return_hijack hijack;
 	struct kretprobe_pool *pool;	/* the block it was allocated in */
 	uint32_t state;			/* free, in use or orphaned (kretprobes.c) */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */
-	uint8_t *ret_addr;		/* the real return address */
-	uintptr_t stack_slot;		/* where the return address was stored */
 	struct thread *task;		/* the thread making the call */
 	char data[] __attribute__((aligned(16)));	/* data_size bytes for the handlers */
 };

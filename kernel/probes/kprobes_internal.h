@@ -105,9 +105,6 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 {
 	return !(p->flags & (KPROBE_FLAG_DISABLED | KPROBE_FLAG_GONE));
 }
-/* Register the kretprobes' return-address recovery for unwinders (at
- * boot, from kprobes_init). */
-void kretprobes_init(void);
 /*
  * kprobe_trap.c: the trap hooks (kernel/trap.h) through which every hit
  * arrives. kprobes_init installs them in trap_hooks[], and no C code

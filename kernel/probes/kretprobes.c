@@ -2,14 +2,14 @@
  * kretprobes: a handler when a function returns.
  *
  * At the function's entry, a kprobe (pre_handler_kretprobe) takes a free
- * instance, lets the back end swap the return address on the stack (or in
- * the link register) for the address of an assembly trampoline, and
- * records the real one in the instance. The instance goes at the head of
- * the calling thread's list, so nested and recursive calls stack up in
- * order. When the function returns, it "returns" into the trampoline,
- * which saves the registers and calls kretprobe_trampoline_handler: the
- * newest instance of this thread belongs to this return, its handler runs,
- * and the trampoline jumps to the real return address.
+ * instance and asks the return service (kernel/rethook.h) to hook the
+ * call's return, with the instance as its record. The service keeps the
+ * thread's hooked calls, so nested and recursive calls stack up in order
+ * (beside the calls other users hooked); when the function returns into
+ * its trampoline, it calls kretprobe_return with the instance, which
+ * runs the kretprobe's handler and gives the instance back. A call the
+ * service has no room for (too deep a nesting) is missed, as is one with
+ * no free instance.
  *
  * Instances are allocated at registration, maxactive of them in one block
  * (a pool). The block is cut into parts, one per CPU (as many as there
@@ -55,22 +55,18 @@
  * at the others'); the counting is done only for calls that outlive
  * their kretprobe.
  *
- * A thread's list of pending instances needs no lock: only that thread
- * adds to it (at a probed entry), removes from it (at the return, or
- * when it exits) or reads it (its own backtraces). Each of those runs
- * with interrupts off, or (an optimized entry on aarch64, which leaves
- * them on) with this CPU busy handling a probe, when an interrupt misses
- * every probe it hits and so neither adds nor removes an instance.
+ * The return service calls back with interrupts off, or (an optimized
+ * entry on aarch64, which leaves them on) with this CPU busy handling a
+ * probe, when an interrupt misses every probe it hits: a hit and the
+ * return of the same thread never interleave on one CPU.
  */
-#include "kernel/arch.h"
 #include "kernel/cpu.h"
 #include "lib/export.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/percpu_alloc.h"
 #include "kernel/nokprobe.h"
-#include "kernel/panic.h"
 #include "kernel/probes/kprobes_internal.h"
-#include "kernel/return_address.h"
+#include "kernel/rethook.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 
@@ -116,13 +112,6 @@ static void __kprobes pool_put(struct kretprobe_pool *pool)
 {
 	if (__atomic_sub_fetch(&pool->users, 1, __ATOMIC_ACQ_REL) == 0)
 		call_rcu(&pool->rcu, pool_free_rcu);
-}
-
-/* The instance whose link h is, or NULL for none (the link is its first
- * member, so this costs nothing). */
-static inline struct kretprobe_instance __kprobes *instance_of(struct return_hijack *h)
-{
-	return h ? container_of(h, struct kretprobe_instance, hijack) : NULL;
 }
 
 struct kretprobe_instance __kprobes *kretprobe_pool_take(struct kretprobe_pool *pool,
@@ -171,128 +160,80 @@ static __noinline void __kprobes put_instance(struct kretprobe_instance *ri)
 		pool_put(pool);
 }
 
+/* The return service's handler: the call of instance ri (record)
+ * returned, and regs show the real return address.
+ *
+ * The kretprobe's handler runs with this CPU marked busy, so that probes
+ * it hits count as missed. Nothing else is being handled here: a return
+ * only reaches the trampoline from the probed function's own code, never
+ * from inside a handler (a probed call made by a handler is missed at
+ * its entry and has no instance). This runs with interrupts off, a
+ * read-side section: unregister_kretprobe stops the pool, then waits a
+ * grace period before it clears ri->rp, so an rp seen here, and the
+ * handler's own get_kretprobe(ri), stay valid to the end. */
+static void __kprobes kretprobe_return(void *record, struct pt_regs *regs)
+{
+	struct kretprobe_instance *ri = record;
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct kretprobe *rp;
+
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
+	rp = __atomic_load_n(&ri->pool->stopped, __ATOMIC_RELAXED) ? NULL : get_kretprobe(ri);
+	kcb->running = rp ? &rp->kp : NULL;
+	if (rp && rp->handler)
+		rp->handler(ri, regs);
+	reset_ctlblk();
+	if (likely(rp))
+		kretprobe_pool_give_back(ri);
+	else
+		put_instance(ri);	/* perhaps an orphan */
+}
+
+/* The return service's reclaim: ri's thread is ending inside the call,
+ * which will never return. */
+static void __kprobes kretprobe_reclaim(void *record)
+{
+	put_instance(record);
+}
+
+static const struct rethook kretprobe_rethook = {
+	.handler = kretprobe_return,
+	.reclaim = kretprobe_reclaim,
+};
+
+/* Interrupts are off, or (an optimized hit on aarch64) this CPU is busy
+ * and an interrupt misses this probe at its entry: no other increment of
+ * this CPU's missed count can come in between. */
+static void __kprobes count_missed(struct kretprobe *rp)
+{
+	(*this_cpu_ptr(rp->pool->missed))++;
+}
+
 static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
 {
 	struct kretprobe *rp = container_of(p, struct kretprobe, kp);
-	struct kretprobe_instance *ri = kretprobe_pool_take(rp->pool, this_cpu_field(id));
-	struct thread *self;
+	struct thread *self = current_thread();
+	struct kretprobe_instance *ri;
 
-	if (!ri) {
-		/* Interrupts are off, or (an optimized hit on aarch64) this CPU
-		 * is busy and an interrupt misses this probe at its entry: no
-		 * other increment of this copy can come in between. */
-		(*this_cpu_ptr(rp->pool->missed))++;
+	/* Room in the thread's stack of hooked calls is looked for first,
+	 * so that a missed call never runs the entry handler. Nothing else
+	 * hooks a call of this thread before rethook_hook below. */
+	if (unlikely(!rethook_has_room(&self->rethook))) {
+		count_missed(rp);
 		return 0;
 	}
-	self = current_thread();
+	ri = kretprobe_pool_take(rp->pool, this_cpu_field(id));
+	if (!ri) {
+		count_missed(rp);
+		return 0;
+	}
 	ri->task = self;
 	if (rp->entry_handler && rp->entry_handler(ri, regs)) {
 		kretprobe_pool_give_back(ri);	/* this hit found rp registered */
 		return 0;
 	}
-	arch_prepare_kretprobe(ri, regs);
-	ri->hijack.next = self->hijacked_returns;
-	self->hijacked_returns = &ri->hijack;
+	rethook_hook(&kretprobe_rethook, ri, regs);	/* cannot fail: there is room */
 	return 0;
-}
-
-/* The trampoline met a return that is not the newest pending call of this
- * thread: the stack was unwound past a probed call, or corrupted. */
-static __noreturn __noinline void __kprobes kretprobe_bug(const struct thread *self,
-						const struct kretprobe_instance *ri)
-{
-	if (!ri)
-		panic("kretprobe BUG!: trampoline reached with no pending call in thread %s",
-		      self->name);
-	panic("kretprobe BUG!: Processing kretprobe %p @ %p", (void *)ri->rp, (void *)ri->ret_addr);
-}
-
-uintptr_t __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
-{
-	struct thread *self = current_thread();
-	struct kretprobe_instance *ri = instance_of(self->hijacked_returns);
-	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
-	struct kretprobe *rp;
-	uintptr_t ret;
-
-	/* Returns come newest first. */
-	if (unlikely(!ri || !arch_kretprobe_matches(ri, regs)))
-		kretprobe_bug(self, ri);
-	self->hijacked_returns = ri->hijack.next;
-
-	/* The handler runs with this CPU marked busy, so that probes it hits
-	 * count as missed. Nothing else is being handled here: a return only
-	 * reaches the trampoline from the probed function's own code, never
-	 * from inside a handler (a probed call made by a handler is missed at
-	 * its entry and has no instance). This runs with interrupts off, a
-	 * read-side section: unregister_kretprobe stops the pool, then waits
-	 * a grace period before it clears ri->rp, so an rp seen here, and
-	 * the handler's own get_kretprobe(ri), stay valid to the end. */
-	kprobe_set_status(KPROBE_HIT_ACTIVE);
-	rp = __atomic_load_n(&ri->pool->stopped, __ATOMIC_RELAXED) ? NULL : get_kretprobe(ri);
-	kcb->running = rp ? &rp->kp : NULL;
-	if (rp && rp->handler) {
-		/* It sees the real return address. */
-		instruction_pointer_set(regs, (uintptr_t)ri->ret_addr);
-		rp->handler(ri, regs);
-	}
-	reset_ctlblk();
-	ret = (uintptr_t)ri->ret_addr;	/* before the instance is given back */
-	if (likely(rp))
-		kretprobe_pool_give_back(ri);
-	else
-		put_instance(ri);	/* perhaps an orphan */
-	return ret;
-}
-
-/* A thread is ending: give back the instances of calls it will never
- * return from. */
-static void __kprobes kretprobe_thread_exit(struct thread *t)
-{
-	/* Interrupts stay off while the list is emptied: an interrupt hitting
-	 * a kretprobe would push onto this thread's list meanwhile. */
-	unsigned long flags = arch_irq_save();
-	struct return_hijack *h = t->hijacked_returns;
-
-	/* Calls that will never return: the thread ends inside them. */
-	t->hijacked_returns = NULL;
-	while (h) {
-		struct return_hijack *next = h->next;
-
-		put_instance(instance_of(h));
-		h = next;
-	}
-	arch_irq_restore(flags);
-}
-THREAD_EXIT_HOOK(kretprobe_thread_exit);
-
-/* For stack unwinders (kernel/return_address.h): the real return address
- * of the kretprobed call whose return address, the trampoline's, was
- * read at stack_slot in the current thread. */
-static uintptr_t __kprobes kretprobe_real_return(uintptr_t stack_slot)
-{
-	struct kretprobe_instance *ri;
-	uintptr_t real = arch_kretprobe_trampoline_addr();
-	unsigned long flags = arch_irq_save();
-
-	for (ri = instance_of(current_thread()->hijacked_returns); ri;
-	     ri = instance_of(ri->hijack.next)) {
-		if (arch_kretprobe_slot_matches(ri, stack_slot)) {
-			real = (uintptr_t)ri->ret_addr;
-			break;
-		}
-	}
-	arch_irq_restore(flags);
-	return real;
-}
-
-void __kprobes kretprobes_init(void)
-{
-	static struct return_recovery recovery = { .real_return = kretprobe_real_return };
-
-	recovery.trampoline = arch_kretprobe_trampoline_addr();
-	if (return_recovery_register(&recovery) < 0)
-		panic("kretprobes: another layer hijacks return addresses");
 }
 
 /* After the pool was stopped and a grace period passed, no handler runs

@@ -45,7 +45,7 @@ UNMAPPED = "access to an unmapped address"
 # others are each architecture's CRASH_KINDS (arch/ARCH/testdata.py).
 KINDS = {
     "text-write": ("write to read-only kernel text (W^X)", "crash_by_text_write"),
-    "kretprobe-bug": ("kretprobe BUG!: Processing kretprobe", None),
+    "kretprobe-bug": ("rethook BUG!: a return is not that of the newest hooked call", None),
     "jprobe-return": ("jprobe_return() called outside a jprobe's entry function", None),
     "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
     "stack-overflow": (OVERFLOW, "crash_recurse"),
@@ -70,7 +70,7 @@ MODULE_FRAMES = {
 # For the kinds that call panic(): the function whose call the trace
 # must show (who found the bug), so a trace of the wrong path fails.
 PANIC_CALLERS = {
-    "kretprobe-bug": "kretprobe_trampoline_handler",
+    "kretprobe-bug": "rethook_trampoline_handler",
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
     "stack-end-mark": "schedule_locked",

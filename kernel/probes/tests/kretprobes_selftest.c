@@ -210,7 +210,7 @@ static void backtrace_shows_real_caller(void)
 	EXPECT_EQ(capture_ptr(1), 2);
 	for (int i = 0; i < nbt; i++) {
 		caller_seen |= names(bt[i].addr, "backtrace_shows_real_caller");
-		trampoline_seen |= names(bt[i].addr, "kretprobe_trampoline");
+		trampoline_seen |= names(bt[i].addr, "rethook_trampoline");
 	}
 	EXPECT(nbt > 1);
 	EXPECT(caller_seen);

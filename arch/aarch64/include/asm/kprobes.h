@@ -71,52 +71,6 @@ static inline bool arch_boost_before_emulating(void)
 	return true;
 }
 
-/* ---- kretprobes: inline, as they run on every probed call ---- */
-
-extern char kretprobe_trampoline[];
-
-/* Save the return address of the call just entered in ri and replace it
- * with the trampoline's address. At the function's first instruction it
- * is still in the link register: it is replaced there, and the
- * function's prologue then saves the trampoline's address in its frame
- * record, which is what backtraces see (arch_kretprobe_slot_matches). */
-static inline void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	ri->ret_addr = (uint8_t *)regs->regs[LINK_REGISTER];
-	ri->stack_slot = regs->sp;
-	regs->regs[LINK_REGISTER] = (uint64_t)kretprobe_trampoline;
-}
-
-/* True if the trampoline's registers are those of the return of the call
- * ri was taken for: a function returns with sp where it was at entry. */
-static inline bool arch_kretprobe_matches(const struct kretprobe_instance *ri,
-					  const struct pt_regs *regs)
-{
-	return regs->sp == ri->stack_slot;
-}
-
-/* The trampoline's address, for backtraces that meet it. */
-static inline uintptr_t arch_kretprobe_trampoline_addr(void)
-{
-	return (uintptr_t)kretprobe_trampoline;
-}
-
-/*
- * kretprobes: is stack_slot - the address of a saved return address that
- * a backtrace found to be the trampoline - the one of instance ri?
- * ri->stack_slot is the stack pointer at the probed function's entry. The
- * function's prologue saves the (replaced) link register in its frame
- * record, somewhere below that; the frame records of calls it makes lie
- * below its own, and their entry stack pointers too. So, with the
- * instances searched newest first, the first whose entry sp lies above
- * the slot is the one.
- */
-static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *ri,
-					       uintptr_t stack_slot)
-{
-	return ri->stack_slot > stack_slot;
-}
-
 /* ---- jprobes: inline, as they run on every hit (see probe_point.h) ---- */
 
 extern char jprobe_trampoline[];

@@ -75,36 +75,6 @@ static inline bool arch_boost_before_emulating(void)
 	return false;
 }
 
-/* ---- kretprobes: inline, as they run on every probed call ---- */
-
-extern char kretprobe_trampoline[];
-
-/* Save the return address of the call just entered (regs at the
- * function's first instruction) in ri and replace it with the
- * trampoline's address. */
-static inline void arch_prepare_kretprobe(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	uint64_t *slot = (uint64_t *)regs->rsp;	/* at entry: the return address */
-
-	ri->ret_addr = (uint8_t *)*slot;
-	ri->stack_slot = (uintptr_t)slot;
-	*slot = (uint64_t)kretprobe_trampoline;
-}
-
-/* True if the trampoline's registers are those of the return of the call
- * ri was taken for: the return popped the slot, %rsp is just above it. */
-static inline bool arch_kretprobe_matches(const struct kretprobe_instance *ri,
-					  const struct pt_regs *regs)
-{
-	return regs->rsp == ri->stack_slot + 8;
-}
-
-/* The trampoline's address, for backtraces that meet it. */
-static inline uintptr_t arch_kretprobe_trampoline_addr(void)
-{
-	return (uintptr_t)kretprobe_trampoline;
-}
-
 /* ---- jprobes: inline, as they run on every hit (see probe_point.h) ---- */
 
 extern char jprobe_trampoline[];
@@ -131,15 +101,6 @@ static inline void arch_jprobe_leave(struct pt_regs *regs, const struct arch_jpr
 	regs->rflags = saved->rflags;
 	regs->r10 = saved->r10;
 	regs->r11 = saved->r11;
-}
-
-/* kretprobes: is stack_slot - the address of a saved return address that
- * a backtrace found to be the trampoline - the one of instance ri? On
- * x86_64 ri->stack_slot is exactly where the call pushed it. */
-static inline bool arch_kretprobe_slot_matches(const struct kretprobe_instance *ri,
-					       uintptr_t stack_slot)
-{
-	return ri->stack_slot == stack_slot;
 }
 
 #endif

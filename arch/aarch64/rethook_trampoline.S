@@ -1,13 +1,13 @@
 /*
- * The kretprobe trampoline (see kernel/probes/kretprobes.c).
+ * The return service's trampoline (see kernel/rethook.h).
  *
- * A probed function's link register was replaced with the address of
- * kretprobe_trampoline, so its `ret` lands here, with sp back where it was
+ * A hooked function's link register was replaced with the address of
+ * rethook_trampoline, so its `ret` lands here, with sp back where it was
  * at the function's entry and the return value in x0. We build a struct
  * pt_regs as the exception entry does (same layout, asm/ptrace.h), with
  * PSTATE's flags and interrupt masks, mask interrupts as for every
- * handler, and call kretprobe_trampoline_handler(regs), which runs the
- * handler and returns the real return address. Then every register, the
+ * handler, and call rethook_trampoline_handler(regs), which runs the
+ * handlers and returns the real return address. Then every register, the
  * condition flags and the interrupt masks are restored from regs (so a
  * handler may change the return value), and we return to the real
  * address through x30 - which is where an ordinary `ret` leaves x30 too.
@@ -19,9 +19,9 @@
 #include <asm/sysreg.h>
 
 	.section .entry.text, "ax"
-	.globl kretprobe_trampoline
-	.type kretprobe_trampoline, %function
-kretprobe_trampoline:
+	.globl rethook_trampoline
+	.type rethook_trampoline, %function
+rethook_trampoline:
 	sub	sp, sp, #PT_REGS_SIZE
 	stp	x0, x1, [sp, #16 * 0]
 	SAVE_X2_X29
@@ -40,7 +40,7 @@ kretprobe_trampoline:
 	stp	xzr, xzr, [sp, #S_FRAME]
 	msr	daifset, #2		/* mask IRQs */
 	mov	x0, sp
-	bl	kretprobe_trampoline_handler
+	bl	rethook_trampoline_handler
 	mov	x30, x0			/* the real return address */
 	ldr	x2, [sp, #S_PSTATE]
 	and	x3, x2, #0xf0000000	/* N, Z, C, V */
@@ -51,4 +51,4 @@ kretprobe_trampoline:
 	LOAD_X2_X29
 	add	sp, sp, #PT_REGS_SIZE
 	ret
-	.size kretprobe_trampoline, . - kretprobe_trampoline
+	.size rethook_trampoline, . - rethook_trampoline

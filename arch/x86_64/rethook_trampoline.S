@@ -1,19 +1,19 @@
 /*
- * The kretprobe trampoline (see kernel/probes/kretprobes.c).
+ * The return service's trampoline (see kernel/rethook.h).
  *
- * A probed function's return address was replaced with the address of
- * kretprobe_trampoline, so its `ret` lands here with %rsp just above the
+ * A hooked function's return address was replaced with the address of
+ * rethook_trampoline, so its `ret` lands here with %rsp just above the
  * popped slot. We build a struct pt_regs exactly as a trap would (same
  * layout, see asm/ptrace.h), with interrupts off as for every handler,
- * and call kretprobe_trampoline_handler(regs), which runs the handler and
+ * and call rethook_trampoline_handler(regs), which runs the handlers and
  * returns the real return address. iretq then restores the flags, %rsp
  * and jumps there in one instruction.
  */
 #include <asm/pt_regs_asm.h>
 	.section .entry.text, "ax"
-	.globl kretprobe_trampoline
-	.type kretprobe_trampoline, @function
-kretprobe_trampoline:
+	.globl rethook_trampoline
+	.type rethook_trampoline, @function
+rethook_trampoline:
 	pushq $0x10		/* ss */
 	pushq %rsp		/* rsp: its value before this push, fixed below */
 	pushfq			/* rflags: before the add changes them */
@@ -25,9 +25,9 @@ kretprobe_trampoline:
 	pushq $0		/* vector */
 	PUSH_GPRS
 	movq %rsp, %rdi
-	call kretprobe_trampoline_handler
+	call rethook_trampoline_handler
 	movq %rax, 17*8(%rsp)	/* regs->rip */
 	POP_GPRS
 	addq $16, %rsp
 	iretq
-	.size kretprobe_trampoline, . - kretprobe_trampoline
+	.size rethook_trampoline, . - rethook_trampoline

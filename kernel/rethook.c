@@ -1,0 +1,124 @@
+/* rethook: the return service (see rethook.h).
+ *
+ * A thread's stack of hooked calls is touched only by the thread itself:
+ * a hook at a function's entry pushes, the trampoline pops, the thread's
+ * exit empties it and its own backtraces read it. Each runs with
+ * interrupts off (or, for an optimized probe's entry on aarch64, with
+ * this CPU busy handling a probe, when an interrupt hooks nothing), so a
+ * push or a pop is never interrupted by another: no lock, no atomics.
+ * A frame is written before the depth that makes it visible, so that a
+ * backtrace taken in between (a panic) never reads a half-written one.
+ *
+ * Every function here runs on the trampoline's path or beside it on a
+ * probe hit, and is marked never to be probed. */
+#include "kernel/rethook.h"
+#include "kernel/arch.h"
+#include "kernel/nokprobe.h"
+#include "kernel/panic.h"
+#include "kernel/sched.h"
+#include "lib/errno.h"
+#include <asm/irq.h>
+#include <asm/rethook.h>
+
+int rethook_hook(const struct rethook *rh, void *record, struct pt_regs *regs)
+{
+	struct rethook_stack *st = &current_thread()->rethook;
+	struct rethook_frame *f;
+
+	if (unlikely(!rethook_has_room(st)))
+		return -ENOSPC;
+	f = &st->frames[st->depth];
+	f->ret = arch_rethook_prepare(regs, &f->slot);
+	f->hook = rh;
+	f->record = record;
+	st->depth++;
+	return 0;
+}
+NOKPROBE_SYMBOL(rethook_hook);
+
+/* The trampoline met a return that is not the newest hooked call of this
+ * thread: the stack was unwound past a hooked call, or corrupted. */
+static __noreturn __noinline void rethook_bug(const struct rethook_stack *st)
+{
+	if (!st->depth)
+		panic("rethook BUG!: trampoline reached with no hooked call in thread %s",
+		      current_thread()->name);
+	panic("rethook BUG!: a return is not that of the newest hooked call (to %p)",
+	      (void *)st->frames[st->depth - 1].ret);
+}
+NOKPROBE_SYMBOL(rethook_bug);
+
+/* The lowest frame, at or below top, of the call hooked at top: a call
+ * hooked twice has the trampoline as the saved return address of all
+ * but its first frame. */
+static unsigned int first_frame_of(const struct rethook_stack *st, unsigned int top)
+{
+	while (top > 0 && st->frames[top].ret == (uintptr_t)rethook_trampoline)
+		top--;
+	return top;
+}
+NOKPROBE_SYMBOL(first_frame_of);
+
+uintptr_t rethook_trampoline_handler(struct pt_regs *regs)
+{
+	struct rethook_stack *st = &current_thread()->rethook;
+	unsigned int first;
+	uintptr_t ret;
+
+	/* Returns come newest first. */
+	if (unlikely(!st->depth || !arch_rethook_matches(st->frames[st->depth - 1].slot, regs)))
+		rethook_bug(st);
+	first = first_frame_of(st, st->depth - 1);
+	ret = st->frames[first].ret;
+	/* Each handler sees the real return address; the newest hook of
+	 * the call runs first, as for calls that nest. */
+	instruction_pointer_set(regs, ret);
+	while (st->depth > first) {
+		const struct rethook_frame *f = &st->frames[--st->depth];
+
+		f->hook->handler(f->record, regs);
+	}
+	return ret;
+}
+NOKPROBE_SYMBOL(rethook_trampoline_handler);
+
+/* A thread is ending inside its hooked calls, which will never return:
+ * give each user its record back, newest first. */
+static void rethook_thread_exit(struct thread *t)
+{
+	/* Interrupts stay off: one that hit a hooked function meanwhile
+	 * would push onto this stack. */
+	unsigned long flags = arch_irq_save();
+	struct rethook_stack *st = &t->rethook;
+
+	while (st->depth) {
+		const struct rethook_frame *f = &st->frames[--st->depth];
+
+		f->hook->reclaim(f->record);
+	}
+	arch_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(rethook_thread_exit);
+THREAD_EXIT_HOOK(rethook_thread_exit);
+
+uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot)
+{
+	const struct rethook_stack *st;
+	unsigned long flags;
+
+	if (ret != (uintptr_t)rethook_trampoline)
+		return ret;
+	flags = arch_irq_save();
+	st = &current_thread()->rethook;
+	/* Newest first; a call hooked twice matches on its newer frames
+	 * too, which hold the trampoline: its first frame has the real one. */
+	for (unsigned int i = st->depth; i-- > 0;) {
+		if (arch_rethook_slot_matches(st->frames[i].slot, stack_slot)) {
+			ret = st->frames[first_frame_of(st, i)].ret;
+			break;
+		}
+	}
+	arch_irq_restore(flags);
+	return ret;
+}
+NOKPROBE_SYMBOL(rethook_real_return);
