@@ -6,8 +6,7 @@
  * interrupts off (or, for an optimized probe's entry on aarch64, with
  * this CPU busy handling a probe, when an interrupt hooks nothing), so a
  * push or a pop is never interrupted by another: no lock, no atomics.
- * A frame is written before the depth that makes it visible, so that a
- * backtrace taken in between (a panic) never reads a half-written one.
+ * (The push, rethook_hook, is an inline of rethook.h.)
  *
  * Every function here runs on the trampoline's path or beside it on a
  * probe hit, and is marked never to be probed. */
@@ -16,25 +15,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
-#include "lib/errno.h"
 #include <asm/irq.h>
-#include <asm/rethook.h>
-
-int rethook_hook(const struct rethook *rh, void *record, struct pt_regs *regs)
-{
-	struct rethook_stack *st = &current_thread()->rethook;
-	struct rethook_frame *f;
-
-	if (unlikely(!rethook_has_room(st)))
-		return -ENOSPC;
-	f = &st->frames[st->depth];
-	f->ret = arch_rethook_prepare(regs, &f->slot);
-	f->hook = rh;
-	f->record = record;
-	st->depth++;
-	return 0;
-}
-NOKPROBE_SYMBOL(rethook_hook);
 
 /* The trampoline met a return that is not the newest hooked call of this
  * thread: the stack was unwound past a hooked call, or corrupted. */
@@ -59,25 +40,46 @@ static unsigned int first_frame_of(const struct rethook_stack *st, unsigned int 
 }
 NOKPROBE_SYMBOL(first_frame_of);
 
+/* Pop the newest frame and call its user's handler. The frame is read
+ * before the call: the handler may hook calls of its own, which reuse
+ * the popped place. */
+static void pop_and_call(struct rethook_stack *st, struct pt_regs *regs)
+{
+	const struct rethook_frame *f = &st->frames[--st->depth];
+	const struct rethook *hook = f->hook;
+
+	hook->handler(f->record, regs);
+}
+NOKPROBE_SYMBOL(pop_and_call);
+
+/* The return of a call hooked more than once: the real address is in its
+ * first frame, and every frame of the call is popped, newest first. */
+static __noinline uintptr_t return_of_shared_call(struct rethook_stack *st, struct pt_regs *regs)
+{
+	unsigned int first = first_frame_of(st, st->depth - 1);
+	uintptr_t ret = st->frames[first].ret;
+
+	instruction_pointer_set(regs, ret);
+	while (st->depth > first)
+		pop_and_call(st, regs);
+	return ret;
+}
+NOKPROBE_SYMBOL(return_of_shared_call);
+
 uintptr_t rethook_trampoline_handler(struct pt_regs *regs)
 {
 	struct rethook_stack *st = &current_thread()->rethook;
-	unsigned int first;
 	uintptr_t ret;
 
 	/* Returns come newest first. */
 	if (unlikely(!st->depth || !arch_rethook_matches(st->frames[st->depth - 1].slot, regs)))
 		rethook_bug(st);
-	first = first_frame_of(st, st->depth - 1);
-	ret = st->frames[first].ret;
-	/* Each handler sees the real return address; the newest hook of
-	 * the call runs first, as for calls that nest. */
+	ret = st->frames[st->depth - 1].ret;
+	if (unlikely(ret == (uintptr_t)rethook_trampoline))
+		return return_of_shared_call(st, regs);
+	/* The handler sees the real return address. */
 	instruction_pointer_set(regs, ret);
-	while (st->depth > first) {
-		const struct rethook_frame *f = &st->frames[--st->depth];
-
-		f->hook->handler(f->record, regs);
-	}
+	pop_and_call(st, regs);
 	return ret;
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);

@@ -3,10 +3,10 @@
  *
  * A user (the kretprobes of kernel/probes/, a selftest, ...) registers
  * nothing: it fills in a struct rethook, statically, and at a function's
- * entry calls rethook_hook() with the entry's registers and a record of
- * its own. The service saves the real return address and replaces it
- * with the address of rethook_trampoline, an assembly stub of each
- * architecture. When the function returns into the trampoline, the
+ * entry calls rethook_hook() with the thread's stack, the entry's
+ * registers and a record of its own. The service saves the real return
+ * address and replaces it with the address of rethook_trampoline, an
+ * assembly stub of each architecture. When the function returns into the trampoline, the
  * service takes the thread's newest hooked call, calls the user's
  * handler with the record, and resumes at the real return address.
  *
@@ -18,19 +18,24 @@
  * each user's reclaim callback; and stack unwinders ask
  * rethook_real_return() for the real address behind the trampoline's.
  *
- * Everything here runs with interrupts off, on the current thread only:
- * no lock is needed, since only the thread itself touches its stack. */
+ * Everything here runs on the current thread only, with interrupts off
+ * (or, at an optimized probe's entry on aarch64, with this CPU busy
+ * handling a probe, when an interrupt hooks nothing): no lock is needed,
+ * since only the thread itself touches its stack. */
 #ifndef KERNEL_RETHOOK_H
 #define KERNEL_RETHOOK_H
 
+#include "lib/errno.h"
 #include "lib/types.h"
 #include <asm/ptrace.h>
+#include <asm/rethook.h>
 
-/* How many hooked calls one thread may have pending at once. Each one
- * costs 32 bytes in every struct thread; 32 covers the deepest nesting
- * of probed calls seen in practice (recursion through one probed
- * function, a handful of probed calls on one path), and a hook beyond
- * it fails rather than overflowing. */
+/* How many hooked calls one thread may have pending at once. Every
+ * struct thread pays 32 bytes per entry whether it hooks anything or not
+ * (1 KiB here), so the depth is kept small: hooked calls nest only as
+ * deep as probed functions call each other or recurse, and a hook
+ * beyond the depth fails (its user counts a miss) instead of
+ * overflowing. */
 #define RETHOOK_DEPTH 32
 
 /* A user of the service, in static storage. Both callbacks run with
@@ -74,12 +79,26 @@ static inline bool rethook_has_room(const struct rethook_stack *st)
  * registers from regs and goes on at the address it returned. */
 extern char rethook_trampoline[];
 
-/* At the first instruction of a function (regs), with interrupts off:
- * make the call return into the trampoline, which will call
- * rh->handler(record, ...). Returns 0, or -ENOSPC if the current thread
- * has RETHOOK_DEPTH calls hooked already (nothing is changed: the caller
- * counts the call as missed). */
-int rethook_hook(const struct rethook *rh, void *record, struct pt_regs *regs);
+/* At the first instruction of a function (regs), with interrupts off,
+ * st being the current thread's stack (&current_thread()->rethook): make
+ * the call return into the trampoline, which will call
+ * rh->handler(record, ...). Returns 0, or -ENOSPC if the thread has
+ * RETHOOK_DEPTH calls hooked already (nothing is changed: the caller
+ * counts the call as missed). Inline: it runs on every hooked call. */
+static inline int rethook_hook(struct rethook_stack *st, const struct rethook *rh, void *record,
+			       struct pt_regs *regs)
+{
+	struct rethook_frame *f;
+
+	if (unlikely(!rethook_has_room(st)))
+		return -ENOSPC;
+	f = &st->frames[st->depth];
+	f->ret = arch_rethook_prepare(regs, (uintptr_t)rethook_trampoline, &f->slot);
+	f->hook = rh;
+	f->record = record;
+	st->depth++;	/* after the frame: a backtrace reads only whole frames */
+	return 0;
+}
 
 /* The trampoline's C half: run the handlers of the returning call (the
  * thread's newest hooked one, which must match regs, or this panics) and
@@ -94,10 +113,11 @@ uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot);
 /* The architecture's hooks, static inlines of <asm/rethook.h> (they run
  * on every hooked call):
  *
- *   uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t *slot)
+ *   uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t trampoline,
+ *                                  uintptr_t *slot)
  *       at a function's first instruction (regs): replace the return
- *       address of the call with rethook_trampoline's, return the real
- *       one, and set *slot to what identifies the call on the stack;
+ *       address of the call with trampoline, return the real one, and
+ *       set *slot to what identifies the call on the stack;
  *   bool arch_rethook_matches(uintptr_t slot, const struct pt_regs *regs)
  *       whether the trampoline's regs are the return of the call hooked
  *       with slot;

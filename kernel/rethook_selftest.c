@@ -106,7 +106,7 @@ static int second_entry(struct kprobe *p, struct pt_regs *regs)
 {
 	(void)p;
 	event('S', 1, NULL);
-	if (rethook_hook(&second_user, NULL, regs) == -ENOSPC)
+	if (rethook_hook(&current_thread()->rethook, &second_user, NULL, regs) == -ENOSPC)
 		second_refused++;
 	return 0;
 }

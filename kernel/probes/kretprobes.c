@@ -232,7 +232,7 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 		kretprobe_pool_give_back(ri);	/* this hit found rp registered */
 		return 0;
 	}
-	rethook_hook(&kretprobe_rethook, ri, regs);	/* cannot fail: there is room */
+	rethook_hook(&self->rethook, &kretprobe_rethook, ri, regs);	/* there is room */
 	return 0;
 }
 

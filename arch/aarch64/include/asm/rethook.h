@@ -3,19 +3,20 @@
 #ifndef ASM_RETHOOK_H
 #define ASM_RETHOOK_H
 
-#include "kernel/rethook.h"
+#include "lib/types.h"
 #include <asm/ptrace.h>
 
 /* At a function's first instruction the return address is still in the
  * link register: it is replaced there, and the function's prologue then
  * saves the trampoline's address in its frame record, which is what
  * backtraces see. The stack pointer at entry identifies the call. */
-static inline uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t *slot)
+static inline uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t trampoline,
+					     uintptr_t *slot)
 {
 	uintptr_t real = regs->regs[LINK_REGISTER];
 
 	*slot = regs->sp;
-	regs->regs[LINK_REGISTER] = (uint64_t)rethook_trampoline;
+	regs->regs[LINK_REGISTER] = trampoline;
 	return real;
 }
 

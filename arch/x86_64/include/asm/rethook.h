@@ -3,18 +3,19 @@
 #ifndef ASM_RETHOOK_H
 #define ASM_RETHOOK_H
 
-#include "kernel/rethook.h"
+#include "lib/types.h"
 #include <asm/ptrace.h>
 
 /* At a function's first instruction the return address is on top of the
  * stack: that slot identifies the call. */
-static inline uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t *slot)
+static inline uintptr_t arch_rethook_prepare(struct pt_regs *regs, uintptr_t trampoline,
+					     uintptr_t *slot)
 {
 	uint64_t *ret = (uint64_t *)regs->rsp;
 	uintptr_t real = *ret;
 
 	*slot = (uintptr_t)ret;
-	*ret = (uint64_t)rethook_trampoline;
+	*ret = trampoline;
 	return real;
 }
 
