@@ -25,62 +25,59 @@ static __noreturn __noinline void rethook_bug(const struct rethook_stack *st)
 		panic("rethook BUG!: trampoline reached with no hooked call in thread %s",
 		      current_thread()->name);
 	panic("rethook BUG!: a return is not that of the newest hooked call (to %p)",
-	      (void *)st->frames[st->depth - 1].ret);
+	      (void *)st->ret[st->depth]);
 }
 NOKPROBE_SYMBOL(rethook_bug);
 
-/* The lowest frame, at or below top, of the call hooked at top: a call
+/* The oldest frame, at or below top, of the call hooked at top: a call
  * hooked twice has the trampoline as the saved return address of all
- * but its first frame. */
+ * but its first frame. The guard's (0) stops the walk. */
 static unsigned int first_frame_of(const struct rethook_stack *st, unsigned int top)
 {
-	while (top > 0 && st->frames[top].ret == (uintptr_t)rethook_trampoline)
+	while (st->ret[top] == (uintptr_t)rethook_trampoline)
 		top--;
 	return top;
 }
 NOKPROBE_SYMBOL(first_frame_of);
 
-/* Pop the newest frame and call its user's handler. The frame is read
- * before the call: the handler may hook calls of its own, which reuse
- * the popped place. */
-static void pop_and_call(struct rethook_stack *st, struct pt_regs *regs)
+/* Pop the newest frame, i, and call its user's handler. Its hook and
+ * record are read before the call: the handler may hook calls of its
+ * own, which reuse the popped place. */
+static inline void pop_and_call(struct rethook_stack *st, unsigned int i, struct pt_regs *regs)
 {
-	const struct rethook_frame *f = &st->frames[--st->depth];
-	const struct rethook *hook = f->hook;
-
-	hook->handler(f->record, regs);
+	st->depth = i - 1;
+	st->hook[i]->handler(st->record[i], regs);
 }
-NOKPROBE_SYMBOL(pop_and_call);
 
 /* The return of a call hooked more than once: the real address is in its
  * first frame, and every frame of the call is popped, newest first. */
-static __noinline uintptr_t return_of_shared_call(struct rethook_stack *st, struct pt_regs *regs)
+static __noinline void return_of_shared_call(struct rethook_stack *st, struct pt_regs *regs)
 {
-	unsigned int first = first_frame_of(st, st->depth - 1);
-	uintptr_t ret = st->frames[first].ret;
+	unsigned int first = first_frame_of(st, st->depth);
 
-	instruction_pointer_set(regs, ret);
-	while (st->depth > first)
-		pop_and_call(st, regs);
-	return ret;
+	instruction_pointer_set(regs, st->ret[first]);
+	while (st->depth >= first)
+		pop_and_call(st, st->depth, regs);
 }
 NOKPROBE_SYMBOL(return_of_shared_call);
 
-uintptr_t rethook_trampoline_handler(struct pt_regs *regs)
+void rethook_trampoline_handler(struct pt_regs *regs)
 {
 	struct rethook_stack *st = &current_thread()->rethook;
-	uintptr_t ret;
+	unsigned int i = st->depth;
 
-	/* Returns come newest first. */
-	if (unlikely(!st->depth || !arch_rethook_matches(st->frames[st->depth - 1].slot, regs)))
+	/* Returns come newest first (with no hooked call, frame 0 is the
+	 * guard, which matches none). */
+	if (unlikely(!arch_rethook_matches(st->slot[i], regs)))
 		rethook_bug(st);
-	ret = st->frames[st->depth - 1].ret;
-	if (unlikely(ret == (uintptr_t)rethook_trampoline))
-		return return_of_shared_call(st, regs);
-	/* The handler sees the real return address. */
-	instruction_pointer_set(regs, ret);
-	pop_and_call(st, regs);
-	return ret;
+	if (unlikely(st->ret[i] == (uintptr_t)rethook_trampoline)) {
+		return_of_shared_call(st, regs);
+		return;
+	}
+	/* The handler sees the real return address, where the trampoline
+	 * goes on. */
+	instruction_pointer_set(regs, st->ret[i]);
+	pop_and_call(st, i, regs);
 }
 NOKPROBE_SYMBOL(rethook_trampoline_handler);
 
@@ -93,11 +90,8 @@ static void rethook_thread_exit(struct thread *t)
 	unsigned long flags = arch_irq_save();
 	struct rethook_stack *st = &t->rethook;
 
-	while (st->depth) {
-		const struct rethook_frame *f = &st->frames[--st->depth];
-
-		f->hook->reclaim(f->record);
-	}
+	for (; st->depth; st->depth--)
+		st->hook[st->depth]->reclaim(st->record[st->depth]);
 	arch_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(rethook_thread_exit);
@@ -114,9 +108,9 @@ uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot)
 	st = &current_thread()->rethook;
 	/* Newest first; a call hooked twice matches on its newer frames
 	 * too, which hold the trampoline: its first frame has the real one. */
-	for (unsigned int i = st->depth; i-- > 0;) {
-		if (arch_rethook_slot_matches(st->frames[i].slot, stack_slot)) {
-			ret = st->frames[first_frame_of(st, i)].ret;
+	for (unsigned int i = st->depth; i > 0; i--) {
+		if (arch_rethook_slot_matches(st->slot[i], stack_slot)) {
+			ret = st->ret[first_frame_of(st, i)];
 			break;
 		}
 	}

@@ -32,7 +32,7 @@
 
 /* How many hooked calls one thread may have pending at once. Every
  * struct thread pays 32 bytes per entry whether it hooks anything or not
- * (1 KiB here), so the depth is kept small: hooked calls nest only as
+ * (about 1 KiB here), so the depth is kept small: hooked calls nest only as
  * deep as probed functions call each other or recurse, and a hook
  * beyond the depth fails (its user counts a miss) instead of
  * overflowing. */
@@ -49,61 +49,76 @@ struct rethook {
 	void (*reclaim)(void *record);
 };
 
-/* One hooked call. slot identifies the call on its stack (what the
- * architecture's hooks compare); ret is the real return address, or the
- * trampoline's when the call was hooked a second time (then the entry
- * below, the same call's, holds the real one). */
-struct rethook_frame {
-	uintptr_t ret;
-	uintptr_t slot;
-	const struct rethook *hook;
-	void *record;
-};
-
-/* A thread's hooked calls, oldest first (in struct thread, kernel/sched.h). */
+/* A thread's hooked calls (in struct thread, kernel/sched.h), one frame
+ * per call: frame i is ret[i], slot[i], hook[i] and record[i], frame 1
+ * the oldest, frame depth the newest. Parallel arrays rather than an
+ * array of structures, so that a frame's word is found by an index
+ * scaled by 8, which the load itself does, on every hooked call.
+ *
+ *   slot    identifies the call on its stack (what the architecture's
+ *           hooks compare);
+ *   ret     its real return address, or the trampoline's when the call
+ *           was hooked a second time (then frame i - 1, the same call's,
+ *           holds the real one);
+ *   hook    the user that hooked it, and record that user's record.
+ *
+ * Frame 0 is a guard that no return matches (slot 0, as in a thread
+ * just made), so the trampoline needs no separate test for "no hooked
+ * call at all". */
 struct rethook_stack {
 	unsigned int depth;
-	struct rethook_frame frames[RETHOOK_DEPTH];
+	uintptr_t ret[1 + RETHOOK_DEPTH];
+	uintptr_t slot[1 + RETHOOK_DEPTH];
+	const struct rethook *hook[1 + RETHOOK_DEPTH];
+	void *record[1 + RETHOOK_DEPTH];
 };
-
-/* Whether the thread whose stack st is has room to hook one more call:
- * for a user that must know before it commits to a call (kretprobes,
- * before their entry handler runs). */
-static inline bool rethook_has_room(const struct rethook_stack *st)
-{
-	return st->depth < RETHOOK_DEPTH;
-}
 
 /* The trampoline (arch/ARCH/rethook_trampoline.S): builds a struct
  * pt_regs, calls rethook_trampoline_handler(regs), restores the
- * registers from regs and goes on at the address it returned. */
+ * registers from regs and goes on at regs' instruction pointer, which
+ * the handler set to the real return address. */
 extern char rethook_trampoline[];
 
-/* At the first instruction of a function (regs), with interrupts off,
- * st being the current thread's stack (&current_thread()->rethook): make
- * the call return into the trampoline, which will call
- * rh->handler(record, ...). Returns 0, or -ENOSPC if the thread has
- * RETHOOK_DEPTH calls hooked already (nothing is changed: the caller
- * counts the call as missed). Inline: it runs on every hooked call. */
+/* A hook in two steps, for a user that must know there is room before
+ * it commits to a call (kretprobes, before their entry handler runs).
+ * rethook_has_room: whether the current thread (st being
+ * &current_thread()->rethook) may hook one more call; false when it has
+ * RETHOOK_DEPTH hooked already (the caller counts the call as missed).
+ * Nothing may hook a call of this thread between the two steps. */
+static inline bool rethook_has_room(const struct rethook_stack *st)
+{
+	return likely(st->depth < RETHOOK_DEPTH);
+}
+
+/* At the first instruction of a function (regs), with interrupts off and
+ * room in st: fill the next frame and make the call return into the
+ * trampoline, which will call rh->handler(record, ...). */
+static inline void rethook_commit(struct rethook_stack *st, const struct rethook *rh,
+				  void *record, struct pt_regs *regs)
+{
+	unsigned int i = st->depth + 1;
+
+	st->ret[i] = arch_rethook_prepare(regs, (uintptr_t)rethook_trampoline, &st->slot[i]);
+	st->hook[i] = rh;
+	st->record[i] = record;
+	st->depth = i;	/* after the frame: a backtrace reads only whole frames */
+}
+
+/* Both steps at once: 0, or -ENOSPC (nothing changed) if the thread has
+ * no room. Inline, as the two steps are: they run on every hooked call. */
 static inline int rethook_hook(struct rethook_stack *st, const struct rethook *rh, void *record,
 			       struct pt_regs *regs)
 {
-	struct rethook_frame *f;
-
-	if (unlikely(!rethook_has_room(st)))
+	if (!rethook_has_room(st))
 		return -ENOSPC;
-	f = &st->frames[st->depth];
-	f->ret = arch_rethook_prepare(regs, (uintptr_t)rethook_trampoline, &f->slot);
-	f->hook = rh;
-	f->record = record;
-	st->depth++;	/* after the frame: a backtrace reads only whole frames */
+	rethook_commit(st, rh, record, regs);
 	return 0;
 }
 
-/* The trampoline's C half: run the handlers of the returning call (the
- * thread's newest hooked one, which must match regs, or this panics) and
- * return the real return address. */
-uintptr_t rethook_trampoline_handler(struct pt_regs *regs);
+/* The trampoline's C half: set regs' instruction pointer to the real
+ * return address and run the handlers of the returning call (the
+ * thread's newest hooked one, which must match regs, or this panics). */
+void rethook_trampoline_handler(struct pt_regs *regs);
 
 /* For stack unwinders: the real return address of the call whose return
  * address, ret, was read at stack_slot in the current thread - ret

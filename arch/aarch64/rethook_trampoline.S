@@ -6,8 +6,8 @@
  * at the function's entry and the return value in x0. We build a struct
  * pt_regs as the exception entry does (same layout, asm/ptrace.h), with
  * PSTATE's flags and interrupt masks, mask interrupts as for every
- * handler, and call rethook_trampoline_handler(regs), which runs the
- * handlers and returns the real return address. Then every register, the
+ * handler, and call rethook_trampoline_handler(regs), which sets regs->pc
+ * to the real return address and runs the handlers. Then every register, the
  * condition flags and the interrupt masks are restored from regs (so a
  * handler may change the return value), and we return to the real
  * address through x30 - which is where an ordinary `ret` leaves x30 too.
@@ -41,7 +41,7 @@ rethook_trampoline:
 	msr	daifset, #2		/* mask IRQs */
 	mov	x0, sp
 	bl	rethook_trampoline_handler
-	mov	x30, x0			/* the real return address */
+	ldr	x30, [sp, #S_PC]	/* the real return address */
 	ldr	x2, [sp, #S_PSTATE]
 	and	x3, x2, #0xf0000000	/* N, Z, C, V */
 	msr	nzcv, x3

@@ -215,9 +215,10 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 	struct thread *self = current_thread();
 	struct kretprobe_instance *ri;
 
-	/* Room in the thread's stack of hooked calls is looked for first,
-	 * so that a missed call never runs the entry handler. Nothing else
-	 * hooks a call of this thread before rethook_hook below. */
+	/* Room in the thread's stack of hooked calls is looked for first, so
+	 * that a missed call never runs the entry handler. Nothing else
+	 * hooks a call of this thread before the commit below: this CPU is
+	 * busy with a probe, which every probe hit meanwhile misses. */
 	if (unlikely(!rethook_has_room(&self->rethook))) {
 		count_missed(rp);
 		return 0;
@@ -232,7 +233,7 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 		kretprobe_pool_give_back(ri);	/* this hit found rp registered */
 		return 0;
 	}
-	rethook_hook(&self->rethook, &kretprobe_rethook, ri, regs);	/* there is room */
+	rethook_commit(&self->rethook, &kretprobe_rethook, ri, regs);
 	return 0;
 }
 
