@@ -111,10 +111,12 @@ LDSCRIPTS := linker/$(ARCH).ld linker/common.ld
 LDFLAGS := -nostdlib -z max-page-size=0x1000 -z noexecstack --no-warn-rwx-segments \
 	-T linker/$(ARCH).ld
 
-# Every C file under kernel/ and lib/, in all their subfolders, and this
-# architecture's own. Sorted, so that the link order, and with it the
-# kernel's layout, does not depend on the order the file system lists.
-SRCS := $(sort $(shell find kernel lib -name '*.c')) \
+# Every C and assembly file under kernel/ and lib/, in all their
+# subfolders (the portable ones' assembly is a users' trampolines, made
+# by an architecture's macro), and this architecture's own. Sorted, so
+# that the link order, and with it the kernel's layout, does not depend
+# on the order the file system lists.
+SRCS := $(sort $(shell find kernel lib -name '*.c' -o -name '*.S')) \
 	$(sort $(wildcard arch/$(ARCH)/*.c arch/$(ARCH)/*.S boot/$(ARCH)/*.c boot/$(ARCH)/*.S))
 OBJS := $(patsubst %,$(BUILD)/obj/%.o,$(SRCS))
 

@@ -1,14 +1,15 @@
 /* rethook: the return service (see rethook.h).
  *
- * A thread's stack of hooked calls is touched only by the thread itself:
- * a hook at a function's entry pushes, the trampoline pops, the thread's
- * exit empties it and its own backtraces read it. Each runs with
- * interrupts off (or, for an optimized probe's entry on aarch64, with
- * this CPU busy handling a probe, when an interrupt hooks nothing), so a
- * push or a pop is never interrupted by another: no lock, no atomics.
- * (The push, rethook_hook, is an inline of rethook.h.)
+ * A thread's list of hooked calls is touched only by the thread itself:
+ * a hook at a function's entry puts a node first, a return takes it off,
+ * the thread's exit empties the list and its own backtraces read it.
+ * Each runs with interrupts off (or, for an optimized probe's entry on
+ * aarch64, with this CPU busy handling a probe, when an interrupt hooks
+ * nothing), so one never interrupts another: no lock, no atomics. (The
+ * hook and the common return are inlines of rethook.h; these are the
+ * rest.)
  *
- * Every function here runs on the trampoline's path or beside it on a
+ * Every function here runs on a trampoline's path or beside it on a
  * probe hit, and is marked never to be probed. */
 #include "kernel/rethook.h"
 #include "kernel/arch.h"
@@ -17,81 +18,68 @@
 #include "kernel/sched.h"
 #include <asm/irq.h>
 
-/* The trampoline met a return that is not the newest hooked call of this
+struct rethook_node rethook_end;
+
+/* A trampoline met a return that is not the newest hooked call of this
  * thread: the stack was unwound past a hooked call, or corrupted. */
-static __noreturn __noinline void rethook_bug(const struct rethook_stack *st)
+void rethook_bug(void)
 {
-	if (!st->depth)
+	const struct thread *self = current_thread();
+
+	if (self->rethooks == &rethook_end)
 		panic("rethook BUG!: trampoline reached with no hooked call in thread %s",
-		      current_thread()->name);
+		      self->name);
 	panic("rethook BUG!: a return is not that of the newest hooked call (to %p)",
-	      (void *)st->ret[st->depth]);
+	      (void *)self->rethooks->ret);
 }
 NOKPROBE_SYMBOL(rethook_bug);
 
-/* The oldest frame, at or below top, of the call hooked at top: a call
- * hooked twice has the trampoline as the saved return address of all
- * but its first frame. The guard's (0) stops the walk. */
-static unsigned int first_frame_of(const struct rethook_stack *st, unsigned int top)
+/* The oldest node of the call whose newest is node: the nodes of a call
+ * hooked more than once lie together and share its slot, and only the
+ * oldest holds the real return address (the others a trampoline's). The
+ * guard's slot (0) stops the walk. */
+static struct rethook_node *first_node_of(struct rethook_node *node)
 {
-	while (st->ret[top] == (uintptr_t)rethook_trampoline)
-		top--;
-	return top;
+	while (node->next->slot == node->slot)
+		node = node->next;
+	return node;
 }
-NOKPROBE_SYMBOL(first_frame_of);
+NOKPROBE_SYMBOL(first_node_of);
 
-/* Pop the newest frame, i, and call its user's handler. Its hook and
- * record are read before the call: the handler may hook calls of its
- * own, which reuse the popped place. */
-static inline void pop_and_call(struct rethook_stack *st, unsigned int i, struct pt_regs *regs)
+/* The return of a call hooked more than once, into the trampoline of its
+ * newest hook's user: the real address is in the call's oldest node, and
+ * every node of the call is taken off, newest first, each handler called
+ * through its node's user (the older hooks' trampolines are never
+ * reached). A node is off the list before its handler runs: the handler
+ * may hook calls of its own. */
+void rethook_return_shared(struct pt_regs *regs)
 {
-	st->depth = i - 1;
-	st->hook[i]->handler(st->record[i], regs);
+	struct rethook_node **list = &current_thread()->rethooks;
+	struct rethook_node *last = first_node_of(*list), *node;
+
+	instruction_pointer_set(regs, last->ret);
+	do {
+		node = *list;
+		*list = node->next;
+		node->rethook->handler(node, regs);
+	} while (node != last);
 }
-
-/* The return of a call hooked more than once: the real address is in its
- * first frame, and every frame of the call is popped, newest first. */
-static __noinline void return_of_shared_call(struct rethook_stack *st, struct pt_regs *regs)
-{
-	unsigned int first = first_frame_of(st, st->depth);
-
-	instruction_pointer_set(regs, st->ret[first]);
-	while (st->depth >= first)
-		pop_and_call(st, st->depth, regs);
-}
-NOKPROBE_SYMBOL(return_of_shared_call);
-
-void rethook_trampoline_handler(struct pt_regs *regs)
-{
-	struct rethook_stack *st = &current_thread()->rethook;
-	unsigned int i = st->depth;
-
-	/* Returns come newest first (with no hooked call, frame 0 is the
-	 * guard, which matches none). */
-	if (unlikely(!arch_rethook_matches(st->slot[i], regs)))
-		rethook_bug(st);
-	if (unlikely(st->ret[i] == (uintptr_t)rethook_trampoline)) {
-		return_of_shared_call(st, regs);
-		return;
-	}
-	/* The handler sees the real return address, where the trampoline
-	 * goes on. */
-	instruction_pointer_set(regs, st->ret[i]);
-	pop_and_call(st, i, regs);
-}
-NOKPROBE_SYMBOL(rethook_trampoline_handler);
+NOKPROBE_SYMBOL(rethook_return_shared);
 
 /* A thread is ending inside its hooked calls, which will never return:
- * give each user its record back, newest first. */
+ * give each user its node back, newest first. */
 static void rethook_thread_exit(struct thread *t)
 {
 	/* Interrupts stay off: one that hit a hooked function meanwhile
-	 * would push onto this stack. */
+	 * would hook onto this list. */
 	unsigned long flags = arch_irq_save();
-	struct rethook_stack *st = &t->rethook;
 
-	for (; st->depth; st->depth--)
-		st->hook[st->depth]->reclaim(st->record[st->depth]);
+	while (t->rethooks != &rethook_end) {
+		struct rethook_node *node = t->rethooks;
+
+		t->rethooks = node->next;
+		node->rethook->reclaim(node);
+	}
 	arch_irq_restore(flags);
 }
 NOKPROBE_SYMBOL(rethook_thread_exit);
@@ -99,18 +87,16 @@ THREAD_EXIT_HOOK(rethook_thread_exit);
 
 uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot)
 {
-	const struct rethook_stack *st;
 	unsigned long flags;
 
-	if (ret != (uintptr_t)rethook_trampoline)
+	if (!rethook_is_trampoline(ret))
 		return ret;
 	flags = arch_irq_save();
-	st = &current_thread()->rethook;
-	/* Newest first; a call hooked twice matches on its newer frames
-	 * too, which hold the trampoline: its first frame has the real one. */
-	for (unsigned int i = st->depth; i > 0; i--) {
-		if (arch_rethook_slot_matches(st->slot[i], stack_slot)) {
-			ret = st->ret[first_frame_of(st, i)];
+	/* Newest first; a call hooked twice matches on its newer nodes
+	 * too, which hold a trampoline: its oldest has the real one. */
+	for (struct rethook_node *n = current_thread()->rethooks; n != &rethook_end; n = n->next) {
+		if (arch_rethook_slot_matches(n->slot, stack_slot)) {
+			ret = first_node_of(n)->ret;
 			break;
 		}
 	}

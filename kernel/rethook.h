@@ -2,127 +2,143 @@
  * function returns.
  *
  * A user (the kretprobes of kernel/probes/, a selftest, ...) registers
- * nothing: it fills in a struct rethook, statically, and at a function's
- * entry calls rethook_hook() with the thread's stack, the entry's
- * registers and a record of its own. The service saves the real return
- * address and replaces it with the address of rethook_trampoline, an
- * assembly stub of each architecture. When the function returns into the trampoline, the
- * service takes the thread's newest hooked call, calls the user's
- * handler with the record, and resumes at the real return address.
+ * nothing. It fills in a struct rethook, statically, and makes a
+ * trampoline of its own: one line of assembly, RETHOOK_TRAMPOLINE of
+ * <asm/rethook_trampoline.h>, whose C half calls rethook_return. Each of
+ * its records of a call (a kretprobe_instance, say) holds a struct
+ * rethook_node. At a function's entry the user calls rethook_hook() with
+ * a node: the service saves the real return address in it, replaces
+ * that address with the user's trampoline's, and puts the node first in
+ * the thread's list of hooked calls. When the function returns into the
+ * trampoline, rethook_return takes the thread's newest node, calls the
+ * user's handler with it, and resumes at the real return address.
  *
- * Each thread keeps its hooked calls in a stack of fixed depth inside its
- * struct thread (so that hooking never allocates, and so never takes the
- * heap's lock from a probe hit). Any number of users may hook at once,
- * even the same call: the entries record whose each one is. A thread
- * that ends inside hooked calls has their records handed back through
- * each user's reclaim callback; and stack unwinders ask
- * rethook_real_return() for the real address behind the trampoline's.
+ * Why a trampoline per user rather than one for all: the return then
+ * knows whose it is from where it lands, and calls the user's handler
+ * directly (inlined, even) instead of through a pointer - on the one
+ * path every hooked call takes. And why nodes inside the users' records:
+ * a hook then allocates nothing and can never run out of room (a user
+ * with no free record misses the call itself, as a kretprobe counts
+ * nmissed), and a thread pays one pointer for the service.
+ *
+ * Any number of users may hook at once, even the same call. A thread
+ * that ends inside hooked calls has their nodes handed back through each
+ * user's reclaim callback; and stack unwinders ask rethook_real_return()
+ * for the real address behind a trampoline's.
  *
  * Everything here runs on the current thread only, with interrupts off
  * (or, at an optimized probe's entry on aarch64, with this CPU busy
  * handling a probe, when an interrupt hooks nothing): no lock is needed,
- * since only the thread itself touches its stack. */
+ * since only the thread itself touches its list. */
 #ifndef KERNEL_RETHOOK_H
 #define KERNEL_RETHOOK_H
 
-#include "lib/errno.h"
 #include "lib/types.h"
 #include <asm/ptrace.h>
 #include <asm/rethook.h>
 
-/* How many hooked calls one thread may have pending at once. Every
- * struct thread pays 32 bytes per entry whether it hooks anything or not
- * (about 1 KiB here), so the depth is kept small: hooked calls nest only as
- * deep as probed functions call each other or recurse, and a hook
- * beyond the depth fails (its user counts a miss) instead of
- * overflowing. */
-#define RETHOOK_DEPTH 32
+struct rethook_node;
 
-/* A user of the service, in static storage. Both callbacks run with
- * interrupts off and must not sleep. */
+/* A user of the service, in static storage (const, so that the compiler
+ * sees its handler in rethook_return and its trampoline in
+ * rethook_hook). Both callbacks run with interrupts off and must not
+ * sleep. */
 struct rethook {
 	/* The hooked call returned: regs are the trampoline's, with the
 	 * return value and the real return address as the instruction
 	 * pointer. A handler may change the return value. */
-	void (*handler)(void *record, struct pt_regs *regs);
+	void (*handler)(struct rethook_node *node, struct pt_regs *regs);
 	/* The call never returns: its thread is ending inside it. */
-	void (*reclaim)(void *record);
+	void (*reclaim)(struct rethook_node *node);
+	/* The user's own trampoline (RETHOOK_TRAMPOLINE), whose C half
+	 * calls rethook_return(..., this, ...). */
+	const char *trampoline;
 };
 
-/* A thread's hooked calls (in struct thread, kernel/sched.h), one frame
- * per call: frame i is ret[i], slot[i], hook[i] and record[i], frame 1
- * the oldest, frame depth the newest. Parallel arrays rather than an
- * array of structures, so that a frame's word is found by an index
- * scaled by 8, which the load itself does, on every hooked call.
- *
- *   slot    identifies the call on its stack (what the architecture's
- *           hooks compare);
- *   ret     its real return address, or the trampoline's when the call
- *           was hooked a second time (then frame i - 1, the same call's,
- *           holds the real one);
- *   hook    the user that hooked it, and record that user's record.
- *
- * Frame 0 is a guard that no return matches (slot 0, as in a thread
- * just made), so the trampoline needs no separate test for "no hooked
- * call at all". */
-struct rethook_stack {
-	unsigned int depth;
-	uintptr_t ret[1 + RETHOOK_DEPTH];
-	uintptr_t slot[1 + RETHOOK_DEPTH];
-	const struct rethook *hook[1 + RETHOOK_DEPTH];
-	void *record[1 + RETHOOK_DEPTH];
+/* One hooked call, inside a record of the user that hooks it. The user
+ * sets rethook once, when it makes the record; the service fills in the
+ * rest at each hook. */
+struct rethook_node {
+	const struct rethook *rethook;	/* the user */
+	struct rethook_node *next;	/* the thread's next older hooked call */
+	/* The call's real return address, or a trampoline's when the call
+	 * was hooked a second time (then next, of the same call and so with
+	 * the same slot, holds the real one). */
+	uintptr_t ret;
+	uintptr_t slot;	/* what identifies the call on its stack (the arch hooks) */
 };
 
-/* The trampoline (arch/ARCH/rethook_trampoline.S): builds a struct
- * pt_regs, calls rethook_trampoline_handler(regs), restores the
- * registers from regs and goes on at regs' instruction pointer, which
- * the handler set to the real return address. */
-extern char rethook_trampoline[];
+/* The end of every thread's list, a guard that no return matches (its
+ * slot is 0): with no hooked call a return needs no separate test, and
+ * the oldest call never looks hooked twice. Never written. */
+extern struct rethook_node rethook_end;
 
-/* A hook in two steps, for a user that must know there is room before
- * it commits to a call (kretprobes, before their entry handler runs).
- * rethook_has_room: whether the current thread (st being
- * &current_thread()->rethook) may hook one more call; false when it has
- * RETHOOK_DEPTH hooked already (the caller counts the call as missed).
- * Nothing may hook a call of this thread between the two steps. */
-static inline bool rethook_has_room(const struct rethook_stack *st)
+/* Whether addr is a trampoline of the service's users: they all sit in
+ * one section (.entry.text.rethook, linker/common.ld). */
+static inline bool rethook_is_trampoline(uintptr_t addr)
 {
-	return likely(st->depth < RETHOOK_DEPTH);
+	extern const char __rethook_text_start[], __rethook_text_end[];
+
+	return addr >= (uintptr_t)__rethook_text_start && addr < (uintptr_t)__rethook_text_end;
 }
 
-/* At the first instruction of a function (regs), with interrupts off and
- * room in st: fill the next frame and make the call return into the
- * trampoline, which will call rh->handler(record, ...). */
-static inline void rethook_commit(struct rethook_stack *st, const struct rethook *rh,
-				  void *record, struct pt_regs *regs)
+/* A new thread's list of hooked calls (in struct thread, kernel/sched.h,
+ * and given to every call below): empty. */
+static inline void rethook_thread_init(struct rethook_node **list)
 {
-	unsigned int i = st->depth + 1;
-
-	st->ret[i] = arch_rethook_prepare(regs, (uintptr_t)rethook_trampoline, &st->slot[i]);
-	st->hook[i] = rh;
-	st->record[i] = record;
-	st->depth = i;	/* after the frame: a backtrace reads only whole frames */
+	*list = &rethook_end;
 }
 
-/* Both steps at once: 0, or -ENOSPC (nothing changed) if the thread has
- * no room. Inline, as the two steps are: they run on every hooked call. */
-static inline int rethook_hook(struct rethook_stack *st, const struct rethook *rh, void *record,
-			       struct pt_regs *regs)
+/* At the first instruction of a function (regs), with interrupts off,
+ * list the current thread's: make the call return into rh's trampoline,
+ * which will call rh->handler(node, ...). node is a record's made for
+ * rh (node->rethook == rh; rh is passed again so that its trampoline's
+ * address is a constant here), and is the user's again when its
+ * handler or reclaim runs. Inline: it runs on every hooked call. */
+static inline void rethook_hook(struct rethook_node **list, const struct rethook *rh,
+				struct rethook_node *node, struct pt_regs *regs)
 {
-	if (!rethook_has_room(st))
-		return -ENOSPC;
-	rethook_commit(st, rh, record, regs);
-	return 0;
+	node->ret = arch_rethook_prepare(regs, (uintptr_t)rh->trampoline, &node->slot);
+	node->next = *list;
+	*list = node;
 }
 
-/* The trampoline's C half: set regs' instruction pointer to the real
- * return address and run the handlers of the returning call (the
- * thread's newest hooked one, which must match regs, or this panics). */
-void rethook_trampoline_handler(struct pt_regs *regs);
+/* rethook_return's two unlikely ways, out of line: the return is not the
+ * thread's newest hooked call (this panics), or it is that of a call
+ * hooked more than once. */
+__noreturn void rethook_bug(void);
+void rethook_return_shared(struct pt_regs *regs);
+
+/* The C half of rh's trampoline (the whole of it, for most users): a call
+ * that rh hooked returned, with regs, and list is the current thread's.
+ * Set regs' instruction pointer to the real return address, take the
+ * call's node off the list and run its handler - every one of the call's
+ * nodes, newest first, for a call hooked more than once. The returning
+ * call must be the thread's newest hooked one, or this panics. Inline,
+ * so that rh->handler is called directly. */
+static inline void rethook_return(struct rethook_node **list, const struct rethook *rh,
+				  struct pt_regs *regs)
+{
+	struct rethook_node *node = *list;
+
+	/* Returns come newest first (with no hooked call, the guard
+	 * matches none; so node->next below is a node). */
+	if (unlikely(!arch_rethook_matches(node->slot, regs)))
+		rethook_bug();
+	if (unlikely(node->next->slot == node->slot)) {
+		rethook_return_shared(regs);
+		return;
+	}
+	/* The handler sees the real return address, where the trampoline
+	 * goes on. */
+	instruction_pointer_set(regs, node->ret);
+	*list = node->next;
+	rh->handler(node, regs);
+}
 
 /* For stack unwinders: the real return address of the call whose return
  * address, ret, was read at stack_slot in the current thread - ret
- * itself unless it is the trampoline's. Takes no lock, never sleeps. */
+ * itself unless it is a trampoline's. Takes no lock, never sleeps. */
 uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot);
 
 /* The architecture's hooks, static inlines of <asm/rethook.h> (they run
@@ -132,7 +148,7 @@ uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot);
  *                                  uintptr_t *slot)
  *       at a function's first instruction (regs): replace the return
  *       address of the call with trampoline, return the real one, and
- *       set *slot to what identifies the call on the stack;
+ *       set *slot to what identifies the call on the stack (never 0);
  *   bool arch_rethook_matches(uintptr_t slot, const struct pt_regs *regs)
  *       whether the trampoline's regs are the return of the call hooked
  *       with slot;

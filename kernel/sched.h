@@ -11,7 +11,6 @@
 
 #include "kernel/cmd_output.h"
 #include "kernel/cpu.h"
-#include "kernel/rethook.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/context.h>
@@ -30,6 +29,7 @@ enum thread_state {
 };
 
 struct mm_struct;
+struct rethook_node;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
@@ -70,9 +70,9 @@ struct thread {
 	 * moved while it looked. */
 	unsigned long preempt_event;
 	uintptr_t stopped_at;
-	/* Its pending calls whose return is hooked (kernel/rethook.h).
-	 * Touched only by the thread itself. */
-	struct rethook_stack rethook;
+	/* Its pending calls whose return is hooked, newest first
+	 * (kernel/rethook.h). Touched only by the thread itself. */
+	struct rethook_node *rethooks;
 	/* Where the commands this thread runs write their output and
 	 * errors (kernel/cmd_output.h); NULL: the console. Set only by the
 	 * thread itself. */

@@ -2,6 +2,7 @@
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/stack.h"
+#include "kernel/rethook.h"
 #include "kernel/sched_internal.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -22,6 +23,7 @@ static struct thread *thread_alloc(const char *name)
 	strlcpy(t->name, name, sizeof(t->name));
 	list_init(&t->all_node);
 	list_init(&t->queue_node);
+	rethook_thread_init(&t->rethooks);
 	return t;
 }
 

@@ -20,6 +20,7 @@
 #ifndef KERNEL_PROBES_KPROBES_H
 #define KERNEL_PROBES_KPROBES_H
 
+#include "kernel/rethook.h"
 #include "lib/list.h"
 #include "lib/types.h"
 #include <asm/ptrace.h>
@@ -183,6 +184,9 @@ struct thread;
 struct kretprobe_pool;
 
 struct kretprobe_instance {
+	/* The return service's record of the call: first, so that an
+	 * instance and its node are one address. */
+	struct rethook_node node;
 	struct kretprobe_pool *pool;	/* the block it was allocated in */
 	uint32_t state;			/* free, in use or orphaned (kretprobes.c) */
 	struct kretprobe *rp;		/* NULL once the kretprobe is gone */

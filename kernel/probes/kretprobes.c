@@ -160,8 +160,8 @@ static __noinline void __kprobes put_instance(struct kretprobe_instance *ri)
 		pool_put(pool);
 }
 
-/* The return service's handler: the call of instance ri (record)
- * returned, and regs show the real return address.
+/* The return service's handler: the call of the instance whose node is
+ * node returned, and regs show the real return address.
  *
  * The kretprobe's handler runs with this CPU marked busy, so that probes
  * it hits count as missed. Nothing else is being handled here: a return
@@ -171,9 +171,9 @@ static __noinline void __kprobes put_instance(struct kretprobe_instance *ri)
  * read-side section: unregister_kretprobe stops the pool, then waits a
  * grace period before it clears ri->rp, so an rp seen here, and the
  * handler's own get_kretprobe(ri), stay valid to the end. */
-static void __kprobes kretprobe_return(void *record, struct pt_regs *regs)
+static inline void __kprobes kretprobe_return(struct rethook_node *node, struct pt_regs *regs)
 {
-	struct kretprobe_instance *ri = record;
+	struct kretprobe_instance *ri = container_of(node, struct kretprobe_instance, node);
 	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
 	struct kretprobe *rp;
 
@@ -191,22 +191,27 @@ static void __kprobes kretprobe_return(void *record, struct pt_regs *regs)
 
 /* The return service's reclaim: ri's thread is ending inside the call,
  * which will never return. */
-static void __kprobes kretprobe_reclaim(void *record)
+static void __kprobes kretprobe_reclaim(struct rethook_node *node)
 {
-	put_instance(record);
+	put_instance(container_of(node, struct kretprobe_instance, node));
 }
+
+/* kretprobe_trampoline.S: the kretprobes' own trampoline, into which the
+ * probed calls return. */
+extern char kretprobe_trampoline[];
 
 static const struct rethook kretprobe_rethook = {
 	.handler = kretprobe_return,
 	.reclaim = kretprobe_reclaim,
+	.trampoline = kretprobe_trampoline,
 };
 
-/* Interrupts are off, or (an optimized hit on aarch64) this CPU is busy
- * and an interrupt misses this probe at its entry: no other increment of
- * this CPU's missed count can come in between. */
-static void __kprobes count_missed(struct kretprobe *rp)
+/* The C half of kretprobe_trampoline, called from it with the return's
+ * registers: the service takes the call off the thread's list and runs
+ * kretprobe_return (inlined here) on its instance. */
+void __kprobes kretprobe_trampoline_handler(struct pt_regs *regs)
 {
-	(*this_cpu_ptr(rp->pool->missed))++;
+	rethook_return(&current_thread()->rethooks, &kretprobe_rethook, regs);
 }
 
 static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *regs)
@@ -215,17 +220,12 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 	struct thread *self = current_thread();
 	struct kretprobe_instance *ri;
 
-	/* Room in the thread's stack of hooked calls is looked for first, so
-	 * that a missed call never runs the entry handler. Nothing else
-	 * hooks a call of this thread before the commit below: this CPU is
-	 * busy with a probe, which every probe hit meanwhile misses. */
-	if (unlikely(!rethook_has_room(&self->rethook))) {
-		count_missed(rp);
-		return 0;
-	}
 	ri = kretprobe_pool_take(rp->pool, this_cpu_field(id));
 	if (!ri) {
-		count_missed(rp);
+		/* Interrupts are off, or (an optimized hit on aarch64) this CPU
+		 * is busy and an interrupt misses this probe at its entry: no
+		 * other increment of this copy can come in between. */
+		(*this_cpu_ptr(rp->pool->missed))++;
 		return 0;
 	}
 	ri->task = self;
@@ -233,7 +233,7 @@ static int __kprobes pre_handler_kretprobe(struct kprobe *p, struct pt_regs *reg
 		kretprobe_pool_give_back(ri);	/* this hit found rp registered */
 		return 0;
 	}
-	rethook_commit(&self->rethook, &kretprobe_rethook, ri, regs);
+	rethook_hook(&self->rethooks, &kretprobe_rethook, &ri->node, regs);
 	return 0;
 }
 
@@ -293,6 +293,7 @@ struct kretprobe_pool __kprobes *kretprobe_pool_create(struct kretprobe *rp, uns
 	for (int i = 0; i < pool->count; i++) {
 		pool_instance(pool, i)->pool = pool;
 		pool_instance(pool, i)->rp = rp;
+		pool_instance(pool, i)->node.rethook = &kretprobe_rethook;
 	}
 	return pool;
 }

@@ -70,7 +70,7 @@ MODULE_FRAMES = {
 # For the kinds that call panic(): the function whose call the trace
 # must show (who found the bug), so a trace of the wrong path fails.
 PANIC_CALLERS = {
-    "kretprobe-bug": "rethook_trampoline_handler",
+    "kretprobe-bug": "kretprobe_trampoline_handler",
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
     "stack-end-mark": "schedule_locked",

@@ -45,13 +45,13 @@ HIT_PATH = [
     "kernel/probes/kprobe_trap.c",
     "kernel/probes/jprobes.c",
     "kernel/probes/kretprobes.c",
+    "kernel/probes/kretprobe_trampoline.S",
     "kernel/rethook.c",
     "kernel/probes/optimizer.c",
     "kernel/mm/text_patch.c",
     "arch/{arch}/kprobes.c",
     "arch/{arch}/optprobe.c",
     "arch/{arch}/trap_entry.S",
-    "arch/{arch}/rethook_trampoline.S",
     "arch/{arch}/jprobe_trampoline.S",
 ]
 HIT_PATH_ARCH = {

@@ -1,41 +1,19 @@
 /* Selftests of kretprobes: return values, entry_handler and data,
  * maxactive exhaustion, recursion, and backtraces through a probed call. */
-#include "kernel/arch.h"
-#include "kernel/backtrace.h"
 #include "kernel/mm/heap.h"
 #include "kernel/probes/kprobes_internal.h"
+#include "kernel/probes/tests/probe_selftest_util.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
-#include "kernel/symtab.h"
 #include "lib/errno.h"
-#include "lib/string.h"
 
 __noinline long krt_square(long x)
 {
 	return x * x;
 }
 
-/* Recursion: depth n returns n + (result of depth n-1). */
-__noinline long krt_sum_to(long n)
-{
-	long (*volatile self)(long) = krt_sum_to;
-
-	return n <= 0 ? 0 : n + self(n - 1);
-}
-
-static struct backtrace_entry bt[BACKTRACE_MAX];
-static int nbt;
-
-__noinline long krt_capture_backtrace(long x)
-{
-	nbt = backtrace_collect(arch_current_frame(), bt, BACKTRACE_MAX);
-	return x + 1;
-}
-
 static long (*volatile square_ptr)(long) = krt_square;
-static long (*volatile sum_ptr)(long) = krt_sum_to;
-static long (*volatile capture_ptr)(long) = krt_capture_backtrace;
 
 #define MAX_SEEN 16
 static long seen_ret[MAX_SEEN], seen_arg[MAX_SEEN];
@@ -106,12 +84,12 @@ static void entry_handler_can_skip_a_call(void)
 
 static void recursion_reports_every_return_in_order(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return,
 				.entry_handler = remember_arg, .data_size = sizeof(long) };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(sum_ptr(4), 10);
+	EXPECT_EQ(probe_test_sum_to(4), 10);
 	EXPECT_EQ(nseen, 5);
 	/* Innermost first: sum_to(0)=0, (1)=1, (2)=3, (3)=6, (4)=10. */
 	for (int i = 0; i < 5 && i < nseen; i++) {
@@ -124,13 +102,13 @@ static void recursion_reports_every_return_in_order(void)
 
 static void maxactive_exhaustion_is_counted(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return,
 				.entry_handler = remember_arg, .data_size = sizeof(long),
 				.maxactive = 2 };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(sum_ptr(4), 10);	/* five nested calls, two instances */
+	EXPECT_EQ(probe_test_sum_to(4), 10);	/* five nested calls, two instances */
 	EXPECT_EQ(kretprobe_nmissed(&rp), 3);
 	EXPECT_EQ(rp.nmissed, 0);	/* counted per CPU while registered... */
 	EXPECT_EQ(nentries, 2);		/* missed calls skip entry_handler */
@@ -179,42 +157,27 @@ static void pool_parts_are_stolen_from_before_a_miss(void)
  * the registration as it was: its instances, and what it counted. */
 static void registering_twice_is_refused(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "krt_sum_to", .handler = remember_return,
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return,
 				.maxactive = 2 };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(sum_ptr(2), 3);	/* three nested calls, two instances */
+	EXPECT_EQ(probe_test_sum_to(2), 3);	/* three nested calls, two instances */
 	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
 	EXPECT_EQ(register_kretprobe(&rp), -EEXIST);
 	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
-	EXPECT_EQ(sum_ptr(1), 1);	/* two nested calls: both instances */
+	EXPECT_EQ(probe_test_sum_to(1), 1);	/* two nested calls: both instances */
 	EXPECT_EQ(kretprobe_nmissed(&rp), 1);
 	EXPECT_EQ(nseen, 4);
 	unregister_kretprobe(&rp);
 }
 
-static bool names(uintptr_t addr, const char *name)
-{
-	struct symbol s;
-
-	return sym_by_addr(addr, &s) == 0 && strcmp(s.name, name) == 0;
-}
-
 static void backtrace_shows_real_caller(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "krt_capture_backtrace" };
-	bool caller_seen = false, trampoline_seen = false;
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_capture_backtrace" };
 
 	EXPECT_EQ(register_kretprobe(&rp), 0);
-	EXPECT_EQ(capture_ptr(1), 2);
-	for (int i = 0; i < nbt; i++) {
-		caller_seen |= names(bt[i].addr, "backtrace_shows_real_caller");
-		trampoline_seen |= names(bt[i].addr, "rethook_trampoline");
-	}
-	EXPECT(nbt > 1);
-	EXPECT(caller_seen);
-	EXPECT(!trampoline_seen);
+	probe_test_expect_real_caller();
 	unregister_kretprobe(&rp);
 }
 
@@ -316,7 +279,7 @@ static void pool_outlives_unregister_until_the_return(void)
 static void batch_and_enable_disable(void)
 {
 	struct kretprobe a = { .kp.symbol_name = "krt_square", .handler = remember_return };
-	struct kretprobe b = { .kp.symbol_name = "krt_sum_to", .handler = remember_return };
+	struct kretprobe b = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return };
 	struct kretprobe bad = { .kp.symbol_name = "no_such_function_xyz" };
 	struct kretprobe *rps[] = { &a, &b, &bad };
 

@@ -1,13 +1,59 @@
 /* Helpers shared by the probe selftests (see the header). */
 #include "kernel/probes/tests/probe_selftest_util.h"
+#include "kernel/arch.h"
+#include "kernel/backtrace.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/probes/tests/probe_selftest_arch.h"
+#include "kernel/rethook.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
 #include "kernel/selftest.h"
+#include "kernel/symtab.h"
 #include "lib/string.h"
 
 #define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */
+
+__noinline long probe_test_sum_to(long n)
+{
+	/* Through a volatile pointer, so that the compiler keeps every
+	 * level a real call. */
+	long (*volatile self)(long) = probe_test_sum_to;
+
+	return n <= 0 ? 0 : n + self(n - 1);
+}
+
+static struct backtrace_entry bt[BACKTRACE_MAX];
+static int nbt;
+
+__noinline long probe_test_capture_backtrace(long x)
+{
+	nbt = backtrace_collect(arch_current_frame(), bt, BACKTRACE_MAX);
+	return x + 1;
+}
+
+static bool in_function(uintptr_t addr, const char *name)
+{
+	struct symbol s;
+
+	return sym_by_addr(addr, &s) == 0 && strcmp(s.name, name) == 0;
+}
+
+void probe_test_expect_real_caller(void)
+{
+	/* Called through a volatile pointer, so that the compiler calls the
+	 * probed function itself, not a copy made for this caller. */
+	long (*volatile capture)(long) = probe_test_capture_backtrace;
+	bool caller_seen = false, trampoline_seen = false;
+
+	EXPECT_EQ(capture(1), 2);
+	for (int i = 0; i < nbt; i++) {
+		caller_seen |= in_function(bt[i].addr, __func__);
+		trampoline_seen |= rethook_is_trampoline(bt[i].addr);
+	}
+	EXPECT(nbt > 1);
+	EXPECT(caller_seen);
+	EXPECT(!trampoline_seen);
+}
 
 bool probe_test_other_cpu(unsigned int *cpu)
 {

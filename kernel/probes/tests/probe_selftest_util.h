@@ -19,6 +19,16 @@ enum probe_exec probe_test_exec_path(const struct kprobe *kp);
 /* How many hits of kp's point came through the optimizer's jump. */
 unsigned long probe_test_opt_hits(const struct kprobe *kp);
 
+/* Functions to probe for the return tests (never inlined, called across
+ * files): n + (n - 1) + ... + 0, each term a nested call of its own; and
+ * x + 1, with a backtrace taken inside the call. */
+long probe_test_sum_to(long n);
+long probe_test_capture_backtrace(long x);
+/* Call probe_test_capture_backtrace, whose return the caller has hooked,
+ * and expect its backtrace to name its real caller (this function) and
+ * no trampoline of the return service. */
+void probe_test_expect_real_caller(void);
+
 /* A CPU that runs threads other than the one the caller runs on now
  * (which it may leave), in *cpu; false if there is only one. */
 bool probe_test_other_cpu(unsigned int *cpu);

@@ -1,27 +1,39 @@
 /*
- * The return service's trampoline (see kernel/rethook.h).
+ * The return service's trampoline (see kernel/rethook.h), an assembler
+ * macro: each user of the service makes its own with
+ *
+ *	RETHOOK_TRAMPOLINE name, handler
+ *
+ * in a .S file of its own, so that a return goes straight to that user's
+ * C handler, with no call through a pointer. For assembly only.
  *
  * A hooked function's link register was replaced with the address of
- * rethook_trampoline, so its `ret` lands here, with sp back where it was
- * at the function's entry and the return value in x0. We build a struct
+ * the trampoline, so its `ret` lands here, with sp back where it was at
+ * the function's entry and the return value in x0. We build a struct
  * pt_regs as the exception entry does (same layout, asm/ptrace.h), with
  * PSTATE's flags and interrupt masks, mask interrupts as for every
- * handler, and call rethook_trampoline_handler(regs), which sets regs->pc
- * to the real return address and runs the handlers. Then every register, the
+ * handler, and call handler(regs), which sets regs->pc to the real
+ * return address (rethook_return does). Then every register, the
  * condition flags and the interrupt masks are restored from regs (so a
  * handler may change the return value), and we return to the real
  * address through x30 - which is where an ordinary `ret` leaves x30 too.
  *
- * In .entry.text, which is never probed.
+ * Every trampoline goes in .entry.text.rethook, inside the never-probed
+ * entry text, where the service tells its trampolines from other code
+ * by their address (rethook_is_trampoline).
  */
+#ifndef ASM_RETHOOK_TRAMPOLINE_H
+#define ASM_RETHOOK_TRAMPOLINE_H
+
 #include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 
-	.section .entry.text, "ax"
-	.globl rethook_trampoline
-	.type rethook_trampoline, %function
-rethook_trampoline:
+.macro RETHOOK_TRAMPOLINE name, handler
+	.pushsection .entry.text.rethook, "ax"
+	.globl \name
+	.type \name, %function
+\name:
 	sub	sp, sp, #PT_REGS_SIZE
 	stp	x0, x1, [sp, #16 * 0]
 	SAVE_X2_X29
@@ -40,7 +52,7 @@ rethook_trampoline:
 	stp	xzr, xzr, [sp, #S_FRAME]
 	msr	daifset, #2		/* mask IRQs */
 	mov	x0, sp
-	bl	rethook_trampoline_handler
+	bl	\handler
 	ldr	x30, [sp, #S_PC]	/* the real return address */
 	ldr	x2, [sp, #S_PSTATE]
 	and	x3, x2, #0xf0000000	/* N, Z, C, V */
@@ -51,4 +63,8 @@ rethook_trampoline:
 	LOAD_X2_X29
 	add	sp, sp, #PT_REGS_SIZE
 	ret
-	.size rethook_trampoline, . - rethook_trampoline
+	.size \name, . - \name
+	.popsection
+.endm
+
+#endif
