@@ -93,7 +93,7 @@ static void emit_chunk(void *ctx, const char *s, size_t len)
 	}
 }
 
-static int stream_vprintf(bool err, const char *fmt, va_list ap)
+int cmd_vprintf(bool err, const char *fmt, va_list ap)
 {
 	struct cmd_stream *s = own_stream(err);
 	struct chunk c;
@@ -109,28 +109,6 @@ static int stream_vprintf(bool err, const char *fmt, va_list ap)
 	n = vformat(emit_chunk, &c, fmt, ap);
 	chunk_flush(&c);
 	return c.err ? (int)c.err : n;
-}
-
-int cmd_printf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = stream_vprintf(false, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-int cmd_eprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = stream_vprintf(true, fmt, ap);
-	va_end(ap);
-	return n;
 }
 
 ssize_t cmd_write(const void *buf, size_t len)

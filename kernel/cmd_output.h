@@ -20,6 +20,7 @@
 #define KERNEL_CMD_OUTPUT_H
 
 #include "lib/types.h"
+#include <stdarg.h>
 
 struct file;
 
@@ -58,6 +59,11 @@ struct cmd_stream *cmd_error_set(struct cmd_stream *s);
  * write), after which the rest of the text is not sent. */
 int cmd_printf(const char *fmt, ...) __printf(1, 2);
 int cmd_eprintf(const char *fmt, ...) __printf(1, 2);
+/* The same with the arguments in ap: to standard error if err, else to
+ * standard output. (cmd_printf and cmd_eprintf, kernel/cmd_printf.c,
+ * are its variadic faces; the host programs have their own
+ * cmd_vprintf, tests/host/cmd_output_host.c.) */
+int cmd_vprintf(bool err, const char *fmt, va_list ap);
 
 /* Write raw bytes (data, not a format: they may hold a NUL or a '%') to
  * standard output. Returns len, or the stream's negative errno. */

@@ -44,7 +44,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_symtab import Elf, SHT_SYMTAB  # noqa: E402  (needs the path above)
+from check_symtab import Elf, SHT_SYMTAB, elf_and_list_args  # noqa: E402  (needs the path above)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ALLOW_LIST = os.path.join(HERE, "callgraph_allow.txt")
@@ -382,12 +382,8 @@ def kernel_graph(path):
 
 
 def main():
-    args = sys.argv[1:]
-    list_all = "--list" in args
-    args = [a for a in args if a != "--list"]
-    if len(args) != 1:
-        sys.exit("usage: check_callgraph.py [--list] build/ARCH/probeos.elf")
-    graph = kernel_graph(args[0])
+    elf, list_all = elf_and_list_args("check_callgraph.py")
+    graph = kernel_graph(elf)
     with open(ALLOW_LIST) as f:
         passed, failed = check(graph, f.read().splitlines(), list_all)
     print(f"check_callgraph: {passed} passed, {failed} failed")

@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 ALLOW = os.path.join(HERE, "layers_allow.txt")
 sys.path.insert(0, HERE)
 from check_nokprobe import elf_arch, pick_nm  # noqa: E402  (needs the path above)
-from check_symtab import Elf  # noqa: E402
+from check_symtab import Elf, elf_and_list_args  # noqa: E402
 
 # (floor, source patterns), lowest first. A source is placed on the first
 # floor with a matching pattern; arch/ARCH/ and boot/ARCH/ files match as
@@ -52,7 +52,7 @@ FLOORS = (
                 "kernel/mm/stack.c", "arch/*/paging.c"]),
     ("scheduler", ["kernel/sched.c", "kernel/thread.c", "kernel/mutex.c", "kernel/rcu.c",
                    "kernel/smp.c", "kernel/smp_call.c", "kernel/code_in_use.c",
-                   "kernel/cmd_output.c", "kernel/command_usage.c", "kernel/number_arg.c",
+                   "kernel/cmd_output.c", "kernel/cmd_printf.c", "kernel/command_usage.c", "kernel/number_arg.c",
                    "kernel/selftest.c", "kernel/crash_test.c",
                    "kernel/log_selftest.c", "kernel/sched_selftest.c", "kernel/smp_selftest.c",
                    "kernel/smp_call_selftest.c", "kernel/mm/stack_selftest.c",
@@ -187,15 +187,11 @@ def check(root, obj_dir, nm, allowed, listing=False, out=sys.stdout):
 
 
 def main():
-    args = sys.argv[1:]
-    listing = "--list" in args
-    args = [a for a in args if a != "--list"]
-    if len(args) != 1:
-        sys.exit("usage: check_layers.py [--list] build/ARCH/probeos.elf")
-    arch = elf_arch(Elf(args[0]))
+    elf, listing = elf_and_list_args("check_layers.py")
+    arch = elf_arch(Elf(elf))
     if arch is None:
-        sys.exit("check_layers: %s: not an x86_64 or aarch64 ELF file" % args[0])
-    obj_dir = os.path.join(os.path.dirname(args[0]), "obj")
+        sys.exit("check_layers: %s: not an x86_64 or aarch64 ELF file" % elf)
+    obj_dir = os.path.join(os.path.dirname(elf), "obj")
     passed, failed = check(ROOT, obj_dir, pick_nm(arch), read_allow(ALLOW, arch), listing)
     print("check_layers: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -115,6 +115,18 @@ def nm_symbols(path):
     return mksymtab.parse_nm(out.splitlines())
 
 
+def elf_and_list_args(tool):
+    """The command line of a check over the kernel's ELF, tool [--list]
+    ELF: (the ELF's path, whether --list was given); exits with tool's
+    usage otherwise."""
+    args = sys.argv[1:]
+    listing = "--list" in args
+    args = [a for a in args if a != "--list"]
+    if len(args) != 1:
+        sys.exit("usage: %s [--list] build/ARCH/probeos.elf" % tool)
+    return args[0], listing
+
+
 def check(path):
     """Return (passed, failed), printing each failure."""
     passed = failed = 0

@@ -1,6 +1,7 @@
 /* A command's two streams (kernel/cmd_output.h) on the host, for the
- * host programs that run command code: cmd_printf, cmd_eprintf and
- * cmd_write, each handing its bytes to host_output, which the program
+ * host programs that run command code: cmd_vprintf (under the kernel's
+ * own cmd_printf and cmd_eprintf, kernel/cmd_printf.c) and cmd_write,
+ * each handing its bytes to host_output, which the program
  * that includes this file defines before it (with error true for
  * standard error). host_output returns len, or a negative errno that
  * the call returns, as a full pipe's write is refused. */
@@ -13,7 +14,7 @@ static ssize_t host_output(bool error, const char *buf, size_t len);
 
 /* Formatted into a buffer as big as a tool's output may be: a file's
  * name in a message may be as long as a line. */
-static int host_vprint(bool error, const char *fmt, va_list ap)
+int cmd_vprintf(bool error, const char *fmt, va_list ap)
 {
 	static char text[1 << 18];
 	int n = vsnprintf(text, sizeof(text), fmt, ap);
@@ -25,27 +26,7 @@ static int host_vprint(bool error, const char *fmt, va_list ap)
 	return err < 0 ? (int)err : n;
 }
 
-int cmd_printf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = host_vprint(false, fmt, ap);
-	va_end(ap);
-	return n;
-}
-
-int cmd_eprintf(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = host_vprint(true, fmt, ap);
-	va_end(ap);
-	return n;
-}
+#include "kernel/cmd_printf.c"
 
 /* The tools' output is no file here. */
 struct file *cmd_output_file(void)

@@ -111,7 +111,7 @@ define host_loader_rules
 HOST_LOADER_OBJS_$(1) := $$(patsubst %.c,$(HOST_BUILD)/obj-$(1)/%.o,$$(HOST_LOADER_SRCS) \
 	arch/$(1)/module_reloc.c) $(HOST_BUILD)/obj-$(1)/exports.o
 $(HOST_BUILD)/obj-$(1)/%.o: %.c tests/host/rename.h $$(shell find lib kernel arch/$(1)/include -name '*.h') \
-		tests/host/module_host.h tests/host/cmd_output_host.c \
+		tests/host/module_host.h tests/host/cmd_output_host.c kernel/cmd_printf.c \
 		build/$(1)/include/generated/vermagic.h
 	@mkdir -p $$(dir $$@)
 	$$(HOST_CC) $$(call host-loader-cflags,$(1)) $$(HOST_RENAME) -c $$< -o $$@
@@ -177,7 +177,7 @@ $(HOST_LIB): $(HOST_LIB_OBJS)
 
 # test_cpio runs tools/mkcpio.py, so it is told where the script is.
 $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h tests/host/elf_header.h \
-		$(shell find lib kernel -name '*.h') kernel/shell/sym_cmd.c kernel/command_usage.c tests/host/cmd_output_host.c \
+		$(shell find lib kernel -name '*.h') kernel/shell/sym_cmd.c kernel/command_usage.c tests/host/cmd_output_host.c kernel/cmd_printf.c \
 		kernel/probes/files/probe_line.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_TEST_CFLAGS) $(HOST_CFLAGS) \
@@ -188,7 +188,7 @@ $(HOST_BUILD)/test_%: tests/host/test_%.c $(HOST_LIB) tests/host/rename.h tests/
 # their files whole.
 HOST_TEXT_CMDS_OBJ := $(HOST_BUILD)/obj/tests/host/text_cmds_host.o
 $(HOST_TEXT_CMDS_OBJ): tests/host/text_cmds_host.c $(wildcard kernel/shell/*_cmd.c) \
-		tests/host/text_cmds_host.h tests/host/cmd_output_host.c kernel/command_usage.c \
+		tests/host/text_cmds_host.h tests/host/cmd_output_host.c kernel/cmd_printf.c kernel/command_usage.c \
 		$(shell find lib kernel -name '*.h')
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
