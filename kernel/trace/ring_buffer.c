@@ -1,0 +1,118 @@
+/* The tracing ring buffer (see ring_buffer.h). The writer's half runs
+ * on every traced event and is never probed; the readers' half runs in
+ * the thread of whoever reads. */
+#include "kernel/trace/ring_buffer.h"
+#include "kernel/arch.h"
+#include "kernel/mm/heap.h"
+#include "kernel/nokprobe.h"
+#include "lib/errno.h"
+#include <asm/irq.h>
+
+struct ring_buffer *ring_buffer_create(size_t bytes_per_cpu)
+{
+	struct ring_buffer *rb = kzalloc(sizeof(*rb));
+	size_t bytes = ALIGN_UP(MAX(bytes_per_cpu, (size_t)RING_BYTES_MIN), (size_t)8);
+
+	if (!rb)
+		return NULL;
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		void *mem = kmalloc(bytes);
+
+		if (!mem) {
+			ring_buffer_destroy(rb);
+			return NULL;
+		}
+		ring_init(&rb->cpu[cpu], mem, bytes);
+	}
+	return rb;
+}
+
+void ring_buffer_destroy(struct ring_buffer *rb)
+{
+	if (!rb)
+		return;
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		kfree(rb->cpu[cpu].words);	/* NULL for those never made */
+	kfree(rb);
+}
+
+int ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len)
+{
+	unsigned long flags;
+	int err;
+
+	if (__atomic_load_n(&rb->off, __ATOMIC_RELAXED))
+		return -EAGAIN;
+	/* With interrupts off this CPU is the ring's one writer: no other
+	 * write can start on it before this one ends. */
+	flags = arch_irq_save();
+	err = ring_write(&rb->cpu[this_cpu_field(id)], type, arch_cycles(), data, len);
+	arch_irq_restore(flags);
+	return err;
+}
+NOKPROBE_SYMBOL(ring_buffer_write);
+
+void ring_buffer_set_on(struct ring_buffer *rb, bool on)
+{
+	__atomic_store_n(&rb->off, !on, __ATOMIC_RELAXED);
+}
+
+bool ring_buffer_is_on(const struct ring_buffer *rb)
+{
+	return !__atomic_load_n(&rb->off, __ATOMIC_RELAXED);
+}
+
+void ring_buffer_clear(struct ring_buffer *rb)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		__atomic_store_n(&rb->start[cpu], ring_end(&rb->cpu[cpu]), __ATOMIC_RELAXED);
+}
+
+void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		c->pos[cpu] = __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED);
+		c->have[cpu] = false;
+	}
+}
+
+/* Make sure c holds cpu's next record if it has one; whether it does. A
+ * record from before a clear made since c started is skipped too. */
+static bool peek(const struct ring_buffer *rb, struct ring_buffer_cursor *c, unsigned int cpu)
+{
+	uint64_t start = __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED);
+
+	if (c->have[cpu] && c->next[cpu].pos >= start)
+		return true;
+	if (c->pos[cpu] < start)
+		c->pos[cpu] = start;
+	c->have[cpu] = ring_read(&rb->cpu[cpu], &c->pos[cpu], &c->next[cpu]) > 0;
+	return c->have[cpu];
+}
+
+int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
+		     struct ring_entry *e, unsigned int *cpu)
+{
+	int oldest = -1;
+
+	for (unsigned int i = 0; i < MAX_CPUS; i++) {
+		if (peek(rb, c, i) && (oldest < 0 || c->next[i].time < c->next[oldest].time))
+			oldest = (int)i;
+	}
+	if (oldest < 0)
+		return 0;
+	*e = c->next[oldest];
+	*cpu = (unsigned int)oldest;
+	c->have[oldest] = false;
+	return 1;
+}
+
+uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)
+{
+	return ring_written(&rb->cpu[cpu]);
+}
+
+uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu)
+{
+	return ring_overrun(&rb->cpu[cpu]);
+}

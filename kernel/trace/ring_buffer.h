@@ -1,0 +1,74 @@
+/* The tracing ring buffer: one kernel/trace/ring.h ring per CPU, written by that
+ * CPU alone, read from any.
+ *
+ * This is what Linux's kernel/trace/ring_buffer.c is to its tracers (see
+ * its Documentation/trace/ring-buffer-design.rst), much smaller: a
+ * record is written whole in one call (no reserve and commit), with
+ * this CPU's interrupts off for the few instructions it takes, so an
+ * interrupt's records come before or after another's, never inside.
+ * Nothing here takes a lock or allocates on the way of a write: the
+ * function tracer and probe handlers call it on any CPU, at any time.
+ * When a CPU's ring is full its oldest records are overwritten and
+ * counted, as Linux's overwrite mode does.
+ *
+ * Readers keep a cursor, a position in every CPU's ring, and get the
+ * records of all CPUs merged in the order of their time stamps (the
+ * cycle counter, arch_cycles(), which ktime_from_cycles turns into
+ * nanoseconds). A clear moves the point readers start from; it takes no
+ * part of a write either. */
+#ifndef KERNEL_TRACE_RING_BUFFER_H
+#define KERNEL_TRACE_RING_BUFFER_H
+
+#include "kernel/cpu.h"
+#include "kernel/trace/ring.h"
+
+struct ring_buffer {
+	struct ring cpu[MAX_CPUS];	/* every possible CPU's, written by it alone */
+	uint64_t start[MAX_CPUS];	/* where readers begin, after the last clear */
+	bool off;			/* writes are dropped (tracing_on is 0) */
+};
+
+/* Where a reader is in every CPU's ring, and the next record of each it
+ * has looked at but not yet returned. */
+struct ring_buffer_cursor {
+	uint64_t pos[MAX_CPUS];
+	bool have[MAX_CPUS];
+	struct ring_entry next[MAX_CPUS];
+};
+
+/* A buffer of bytes_per_cpu bytes for each possible CPU (rounded up to a
+ * word, at least RING_BYTES_MIN), or NULL with no memory. May sleep. */
+#define RING_BYTES_MIN (4 * (16 + RING_DATA_MAX))
+struct ring_buffer *ring_buffer_create(size_t bytes_per_cpu);
+/* Free rb, which nothing may write or read any more. May sleep. */
+void ring_buffer_destroy(struct ring_buffer *rb);
+
+/* Append a record of type (1 and up) and len bytes of data to this
+ * CPU's ring, time-stamped now. 0; -E2BIG if len is over RING_DATA_MAX;
+ * -EAGAIN if writes are off (the record is dropped, as Linux drops it
+ * with tracing_on 0). Safe anywhere, interrupts on or off. */
+int ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len);
+
+/* Turn writes on or off (tracing_on); whether they are on. */
+void ring_buffer_set_on(struct ring_buffer *rb, bool on);
+bool ring_buffer_is_on(const struct ring_buffer *rb);
+
+/* Make every record written so far unseen by readers from now on (`echo
+ * > trace`). Writers go on meanwhile. */
+void ring_buffer_clear(struct ring_buffer *rb);
+
+/* Set c to the start of every CPU's records (the oldest still there,
+ * or the last clear's point). */
+void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
+/* The next record, of any CPU, in time-stamp order, into e and its CPU
+ * into *cpu: 1, or 0 when c has seen every record written so far. */
+int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
+		     struct ring_entry *e, unsigned int *cpu);
+
+/* Records written to cpu's ring since it was made (dropped ones not
+ * counted), and of those overwritten: Linux's "entries-written" and
+ * "overrun". */
+uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu);
+uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu);
+
+#endif
