@@ -257,6 +257,7 @@ __noreturn void arch_halt(void);
  * <asm/irq.h>
  *   arch_irq_save            disable interrupts, returning the previous state
  *   arch_irq_restore         enable interrupts if the saved state had them on
+ *   arch_irqs_disabled_flags whether a state arch_irq_save returned had interrupts off
  *   arch_irq_enable          enable interrupts on this CPU
  *   arch_irq_disable         disable interrupts on this CPU
  *   arch_cpu_relax           tell the CPU it is spinning in a wait loop

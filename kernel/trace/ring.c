@@ -106,6 +106,8 @@ static inline uint64_t data_word(const unsigned char *bytes, size_t n)
 	return u.word;
 }
 
+/* Never probed: a probe inside a write would run its handler's own
+ * writes to this ring in the middle of this one. */
 int ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len)
 {
 	uint32_t size = HEADER_BYTES + (uint32_t)ALIGN_UP(len, WORD);
@@ -130,8 +132,6 @@ int ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, s
 	__atomic_store_n(&r->tail, pos + size, __ATOMIC_RELEASE);
 	return 0;
 }
-/* A probe inside a write would run its handler's own writes to this
- * ring in the middle of this one. */
 NOKPROBE_SYMBOL(ring_write);
 
 /* Whether h can be the header of a record at pos: its size whole words,

@@ -64,16 +64,28 @@ bool ring_buffer_is_on(const struct ring_buffer *rb)
 
 void ring_buffer_clear(struct ring_buffer *rb)
 {
-	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		/* The count first: a record written in between is counted
+		 * and shown, rather than shown and not counted. */
+		__atomic_store_n(&rb->written_before[cpu], ring_written(&rb->cpu[cpu]),
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&rb->start[cpu], ring_end(&rb->cpu[cpu]), __ATOMIC_RELAXED);
+	}
 }
 
 void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
 {
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
 		c->pos[cpu] = __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED);
+		c->end[cpu] = UINT64_MAX;
 		c->have[cpu] = false;
 	}
+}
+
+void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		c->end[cpu] = ring_end(&rb->cpu[cpu]);
 }
 
 /* Make sure c holds cpu's next record if it has one; whether it does. A
@@ -86,7 +98,8 @@ static bool peek(const struct ring_buffer *rb, struct ring_buffer_cursor *c, uns
 		return true;
 	if (c->pos[cpu] < start)
 		c->pos[cpu] = start;
-	c->have[cpu] = ring_read(&rb->cpu[cpu], &c->pos[cpu], &c->next[cpu]) > 0;
+	c->have[cpu] = ring_read(&rb->cpu[cpu], &c->pos[cpu], &c->next[cpu]) > 0 &&
+		       c->next[cpu].pos < c->end[cpu];
 	return c->have[cpu];
 }
 
@@ -109,7 +122,8 @@ int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
 
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)
 {
-	return ring_written(&rb->cpu[cpu]);
+	return ring_written(&rb->cpu[cpu]) -
+	       __atomic_load_n(&rb->written_before[cpu], __ATOMIC_RELAXED);
 }
 
 uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu)

@@ -25,6 +25,7 @@
 struct ring_buffer {
 	struct ring cpu[MAX_CPUS];	/* every possible CPU's, written by it alone */
 	uint64_t start[MAX_CPUS];	/* where readers begin, after the last clear */
+	uint64_t written_before[MAX_CPUS];	/* each ring's written count at the clear */
 	bool off;			/* writes are dropped (tracing_on is 0) */
 };
 
@@ -32,6 +33,7 @@ struct ring_buffer {
  * has looked at but not yet returned. */
 struct ring_buffer_cursor {
 	uint64_t pos[MAX_CPUS];
+	uint64_t end[MAX_CPUS];		/* records from here on are not its */
 	bool have[MAX_CPUS];
 	struct ring_entry next[MAX_CPUS];
 };
@@ -58,16 +60,20 @@ bool ring_buffer_is_on(const struct ring_buffer *rb);
 void ring_buffer_clear(struct ring_buffer *rb);
 
 /* Set c to the start of every CPU's records (the oldest still there,
- * or the last clear's point). */
+ * or the last clear's point), with no end. c is large (about 4 KiB):
+ * allocate it. */
 void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
+/* End c at the records there are now: a reader that must end though the
+ * writers go on (the trace file) sees none written after this. */
+void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
 /* The next record, of any CPU, in time-stamp order, into e and its CPU
  * into *cpu: 1, or 0 when c has seen every record written so far. */
 int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
 		     struct ring_entry *e, unsigned int *cpu);
 
-/* Records written to cpu's ring since it was made (dropped ones not
- * counted), and of those overwritten: Linux's "entries-written" and
- * "overrun". */
+/* Records written to cpu's ring since the last clear (or since it was
+ * made; dropped ones not counted), and overwritten since it was made:
+ * Linux's "entries-written" and "overrun". */
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu);
 uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu);
 

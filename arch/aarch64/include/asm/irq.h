@@ -3,6 +3,8 @@
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 
+#include "lib/types.h"
+
 #define DAIF_I (1UL << 7)	/* as read from the DAIF register */
 
 static inline unsigned long arch_irq_save(void)
@@ -18,6 +20,11 @@ static inline void arch_irq_restore(unsigned long flags)
 {
 	if (!(flags & DAIF_I))
 		__asm__ volatile("msr daifclr, #2" : : : "memory");
+}
+
+static inline bool arch_irqs_disabled_flags(unsigned long flags)
+{
+	return flags & DAIF_I;
 }
 
 static inline void arch_irq_enable(void)  { __asm__ volatile("msr daifclr, #2" : : : "memory"); }

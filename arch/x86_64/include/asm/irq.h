@@ -2,6 +2,8 @@
 #ifndef ASM_IRQ_H
 #define ASM_IRQ_H
 
+#include "lib/types.h"
+
 #define X86_RFLAGS_IF (1UL << 9)
 
 static inline unsigned long arch_irq_save(void)
@@ -16,6 +18,11 @@ static inline void arch_irq_restore(unsigned long flags)
 {
 	if (flags & X86_RFLAGS_IF)
 		__asm__ volatile("sti" : : : "memory");
+}
+
+static inline bool arch_irqs_disabled_flags(unsigned long flags)
+{
+	return !(flags & X86_RFLAGS_IF);
 }
 
 static inline void arch_irq_enable(void)  { __asm__ volatile("sti" : : : "memory"); }

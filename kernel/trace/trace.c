@@ -1,0 +1,120 @@
+/* The tracing instance (see trace.h): the buffer, the writing of a
+ * record with its common fields, and the table of kinds. */
+#include "kernel/trace/trace.h"
+#include "kernel/mutex.h"
+#include "kernel/nokprobe.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "kernel/initcall.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+#include <asm/irq.h>
+
+/* Each CPU's ring at boot, as buffer_size_kb shows it: 64 KiB, about
+ * 1,400 records of a function call (Linux starts at 1,408 KiB). */
+#define TRACE_BYTES_DEFAULT (64 * 1024)
+
+/* Writers read it with interrupts off, an RCU read-side section: a
+ * resize frees the old buffer only after a grace period. */
+static struct ring_buffer *buffer;
+static size_t buffer_bytes;
+static struct mutex lock = MUTEX_INIT(lock, "trace");
+
+extern const struct trace_kind __start_trace_kinds[], __stop_trace_kinds[];
+
+/* The common fields of a record made now. */
+static void fill_entry(struct trace_entry *e, unsigned long irq_flags)
+{
+	const struct thread *self = current_thread();
+
+	e->pid = self->id;
+	e->flags = (arch_irqs_disabled_flags(irq_flags) ? TRACE_FLAG_IRQS_OFF : 0) |
+		   (this_cpu_field(irq_depth) ? TRACE_FLAG_HARDIRQ : 0);
+	e->preempt_count = (uint8_t)MIN(self->preempt_count, 15u);
+	e->unused = 0;
+	memcpy(e->comm, self->name, sizeof(e->comm));
+}
+NOKPROBE_SYMBOL(fill_entry);
+
+int trace_write(enum trace_type type, const void *body, size_t len)
+{
+	struct {
+		struct trace_entry entry;
+		unsigned char body[TRACE_BODY_MAX];
+	} record;
+	struct ring_buffer *rb;
+	unsigned long flags;
+	int err = -EAGAIN;
+
+	if (len > TRACE_BODY_MAX)
+		return -E2BIG;
+	flags = arch_irq_save();
+	fill_entry(&record.entry, flags);
+	memcpy(record.body, body, len);
+	rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
+	if (rb)
+		err = ring_buffer_write(rb, type, &record, sizeof(record.entry) + len);
+	arch_irq_restore(flags);
+	return err;
+}
+NOKPROBE_SYMBOL(trace_write);
+
+const struct trace_kind *trace_kind_of(enum trace_type type)
+{
+	for (const struct trace_kind *k = __start_trace_kinds; k < __stop_trace_kinds; k++)
+		if (k->type == type)
+			return k;
+	return NULL;
+}
+
+void trace_lock(void)
+{
+	mutex_lock(&lock);
+}
+
+void trace_unlock(void)
+{
+	mutex_unlock(&lock);
+}
+
+struct ring_buffer *trace_buffer_locked(void)
+{
+	return buffer;
+}
+
+size_t trace_buffer_bytes(void)
+{
+	return buffer_bytes;
+}
+
+int trace_resize_locked(size_t bytes)
+{
+	struct ring_buffer *fresh = ring_buffer_create(bytes), *old = buffer;
+
+	if (!fresh)
+		return -ENOMEM;
+	ring_buffer_set_on(fresh, ring_buffer_is_on(old));
+	__atomic_store_n(&buffer, fresh, __ATOMIC_RELEASE);
+	buffer_bytes = bytes;
+	synchronize_rcu();	/* no write is still in the old one */
+	ring_buffer_destroy(old);
+	return 0;
+}
+
+bool trace_is_on_locked(void)
+{
+	return ring_buffer_is_on(buffer);
+}
+
+void trace_set_on_locked(bool on)
+{
+	ring_buffer_set_on(buffer, on);
+}
+
+static int trace_init(void)
+{
+	buffer_bytes = TRACE_BYTES_DEFAULT;
+	buffer = ring_buffer_create(buffer_bytes);
+	return buffer ? 0 : -ENOMEM;
+}
+late_initcall(trace_init);

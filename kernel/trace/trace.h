@@ -1,0 +1,71 @@
+/* The tracing instance: Linux's global trace array, the one ring buffer
+ * (kernel/trace/ring_buffer.h) that every tracer and event writes to and
+ * tracefs's files read (trace, tracing_on, buffer_size_kb, ...).
+ *
+ * Every record starts with a struct trace_entry, the fields Linux's
+ * `trace` shows for any event (the thread, its CPU's state), followed
+ * by a body of the kind's own. A kind is declared where its records are
+ * made, with TRACE_KIND: its type number and how to print a body, so
+ * that the `trace` file names none of them. */
+#ifndef KERNEL_TRACE_TRACE_H
+#define KERNEL_TRACE_TRACE_H
+
+#include "kernel/trace/ring_buffer.h"
+#include "lib/types.h"
+
+/* The record types. Each kind's is here, so that no two collide. */
+enum trace_type {
+	TRACE_TYPE_PRINT = 1,	/* trace_marker's text (trace_marker.c) */
+};
+
+/* What every record starts with. */
+struct trace_entry {
+	uint32_t pid;			/* the thread's id */
+	uint8_t flags;			/* TRACE_FLAG_* */
+	uint8_t preempt_count;		/* the thread's, 15 at most */
+	uint16_t unused;
+	char comm[16];			/* the thread's name */
+};
+#define TRACE_FLAG_IRQS_OFF 1	/* interrupts were off */
+#define TRACE_FLAG_HARDIRQ 2	/* in an interrupt handler */
+
+/* The most a body may hold. */
+#define TRACE_BODY_MAX (RING_DATA_MAX - sizeof(struct trace_entry))
+
+/* Write a record of type with len bytes of body, stamped with the
+ * current thread and CPU state, to the instance's buffer. 0; -EAGAIN if
+ * tracing is off (tracing_on 0), -E2BIG if len is over TRACE_BODY_MAX.
+ * Safe anywhere: it never sleeps, waits or allocates. */
+int trace_write(enum trace_type type, const void *body, size_t len);
+
+/* How records of one type print: append the body's text (after the
+ * common columns, with no newline) to line, of size bytes; the length
+ * written, as snprintf counts it. */
+struct trace_kind {
+	enum trace_type type;
+	int (*print)(char *line, size_t size, const void *body, size_t len);
+};
+#define TRACE_KIND(type_, print_)                                               \
+	static const struct trace_kind __trace_kind_##print_ __used              \
+		__section(".trace_kinds") __aligned(8) = { .type = type_, .print = print_ }
+
+/* The kind of records of type, or NULL for one no code declares. */
+const struct trace_kind *trace_kind_of(enum trace_type type);
+
+/* For the files, all under trace_lock (a mutex: they may sleep). The
+ * buffer records are read from; valid until trace_lock is dropped. */
+struct ring_buffer *trace_buffer_locked(void);
+void trace_lock(void);
+void trace_unlock(void);
+/* The bytes of each CPU's ring, as buffer_size_kb shows them. */
+size_t trace_buffer_bytes(void);
+/* Replace the buffer with one of bytes per CPU, its records lost (as on
+ * Linux). 0, or -ENOMEM with the old buffer kept. Under trace_lock. May
+ * sleep (it waits until no write can still be using the old one). */
+int trace_resize_locked(size_t bytes);
+/* Whether the buffer takes writes (tracing_on), and set it; under
+ * trace_lock, so that a resize keeps the setting. */
+bool trace_is_on_locked(void);
+void trace_set_on_locked(bool on);
+
+#endif

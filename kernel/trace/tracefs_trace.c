@@ -1,0 +1,211 @@
+/*
+ * /sys/kernel/tracing/trace: the records of every CPU, oldest first, in
+ * Linux's format: its header (the tracer, the counts, the legend of the
+ * flag columns), then a line a record:
+ *
+ *	            TASK-PID     [CPU] FLAGS  SECONDS.MICROS: WHAT
+ *	              sh-1       [000] .....    12.345678: tracing_mark_write: hi
+ *
+ * WHAT is the record kind's own (TRACE_KIND in trace.h). Reading does
+ * not consume: each open reads from the oldest record there is to the
+ * newest there was when it opened, and the writers go on meanwhile (a
+ * read that probes record in ends all the same). Opening it to write with O_TRUNC (`echo > trace`) clears the
+ * buffer, as on Linux; what is written is ignored.
+ *
+ * The flag columns are Linux's five: 'd' interrupts off, need-resched
+ * (never set here: '.'), 'h' in an interrupt handler, the preemption
+ * depth (hex, '.' for 0), migrate-disable (never: '.').
+ */
+#include "kernel/cpu.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/initcall.h"
+#include "kernel/mm/heap.h"
+#include "kernel/time.h"
+#include "kernel/trace/trace.h"
+#include "lib/err.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+#define LINE_MAX 640	/* the columns, and a body of up to TRACE_BODY_MAX */
+
+static const char *const header_legend[] = {
+	"#",
+	"#                                _-----=> irqs-off/BH-disabled",
+	"#                               / _----=> need-resched",
+	"#                              | / _---=> hardirq/softirq",
+	"#                              || / _--=> preempt-depth",
+	"#                              ||| / _-=> migrate-disable",
+	"#                              |||| /     delay",
+	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION",
+	"#              | |         |   |||||     |         |",
+};
+
+/* An open trace file: where it is in the records, and the line being
+ * handed out. */
+struct trace_reader {
+	struct ring_buffer *rb;		/* the buffer it reads (a resize ends it) */
+	struct ring_buffer_cursor cursor;
+	struct ring_entry entry;	/* the record being printed */
+	unsigned int header_line;	/* next line of the header to make */
+	char line[LINE_MAX];
+	size_t len, off;		/* line's length, and how much is read */
+};
+
+/* The records there are now from each CPU's start, and written since
+ * the last clear: Linux's entries-in-buffer/entries-written. */
+static void count_records(struct ring_buffer *rb, uint64_t *in_buffer, uint64_t *written)
+{
+	struct ring_buffer_cursor *c = kmalloc(sizeof(*c));
+	struct ring_entry e;
+	unsigned int cpu;
+
+	*in_buffer = *written = 0;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++)
+		*written += ring_buffer_written(rb, cpu);
+	if (!c)
+		return;
+	ring_buffer_cursor_start(rb, c);
+	ring_buffer_cursor_bound(rb, c);
+	while (ring_buffer_next(rb, c, &e, &cpu))
+		(*in_buffer)++;
+	kfree(c);
+}
+
+static size_t header_text(struct trace_reader *r, unsigned int n)
+{
+	uint64_t in_buffer, written;
+
+	if (n == 0)
+		return (size_t)snprintf(r->line, sizeof(r->line), "# tracer: nop\n");
+	if (n == 2) {
+		count_records(r->rb, &in_buffer, &written);
+		return (size_t)snprintf(r->line, sizeof(r->line),
+					"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n",
+					(unsigned long long)in_buffer,
+					(unsigned long long)written, cpu_count());
+	}
+	n = n == 1 ? 0 : n - 3;	/* "#" after the tracer; the legend after the counts */
+	return (size_t)snprintf(r->line, sizeof(r->line), "%s\n", header_legend[n]);
+}
+#define HEADER_LINES (3 + (unsigned int)ARRAY_SIZE(header_legend))
+
+static size_t record_text(struct trace_reader *r, const struct ring_entry *e, unsigned int cpu)
+{
+	const struct trace_entry *t = (const void *)e->data;
+	const struct trace_kind *kind = trace_kind_of(e->type);
+	uint64_t ns = (uint64_t)ktime_from_cycles(e->time);
+	char flags[6] = {
+		t->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', '.',
+		t->flags & TRACE_FLAG_HARDIRQ ? 'h' : '.',
+		t->preempt_count ? "0123456789abcdef"[t->preempt_count] : '.', '.', '\0',
+	};
+	size_t n = (size_t)snprintf(r->line, sizeof(r->line), "%16.16s-%-7u [%03u] %s %5llu.%06llu: ",
+				    t->comm, t->pid, cpu, flags,
+				    (unsigned long long)(ns / 1000000000),
+				    (unsigned long long)(ns / 1000 % 1000000));
+	const void *body = t + 1;
+	size_t body_len = e->len - sizeof(*t);
+
+	if (kind)
+		n += (size_t)kind->print(r->line + n, sizeof(r->line) - n, body, body_len);
+	else
+		n += (size_t)snprintf(r->line + n, sizeof(r->line) - n, "type %u", e->type);
+	n = MIN(n, sizeof(r->line) - 2);
+	r->line[n++] = '\n';
+	r->line[n] = '\0';
+	return n;
+}
+
+/* Make the next line; false at the end. */
+static bool next_line(struct trace_reader *r)
+{
+	unsigned int cpu;
+
+	r->off = 0;
+	if (r->header_line < HEADER_LINES) {
+		r->len = header_text(r, r->header_line++);
+		return true;
+	}
+	/* Each record starts with its entry: a shorter one is skipped. */
+	do {
+		if (!ring_buffer_next(r->rb, &r->cursor, &r->entry, &cpu))
+			return false;
+	} while (r->entry.len < sizeof(struct trace_entry));
+	r->len = record_text(r, &r->entry, cpu);
+	return true;
+}
+
+static ssize_t trace_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	struct trace_reader *r = file->private_data;
+	size_t done = 0;
+
+	trace_lock();
+	while (done < count && trace_buffer_locked() == r->rb) {
+		size_t n;
+
+		if (r->off == r->len && !next_line(r))
+			break;
+		n = MIN(count - done, r->len - r->off);
+		memcpy(buf + done, r->line + r->off, n);
+		r->off += n;
+		done += n;
+	}
+	trace_unlock();
+	*pos += (loff_t)done;
+	return (ssize_t)done;
+}
+
+static ssize_t trace_write_file(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	(void)buf;
+	(void)pos;
+	return (ssize_t)count;	/* the clear was the open's */
+}
+
+static int trace_open(struct inode *inode, struct file *file)
+{
+	struct trace_reader *r;
+
+	(void)inode;
+	trace_lock();
+	if (!trace_buffer_locked()) {
+		trace_unlock();
+		return -ENODEV;
+	}
+	if ((file->flags & O_ACCMODE) != O_RDONLY) {
+		if (file->flags & O_TRUNC)
+			ring_buffer_clear(trace_buffer_locked());
+		trace_unlock();
+		return 0;
+	}
+	r = kzalloc(sizeof(*r));
+	if (r) {
+		r->rb = trace_buffer_locked();
+		ring_buffer_cursor_start(r->rb, &r->cursor);
+		ring_buffer_cursor_bound(r->rb, &r->cursor);
+		file->private_data = r;
+	}
+	trace_unlock();
+	return r ? 0 : -ENOMEM;
+}
+
+static int trace_release(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	kfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations trace_fops = {
+	.open = trace_open, .read = trace_read, .write = trace_write_file,
+	.release = trace_release,
+};
+
+static int tracefs_trace_init(void)
+{
+	return PTR_ERR_OR_ZERO(tracefs_create_file("trace", 0644, NULL, NULL, &trace_fops));
+}
+late_initcall(tracefs_trace_init);
