@@ -26,7 +26,7 @@ HOST_LDLIBS  ?= -lcmocka
 # program links only the parts it uses.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
 		 kernel/symtab.c kernel/number_arg.c kernel/shell/cmdline.c
-HOST_LIB_SRCS += lib/regex.c kernel/shell/getopt.c kernel/shell/input.c
+HOST_LIB_SRCS += lib/regex.c lib/ctype.c kernel/shell/getopt.c kernel/shell/input.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
