@@ -221,17 +221,7 @@ static bool is_word_char(int ch)
 	return is_alnum(ch) || ch == '_';
 }
 
-static const struct {
-	const char *name;
-	bool (*in)(int ch);
-} classes[] = {
-	{ "alpha", is_alpha }, { "digit", is_digit }, { "alnum", is_alnum },
-	{ "upper", is_upper }, { "lower", is_lower }, { "space", is_space },
-	{ "blank", is_blank }, { "punct", is_punct }, { "print", is_print },
-	{ "graph", is_graph }, { "cntrl", is_cntrl }, { "xdigit", is_xdigit },
-};
-
-static void set_add_class(uint8_t *bits, bool (*in)(int ch))
+static void set_add_class(uint8_t *bits, char_class_fn in)
 {
 	for (int ch = 0; ch < 256; ch++) {
 		if (in(ch))
@@ -266,7 +256,7 @@ static bool emit_set(struct compiler *c, int set)
 }
 
 /* \w, \W, \s, \S: a class or its opposite, as a set. */
-static bool emit_class(struct compiler *c, bool (*in)(int ch), bool negate)
+static bool emit_class(struct compiler *c, char_class_fn in, bool negate)
 {
 	int set = new_set(c);
 
@@ -284,6 +274,7 @@ static const char *bracket_item(const char **q, uint8_t *bits, int *ch)
 {
 	char kind = (*q)[1];
 	const char *name = *q + 2, *end = name;
+	char_class_fn in;
 
 	while (*end && !(end[0] == kind && end[1] == ']'))
 		end++;
@@ -295,14 +286,11 @@ static const char *bracket_item(const char **q, uint8_t *bits, int *ch)
 		return end - name == 1 ? NULL : "Invalid collation character";
 	}
 	*ch = -1;
-	for (size_t i = 0; i < ARRAY_SIZE(classes); i++) {
-		if (strlen(classes[i].name) == (size_t)(end - name) &&
-		    memcmp(classes[i].name, name, (size_t)(end - name)) == 0) {
-			set_add_class(bits, classes[i].in);
-			return NULL;
-		}
-	}
-	return "Invalid character class name";
+	in = char_class(name, (size_t)(end - name));
+	if (!in)
+		return "Invalid character class name";
+	set_add_class(bits, in);
+	return NULL;
 }
 
 /* One member of a set at *q: a character, a class, or a range lo-hi.

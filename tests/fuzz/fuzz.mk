@@ -107,13 +107,16 @@ FUZZ_PATHS_SRCS := kernel/fs/vfs.c kernel/fs/mount.c kernel/fs/cwd.c kernel/fs/d
 $(eval $(call FUZZ_TARGET,paths,100000,$(FUZZ_PATHS_SRCS),-Itests/fuzz/host_cpu,))
 
 # grep's regular expressions, against the host C library's where they agree.
-$(eval $(call FUZZ_TARGET,regex,600000,lib/regex.c lib/string.c,,))
+$(eval $(call FUZZ_TARGET,regex,600000,lib/regex.c lib/ctype.c lib/string.c,,))
+
+# The function tracer's globs, against the host C library's fnmatch.
+$(eval $(call FUZZ_TARGET,glob,1500000,lib/glob.c lib/ctype.c lib/string.c,,))
 
 # The shell's text tools: their options, numbers and patterns, and what
 # they do with any text piped in.
 $(eval $(call FUZZ_TARGET,text_cmds,600000,tests/host/text_cmds_host.c \
 	kernel/shell/getopt.c kernel/shell/input.c kernel/shell/cmdline.c \
-	lib/regex.c lib/string.c lib/format.c lib/errno.c,,))
+	lib/regex.c lib/ctype.c lib/string.c lib/format.c lib/errno.c,,))
 
 # The module loader's load steps (tests/fuzz/fuzz_module.c), once per
 # architecture, with the sources and flags of the host tests' loader

@@ -26,11 +26,11 @@ HOST_LDLIBS  ?= -lcmocka
 # program links only the parts it uses.
 HOST_LIB_SRCS := lib/string.c lib/format.c lib/errno.c lib/cpio.c \
 		 kernel/symtab.c kernel/number_arg.c kernel/shell/cmdline.c
-HOST_LIB_SRCS += lib/regex.c kernel/shell/getopt.c kernel/shell/input.c
+HOST_LIB_SRCS += lib/regex.c lib/ctype.c kernel/shell/getopt.c kernel/shell/input.c
 HOST_LIB_SRCS += arch/x86_64/insn.c
 HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
-HOST_LIB_SRCS += lib/ninep.c lib/ninep_wire.c lib/sort.c kernel/trace/ring.c
+HOST_LIB_SRCS += lib/ninep.c lib/ninep_wire.c lib/sort.c lib/glob.c kernel/trace/ring.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -46,7 +46,7 @@ HOST_TESTS     += module_elf module_reloc_x86_64 module_reloc_aarch64
 HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
-HOST_TESTS     += sort
+HOST_TESTS     += sort glob
 HOST_TESTS     += ring
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
