@@ -117,14 +117,14 @@ static size_t record_text(struct trace_reader *r, const struct ring_entry *e, un
 	return n;
 }
 
-/* Make the next line; false at the end. */
+/* Make the next line; false at the end (the last line stays read). */
 static bool next_line(struct trace_reader *r)
 {
 	unsigned int cpu;
 
-	r->off = 0;
 	if (r->header_line < HEADER_LINES) {
 		r->len = header_text(r, r->header_line++);
+		r->off = 0;
 		return true;
 	}
 	/* Each record starts with its entry: a shorter one is skipped. */
@@ -133,6 +133,7 @@ static bool next_line(struct trace_reader *r)
 			return false;
 	} while (r->entry.len < sizeof(struct trace_entry));
 	r->len = record_text(r, &r->entry, cpu);
+	r->off = 0;
 	return true;
 }
 

@@ -574,9 +574,97 @@ def files_under(m, top):
         if name.endswith("/"):
             if path != "/sys/kernel/debug/tracing":     # tracefs again, mounted twice
                 found += files_under(m, path)
-        else:
+        elif path not in WRITE_ONLY:
             found.append(path)
     return found
+
+
+# Files that only take writes, as on Linux (opening one to read is
+# refused here, as pseudofs refuses what a file cannot do).
+WRITE_ONLY = {"/sys/kernel/tracing/trace_marker"}
+
+
+TRACING = "/sys/kernel/tracing"
+# Linux 6.1's header of `trace` after the counts line, with irq-info on.
+TRACE_LEGEND = [
+    "#",
+    "#                                _-----=> irqs-off/BH-disabled",
+    "#                               / _----=> need-resched",
+    "#                              | / _---=> hardirq/softirq",
+    "#                              || / _--=> preempt-depth",
+    "#                              ||| / _-=> migrate-disable",
+    "#                              |||| /     delay",
+    "#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION",
+    "#              | |         |   |||||     |         |",
+]
+MARKER_LINE = re.compile(r"^ *(\S+)-(\d+) +\[(\d{3})\] [d.][.][h.][0-9a-f.][.] +\d+\.\d{6}: "
+                         r"tracing_mark_write: (.*)$")
+
+
+def trace_records(m, cpus):
+    """`cat trace`: check its header, Linux's, and return the count of
+    records it states and its record lines."""
+    out = m.command("cat %s/trace" % TRACING)
+    check(len(out) >= 12 and out[0] == "# tracer: nop" and out[1] == "#",
+          "`cat trace`: expected Linux's header, got %s" % show(out))
+    counts = re.match(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)   #P:(\d+)$", out[2])
+    check(counts is not None and int(counts.group(3)) == cpus,
+          "`cat trace`: expected the counts line with #P:%d, got %r" % (cpus, out[2]))
+    check(out[3:12] == TRACE_LEGEND, "`cat trace`: expected Linux's legend, got %s" % show(out[3:12]))
+    check(int(counts.group(1)) == len(out) - 12,
+          "`cat trace`: %s records counted, %d shown" % (counts.group(1), len(out) - 12))
+    return int(counts.group(2)), out[12:]
+
+
+@test("tracefs_files")
+def test_tracefs_files(m):
+    """The ring buffer's files in /sys/kernel/tracing, in Linux's
+    formats: `echo > trace` clears, a trace_marker write is one record
+    that `trace` shows as Linux does, tracing_on 0 drops writes,
+    buffer_size_kb resizes (the records lost) and refuses 0, garbage and
+    more than the memory, leaving the buffer as it was."""
+    names = words(m.command("ls " + TRACING))
+    for name in ("trace", "trace_marker", "tracing_on", "buffer_size_kb", "buffer_total_size_kb"):
+        check(name in names, "`ls %s`: no %s in %s" % (TRACING, name, names))
+    expect_exact(m.command("cat %s/tracing_on" % TRACING), "1", "cat tracing_on")
+    expect_exact(m.command("cat %s/buffer_size_kb" % TRACING), "64", "cat buffer_size_kb")
+    expect_exact(m.command("cat %s/buffer_total_size_kb" % TRACING), str(64 * m.smp),
+                 "cat buffer_total_size_kb")
+    m.command("echo > %s/trace" % TRACING)
+    written, lines = trace_records(m, m.smp)
+    check(written == 0 and lines == [], "after `echo > trace`: %d written, %s" % (written, show(lines)))
+    m.command("echo hello tracing > %s/trace_marker" % TRACING)
+    written, lines = trace_records(m, m.smp)
+    match = MARKER_LINE.match(lines[0]) if len(lines) == 1 else None
+    check(written == 1 and match is not None and match.group(4) == "hello tracing",
+          "after a trace_marker write: %d written, %s" % (written, show(lines)))
+    # The debugfs path is the same tracefs.
+    expect_lines_exactly(m, "cat /sys/kernel/debug/tracing/trace",
+                         m.command("cat %s/trace" % TRACING))
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    expect_exact(m.command("cat %s/tracing_on" % TRACING), "0", "cat tracing_on after 0")
+    m.command("echo dropped > %s/trace_marker" % TRACING)
+    written, lines = trace_records(m, m.smp)
+    check(written == 1 and len(lines) == 1, "tracing_on 0: a write was kept: %s" % show(lines))
+    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    for bad in ("0", "lots", "99999999"):
+        expect_exact(m.command("echo %s > %s/buffer_size_kb" % (bad, TRACING)), WRITE_REFUSED,
+                     "echo %s > buffer_size_kb" % bad)
+    expect_exact(m.command("echo maybe > %s/tracing_on" % TRACING), WRITE_REFUSED,
+                 "echo maybe > tracing_on")
+    expect_exact(m.command("cat %s/buffer_size_kb" % TRACING), "64", "buffer_size_kb after refusals")
+    written, lines = trace_records(m, m.smp)
+    check(written == 1 and len(lines) == 1, "a refused resize lost the records: %s" % show(lines))
+    expect_lines_exactly(m, "echo 128 > %s/buffer_size_kb" % TRACING, [])
+    expect_exact(m.command("cat %s/buffer_size_kb" % TRACING), "128", "cat buffer_size_kb after 128")
+    written, lines = trace_records(m, m.smp)
+    check(written == 0 and lines == [], "after a resize: %d written, %s" % (written, show(lines)))
+    m.command("echo again > %s/trace_marker" % TRACING)
+    written, lines = trace_records(m, m.smp)
+    check(written == 1 and len(lines) == 1, "after a resize, a marker: %s" % show(lines))
+    expect_lines_exactly(m, "echo 64 > %s/buffer_size_kb" % TRACING, [])
+    expect_exact(m.command("cat %s/trace_marker" % TRACING),
+                 "cat: %s/trace_marker: Permission denied" % TRACING, "cat trace_marker")
 
 
 @test("proc_sys_under_load")
