@@ -204,7 +204,9 @@ int input_each(const char *cmd, int count, char **paths, bool whole,
 		}
 		go_on = fn(&in, path, arg);
 		err = input_close(&in);
-		if (err) {
+		/* A read that a Ctrl-C ended (a file that waits, trace_pipe)
+		 * is no error to say: the shell says ^C. */
+		if (err && err != -EINTR) {
 			say(cmd, name, err);
 			result = -1;
 		}

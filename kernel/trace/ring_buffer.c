@@ -120,6 +120,17 @@ int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
 	return 1;
 }
 
+void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		/* A record c has looked at but not returned is not consumed. */
+		uint64_t to = c->have[cpu] ? c->next[cpu].pos : c->pos[cpu];
+
+		if (to > __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED))
+			__atomic_store_n(&rb->start[cpu], to, __ATOMIC_RELAXED);
+	}
+}
+
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)
 {
 	return ring_written(&rb->cpu[cpu]) -

@@ -71,6 +71,10 @@ void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_c
 int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
 		     struct ring_entry *e, unsigned int *cpu);
 
+/* Make every record c has returned unseen by readers from now on (a
+ * consuming read, trace_pipe): as a clear, but only up to c. */
+void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c);
+
 /* Records written to cpu's ring since the last clear (or since it was
  * made; dropped ones not counted), and overwritten since it was made:
  * Linux's "entries-written" and "overrun". */

@@ -49,6 +49,26 @@ struct trace_kind {
 	static const struct trace_kind __trace_kind_##print_ __used              \
 		__section(".trace_kinds") __aligned(8) = { .type = type_, .print = print_ }
 
+/* The longest line of trace or trace_pipe, its newline and NUL included. */
+#define TRACE_LINE_MAX 640
+
+/* Record e, of CPU cpu, as a line of Linux's trace (ending in a newline)
+ * in line, of size bytes (at least 64); its length. e must hold at least
+ * a struct trace_entry. A kind no code declares prints as "type N". */
+size_t trace_format_record(char *line, size_t size, const struct ring_entry *e, unsigned int cpu);
+
+/* A line a read hands out a piece at a time: its text, its length and
+ * how much of it is read. */
+struct trace_line {
+	char text[TRACE_LINE_MAX];
+	size_t len, off;
+};
+/* Copy into buf, count bytes at most, the rest of l, then each line
+ * next(arg) makes in l (it returns false when it has none); the bytes
+ * copied. */
+size_t trace_line_copy(struct trace_line *l, char *buf, size_t count, bool (*next)(void *arg),
+		       void *arg);
+
 /* The kind of records of type, or NULL for one no code declares. */
 const struct trace_kind *trace_kind_of(enum trace_type type);
 

@@ -20,14 +20,12 @@
 #include "kernel/fs/tracefs.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
-#include "kernel/time.h"
 #include "kernel/trace/trace.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
-#define LINE_MAX 640	/* the columns, and a body of up to TRACE_BODY_MAX */
 
 static const char *const header_legend[] = {
 	"#",
@@ -48,8 +46,7 @@ struct trace_reader {
 	struct ring_buffer_cursor cursor;
 	struct ring_entry entry;	/* the record being printed */
 	unsigned int header_line;	/* next line of the header to make */
-	char line[LINE_MAX];
-	size_t len, off;		/* line's length, and how much is read */
+	struct trace_line line;
 };
 
 /* The records there are now from each CPU's start, and written since
@@ -77,82 +74,48 @@ static size_t header_text(struct trace_reader *r, unsigned int n)
 	uint64_t in_buffer, written;
 
 	if (n == 0)
-		return (size_t)snprintf(r->line, sizeof(r->line), "# tracer: nop\n");
+		return (size_t)snprintf(r->line.text, sizeof(r->line.text), "# tracer: nop\n");
 	if (n == 2) {
 		count_records(r->rb, &in_buffer, &written);
-		return (size_t)snprintf(r->line, sizeof(r->line),
+		return (size_t)snprintf(r->line.text, sizeof(r->line.text),
 					"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n",
 					(unsigned long long)in_buffer,
 					(unsigned long long)written, cpu_count());
 	}
 	n = n == 1 ? 0 : n - 3;	/* "#" after the tracer; the legend after the counts */
-	return (size_t)snprintf(r->line, sizeof(r->line), "%s\n", header_legend[n]);
+	return (size_t)snprintf(r->line.text, sizeof(r->line.text), "%s\n", header_legend[n]);
 }
 #define HEADER_LINES (3 + (unsigned int)ARRAY_SIZE(header_legend))
 
-static size_t record_text(struct trace_reader *r, const struct ring_entry *e, unsigned int cpu)
+/* Make the next line in r->line; false at the end, or once a resize
+ * has freed the records r was reading. Under trace_lock. */
+static bool next_line(void *arg)
 {
-	const struct trace_entry *t = (const void *)e->data;
-	const struct trace_kind *kind = trace_kind_of(e->type);
-	uint64_t ns = (uint64_t)ktime_from_cycles(e->time);
-	char flags[6] = {
-		t->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', '.',
-		t->flags & TRACE_FLAG_HARDIRQ ? 'h' : '.',
-		t->preempt_count ? "0123456789abcdef"[t->preempt_count] : '.', '.', '\0',
-	};
-	size_t n = (size_t)snprintf(r->line, sizeof(r->line), "%16.16s-%-7u [%03u] %s %5llu.%06llu: ",
-				    t->comm, t->pid, cpu, flags,
-				    (unsigned long long)(ns / 1000000000),
-				    (unsigned long long)(ns / 1000 % 1000000));
-	const void *body = t + 1;
-	size_t body_len = e->len - sizeof(*t);
-
-	if (kind)
-		n += (size_t)kind->print(r->line + n, sizeof(r->line) - n, body, body_len);
-	else
-		n += (size_t)snprintf(r->line + n, sizeof(r->line) - n, "type %u", e->type);
-	n = MIN(n, sizeof(r->line) - 2);
-	r->line[n++] = '\n';
-	r->line[n] = '\0';
-	return n;
-}
-
-/* Make the next line; false at the end (the last line stays read). */
-static bool next_line(struct trace_reader *r)
-{
+	struct trace_reader *r = arg;
 	unsigned int cpu;
 
 	if (r->header_line < HEADER_LINES) {
-		r->len = header_text(r, r->header_line++);
-		r->off = 0;
+		r->line.len = header_text(r, r->header_line++);
 		return true;
 	}
+	if (trace_buffer_locked() != r->rb)
+		return false;
 	/* Each record starts with its entry: a shorter one is skipped. */
 	do {
 		if (!ring_buffer_next(r->rb, &r->cursor, &r->entry, &cpu))
 			return false;
 	} while (r->entry.len < sizeof(struct trace_entry));
-	r->len = record_text(r, &r->entry, cpu);
-	r->off = 0;
+	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), &r->entry, cpu);
 	return true;
 }
 
 static ssize_t trace_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
 	struct trace_reader *r = file->private_data;
-	size_t done = 0;
+	size_t done;
 
 	trace_lock();
-	while (done < count && trace_buffer_locked() == r->rb) {
-		size_t n;
-
-		if (r->off == r->len && !next_line(r))
-			break;
-		n = MIN(count - done, r->len - r->off);
-		memcpy(buf + done, r->line + r->off, n);
-		r->off += n;
-		done += n;
-	}
+	done = trace_line_copy(&r->line, buf, count, next_line, r);
 	trace_unlock();
 	*pos += (loff_t)done;
 	return (ssize_t)done;

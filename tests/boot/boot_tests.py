@@ -574,7 +574,7 @@ def files_under(m, top):
         if name.endswith("/"):
             if path != "/sys/kernel/debug/tracing":     # tracefs again, mounted twice
                 found += files_under(m, path)
-        elif path not in WRITE_ONLY:
+        elif path not in WRITE_ONLY | WAITING:
             found.append(path)
     return found
 
@@ -582,6 +582,9 @@ def files_under(m, top):
 # Files that only take writes, as on Linux (opening one to read is
 # refused here, as pseudofs refuses what a file cannot do).
 WRITE_ONLY = {"/sys/kernel/tracing/trace_marker"}
+# Files whose read waits for what is to come (proc_sys_under_load's
+# reads would wait for ever).
+WAITING = {"/sys/kernel/tracing/trace_pipe"}
 
 
 TRACING = "/sys/kernel/tracing"
@@ -622,9 +625,12 @@ def test_tracefs_files(m):
     formats: `echo > trace` clears, a trace_marker write is one record
     that `trace` shows as Linux does, tracing_on 0 drops writes,
     buffer_size_kb resizes (the records lost) and refuses 0, garbage and
-    more than the memory, leaving the buffer as it was."""
+    too large a size, leaving the buffer as it was; trace_pipe consumes
+    what it reads, ends once tracing is off, and waits until a Ctrl-C
+    when there is nothing."""
     names = words(m.command("ls " + TRACING))
-    for name in ("trace", "trace_marker", "tracing_on", "buffer_size_kb", "buffer_total_size_kb"):
+    for name in ("trace", "trace_pipe", "trace_marker", "tracing_on", "buffer_size_kb",
+                 "buffer_total_size_kb"):
         check(name in names, "`ls %s`: no %s in %s" % (TRACING, name, names))
     expect_exact(m.command("cat %s/tracing_on" % TRACING), "1", "cat tracing_on")
     expect_exact(m.command("cat %s/buffer_size_kb" % TRACING), "64", "cat buffer_size_kb")
@@ -663,6 +669,21 @@ def test_tracefs_files(m):
     written, lines = trace_records(m, m.smp)
     check(written == 1 and len(lines) == 1, "after a resize, a marker: %s" % show(lines))
     expect_lines_exactly(m, "echo 64 > %s/buffer_size_kb" % TRACING, [])
+    # trace_pipe consumes: two records read, then its end (tracing off),
+    # and trace shows them no more.
+    m.command("echo > %s/trace" % TRACING)
+    for text in ("first", "second"):
+        m.command("echo %s > %s/trace_marker" % (text, TRACING))
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    out = m.command("cat %s/trace_pipe" % TRACING)
+    texts = [MARKER_LINE.match(line).group(4) if MARKER_LINE.match(line) else line for line in out]
+    check(texts == ["first", "second"], "`cat trace_pipe`: expected first, second, got %s" % show(out))
+    written, lines = trace_records(m, m.smp)
+    check(written == 2 and lines == [], "trace after trace_pipe: %d written, %s" % (written, show(lines)))
+    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    # With nothing to read it waits, until a Ctrl-C.
+    out = interrupt_midway(m, "cat %s/trace_pipe" % TRACING, 0.5)
+    check(out == ["^C"], "Ctrl-C in `cat trace_pipe`: expected only ^C, got %s" % show(out))
     expect_exact(m.command("cat %s/trace_marker" % TRACING),
                  "cat: %s/trace_marker: Permission denied" % TRACING, "cat trace_marker")
 

@@ -63,7 +63,7 @@ FLOORS = (
     ("traps", ["arch/*/traps.c"]),
     ("mm", ["kernel/mm/text_patch.c", "kernel/mm/execmem.c", "kernel/mm/insn_slot.c",
             "kernel/mm/percpu_alloc.c", "kernel/mm/mm_selftest.c"]),
-    ("trace", ["kernel/trace/ring*", "kernel/trace/trace.c"]),
+    ("trace", ["kernel/trace/ring*", "kernel/trace/trace.c", "kernel/trace/trace_output.c"]),
     ("vfs", ["kernel/fs/vfs.c", "kernel/fs/vfs_selftest.c", "kernel/fs/dentry.c",
              "kernel/fs/mount.c", "kernel/fs/d_path.c", "kernel/fs/cwd.c", "kernel/fs/libfs.c",
              "kernel/fs/ramfs.c", "kernel/fs/fs_struct.c", "kernel/symtab_selftest.c"]),

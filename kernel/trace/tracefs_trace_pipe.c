@@ -1,0 +1,121 @@
+/*
+ * /sys/kernel/tracing/trace_pipe: the records as trace shows them (with
+ * no header), consumed as they are read, as Linux's trace_pipe does:
+ * what one read returns, neither trace nor a later read shows again.
+ *
+ * A read with nothing to return waits for a record, a tick at a time
+ * (the writers run in probe handlers and take no lock, so they cannot
+ * wake a reader: a reader looks again instead). It returns at a Ctrl-C
+ * (-EINTR), and returns 0, the end of the file, once tracing is off
+ * (tracing_on 0) and this file has returned something, as on Linux, so
+ * that `cat trace_pipe` ends then. One reader at a time: a second open
+ * is -EBUSY, as Linux 6.1 answers.
+ */
+#include "kernel/console.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/initcall.h"
+#include "kernel/mm/heap.h"
+#include "kernel/sched.h"
+#include "kernel/trace/trace.h"
+#include "lib/err.h"
+#include "lib/errno.h"
+
+struct pipe_reader {
+	struct ring_buffer *rb;		/* the buffer its cursor is in */
+	struct ring_buffer_cursor cursor;
+	struct ring_entry entry;
+	struct trace_line line;
+	bool returned;			/* something was read from this open */
+};
+
+static bool busy;	/* a reader has it open (under trace_lock) */
+
+/* The next record's line into r->line, consumed; false if there is
+ * none now. Under trace_lock. */
+static bool next_record(void *arg)
+{
+	struct pipe_reader *r = arg;
+	struct ring_buffer *rb = trace_buffer_locked();
+	unsigned int cpu;
+
+	if (r->rb != rb) {	/* resized: the old records are gone */
+		r->rb = rb;
+		ring_buffer_cursor_start(rb, &r->cursor);
+	}
+	do {
+		if (!ring_buffer_next(rb, &r->cursor, &r->entry, &cpu))
+			return false;
+	} while (r->entry.len < sizeof(struct trace_entry));
+	ring_buffer_consume(rb, &r->cursor);
+	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), &r->entry, cpu);
+	return true;
+}
+
+static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	struct pipe_reader *r = file->private_data;
+
+	for (;;) {
+		size_t done;
+		bool ended;
+
+		trace_lock();
+		done = trace_line_copy(&r->line, buf, count, next_record, r);
+		ended = !trace_is_on_locked() && r->returned;
+		trace_unlock();
+		if (done > 0) {
+			r->returned = true;
+			*pos += (loff_t)done;
+			return (ssize_t)done;
+		}
+		if (ended)
+			return 0;
+		if (console_interrupted())
+			return -EINTR;
+		thread_sleep(1);
+	}
+}
+
+static int pipe_open(struct inode *inode, struct file *file)
+{
+	struct pipe_reader *r = kzalloc(sizeof(*r));
+	int err = 0;
+
+	(void)inode;
+	if (!r)
+		return -ENOMEM;
+	trace_lock();
+	if (!trace_buffer_locked())
+		err = -ENODEV;
+	else if (busy)
+		err = -EBUSY;
+	else
+		busy = true;
+	trace_unlock();
+	if (err) {
+		kfree(r);
+		return err;
+	}
+	file->private_data = r;
+	return 0;
+}
+
+static int pipe_release(struct inode *inode, struct file *file)
+{
+	(void)inode;
+	trace_lock();
+	busy = false;
+	trace_unlock();
+	kfree(file->private_data);
+	return 0;
+}
+
+static const struct file_operations trace_pipe_fops = {
+	.open = pipe_open, .read = pipe_read, .release = pipe_release,
+};
+
+static int tracefs_trace_pipe_init(void)
+{
+	return PTR_ERR_OR_ZERO(tracefs_create_file("trace_pipe", 0444, NULL, NULL, &trace_pipe_fops));
+}
+late_initcall(tracefs_trace_pipe_init);
