@@ -24,7 +24,6 @@
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
-#include "lib/string.h"
 
 
 static const char *const header_legend[] = {
