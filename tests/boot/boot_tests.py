@@ -630,7 +630,8 @@ def test_tracefs_files(m):
     when there is nothing."""
     names = words(m.command("ls " + TRACING))
     for name in ("trace", "trace_pipe", "trace_marker", "tracing_on", "buffer_size_kb",
-                 "buffer_total_size_kb"):
+                 "buffer_total_size_kb", "available_tracers", "current_tracer", "trace_clock",
+                 "README"):
         check(name in names, "`ls %s`: no %s in %s" % (TRACING, name, names))
     expect_exact(m.command("cat %s/tracing_on" % TRACING), "1", "cat tracing_on")
     expect_exact(m.command("cat %s/buffer_size_kb" % TRACING), "64", "cat buffer_size_kb")
@@ -686,6 +687,20 @@ def test_tracefs_files(m):
     check(out == ["^C"], "Ctrl-C in `cat trace_pipe`: expected only ^C, got %s" % show(out))
     expect_exact(m.command("cat %s/trace_marker" % TRACING),
                  "cat: %s/trace_marker: Permission denied" % TRACING, "cat trace_marker")
+    # The choices: one tracer and one clock today; other names refused.
+    for name, shown in (("available_tracers", "nop"), ("current_tracer", "nop"),
+                        ("trace_clock", "[global]")):
+        expect_exact(m.command("cat %s/%s" % (TRACING, name)), shown, "cat " + name)
+    expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
+    expect_lines_exactly(m, "echo global > %s/trace_clock" % TRACING, [])
+    for name, bad in (("current_tracer", "frobnicate"), ("trace_clock", "local")):
+        expect_exact(m.command("echo %s > %s/%s" % (bad, TRACING, name)), WRITE_REFUSED,
+                     "echo %s > %s" % (bad, name))
+    readme = m.command("cat %s/README" % TRACING)
+    check(readme[:1] == ["tracing mini-HOWTO (ProbeOS):"] and
+          all(any(line.split()[:1] == [name] for line in readme)
+              for name in ("trace", "trace_pipe", "current_tracer")),
+          "`cat README`: %s" % show(readme))
 
 
 @test("proc_sys_under_load")

@@ -1,0 +1,41 @@
+/* /sys/kernel/tracing/README: what each file of this directory is for,
+ * as Linux's README says of its own (in words of ProbeOS's own, and of
+ * the files ProbeOS has). */
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/initcall.h"
+#include "lib/err.h"
+
+static const char readme[] =
+	"tracing mini-HOWTO (ProbeOS):\n"
+	"\n"
+	"# echo 0 > tracing_on : stop recording (records written meanwhile are dropped)\n"
+	"# echo 1 > tracing_on : record again\n"
+	"\n"
+	" Files:\n"
+	"  trace\t\t\t- the records, oldest first, with a header; does not consume\n"
+	"  \t\t\t  echo > trace : clear every CPU's records\n"
+	"  trace_pipe\t\t- the records, consumed as read; waits for more until Ctrl-C\n"
+	"  trace_marker\t\t- a line written here is a record of its own\n"
+	"  tracing_on\t\t- 1: records are kept, 0: they are dropped\n"
+	"  buffer_size_kb\t- each CPU's ring, in KiB; writing a size makes a new, empty one\n"
+	"  buffer_total_size_kb\t- every CPU's rings together, in KiB\n"
+	"  available_tracers\t- the tracers there are\n"
+	"  current_tracer\t- the tracer at work; echo a name to choose another\n"
+	"  trace_clock\t\t- the clocks there are, the one in use in brackets\n";
+
+static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	(void)file;
+	return simple_read_from_buffer(buf, count, pos, readme, sizeof(readme) - 1);
+}
+
+static const struct file_operations readme_fops = {
+	.read = readme_read,
+};
+
+static int tracefs_readme_init(void)
+{
+	return PTR_ERR_OR_ZERO(tracefs_create_file("README", 0444, NULL, NULL, &readme_fops));
+}
+late_initcall(tracefs_readme_init);
