@@ -138,9 +138,9 @@ static int trace_open(struct inode *inode, struct file *file)
 		trace_unlock();
 		return -ENODEV;
 	}
-	if ((file->flags & O_ACCMODE) != O_RDONLY) {
-		if (file->flags & O_TRUNC)
-			ring_buffer_clear(trace_buffer_locked());
+	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC))
+		ring_buffer_clear(trace_buffer_locked());
+	if ((file->flags & O_ACCMODE) == O_WRONLY) {	/* nothing to read */
 		trace_unlock();
 		return 0;
 	}

@@ -100,9 +100,15 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 		kfree(snap->text);
 		snap->text = NULL;
 	}
-	thread_sleep(2);	/* let exited threads be reaped */
-	rcu_barrier();		/* and unregistered points be freed */
-	heap_get_stats(&now);
+	rcu_barrier();		/* let unregistered points be freed */
+	/* And exited threads be reaped: each by the next thread its CPU
+	 * switches to, which on a CPU gone idle may take a few ticks. */
+	for (int tick = 0; tick < SETTLE_TICKS; tick++) {
+		heap_get_stats(&now);
+		if (now.allocations == snap->heap.allocations)
+			break;
+		thread_sleep(1);
+	}
 	EXPECT_EQ(now.bytes_in_use, snap->heap.bytes_in_use);
 	EXPECT_EQ(now.allocations, snap->heap.allocations);
 	EXPECT_EQ(kprobe_slots_in_use() + optimizer_detours_in_use(), snap->slots);
