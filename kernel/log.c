@@ -99,7 +99,8 @@ void log_store(struct log_ring *log, unsigned int level, const char *text, size_
 	while (log->end.pos + need - log->first.pos > log->size)
 		drop_oldest(log);
 	/* Read under the lock: record times then grow with their numbers,
-	 * since the CPUs share one counter (see trace.c's oldest_part). */
+	 * since the CPUs share one counter (see ring_buffer_next,
+	 * kernel/trace/ring_buffer.c). */
 	h.cycles = arch_cycles();
 	ring_put(log, log->end.pos, &h, sizeof(h));
 	ring_put(log, log->end.pos + sizeof(h), text, h.len);

@@ -1,34 +1,26 @@
-/* The trace buffer: what the shell's built-in probe actions record.
+/* The shell's probe records: what the built-in probe actions record, in
+ * the one tracing buffer (kernel/trace/trace.h), beside every other
+ * record there.
  *
- * One fixed-size ring per CPU, written only by that CPU and without a
- * lock: when a ring is full its oldest record is overwritten and counted
- * as lost, so recording never fails, never waits and never allocates (it
- * runs inside probe handlers). The `trace` command reads every CPU's ring
- * without stopping the writers, and prints the records of all of them
- * merged in the order of their time stamps; trace.c explains how. */
+ * A hit is one record, written by the CPU that took it, with interrupts
+ * off and no lock: recording never fails for want of room (the oldest
+ * records are overwritten, and counted as lost), never waits and never
+ * allocates (it runs inside probe handlers). The `trace` command prints
+ * the probe records of every CPU, merged in the order of their time
+ * stamps, without stopping the writers; /sys/kernel/tracing/trace shows
+ * them too, a line each, among the other records. trace.c explains how. */
 #ifndef KERNEL_PROBES_TRACE_H
 #define KERNEL_PROBES_TRACE_H
 
 #include "kernel/probes/kprobes.h"
 #include "lib/types.h"
 
-#define TRACE_RECORDS 256	/* per CPU */
 #define TRACE_VALUES 6
 
-struct trace_record {
-	uint64_t cycles;		/* arch_cycles() when recorded */
-	unsigned int thread_id;
-	char thread[16];
-	int probe_id;			/* the shell's probe number */
-	enum kprobe_kind kind;
-	unsigned int cpu;		/* the CPU that recorded it */
-	uintptr_t addr;
-	uint64_t values[TRACE_VALUES];	/* k, j: arguments; r: return value, cycles */
-};
-
-/* Append a record (values[] as described above) to this CPU's ring,
- * stamped with the cycle counter, the CPU and the current thread. Safe
- * in any context; never waits. */
+/* Append a hit's record (values: k, j the arguments; r the return value
+ * and the cycles since the entry), stamped with the time, the CPU and
+ * the current thread. Safe in any context; never waits. A hit made while
+ * tracing is off (tracing_on 0) is not recorded. */
 void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		  const uint64_t values[TRACE_VALUES]);
 
@@ -39,13 +31,14 @@ void trace_record(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 		     const uint64_t values[TRACE_VALUES]);
 
-/* Print every CPU's records since the last trace_clear, merged in time
- * order, one line each, then "trace: N records, M lost", to the calling
- * command's standard output (kernel/cmd_output.h). Recording goes
- * on meanwhile. 0, or -ENOMEM (nothing printed) if there is no memory
- * for the copy it prints from. */
+/* Print every probe record since the last clear, merged in time order,
+ * one line each, then "trace: N records, M lost" (M: the records of any
+ * kind lost since the clear, overwritten or dropped), to the calling
+ * command's standard output (kernel/cmd_output.h). Recording goes on
+ * meanwhile. 0, or -ENOMEM (nothing printed) if there is no memory for
+ * the copy it prints from. May sleep. */
 int trace_print(void);
-/* Make the next trace_print start after every record written so far. */
+/* Clear the tracing buffer, every record in it (as `echo > trace`). */
 void trace_clear(void);
 
 #endif

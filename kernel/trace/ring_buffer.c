@@ -65,21 +65,32 @@ bool ring_buffer_is_on(const struct ring_buffer *rb)
 void ring_buffer_clear(struct ring_buffer *rb)
 {
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		uint64_t written = ring_written(&rb->cpu[cpu]);
+
 		/* The count first: a record written in between is counted
-		 * and shown, rather than shown and not counted. */
-		__atomic_store_n(&rb->written_before[cpu], ring_written(&rb->cpu[cpu]),
-				 __ATOMIC_RELAXED);
+		 * and shown, rather than shown and not counted. Every record
+		 * written so far is overwritten already or will be before
+		 * any later one (the oldest go first): none of those
+		 * overwrites loses a record a reader could still see. */
+		__atomic_store_n(&rb->written_before[cpu], written, __ATOMIC_RELAXED);
+		__atomic_store_n(&rb->overrun_hidden[cpu], written, __ATOMIC_RELAXED);
 		__atomic_store_n(&rb->start[cpu], ring_end(&rb->cpu[cpu]), __ATOMIC_RELAXED);
+	}
+}
+
+void ring_buffer_cursor_rewind(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
+{
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		c->pos[cpu] = __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED);
+		c->have[cpu] = false;
 	}
 }
 
 void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
 {
-	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		c->pos[cpu] = __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED);
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
 		c->end[cpu] = UINT64_MAX;
-		c->have[cpu] = false;
-	}
+	ring_buffer_cursor_rewind(rb, c);
 }
 
 void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
@@ -103,8 +114,8 @@ static bool peek(const struct ring_buffer *rb, struct ring_buffer_cursor *c, uns
 	return c->have[cpu];
 }
 
-int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
-		     struct ring_entry *e, unsigned int *cpu)
+const struct ring_entry *ring_buffer_next(const struct ring_buffer *rb,
+					  struct ring_buffer_cursor *c, unsigned int *cpu)
 {
 	int oldest = -1;
 
@@ -113,22 +124,18 @@ int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
 			oldest = (int)i;
 	}
 	if (oldest < 0)
-		return 0;
-	*e = c->next[oldest];
+		return NULL;
 	*cpu = (unsigned int)oldest;
 	c->have[oldest] = false;
-	return 1;
+	return &c->next[oldest];
 }
 
-void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c)
+void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c,
+			 unsigned int cpu)
 {
-	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		/* A record c has looked at but not returned is not consumed. */
-		uint64_t to = c->have[cpu] ? c->next[cpu].pos : c->pos[cpu];
-
-		if (to > __atomic_load_n(&rb->start[cpu], __ATOMIC_RELAXED))
-			__atomic_store_n(&rb->start[cpu], to, __ATOMIC_RELAXED);
-	}
+	/* Its overwrite, one day, loses nothing. */
+	__atomic_store_n(&rb->overrun_hidden[cpu], rb->overrun_hidden[cpu] + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&rb->start[cpu], c->pos[cpu], __ATOMIC_RELAXED);
 }
 
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)
@@ -139,5 +146,9 @@ uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)
 
 uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu)
 {
-	return ring_overrun(&rb->cpu[cpu]);
+	uint64_t overrun = ring_overrun(&rb->cpu[cpu]);
+	uint64_t hidden = __atomic_load_n(&rb->overrun_hidden[cpu], __ATOMIC_RELAXED);
+
+	/* Below hidden while cleared records are still being overwritten. */
+	return overrun > hidden ? overrun - hidden : 0;
 }

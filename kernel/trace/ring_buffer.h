@@ -26,6 +26,9 @@ struct ring_buffer {
 	struct ring cpu[MAX_CPUS];	/* every possible CPU's, written by it alone */
 	uint64_t start[MAX_CPUS];	/* where readers begin, after the last clear */
 	uint64_t written_before[MAX_CPUS];	/* each ring's written count at the clear */
+	/* Overwrites that lose nothing, per ring: of the records before
+	 * start (cleared or consumed), overwritten already or still to be. */
+	uint64_t overrun_hidden[MAX_CPUS];
 	bool off;			/* writes are dropped (tracing_on is 0) */
 };
 
@@ -63,20 +66,29 @@ void ring_buffer_clear(struct ring_buffer *rb);
  * or the last clear's point), with no end. c is large (about 4 KiB):
  * allocate it. */
 void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
+/* Take c back to where ring_buffer_cursor_start put it, keeping its
+ * end: to read the same records again. */
+void ring_buffer_cursor_rewind(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
 /* End c at the records there are now: a reader that must end though the
  * writers go on (the trace file) sees none written after this. */
 void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
-/* The next record, of any CPU, in time-stamp order, into e and its CPU
- * into *cpu: 1, or 0 when c has seen every record written so far. */
-int ring_buffer_next(const struct ring_buffer *rb, struct ring_buffer_cursor *c,
-		     struct ring_entry *e, unsigned int *cpu);
+/* The next record, of any CPU, in time-stamp order, and its CPU in
+ * *cpu; NULL when c has seen every record written so far (or up to its
+ * end). The record is in c, valid until the next call with c: it is not
+ * copied out, so that a reader calls no function a probe may sit in
+ * (the `trace` command's snapshot, kernel/probes/trace.c). */
+const struct ring_entry *ring_buffer_next(const struct ring_buffer *rb,
+					  struct ring_buffer_cursor *c, unsigned int *cpu);
 
-/* Make every record c has returned unseen by readers from now on (a
- * consuming read, trace_pipe): as a clear, but only up to c. */
-void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c);
+/* Make the record ring_buffer_next just returned from c, of cpu, and
+ * every one before it in cpu's ring, unseen by readers from now on (a
+ * consuming read, trace_pipe): as a clear, but only up to there. */
+void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c,
+			 unsigned int cpu);
 
 /* Records written to cpu's ring since the last clear (or since it was
- * made; dropped ones not counted), and overwritten since it was made:
+ * made; dropped ones not counted), and those overwritten before a reader
+ * could see them (records already cleared or consumed do not count):
  * Linux's "entries-written" and "overrun". */
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu);
 uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu);

@@ -64,23 +64,23 @@ static unsigned int read_all(unsigned int per_cpu[MAX_CPUS])
 	int64_t prev[MAX_CPUS];
 	uint64_t last_time = 0;
 	unsigned int total = 0, cpu;
-	struct ring_entry e;
+	const struct ring_entry *e;
 
 	if (!c)
 		return 0;
 	for (unsigned int i = 0; i < MAX_CPUS; i++)
 		prev[i] = -1;
 	ring_buffer_cursor_start(rb, c);
-	while (ring_buffer_next(rb, c, &e, &cpu)) {
-		const struct test_record *t = (const void *)e.data;
+	while ((e = ring_buffer_next(rb, c, &cpu)) != NULL) {
+		const struct test_record *t = (const void *)e->data;
 
-		EXPECT_EQ(e.type, TYPE_TEST);
-		EXPECT_EQ(e.len, (uint32_t)sizeof(*t));
+		EXPECT_EQ(e->type, TYPE_TEST);
+		EXPECT_EQ(e->len, (uint32_t)sizeof(*t));
 		EXPECT_EQ(t->cpu, cpu);
 		if (prev[cpu] >= 0)
 			EXPECT_EQ(t->n, (uint32_t)(prev[cpu] + 1) % PER_CALL);
-		EXPECT(e.time >= last_time);	/* all merged by time */
-		last_time = e.time;
+		EXPECT(e->time >= last_time);	/* all merged by time */
+		last_time = e->time;
 		prev[cpu] = t->n;
 		per_cpu[cpu]++;
 		total++;

@@ -20,6 +20,12 @@ static struct ring_buffer *buffer;
 static size_t buffer_bytes;
 static struct mutex lock = MUTEX_INIT(lock, "trace");
 
+/* Per CPU, each written only on its CPU (interrupts off): whether its
+ * records are dropped, and how many were; and the count at the last
+ * clear. */
+static bool paused[MAX_CPUS];
+static uint64_t dropped[MAX_CPUS], dropped_before[MAX_CPUS];
+
 extern const struct trace_kind __start_trace_kinds[], __stop_trace_kinds[];
 
 /* The common fields of a record made now. */
@@ -49,6 +55,13 @@ int trace_write(enum trace_type type, const void *body, size_t len)
 	if (len > TRACE_BODY_MAX)
 		return -E2BIG;
 	flags = arch_irq_save();
+	if (paused[this_cpu_field(id)]) {
+		uint64_t *n = &dropped[this_cpu_field(id)];
+
+		__atomic_store_n(n, *n + 1, __ATOMIC_RELAXED);	/* this CPU alone writes it */
+		arch_irq_restore(flags);
+		return -EAGAIN;
+	}
 	fill_entry(&record.entry, flags);
 	memcpy(record.body, body, len);
 	rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
@@ -58,6 +71,29 @@ int trace_write(enum trace_type type, const void *body, size_t len)
 	return err;
 }
 NOKPROBE_SYMBOL(trace_write);
+
+void trace_pause_this_cpu(bool pause)
+{
+	/* A probe handler that traps between two of the caller's
+	 * instructions reads this on this CPU: the signal fences keep the
+	 * compiler from moving the caller's copying across the store. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&paused[this_cpu_field(id)], pause, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+NOKPROBE_SYMBOL(trace_pause_this_cpu);
+
+uint64_t trace_dropped(unsigned int cpu)
+{
+	return __atomic_load_n(&dropped[cpu], __ATOMIC_RELAXED) - dropped_before[cpu];
+}
+
+void trace_clear_locked(void)
+{
+	ring_buffer_clear(buffer);
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		dropped_before[cpu] = __atomic_load_n(&dropped[cpu], __ATOMIC_RELAXED);
+}
 
 const struct trace_kind *trace_kind_of(enum trace_type type)
 {

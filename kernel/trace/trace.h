@@ -16,6 +16,7 @@
 /* The record types. Each kind's is here, so that no two collide. */
 enum trace_type {
 	TRACE_TYPE_PRINT = 1,	/* trace_marker's text (trace_marker.c) */
+	TRACE_TYPE_PROBE_HIT,	/* a shell probe's hit (kernel/probes/trace.c) */
 };
 
 /* What every record starts with. */
@@ -34,9 +35,21 @@ struct trace_entry {
 
 /* Write a record of type with len bytes of body, stamped with the
  * current thread and CPU state, to the instance's buffer. 0; -EAGAIN if
- * tracing is off (tracing_on 0), -E2BIG if len is over TRACE_BODY_MAX.
- * Safe anywhere: it never sleeps, waits or allocates. */
+ * tracing is off (tracing_on 0) or paused on this CPU (the record is
+ * dropped), -E2BIG if len is over TRACE_BODY_MAX. Safe anywhere: it
+ * never sleeps, waits or allocates. */
 int trace_write(enum trace_type type, const void *body, size_t len);
+
+/* Drop (and count) the records this CPU writes, or stop dropping them:
+ * for a reader that copies the records on this CPU, with interrupts
+ * off, while probes on its own path would write over what it copies
+ * (the `trace` command). */
+void trace_pause_this_cpu(bool paused);
+/* Records cpu dropped while paused, since the last clear. */
+uint64_t trace_dropped(unsigned int cpu);
+/* Clear the buffer (`echo > trace`, `trace clear`) and the counts of
+ * what was lost: written, overwritten, dropped. Under trace_lock. */
+void trace_clear_locked(void);
 
 /* How records of one type print: append the body's text (after the
  * common columns, with no newline) to line, of size bytes; the length

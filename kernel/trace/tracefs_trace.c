@@ -43,44 +43,39 @@ static const char *const header_legend[] = {
 struct trace_reader {
 	struct ring_buffer *rb;		/* the buffer it reads (a resize ends it) */
 	struct ring_buffer_cursor cursor;
-	struct ring_entry entry;	/* the record being printed */
+	uint64_t in_buffer, written;	/* the header's counts, taken at the open */
 	unsigned int header_line;	/* next line of the header to make */
 	struct trace_line line;
 };
 
-/* The records there are now from each CPU's start, and written since
- * the last clear: Linux's entries-in-buffer/entries-written. */
-static void count_records(struct ring_buffer *rb, uint64_t *in_buffer, uint64_t *written)
+/* At the open: the records r will show (a walk of a copy of its cursor)
+ * and those written since the last clear, Linux's
+ * entries-in-buffer/entries-written. Under trace_lock. */
+static void count_records(struct trace_reader *r)
 {
 	struct ring_buffer_cursor *c = kmalloc(sizeof(*c));
-	struct ring_entry e;
 	unsigned int cpu;
 
-	*in_buffer = *written = 0;
+	r->in_buffer = r->written = 0;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		*written += ring_buffer_written(rb, cpu);
+		r->written += ring_buffer_written(r->rb, cpu);
 	if (!c)
 		return;
-	ring_buffer_cursor_start(rb, c);
-	ring_buffer_cursor_bound(rb, c);
-	while (ring_buffer_next(rb, c, &e, &cpu))
-		(*in_buffer)++;
+	*c = r->cursor;
+	while (ring_buffer_next(r->rb, c, &cpu))
+		r->in_buffer++;
 	kfree(c);
 }
 
 static size_t header_text(struct trace_reader *r, unsigned int n)
 {
-	uint64_t in_buffer, written;
-
 	if (n == 0)
 		return (size_t)snprintf(r->line.text, sizeof(r->line.text), "# tracer: nop\n");
-	if (n == 2) {
-		count_records(r->rb, &in_buffer, &written);
+	if (n == 2)
 		return (size_t)snprintf(r->line.text, sizeof(r->line.text),
 					"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n",
-					(unsigned long long)in_buffer,
-					(unsigned long long)written, cpu_count());
-	}
+					(unsigned long long)r->in_buffer,
+					(unsigned long long)r->written, cpu_count());
 	n = n == 1 ? 0 : n - 3;	/* "#" after the tracer; the legend after the counts */
 	return (size_t)snprintf(r->line.text, sizeof(r->line.text), "%s\n", header_legend[n]);
 }
@@ -91,6 +86,7 @@ static size_t header_text(struct trace_reader *r, unsigned int n)
 static bool next_line(void *arg)
 {
 	struct trace_reader *r = arg;
+	const struct ring_entry *e;
 	unsigned int cpu;
 
 	if (r->header_line < HEADER_LINES) {
@@ -101,10 +97,11 @@ static bool next_line(void *arg)
 		return false;
 	/* Each record starts with its entry: a shorter one is skipped. */
 	do {
-		if (!ring_buffer_next(r->rb, &r->cursor, &r->entry, &cpu))
+		e = ring_buffer_next(r->rb, &r->cursor, &cpu);
+		if (!e)
 			return false;
-	} while (r->entry.len < sizeof(struct trace_entry));
-	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), &r->entry, cpu);
+	} while (e->len < sizeof(struct trace_entry));
+	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), e, cpu);
 	return true;
 }
 
@@ -139,7 +136,7 @@ static int trace_open(struct inode *inode, struct file *file)
 		return -ENODEV;
 	}
 	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC))
-		ring_buffer_clear(trace_buffer_locked());
+		trace_clear_locked();
 	if ((file->flags & O_ACCMODE) == O_WRONLY) {	/* nothing to read */
 		trace_unlock();
 		return 0;
@@ -149,6 +146,7 @@ static int trace_open(struct inode *inode, struct file *file)
 		r->rb = trace_buffer_locked();
 		ring_buffer_cursor_start(r->rb, &r->cursor);
 		ring_buffer_cursor_bound(r->rb, &r->cursor);
+		count_records(r);
 		file->private_data = r;
 	}
 	trace_unlock();

@@ -23,7 +23,6 @@
 struct pipe_reader {
 	struct ring_buffer *rb;		/* the buffer its cursor is in */
 	struct ring_buffer_cursor cursor;
-	struct ring_entry entry;
 	struct trace_line line;
 	bool returned;			/* something was read from this open */
 };
@@ -36,6 +35,7 @@ static bool next_record(void *arg)
 {
 	struct pipe_reader *r = arg;
 	struct ring_buffer *rb = trace_buffer_locked();
+	const struct ring_entry *e;
 	unsigned int cpu;
 
 	if (r->rb != rb) {	/* resized: the old records are gone */
@@ -43,11 +43,12 @@ static bool next_record(void *arg)
 		ring_buffer_cursor_start(rb, &r->cursor);
 	}
 	do {
-		if (!ring_buffer_next(rb, &r->cursor, &r->entry, &cpu))
+		e = ring_buffer_next(rb, &r->cursor, &cpu);
+		if (!e)
 			return false;
-	} while (r->entry.len < sizeof(struct trace_entry));
-	ring_buffer_consume(rb, &r->cursor);
-	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), &r->entry, cpu);
+	} while (e->len < sizeof(struct trace_entry));
+	ring_buffer_consume(rb, &r->cursor, cpu);
+	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), e, cpu);
 	return true;
 }
 

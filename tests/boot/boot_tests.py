@@ -687,6 +687,16 @@ def test_tracefs_files(m):
     check(out == ["^C"], "Ctrl-C in `cat trace_pipe`: expected only ^C, got %s" % show(out))
     expect_exact(m.command("cat %s/trace_marker" % TRACING),
                  "cat: %s/trace_marker: Permission denied" % TRACING, "cat trace_marker")
+    # A shell probe's hits are records of the same buffer, a line each.
+    number, _ = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    m.command("echo > %s/trace" % TRACING)
+    check(m.command("cat /etc/hostname") == ["probeos"], "`cat /etc/hostname` with a probe")
+    _, lines = trace_records(m, m.smp)
+    hit = re.compile(r"^ *\S+-\d+ +\[\d{3}\] \S{5} +\d+\.\d{6}: probe_%d: \(vfs_read\+0x0/0x[0-9a-f]+\)"
+                     r" arg1=0x[0-9a-f]+ arg2=0x[0-9a-f]+ arg3=0x[0-9a-f]+" % number)
+    check(lines and all(hit.match(line) for line in lines),
+          "`cat trace` after `cat /etc/hostname` with probe %d on vfs_read: %s" % (number, show(lines)))
+    expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number, "probe del")
     # The choices: one tracer and one clock today; other names refused.
     for name, shown in (("available_tracers", "nop"), ("current_tracer", "nop"),
                         ("trace_clock", "[global]")):
@@ -2361,7 +2371,7 @@ def test_printk_counts_dropped_messages(m):
 
 # -- the trace buffer -----------------------------------------------------
 
-TRACE_RECORDS = 256     # per CPU: kernel/probes/trace.h
+TRACE_RECORDS = 600     # per CPU at least: 64 KiB rings of 104-byte hit records (kernel/probes/trace.c)
 TRACE_SUMMARY = re.compile(r"^trace: (\d+) records, (\d+) lost$")
 # A record of `trace`: the seconds since boot to the microsecond, the CPU
 # that recorded it, the thread, the probe's number...
@@ -2416,12 +2426,13 @@ def every_instruction(m, names):
             for offset in instruction_offsets(m, elf, name, kernel[name])]
 
 
-TRACE_SOURCES = ("kernel/probes/trace.c", "kernel/probes/cmd/trace_cmd.c")
+TRACE_SOURCES = ("kernel/probes/trace.c", "kernel/probes/cmd/trace_cmd.c",
+                 "kernel/trace/ring_buffer.c", "kernel/trace/ring.c")
 
 
 def trace_reader_probes(m):
-    """Every instruction of the functions of the trace rings and of the
-    `trace` command (TRACE_SOURCES)."""
+    """Every instruction of the functions of the probe records, of the
+    rings they are read from and of the `trace` command (TRACE_SOURCES)."""
     functions = {}
     for source in TRACE_SOURCES:
         functions.update(elf_functions(m, "build/%s/obj/%s.o" % (m.arch, source)))
