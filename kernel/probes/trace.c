@@ -231,7 +231,7 @@ static int take_snapshot(struct ring_buffer *rb, struct snapshot *s)
 
 int trace_print(void)
 {
-	struct snapshot *s = kmalloc(sizeof(*s));
+	struct snapshot *s = kzalloc(sizeof(*s));
 	struct ring_buffer *rb;
 	int err;
 
