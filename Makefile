@@ -98,12 +98,14 @@ OBJDUMP := $(CROSS_COMPILE)objdump
 #     running off its end. 2048 bytes is an eighth of it, so one large
 #     frame still leaves most of the stack to the calls around it. How deep
 #     calls nest is checked apart: tests/host/check_callgraph.py.
+# $(FTRACE_CFLAGS): the function tracer's call sites, a NOP at each
+#     function's entry (arch/$(ARCH)/arch.mk, docs/ftrace.md).
 STACK_FRAME_MAX := 2048
 CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-ffreestanding -fno-builtin -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-omit-frame-pointer -fno-optimize-sibling-calls -fno-shrink-wrap \
 	-fno-asynchronous-unwind-tables -fcf-protection=none -Wstack-usage=$(STACK_FRAME_MAX) \
-	$(ARCH_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
+	$(ARCH_CFLAGS) $(FTRACE_CFLAGS) -I. -Iarch/$(ARCH)/include -I$(BUILD)/include -MMD -MP
 ASFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -D__ASSEMBLY__
 # The architecture's linker script includes linker/common.ld, the
 # sections every architecture shares: the links depend on both.
@@ -180,7 +182,9 @@ $(OBJS): | $(BUILD)/arch-contract.ok
 # Linux does for kallsyms: link 1 has an empty table; the symbols of link
 # N give the table of link N+1. Links 2 and 3 contain the same symbols, so
 # their tables have the same size and nothing moves: the table of link 3
-# must equal the one it was built from, which is checked.
+# must equal the one it was built from, which is checked. The last link's
+# table of function-tracer call sites is then sorted in place
+# (tools/sortsites.py).
 KERNEL_LINK = @echo "  LD      $@"; $(LD) $(LDFLAGS) -o $@ $(OBJS)
 SYMTAB_GEN = @echo "  SYMTAB  $@"; $(NM) -n -S --defined-only $< | $(PYTHON) tools/mksymtab.py > $@
 
@@ -199,10 +203,11 @@ $(BUILD)/link2.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab1.o $(LDSCRIPTS)
 	$(KERNEL_LINK) $(BUILD)/symtab1.o
 $(BUILD)/symtab2.S: $(BUILD)/link2.elf tools/mksymtab.py
 	$(SYMTAB_GEN)
-$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS)
+$(BUILD)/probeos.elf: $(OBJS) $(BUILD)/objs $(BUILD)/symtab2.o $(LDSCRIPTS) tools/sortsites.py
 	$(KERNEL_LINK) $(BUILD)/symtab2.o
 	$(Q)$(NM) -n -S --defined-only $@ | $(PYTHON) tools/mksymtab.py | cmp -s - $(BUILD)/symtab2.S || \
 		{ echo "symbol table did not converge after three links" >&2; rm -f $@; exit 1; }
+	$(Q)$(NM) $@ | $(PYTHON) tools/sortsites.py $@ || { rm -f $@; exit 1; }
 
 # ---- Loadable modules (docs/modules.md) ----
 #

@@ -251,6 +251,10 @@ __noreturn void arch_halt(void);
  * <asm/current.h>
  *   arch_current_thread      the thread running on this CPU, in one read
  *   arch_set_current_thread  record the thread this CPU now runs
+ * <asm/ftrace.h>
+ *   ARCH_FTRACE_SITES_SECTION the section the compiler records call sites in
+ *   ARCH_FTRACE_SITE_SIZE    the bytes of one function-tracer call site
+ *   arch_ftrace_site_is_nop  whether a site holds the NOP it was built with
  * <asm/insn_fill.h>
  *   ARCH_TRAP_FILL           16 bytes of trapping instructions, for unused executable memory
  *   ARCH_RETURN_42_CODE      the bytes of a function returning 42, for a selftest

@@ -11,6 +11,10 @@
  *                        gathers between __kprobes_text_start and
  *                        __kprobes_text_end. Every function of the probes
  *                        core, its arch back end and text patching has it.
+ *                        It is notrace (lib/types.h) as well: a kprobe on
+ *                        a function tracer's call site runs the probes
+ *                        core from the tracer's trampoline, and text
+ *                        patching rewrites the sites themselves.
  *   NOKPROBE_SYMBOL(fn)  on the line right after fn's closing brace,
  *                        records fn's address in the .nokprobe_list
  *                        section; the symbol table supplies its size. For
@@ -34,7 +38,7 @@
 #include "kernel/symtab.h"
 #include "lib/types.h"
 
-#define __kprobes __section(".kprobes.text")
+#define __kprobes __section(".kprobes.text") notrace
 
 #define NOKPROBE_SYMBOL(fn)                                                    \
 	static const uintptr_t __nokprobe_##fn __used                          \

@@ -33,6 +33,16 @@ typedef long long loff_t;
 #define __aligned(n) __attribute__((aligned(n)))
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
+/* A function the function tracer never sees: built without the call site
+ * the compiler puts at every other function's entry (FTRACE_CFLAGS in
+ * arch/ARCH/arch.mk; docs/ftrace.md). For the tracer's own path and what
+ * it calls, which would otherwise trace themselves. Two attributes, one
+ * per way of making sites: no_instrument_function removes -pg's (x86_64),
+ * and patchable_function_entry(0, 0) the NOPs of
+ * -fpatchable-function-entry (aarch64), which GCC 12 keeps under
+ * no_instrument_function. Each is a no-op for the other's flags. */
+#define notrace __attribute__((no_instrument_function, patchable_function_entry(0, 0)))
+
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

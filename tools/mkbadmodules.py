@@ -80,16 +80,25 @@ class Elf:
         st_name, info, other, _, _, size = SYM.unpack_from(self.data, at)
         SYM.pack_into(self.data, at, st_name, info, other, shndx, value, size)
 
-    def set_addend(self, rela_section, r_offset, addend):
-        """Change the addend of the relocation that patches r_offset."""
+    def relocation_at(self, rela_section, r_offset):
+        """The file offset of the relocation that patches r_offset."""
         i = self.section(rela_section)
         off, size = self.shdr(i)[4], self.shdr(i)[5]
         for at in range(off, off + size, RELA.size):
-            got, info, _ = RELA.unpack_from(self.data, at)
-            if got == r_offset:
-                RELA.pack_into(self.data, at, got, info, addend)
-                return
+            if RELA.unpack_from(self.data, at)[0] == r_offset:
+                return at
         raise KeyError((rela_section, r_offset))
+
+    def set_addend(self, rela_section, r_offset, addend):
+        """Change the addend of the relocation that patches r_offset."""
+        at = self.relocation_at(rela_section, r_offset)
+        got, info, _ = RELA.unpack_from(self.data, at)
+        RELA.pack_into(self.data, at, got, info, addend)
+
+    def move_addend(self, rela_section, r_offset, by):
+        """Add by to the addend of the relocation that patches r_offset."""
+        addend = RELA.unpack_from(self.data, self.relocation_at(rela_section, r_offset))[2]
+        self.set_addend(rela_section, r_offset, addend + by)
 
     def patch_section(self, name, offset, fmt, value):
         struct.pack_into(fmt, self.data, self.shdr(self.section(name))[4] + offset, value)
@@ -129,6 +138,10 @@ def bad_modules(root, arch, other):
     wrong_build = params.replace(vermagic.group(0),
                                  vermagic.group(0)[:-12] + b"0123456789ab")
     q = re.escape
+    # The function tracer's call sites: the compiler's record section, and
+    # how far into a site its second instruction starts.
+    sites = {"x86_64": "__mcount_loc", "aarch64": "__patchable_function_entries"}[arch]
+    into_site = {"x86_64": 1, "aarch64": 4}[arch]
 
     def sec(i, name):
         return q("section %d (%s)" % (i, name))
@@ -194,6 +207,14 @@ def bad_modules(root, arch, other):
             "cleanup_module", modinfo, 0)), "", q("cleanup_module is not in the module's code")),
         ("init_absolute.ko", breaking(params, lambda e: e.set_symbol(
             "init_module", SHN_ABS, 0x1000)), "", q("init_module is not in the module's code")),
+        # Call sites the tracer would patch: outside the code, or not at
+        # a site's NOP.
+        ("ftrace_site_outside.ko", breaking(params, lambda e: e.set_addend(
+            ".rela" + sites, 0, 0x10000000)), "",
+         q(sites + " entry 0 (") + r"0x[0-9a-f]+" + q(") is not a call site in the module's code")),
+        ("ftrace_site_not_a_nop.ko", breaking(params, lambda e: e.move_addend(
+            ".rela" + sites, 0, into_site)), "",
+         q(sites + " entry 0 (") + r"0x[0-9a-f]+" + q(") is not a call site in the module's code")),
     ]
     try:
         kretprobe = module(LINUX_SAMPLES, "kretprobe_example")

@@ -26,6 +26,14 @@ CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch
 ARCH_CFLAGS := -mgeneral-regs-only -mcmodel=small -mno-omit-leaf-frame-pointer \
 	-mbranch-protection=none -mno-outline-atomics
 
+# The function tracer's call sites (docs/ftrace.md): two NOPs before each
+# function's prologue, their address recorded in the section
+# __patchable_function_entries. Two, because a call from the site must
+# keep the return address the function will return with: the first
+# becomes `mov x9, x30`, the second `bl` to the trampoline. Only the
+# kernel and modules are built with them, never the host tests.
+FTRACE_CFLAGS := -fpatchable-function-entry=2
+
 # Defined for modules (tools/modules.mk), as Linux's configuration does,
 # so that code such as Linux's kprobe_example.c picks its arm64 lines.
 # Modules are compiled with ARCH_CFLAGS too: -mcmodel=small addresses the

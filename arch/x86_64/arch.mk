@@ -23,6 +23,14 @@ CROSS_COMPILE ?= $(if $(shell command -v x86_64-elf-gcc 2>/dev/null),x86_64-elf-
 #     (as Linux does on x86_64).
 ARCH_CFLAGS := -mno-red-zone -mcmodel=kernel -mgeneral-regs-only -mpreferred-stack-boundary=3
 
+# The function tracer's call sites (docs/ftrace.md): -pg -mfentry puts a
+# 5-byte `call __fentry__` before each function's prologue, -mnop-mcount
+# makes it a 5-byte NOP instead (nopl 0(%rax,%rax,1)), so that nothing
+# needs patching at boot, and -mrecord-mcount records each site's address
+# in the section __mcount_loc. Only the kernel and modules are built with
+# them: -mnop-mcount refuses -fpic, and the host tests need no sites.
+FTRACE_CFLAGS := -pg -mfentry -mrecord-mcount -mnop-mcount
+
 # Defined for modules (tools/modules.mk), as Linux's configuration does,
 # so that code such as Linux's kprobe_example.c picks its x86 lines. The
 # modules are compiled with the kernel's ARCH_CFLAGS above: -mcmodel=kernel

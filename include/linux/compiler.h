@@ -3,8 +3,8 @@
  * __user, __iomem and __force only tell Linux's checker (sparse) which
  * address space a pointer is in; here, where there is no user space,
  * they are empty, so code that carries them compiles unchanged.
- * __used, __section, __aligned, likely and unlikely come from
- * lib/types.h. */
+ * __used, __section, __aligned, likely, unlikely and notrace (a
+ * function the function tracer never sees) come from lib/types.h. */
 #ifndef _LINUX_COMPILER_H
 #define _LINUX_COMPILER_H
 
@@ -20,8 +20,6 @@
 #define __always_inline	inline __attribute__((always_inline))
 #define noinline	__noinline
 #define __cold		__attribute__((cold))
-/* Linux keeps such functions out of its function tracer; there is none. */
-#define notrace
 
 /* Stop the compiler from moving memory accesses across this point. */
 #define barrier() __asm__ volatile("" : : : "memory")

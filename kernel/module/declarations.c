@@ -4,16 +4,20 @@
  * A module tells the loader about itself through symbols and sections
  * (module.h): init_module and cleanup_module, its exports (__ksymtab),
  * its parameters (__param), its never-probe code (.kprobes.text and
- * .nokprobe_list). All of them are the module's own data, written by
+ * .nokprobe_list), and the compiler its function-tracer call sites
+ * (ARCH_FTRACE_SITES_SECTION, asm/ftrace.h). All of them are the module's own data, written by
  * relocation from what the file said, so each table is checked to be a
  * whole, aligned, loaded section and each pointer in it to lie where it
  * must (pointers.c) before the loader, or anything after it, follows it.
  * Each refusal is one line naming what is wrong.
  */
+#include "kernel/mm/heap.h"
 #include "kernel/module/internal.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include "lib/sort.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 /* The index of a global symbol the object defines, or 0. */
 static size_t defined_symbol(const struct load_info *li, const char *name)
@@ -45,9 +49,11 @@ static int read_function(const struct load_info *li, const char *name, uintptr_t
 
 /* A table the module declares in section name, of entsize-byte entries:
  * *table NULL and *count 0 if there is no such section. Refused unless
- * the section is loaded, holds whole entries and is aligned for them. */
+ * the section is loaded, holds whole entries and is aligned to align
+ * (a table of structures to their alignment; 1 for one whose entries
+ * are read with memcpy). */
 static int read_table(const struct load_info *li, const char *name, size_t entsize,
-		      const void **table, size_t *count)
+		      size_t align, const void **table, size_t *count)
 {
 	unsigned int i = find_section(li, name);
 
@@ -59,7 +65,7 @@ static int read_table(const struct load_info *li, const char *name, size_t entsi
 		kprintf("insmod: section %s is not loaded (not SHF_ALLOC)\n", name);
 		return -ENOEXEC;
 	}
-	if (li->sh[i].sh_size % entsize || li->sec_addr[i] % sizeof(uintptr_t)) {
+	if (li->sh[i].sh_size % entsize || li->sec_addr[i] % align) {
 		kprintf("insmod: section %s is not an aligned table of %zu-byte entries\n",
 			name, entsize);
 		return -ENOEXEC;
@@ -109,7 +115,7 @@ static int read_never_probe(const struct load_info *li, struct module *mod)
 		mod->kprobes_text_start = li->sec_addr[kt];
 		mod->kprobes_text_size = li->sh[kt].sh_size;
 	}
-	err = read_table(li, ".nokprobe_list", sizeof(uintptr_t), &list,
+	err = read_table(li, ".nokprobe_list", sizeof(uintptr_t), sizeof(uintptr_t), &list,
 			 &mod->num_kprobe_blacklist);
 	mod->kprobe_blacklist = list;
 	for (size_t i = 0; !err && i < mod->num_kprobe_blacklist; i++) {
@@ -120,6 +126,57 @@ static int read_never_probe(const struct load_info *li, struct module *mod)
 		}
 	}
 	return err;
+}
+
+static int compare_address(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_init(const struct module *mod, uintptr_t addr)
+{
+	return addr - mod->init_layout.base < mod->init_layout.size;
+}
+
+/* The function tracer's call sites (kernel/trace/ftrace_sites.h): each
+ * must be the NOP at a function's entry in the module's code, as the
+ * tracer will patch a call there. Those in init code are left out, as
+ * that code is freed once init returns (a module's init is not
+ * traced); the others are copied and sorted for the tracer's table,
+ * which the loader publishes with the module's symbols. The compiler
+ * aligns x86_64's record section to 1 only, so the entries are copied
+ * out before they are read. */
+static int read_ftrace_sites(const struct load_info *li, struct module *mod)
+{
+	const void *table;
+	uintptr_t *kept;
+	size_t count, n = 0;
+	int err = read_table(li, ARCH_FTRACE_SITES_SECTION, sizeof(uintptr_t), 1, &table, &count);
+
+	if (err || count == 0)
+		return err;
+	kept = kmalloc(count * sizeof(*kept));
+	if (!kept)
+		return -ENOMEM;
+	memcpy(kept, table, count * sizeof(*kept));
+	for (size_t i = 0; i < count; i++) {
+		if (!module_code_range(li, kept[i], ARCH_FTRACE_SITE_SIZE) ||
+		    !arch_ftrace_site_is_nop(kept[i])) {
+			kprintf("insmod: %s entry %zu (0x%lx) is not a call site in the module's code\n",
+				ARCH_FTRACE_SITES_SECTION, i, (unsigned long)kept[i]);
+			kfree(kept);
+			return -ENOEXEC;
+		}
+		if (!in_init(mod, kept[i]))
+			kept[n++] = kept[i];
+	}
+	sort(kept, n, sizeof(*kept), compare_address, NULL);
+	mod->ftrace_sites = (struct ftrace_sites){
+		.start = kept, .end = kept + n, .module = mod->name,
+	};
+	return 0;
 }
 
 /* init_module and cleanup_module. */
@@ -145,7 +202,7 @@ int read_declarations(struct load_info *li, int nargs, char **args)
 	int err = read_init_exit(li, mod);
 
 	if (!err)
-		err = read_table(li, "__ksymtab", sizeof(struct kernel_symbol), &table,
+		err = read_table(li, "__ksymtab", sizeof(struct kernel_symbol), sizeof(uintptr_t), &table,
 				 &mod->num_exports);
 	if (err)
 		return err;
@@ -154,7 +211,10 @@ int read_declarations(struct load_info *li, int nargs, char **args)
 	if (!err)
 		err = read_never_probe(li, mod);
 	if (!err)
-		err = read_table(li, "__param", sizeof(struct kernel_param), &table, &nparams);
+		err = read_ftrace_sites(li, mod);
+	if (!err)
+		err = read_table(li, "__param", sizeof(struct kernel_param), sizeof(uintptr_t), &table,
+				 &nparams);
 	if (!err)
 		err = check_params(li, table, nparams);
 	if (!err)

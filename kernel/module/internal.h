@@ -66,6 +66,8 @@ const struct kernel_symbol *find_export(const char *name, struct module **owner)
  * its loaded sections, of the kind it must (see the file's comment). */
 /* addr is in a loaded code section. */
 bool module_code_pointer(const struct load_info *li, uintptr_t addr);
+/* [addr, addr + len) lies in one loaded code section. */
+bool module_code_range(const struct load_info *li, uintptr_t addr, size_t len);
 /* addr is in any loaded section. */
 bool module_pointer(const struct load_info *li, uintptr_t addr);
 /* addr starts a string in a loaded section that is not code, with its
@@ -76,7 +78,7 @@ const char *module_string(const struct load_info *li, uintptr_t addr);
 bool module_variable(const struct load_info *li, uintptr_t addr, size_t size, size_t align);
 
 /* declarations.c: step 5, what the relocated module declares (init and
- * exit, exports, parameters, never-probe code), each pointer checked
+ * exit, exports, parameters, never-probe code, call sites), each pointer checked
  * before it is used; then its parameters are set from "name=value"
  * words. */
 int read_declarations(struct load_info *li, int nargs, char **args);

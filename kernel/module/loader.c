@@ -166,6 +166,7 @@ void free_module(struct module *mod)
 	kfree(mod->sections);
 	kfree((void *)mod->symbols.table.entries);
 	kfree((void *)mod->symbols.table.names);
+	kfree((void *)mod->ftrace_sites.start);
 	free_module_layout(&mod->core_layout);
 	free_module_layout(&mod->init_layout);
 	kfree(mod);
@@ -182,10 +183,12 @@ static void publish(struct module *mod)
 	/* Newest first, as Linux lists modules (lsmod, /proc/modules). */
 	list_add_rcu(&mod->node, &modules);
 	symtab_add_module(st);
+	ftrace_sites_add(&mod->ftrace_sites);
 }
 
 static void unpublish(struct module *mod)
 {
+	ftrace_sites_remove(&mod->ftrace_sites);
 	symtab_remove_module(&mod->symbols);
 	list_del_rcu(&mod->node);
 	/* Lock-free readers (a backtrace, a probe hit) may still be

@@ -34,6 +34,7 @@
 
 #include "lib/export.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
@@ -90,6 +91,10 @@ struct module {
 	size_t kprobes_text_size;
 	const uintptr_t *kprobe_blacklist;
 	size_t num_kprobe_blacklist;
+
+	/* Its function-tracer call sites outside init code, sorted, in a
+	 * kmalloc'd array: the tracer's table while it is loaded. */
+	struct ftrace_sites ftrace_sites;
 
 	/* Where each allocated section of the .ko was placed, for GDB
 	 * (tools/gdb/probeos.py loads the .ko's symbols at these addresses). */

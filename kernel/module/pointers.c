@@ -33,11 +33,16 @@ static bool is_code(const struct load_info *li, unsigned int i)
 	return li->sh[i].sh_flags & SHF_EXECINSTR;
 }
 
-bool module_code_pointer(const struct load_info *li, uintptr_t addr)
+bool module_code_range(const struct load_info *li, uintptr_t addr, size_t len)
 {
-	unsigned int i = section_holding(li, addr, 1);
+	unsigned int i = section_holding(li, addr, len);
 
 	return i && is_code(li, i);
+}
+
+bool module_code_pointer(const struct load_info *li, uintptr_t addr)
+{
+	return module_code_range(li, addr, 1);
 }
 
 bool module_pointer(const struct load_info *li, uintptr_t addr)

@@ -128,6 +128,28 @@ def define(test):
         check(want <= names, "`ls /lib/modules`: missing %s" % ", ".join(sorted(want - names)))
         no_modules_left(m)
 
+    @module_test("module_ftrace_sites")
+    def test_module_ftrace_sites(m):
+        """A loaded module's functions are in available_filter_functions,
+        Linux's way, "NAME [MODULE]", after the kernel's: those of its
+        core code (exporter_add, its exit), not its freed init; and gone
+        once it is removed."""
+        listing = "cat /sys/kernel/tracing/available_filter_functions"
+        before = run(m, listing)
+        check(len(before) > 500 and "vfs_read" in before and "exporter_add" not in before,
+              "`%s` with no module: %d lines, %s" % (listing, len(before), show(before[:5])))
+        insmod(m, "mod_exporter", [r"^mod_exporter: loaded$"])
+        out = run(m, listing)
+        added = out[len(before):]
+        check(out[:len(before)] == before and "exporter_add [mod_exporter]" in added
+              and "exporter_exit [mod_exporter]" in added
+              and not any(line.startswith("exporter_init") for line in added)
+              and all(line.endswith(" [mod_exporter]") for line in added),
+              "`%s` with mod_exporter: its lines %s" % (listing, show(added)))
+        run(m, "rmmod mod_exporter")
+        after = run(m, listing)
+        check(after == before, "`%s` after rmmod: %d lines, %d before" % (listing, len(after), len(before)))
+
     def worker_start_stop(m, cmd="worker start 2"):
         """Make two threads (kernel_clone, twice), let them go; the
         output of the start, with any handler lines."""

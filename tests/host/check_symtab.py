@@ -55,7 +55,12 @@ class Elf:
             (name, stype, flags, addr, offset, size, link, info, align,
              entsize) = self.unpack("IIQQQQIIQQ", shoff + i * shentsize)
             self.sections.append(dict(type=stype, addr=addr, offset=offset,
-                                      size=size, link=link, entsize=entsize))
+                                      size=size, link=link, entsize=entsize,
+                                      name_off=name))
+        (shstrndx,) = self.unpack("H", 0x3E)
+        names = self.sections[shstrndx]["offset"] if shstrndx < shnum else None
+        for sec in self.sections:
+            sec["name"] = self.cstring_at(names + sec["name_off"]) if names else ""
 
     def unpack(self, fmt, offset):
         fmt = self.end + fmt

@@ -100,6 +100,11 @@ HOST_CALLGRAPH_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 # ELF; docs/layers.md). A kernel not built yet is skipped.
 HOST_LAYERS_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
 
+# That each kernel's table of function-tracer call sites is sorted and
+# whole, every site a NOP at a function's entry, and none in notrace code
+# (check_ftrace_sites.py). A kernel not built yet is skipped.
+HOST_FTRACE_SITES_ELFS := build/x86_64/probeos.elf build/aarch64/probeos.elf
+
 # The module loader's load steps on the host (module_host.h), one program
 # per architecture with that architecture's relocations and headers:
 # module_load_tool_ARCH FILE [PARAM=VALUE...] prints what insmod would
@@ -170,6 +175,7 @@ host-tests: host-test-bins
 		$(addprefix --check-nokprobe ,$(HOST_NOKPROBE_ELFS)) \
 		$(addprefix --check-callgraph ,$(HOST_CALLGRAPH_ELFS)) \
 		$(addprefix --check-layers ,$(HOST_LAYERS_ELFS)) \
+		$(addprefix --check-ftrace-sites ,$(HOST_FTRACE_SITES_ELFS)) \
 		--grep-differential $(HOST_GREP_TOOL) \
 		$(HOST_TEST_BINS)
 

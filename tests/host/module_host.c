@@ -137,6 +137,18 @@ void symtab_drop_module_init(struct symtab_module *m)
 	abort();
 }
 
+void ftrace_sites_add(struct ftrace_sites *sites)
+{
+	(void)sites;
+	abort();
+}
+
+void ftrace_sites_remove(struct ftrace_sites *sites)
+{
+	(void)sites;
+	abort();
+}
+
 int module_host_prepare(const void *image, size_t size, int nargs, char **args)
 {
 	/* The loader wants the file 8-byte aligned, as insmod's buffer is. */

@@ -6,7 +6,7 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                          --check-insn ELF...] [--aarch64-insn-checker
                          PROGRAM --check-aarch64-insn ELF...]
                          [--check-nokprobe ELF]... [--check-callgraph ELF]...
-                         [--check-layers ELF]...
+                         [--check-layers ELF]... [--check-ftrace-sites ELF]...
                          [--grep-differential TOOL] TEST_BINARY...
 
   TEST_BINARY        a cmocka test program; every test case counts
@@ -26,6 +26,8 @@ Usage: run_host_tests.py [--python FILE.py]... [--check-symtab ELF]...
                      check_callgraph.py on a kernel ELF; the same way.
   --check-layers ELF
                      check_layers.py on a kernel ELF's objects; the same way.
+  --check-ftrace-sites ELF
+                     check_ftrace_sites.py on a kernel ELF; the same way.
   --grep-differential TOOL
                      grep_differential.py with TOOL (grep_tool): ProbeOS's
                      grep against the host's GNU grep; counts as one, or
@@ -114,7 +116,7 @@ def python_unittest(path):
 
 def run_elf_checker(checker, name, elf):
     """A checker script (check_symtab.py, check_nokprobe.py,
-    check_callgraph.py, check_layers.py) prints
+    check_callgraph.py, check_layers.py, check_ftrace_sites.py) prints
     "CHECKER: N passed, M failed"; exiting non-zero with no failure
     counted is a failure too."""
     status, out = run([sys.executable, os.path.join(HERE, checker + ".py"), elf])
@@ -184,6 +186,7 @@ def main():
     parser.add_argument("--check-nokprobe", action="append", default=[])
     parser.add_argument("--check-callgraph", action="append", default=[])
     parser.add_argument("--check-layers", action="append", default=[])
+    parser.add_argument("--check-ftrace-sites", action="append", default=[])
     parser.add_argument("--grep-differential", action="append", default=[])
     parser.add_argument("binaries", nargs="*")
     args = parser.parse_args()
@@ -203,6 +206,7 @@ def main():
             + [(check_kernel("check_nokprobe"), e) for e in args.check_nokprobe]
             + [(check_kernel("check_callgraph"), e) for e in args.check_callgraph]
             + [(check_kernel("check_layers"), e) for e in args.check_layers]
+            + [(check_kernel("check_ftrace_sites"), e) for e in args.check_ftrace_sites]
             + [(grep_differential, t) for t in args.grep_differential])
     total_passed = total_failed = total_skipped = 0
     for kind, target in jobs:

@@ -1,0 +1,26 @@
+/* aarch64's function-tracer call sites (docs/ftrace.md): what the
+ * compiler's -fpatchable-function-entry=2 leaves at the entry of every
+ * function not marked notrace (lib/types.h). */
+#ifndef ASM_FTRACE_H
+#define ASM_FTRACE_H
+
+#include "lib/types.h"
+
+/* The section in which the compiler records the sites, in a kernel
+ * object or a module's .ko: one 64-bit address per site. */
+#define ARCH_FTRACE_SITES_SECTION "__patchable_function_entries"
+
+/* A site is two NOPs before the function's stp x29, x30: room for
+ * `mov x9, x30` (the caller's return address, which the call from the
+ * site overwrites) and the `bl` to the trampoline. */
+#define ARCH_FTRACE_SITE_SIZE 8
+
+/* Whether the site at ip holds the two NOPs it was built with. */
+static inline bool arch_ftrace_site_is_nop(uintptr_t ip)
+{
+	const uint32_t *insn = (const uint32_t *)ip;
+
+	return insn[0] == 0xd503201f && insn[1] == 0xd503201f;
+}
+
+#endif

@@ -1,0 +1,27 @@
+/* x86_64's function-tracer call sites (docs/ftrace.md): what the
+ * compiler's -pg -mfentry -mrecord-mcount -mnop-mcount leaves at the
+ * entry of every function not marked notrace (lib/types.h). */
+#ifndef ASM_FTRACE_H
+#define ASM_FTRACE_H
+
+#include "lib/string.h"
+#include "lib/types.h"
+
+/* The section in which the compiler records the sites, in a kernel
+ * object or a module's .ko: one 64-bit address per site. */
+#define ARCH_FTRACE_SITES_SECTION "__mcount_loc"
+
+/* A site is one 5-byte instruction, before the function's push %rbp:
+ * `nopl 0(%rax,%rax,1)` while untraced, where -pg alone would have put
+ * `call __fentry__`. */
+#define ARCH_FTRACE_SITE_SIZE 5
+
+/* Whether the site at ip holds the NOP it was built with. */
+static inline bool arch_ftrace_site_is_nop(uintptr_t ip)
+{
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+	return memcmp((const void *)ip, nop, sizeof(nop)) == 0;
+}
+
+#endif

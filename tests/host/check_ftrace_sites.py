@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Check the function tracer's call-site table of a linked kernel.
+
+Usage: tests/host/check_ftrace_sites.py [--list] build/ARCH/probeos.elf
+       (the object files are read from obj/ beside the ELF; NM=... selects
+       another nm; --list prints the sites' functions instead)
+
+The compiler leaves a NOP at the entry of every function not marked
+notrace and records its address (docs/ftrace.md); the linker gathers the
+records between __start_ftrace_sites and __stop_ftrace_sites and
+tools/sortsites.py sorts them. The kernel trusts that table: it looks
+sites up by binary search and will patch calls into them. This script
+checks it against the ELF and the objects:
+
+  the table        is sorted, with no site twice, and holds every site
+                   the objects recorded (the sum of their record
+                   sections), so the linker script gathers them all;
+  each site        is the first byte of a function, holds the
+                   architecture's NOP, and lies outside the never-probe
+                   text (.entry.text, .kprobes.text: __kprobes is
+                   notrace too);
+  notrace code     no function defined with notrace in the sources (nor
+                   a compiler clone of one, fn.part.0) has a site.
+
+Each counts as one check. Prints one line per problem, then
+`check_ftrace_sites: N passed, N failed`; exits with 1 if any failed.
+"""
+
+import collections
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_nokprobe import COMMENT, FUNCTION_TYPES, elf_arch, pick_nm, run_nm, sources  # noqa: E402
+from check_symtab import Elf, elf_and_list_args  # noqa: E402
+
+# The bytes of an untraced site, and the section the compiler records
+# sites in (arch/ARCH/include/asm/ftrace.h says the same).
+NOP = {"x86_64": bytes.fromhex("0f1f440000"),
+       "aarch64": bytes.fromhex("1f2003d5") * 2}
+RECORDS = {"x86_64": "__mcount_loc", "aarch64": "__patchable_function_entries"}
+
+# A definition written with notrace: the attribute, then the rest of the
+# declaration up to the function's name and parameters, then its body.
+NOTRACE_DEFINITION = re.compile(r"\bnotrace\b[^;{}()]*?\b(\w+)\s*\([^;{}]*\)\s*\{")
+
+
+def read_sites(elf, value):
+    start, stop = value["__start_ftrace_sites"], value["__stop_ftrace_sites"]
+    count = (stop - start) // 8
+    if count == 0:
+        return []
+    return list(elf.unpack("%dQ" % count, elf.file_offset(start, count * 8)))
+
+
+def recorded_count(objects, section):
+    """How many sites the objects recorded in all."""
+    total = 0
+    for obj in objects.values():
+        total += sum(s["size"] // 8 for s in Elf(obj).sections if s["name"] == section)
+    return total
+
+
+def notrace_names(root, objects):
+    """The functions the sources define with notrace."""
+    names = set()
+    for src in objects:
+        if not src.endswith(".c"):
+            continue
+        with open(os.path.join(root, src), errors="replace") as f:
+            names.update(NOTRACE_DEFINITION.findall(COMMENT.sub("", f.read())))
+    return names
+
+
+def check(path, listing=False):
+    passed = failed = 0
+
+    def result(ok, message):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"check_ftrace_sites: {message}")
+
+    elf = Elf(path)
+    arch = elf_arch(elf)
+    symbols = run_nm(pick_nm(arch), path)
+    value = {name: addr for addr, name, _ in symbols}
+    function_at = collections.defaultdict(list)
+    for addr, name, kind in symbols:
+        if kind in FUNCTION_TYPES:
+            function_at[addr].append(name)
+    sites = read_sites(elf, value)
+    if listing:
+        for ip in sites:
+            print("%016x %s" % (ip, " ".join(function_at.get(ip, ["?"]))))
+        return 0, 0
+
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    objects = dict(sources(root, os.path.join(os.path.dirname(path), "obj")))
+    result(len(sites) > 0, "the table is empty: is the kernel built with FTRACE_CFLAGS?")
+    result(sites == sorted(set(sites)), "the table is not sorted, or holds a site twice "
+           "(tools/sortsites.py sorts it after the link)")
+    recorded = recorded_count(objects, RECORDS[arch])
+    result(recorded == len(sites), f"the objects recorded {recorded} sites, the table "
+           f"holds {len(sites)} (linker/common.ld gathers {RECORDS[arch]})")
+
+    never = [(value["__entry_text_start"], value["__entry_text_end"]),
+             (value["__kprobes_text_start"], value["__kprobes_text_end"])]
+    nop = NOP[arch]
+    for ip in sites:
+        names = function_at.get(ip)
+        result(names is not None, f"site {ip:#x} is not a function's first byte")
+        where = names[0] if names else f"{ip:#x}"
+        result(elf.data[elf.file_offset(ip, len(nop)):][:len(nop)] == nop,
+               f"{where}: its site is not the NOP it is built with")
+        result(not any(lo <= ip < hi for lo, hi in never),
+               f"{where}: has a site but lies in the never-probe text, which is notrace")
+
+    site_set = set(sites)
+    notrace = notrace_names(root, objects)
+    for addr, names in sorted(function_at.items()):
+        for name in names:
+            if name.split(".")[0] in notrace:
+                result(addr not in site_set, f"{name}: written notrace, but has a site")
+    return passed, failed
+
+
+def main():
+    path, listing = elf_and_list_args("check_ftrace_sites.py")
+    passed, failed = check(path, listing)
+    if not listing:
+        print(f"check_ftrace_sites: {passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
