@@ -9,7 +9,6 @@
  * its output is refused (a full pipe). */
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
-#include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -40,7 +39,7 @@ static void cmd_seq(int argc, char **argv)
 		return;
 	}
 	for (int64_t n = first; step > 0 ? n <= last : n >= last; n += step) {
-		if (console_interrupted() || cmd_printf("%ld\n", (long)n) < 0)
+		if (cmd_should_stop() || cmd_printf("%ld\n", (long)n) < 0)
 			return;
 		/* The next number would pass the largest (or smallest). */
 		if (step > 0 ? n > INT64_MAX - step : n < INT64_MIN - step)

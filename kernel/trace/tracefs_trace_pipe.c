@@ -11,7 +11,7 @@
  * that `cat trace_pipe` ends then. One reader at a time: a second open
  * is -EBUSY, as Linux 6.1 answers.
  */
-#include "kernel/console.h"
+#include "kernel/cmd_output.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
@@ -71,7 +71,7 @@ static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos
 		}
 		if (ended)
 			return 0;
-		if (console_interrupted())
+		if (cmd_should_stop())
 			return -EINTR;
 		thread_sleep(1);
 	}
