@@ -19,8 +19,9 @@
 /* Copy one input to standard output, as it is read. Bytes are written
  * with cmd_write, not printed: they are data, not a C string, and may
  * hold a NUL or a '%'. A refused write (into a redirection's file, a
- * full pipe) ends the copy, and the shell says why; so does a Ctrl-C.
- * Returns false then. */
+ * pipe whose reader is gone) ends the copy, and the shell says why if
+ * there is a reason to; so does a Ctrl-C or a hang-up. Returns false
+ * then. */
 static bool copy_input(struct input *in, const char *path, void *arg)
 {
 	const char *cmd = arg, *bytes;

@@ -5,8 +5,9 @@
  *
  * The numbers are 64-bit integers (decimal, or hex with 0x, as every
  * command reads them); GNU's seq also takes fractions, and options
- * (-s, -w, -f), which this one does not. It stops at a Ctrl-C, and when
- * its output is refused (a full pipe). */
+ * (-s, -w, -f), which this one does not. It stops at a Ctrl-C or a
+ * hang-up (cmd_should_stop), and when its output is refused (its pipe's
+ * reader gone). */
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "lib/errno.h"
