@@ -5,6 +5,7 @@
  * over; the console is the exception, formatted onto directly under
  * its lock (console_vprintf). */
 #include "kernel/cmd_output.h"
+#include "kernel/console.h"
 #include "kernel/cpu.h"
 #include "kernel/printk.h"
 #include "kernel/sched.h"
@@ -40,6 +41,34 @@ struct cmd_stream *cmd_output_set(struct cmd_stream *s)
 struct cmd_stream *cmd_error_set(struct cmd_stream *s)
 {
 	return swap_stream(&current_thread()->streams.err, s);
+}
+
+struct cmd_source *cmd_input_set(struct cmd_source *s)
+{
+	struct cmd_source **place = &current_thread()->streams.in;
+	struct cmd_source *old = *place;
+
+	*place = s;
+	return old;
+}
+
+struct cmd_source *cmd_input(void)
+{
+	return current_thread()->streams.in;
+}
+
+void cmd_hangup_set(const bool *flag)
+{
+	current_thread()->streams.hung_up = flag;
+}
+
+/* The flag is another thread's to set (the shell's), hence the atomic
+ * load: it is read in loops that must see the change. */
+bool cmd_should_stop(void)
+{
+	const bool *hung_up = current_thread()->streams.hung_up;
+
+	return console_interrupted() || (hung_up && __atomic_load_n(hung_up, __ATOMIC_ACQUIRE));
 }
 
 /* The calling thread's stream (err: standard error), or NULL when what

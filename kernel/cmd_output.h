@@ -12,8 +12,9 @@
  * Each thread has the two streams in its struct thread (kernel/sched.h).
  * The shell connects them before it runs a command: standard output to
  * the console, a redirection's file or a pipe; standard error to the
- * console. A thread whose streams were never set (any thread but the
- * shell's) writes both to the console. Only the thread itself reads or
+ * console; standard input to nothing, or to the pipe before it. A thread
+ * whose streams were never set writes both to the console and reads
+ * nothing. Only the thread itself reads or
  * sets its streams, and only from its own code: an interrupt or probe
  * handler prints kernel messages. */
 #ifndef KERNEL_CMD_OUTPUT_H
@@ -42,9 +43,24 @@ struct cmd_stream {
  * another CPU's message never splits its lines. */
 extern struct cmd_stream console_stream;
 
-/* A thread's two streams; NULL stands for console_stream. */
+/* Where a command's standard input comes from: the read end of a pipe
+ * (kernel/shell/pipe.h). read copies at most len bytes into buf, waiting
+ * for them if none has come yet, and returns how many, 0 at the end of
+ * the input (every writer gone), or a negative errno: -EINTR once the
+ * command should stop (cmd_should_stop). */
+struct cmd_source {
+	ssize_t (*read)(struct cmd_source *s, char *buf, size_t len);
+};
+
+/* A thread's streams; NULL stands for console_stream, and for in, an
+ * empty standard input (ProbeOS gives commands no terminal input).
+ * hung_up, if not NULL, is the flag the shell sets when the thread's
+ * command is to stop although no Ctrl-C came: the stage of a pipeline
+ * whose last stage has ended (kernel/shell/pipeline.c). */
 struct cmd_streams {
 	struct cmd_stream *out, *err;
+	struct cmd_source *in;
+	const bool *hung_up;
 };
 
 /* Connect the calling thread's standard output, or its standard error,
@@ -52,6 +68,24 @@ struct cmd_streams {
  * to put back. */
 struct cmd_stream *cmd_output_set(struct cmd_stream *s);
 struct cmd_stream *cmd_error_set(struct cmd_stream *s);
+
+/* Connect the calling thread's standard input to s (NULL: empty), and
+ * return the source it had. */
+struct cmd_source *cmd_input_set(struct cmd_source *s);
+
+/* The calling thread's standard input, or NULL if it has none. */
+struct cmd_source *cmd_input(void);
+
+/* Make *flag the calling thread's hang-up flag (NULL: none): once it is
+ * true, cmd_should_stop says so on this thread. */
+void cmd_hangup_set(const bool *flag);
+
+/* Whether the running command should stop now: a Ctrl-C came
+ * (console_interrupted, kernel/console.h), or the shell hung up the
+ * calling thread's pipeline stage. Every loop of a command and every
+ * wait a command may block in (a pipe, trace_pipe's read, a sleep)
+ * asks this, and ends with -EINTR or its own quiet stop. */
+bool cmd_should_stop(void);
 
 /* Print formatted text (lib/format.h) to standard output, or to
  * standard error. Returns the characters formatted, or the stream's

@@ -27,6 +27,7 @@ static const char *const messages[] = {
 	[EFBIG]		= "File too large",
 	[ENOSPC]	= "No space left on device",
 	[EROFS]		= "Read-only file system",
+	[EPIPE]		= "Broken pipe",
 	[ERANGE]	= "Numerical result out of range",
 	[ENAMETOOLONG]	= "File name too long",
 	[ENOSYS]	= "Function not implemented",

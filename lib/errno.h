@@ -24,6 +24,7 @@
 #define EFBIG   27
 #define ENOSPC  28
 #define EROFS   30
+#define EPIPE   32
 #define ERANGE  34
 #define ENAMETOOLONG 36
 #define ENOSYS  38

@@ -3,6 +3,7 @@
  * errors are bash's lines: "cd: /etc/motd: Not a directory". */
 #include "kernel/fs/cwd.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/mm/heap.h"
 #include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
 #include "lib/errno.h"
@@ -37,7 +38,9 @@ static void cmd_cd(int argc, char **argv)
  * " (deleted)", as Linux shows it in /proc/PID/cwd. */
 static void cmd_pwd(int argc, char **argv)
 {
-	static char buf[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
+	/* 4 KiB: too much for a stack; and each pwd's own, as two may run
+	 * at once in a pipeline. */
+	char *buf;
 	int ret;
 
 	(void)argv;
@@ -45,13 +48,15 @@ static void cmd_pwd(int argc, char **argv)
 		shell_usage("pwd");
 		return;
 	}
-	ret = vfs_getcwd(buf, sizeof(buf));
+	buf = kmalloc(VFS_PATH_MAX);
+	ret = buf ? vfs_getcwd(buf, VFS_PATH_MAX) : -ENOMEM;
 	if (ret >= 0)
 		cmd_printf("%s\n", buf);
 	else if (ret == -ENOENT)
 		cmd_printf("%s (deleted)\n", buf);
 	else
 		cmd_eprintf("pwd: %s\n", strerror(ret));
+	kfree(buf);
 }
 
 SHELL_COMMAND("cd", "[DIR]", "change the working directory (no DIR: " HOME ", or /)", cmd_cd);

@@ -12,14 +12,16 @@
 #include "kernel/shell/input.h"
 #include "kernel/shell/shell.h"
 #include "kernel/fs/vfs.h"
+#include "kernel/mm/heap.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
 /* Copy one input to standard output, as it is read. Bytes are written
  * with cmd_write, not printed: they are data, not a C string, and may
  * hold a NUL or a '%'. A refused write (into a redirection's file, a
- * full pipe) ends the copy, and the shell says why; so does a Ctrl-C.
- * Returns false then. */
+ * pipe whose reader is gone) ends the copy, and the shell says why if
+ * there is a reason to; so does a Ctrl-C or a hang-up. Returns false
+ * then. */
 static bool copy_input(struct input *in, const char *path, void *arg)
 {
 	const char *cmd = arg, *bytes;
@@ -96,22 +98,30 @@ static int make_parents(char *path)
  * exists". With -p, the directories on the way too. */
 static void cmd_mkdir(int argc, char **argv)
 {
-	static char path[VFS_PATH_MAX];	/* -p's copy: too big for the stack */
 	bool parents = argc > 1 && strcmp(argv[1], "-p") == 0;
 	int first = parents ? 2 : 1;
+	/* -p's copy: too big for a stack, and each mkdir's own (two may run
+	 * at once in a pipeline). */
+	char *path;
 
 	if (argc <= first) {
 		shell_usage("mkdir");
 		return;
 	}
+	path = kmalloc(VFS_PATH_MAX);
+	if (!path) {
+		cmd_eprintf("mkdir: %s\n", strerror(-ENOMEM));
+		return;
+	}
 	for (int i = first; i < argc; i++) {
 		int err;
 
-		strlcpy(path, argv[i], sizeof(path));
+		strlcpy(path, argv[i], VFS_PATH_MAX);
 		err = parents ? make_parents(path) : vfs_mkdir(path);
 		if (err)
 			cmd_eprintf("mkdir: cannot create directory '%s': %s\n", path, strerror(err));
 	}
+	kfree(path);
 }
 
 /* mount: the table, as /proc/mounts shows it. mount -t TYPE SOURCE DIR:

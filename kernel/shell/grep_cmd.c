@@ -12,11 +12,11 @@
  *
  * A bad expression is one line, in GNU's words:
  *	grep: Unmatched ( or \( */
-#include "kernel/console.h"
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/shell/getopt.h"
 #include "kernel/shell/input.h"
+#include "kernel/mm/heap.h"
 #include "lib/errno.h"
 #include "lib/regex.h"
 #include "lib/string.h"
@@ -26,10 +26,10 @@
 struct grep {
 	bool count, invert, words;
 	bool names;		/* prefix each line with its file's name */
+	/* About 40 KiB, with room to match: kmalloc'd, off the stack, and
+	 * each grep's own, as two may run at once (`grep a | grep b`). */
+	struct regex *re;
 };
-
-/* Kept off the shell's stack: about 40 KiB, with room to match. */
-static struct regex grep_regex;
 
 /* grep one input (path NULL: standard input). Returns false if the
  * output refused a line: then there is no point going on. */
@@ -45,10 +45,10 @@ static bool grep_input(struct input *in, const char *path, void *arg)
 		return true;
 	}
 	while (ok && input_line(in, &line)) {
-		bool matched = regex_search(&grep_regex, line.text, line.len, g->words);
+		bool matched = regex_search(g->re, line.text, line.len, g->words);
 
 		/* A Ctrl-C during the search: its answer means nothing. */
-		if (console_interrupted())
+		if (cmd_should_stop())
 			break;
 		if (matched == g->invert)
 			continue;
@@ -61,7 +61,7 @@ static bool grep_input(struct input *in, const char *path, void *arg)
 	}
 	/* After a Ctrl-C, no count and no further FILE, as GNU's grep, which
 	 * the signal ends. */
-	ok = ok && !console_interrupted();
+	ok = ok && !cmd_should_stop();
 	if (g->count && ok)
 		ok = (g->names ? cmd_printf("%s:%lu\n", path, found) : cmd_printf("%lu\n", found)) >= 0;
 	return ok;
@@ -96,12 +96,18 @@ static void cmd_grep(int argc, char **argv)
 		shell_usage("grep");
 		return;
 	}
-	if (regex_compile(&grep_regex, pattern, flags, &error) < 0) {
-		cmd_eprintf("grep: %s\n", error);
+	g.re = kmalloc(sizeof(*g.re));
+	if (!g.re) {
+		cmd_eprintf("grep: %s\n", strerror(-ENOMEM));
 		return;
 	}
-	grep_regex.stop = console_interrupted;
-	g.names = opt.operands - first + 1 > 1;
-	input_each("grep", opt.operands - first + 1, argv + first, false, NULL, grep_input, &g);
+	if (regex_compile(g.re, pattern, flags, &error) < 0) {
+		cmd_eprintf("grep: %s\n", error);
+	} else {
+		g.re->stop = cmd_should_stop;
+		g.names = opt.operands - first + 1 > 1;
+		input_each("grep", opt.operands - first + 1, argv + first, false, NULL, grep_input, &g);
+	}
+	kfree(g.re);
 }
 SHELL_COMMAND("grep", GREP_USAGE, "print the lines that match a regular expression", cmd_grep);

@@ -16,7 +16,6 @@
  * longer than that. */
 #include "kernel/shell/input.h"
 #include "kernel/cmd_output.h"
-#include "kernel/console.h"
 #include "kernel/fs/vfs.h"
 #include "kernel/mm/heap.h"
 #include "lib/errno.h"
@@ -27,30 +26,30 @@
 /* The most of a line output_line writes at once. */
 #define OUTPUT_PIECE 4096
 
-static struct {
-	const char *text;	/* NULL: no pipe */
-	size_t len;
-} piped;
-
-void input_set_pipe(const char *text, size_t len)
-{
-	piped.text = text;
-	piped.len = len;
-}
-
 bool input_piped(void)
 {
-	return piped.text != NULL;
+	return cmd_input() != NULL;
 }
 
+/* Standard input is read in pieces as a file is; with no pipe before
+ * the command it is empty, at its end from the start. */
 int input_open(struct input *in, const char *path)
 {
-	if (!path) {
-		*in = (struct input){ .text = piped.text, .end = piped.len, .at_end = true };
-		return 0;
-	}
 	*in = (struct input){ .piece = FIRST_PIECE };
-	return vfs_open(path, O_RDONLY, &in->file);
+	if (path)
+		return vfs_open(path, O_RDONLY, &in->file);
+	in->source = cmd_input();
+	in->at_end = !in->source;
+	return 0;
+}
+
+/* Read up to count bytes of the input into buf: from the file, or from
+ * standard input. */
+static ssize_t read_piece(struct input *in, char *buf, size_t count)
+{
+	if (in->file)
+		return vfs_read(in->file, buf, count, &in->file->pos);
+	return in->source->read(in->source, buf, count);
 }
 
 /* Make room in the buffer for the next piece after the unused bytes:
@@ -91,7 +90,7 @@ static bool fill(struct input *in)
 	if (in->at_end)
 		return false;
 	err = make_room(in);
-	n = err ? err : vfs_read(in->file, in->buf + in->end, in->piece, &in->file->pos);
+	n = err ? err : read_piece(in, in->buf + in->end, in->piece);
 	if (n <= 0) {
 		in->at_end = true;
 		in->err = (int)n;
@@ -127,7 +126,7 @@ bool input_line(struct input *in, struct line *line)
 {
 	const char *nl;
 
-	if (console_interrupted())
+	if (cmd_should_stop())
 		return false;
 	for (;;) {
 		nl = in->end > in->start ? memchr(in->text + in->start, '\n', in->end - in->start)
@@ -147,7 +146,7 @@ ssize_t input_bytes(struct input *in, const char **bytes)
 {
 	size_t n;
 
-	if (console_interrupted())
+	if (cmd_should_stop())
 		return -EINTR;
 	if (in->start == in->end && !fill(in))
 		return in->err;
@@ -204,7 +203,7 @@ int input_each(const char *cmd, int count, char **paths, bool whole,
 		}
 		go_on = fn(&in, path, arg);
 		err = input_close(&in);
-		/* A read that a Ctrl-C ended (a file that waits, trace_pipe)
+		/* A read that a Ctrl-C or a hang-up ended (a pipe, trace_pipe)
 		 * is no error to say: the shell says ^C. */
 		if (err && err != -EINTR) {
 			say(cmd, name, err);
@@ -223,7 +222,7 @@ int output_line(const struct line *line)
 	/* A long line goes out a piece at a time: writing megabytes to the
 	 * console takes seconds, and a Ctrl-C is looked for between. */
 	for (size_t done = 0; done < line->len && err >= 0; done += OUTPUT_PIECE) {
-		if (console_interrupted())
+		if (cmd_should_stop())
 			return -EINTR;
 		err = cmd_write(line->text + done, MIN(line->len - done, OUTPUT_PIECE));
 	}

@@ -20,15 +20,18 @@
  * while the file fills them, so that a short read stays short and a
  * long one takes few calls.
  *
- * Only the shell's thread runs commands, one at a time, so the pipe's
- * text is the shell's, set by the pipeline runner (pipeline.c) around
- * each command. A command with no pipe before it has an empty standard
- * input: ProbeOS gives commands no terminal input. */
+ * Standard input is the calling thread's (cmd_input,
+ * kernel/cmd_output.h): the read end of the pipe before the command's
+ * stage, which the pipeline runner (pipeline.c) connects on the stage's
+ * own thread, so that two stages reading at once each read their own.
+ * A command with no pipe before it has an empty standard input: ProbeOS
+ * gives commands no terminal input. */
 #ifndef KERNEL_SHELL_INPUT_H
 #define KERNEL_SHELL_INPUT_H
 
 #include "lib/types.h"
 
+struct cmd_source;
 struct file;
 
 /* One line of text: not NUL-terminated, without its newline. */
@@ -38,8 +41,9 @@ struct line {
 };
 
 struct input {
-	struct file *file;	/* NULL: standard input, the pipe's text */
-	const char *text;	/* the bytes in hand: buf's, or the pipe's */
+	struct file *file;	/* NULL: standard input, source */
+	struct cmd_source *source;	/* standard input's pipe; NULL: none */
+	const char *text;	/* the bytes in hand: buf's */
 	char *buf;		/* a file's bytes read so far, kmalloc'd */
 	size_t size;		/* buf's size */
 	size_t start, end;	/* the bytes not yet used: text[start..end) */
@@ -47,10 +51,6 @@ struct input {
 	bool at_end;		/* nothing more to read */
 	int err;		/* the read that failed, or 0 */
 };
-
-/* Set the text piped into the next command (NULL: it has no pipe before
- * it). The text must stay until the command returns. */
-void input_set_pipe(const char *text, size_t len);
 
 /* True if a pipe feeds the running command. */
 bool input_piped(void);
@@ -70,14 +70,15 @@ void input_rewind(struct input *in);
 
 /* The next line, valid until the next call (or, opened whole, until
  * input_close); false when the input is used up, when a read failed
- * (in->err), or after a Ctrl-C (console_interrupted), so that a tool's
+ * (in->err), or once the command should stop (cmd_should_stop: a
+ * Ctrl-C, a hang-up), so that a tool's
  * loop over its input stops at once. A last line without a newline is a
  * line. */
 bool input_line(struct input *in, struct line *line);
 
 /* The next bytes as they come, newlines and all, valid until the next
  * call: for a tool that copies its input (cat). Returns how many, 0 at
- * the end, or a negative errno (-EINTR after a Ctrl-C). */
+ * the end, or a negative errno (-EINTR once the command should stop). */
 ssize_t input_bytes(struct input *in, const char **bytes);
 
 /* GNU cat's and grep's rule: whether in is the regular file standard
@@ -104,7 +105,8 @@ int input_each(const char *cmd, int count, char **paths, bool whole,
 /* Write line and a newline to the command's standard output (cmd_write:
  * a line is data, and may hold a '%' or a NUL). Returns 0, or the
  * output's negative errno: a full pipe, a file that refused a write; or
- * -EINTR after a Ctrl-C, looked for every few KiB of a long line. */
+ * -EINTR once the command should stop, looked for every few KiB of
+ * a long line. */
 int output_line(const struct line *line);
 
 #endif

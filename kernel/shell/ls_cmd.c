@@ -29,7 +29,6 @@
  * host's shared folder holds) and the size, then the name.
  * There are no mode bits, link counts, owners or times to show, since
  * no inode has them, and no "total" line of disk blocks. */
-#include "kernel/console.h"
 #include "kernel/mm/heap.h"
 #include "kernel/cmd_output.h"
 #include "kernel/shell/shell.h"
@@ -140,14 +139,14 @@ static int print_listing(ls_source source, void *ctx, bool long_format)
 	struct ls_entry e;
 	size_t i;
 
-	for (i = 0; !console_interrupted() && (ret = source(ctx, i, &e)) > 0; i++) {
+	for (i = 0; !cmd_should_stop() && (ret = source(ctx, i, &e)) > 0; i++) {
 		name_width = MAX(name_width, (int)strlen(e.name) + (e.type == INODE_DIR));
 		if (long_format || e.type != INODE_DIR)
 			size_width = MAX(size_width, decimal_digits(e.size));
 	}
 	if (ret < 0)
 		return ret;
-	for (i = 0; !console_interrupted() && source(ctx, i, &e) > 0; i++)
+	for (i = 0; !cmd_should_stop() && source(ctx, i, &e) > 0; i++)
 		print_entry(&e, long_format, name_width, size_width);
 	return (int)i;
 }
@@ -196,7 +195,7 @@ static void list_all(const struct ls_arg *args, int count, struct file_list *fil
 {
 	bool printed = print_listing(file_entry, files, long_format) > 0;
 
-	for (int i = 0; i < count && !console_interrupted(); i++) {
+	for (int i = 0; i < count && !cmd_should_stop(); i++) {
 		struct dir_source dir = { .dir = &args[i].where };
 		int ret;
 

@@ -1,16 +1,17 @@
 /* Running a parsed line (cmdline.h): its pipelines one after another,
- * and in each pipeline its commands one after another, each command's
- * output kept in a pipe (pipe.h) and given to the next as its input
- * (input.h). docs/shell.md explains the design. */
+ * and in each pipeline its commands all at once, a kernel thread each,
+ * each command's output going through a bounded pipe (pipe.h) into the
+ * next one's input (input.h). docs/shell.md explains the design. */
 #ifndef KERNEL_SHELL_PIPELINE_H
 #define KERNEL_SHELL_PIPELINE_H
 
 #include "kernel/shell/cmdline.h"
 
 /* Run the count commands of a line, their output sent where the line
- * says. A Ctrl-C (kernel/console.h) stops the command running, at its
- * next check, and the rest of the line; "^C" is then printed. Only the
- * shell's thread calls this. */
+ * says, and return once every command of it has ended. A Ctrl-C
+ * (kernel/console.h) stops every stage of the running pipeline at its
+ * next check (cmd_should_stop), and the rest of the line; "^C" is then
+ * printed once. Only the shell's thread calls this. */
 void pipeline_run_line(const struct cmdline *cmds, int count);
 
 #endif

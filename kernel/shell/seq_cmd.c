@@ -5,11 +5,11 @@
  *
  * The numbers are 64-bit integers (decimal, or hex with 0x, as every
  * command reads them); GNU's seq also takes fractions, and options
- * (-s, -w, -f), which this one does not. It stops at a Ctrl-C, and when
- * its output is refused (a full pipe). */
+ * (-s, -w, -f), which this one does not. It stops at a Ctrl-C or a
+ * hang-up (cmd_should_stop), and when its output is refused (its pipe's
+ * reader gone). */
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
-#include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/string.h"
 
@@ -40,7 +40,7 @@ static void cmd_seq(int argc, char **argv)
 		return;
 	}
 	for (int64_t n = first; step > 0 ? n <= last : n >= last; n += step) {
-		if (console_interrupted() || cmd_printf("%ld\n", (long)n) < 0)
+		if (cmd_should_stop() || cmd_printf("%ld\n", (long)n) < 0)
 			return;
 		/* The next number would pass the largest (or smallest). */
 		if (step > 0 ? n > INT64_MAX - step : n < INT64_MIN - step)

@@ -16,8 +16,9 @@
 
 /* Parse a line (kernel/shell/cmdline.h) and run the commands it names
  * (kernel/shell/pipeline.h), their output sent where the line says.
- * Only the shell's thread runs commands: the parse is kept in static
- * buffers, off its stack. */
+ * Only the shell's thread calls it (a pipeline's stages run on threads
+ * of their own, but all have ended when it returns), so the parse is
+ * kept in static buffers, off its stack. */
 void shell_execute(const char *line);
 
 /* The shell's thread body: read lines from the console forever. */

@@ -18,7 +18,6 @@
  * as the input, taken from the heap and given back. */
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
-#include "kernel/console.h"
 #include "kernel/mm/heap.h"
 #include "kernel/shell/getopt.h"
 #include "kernel/shell/input.h"
@@ -132,7 +131,7 @@ static bool merge(const struct sort_order *o, const struct line *from, struct li
 	size_t i = lo, j = mid;
 
 	for (size_t k = lo; k < hi; k++) {
-		if (k % SORT_STOP_EVERY == 0 && console_interrupted())
+		if (k % SORT_STOP_EVERY == 0 && cmd_should_stop())
 			return false;
 		if (j >= hi || (i < mid && compare_lines(o, &from[i], &from[j]) <= 0))
 			to[k] = from[i++];
@@ -224,7 +223,7 @@ static void sort_and_print(const struct sort_order *o, struct sort_inputs *s)
 			n++;
 	}
 	sorted = merge_sort(o, lines, spare, n);
-	for (size_t i = 0; sorted && i < n && !console_interrupted(); i++) {
+	for (size_t i = 0; sorted && i < n && !cmd_should_stop(); i++) {
 		if (output_line(&sorted[i]) < 0)
 			break;
 	}

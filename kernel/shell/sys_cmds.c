@@ -6,6 +6,7 @@
 #include "kernel/cmd_output.h"
 #include "kernel/sched.h"
 #include "kernel/smp.h"
+#include "lib/errno.h"
 #include "kernel/shell/shell.h"
 #include "lib/string.h"
 
@@ -44,17 +45,23 @@ static void ps_collect(const struct thread *t, void *ctx)
 
 static void cmd_ps(int argc, char **argv)
 {
-	static struct ps_snapshot snap;	/* too big for the shell's stack */
+	/* Too big for a stack, and each ps's own (two may run at once in a
+	 * pipeline). */
+	struct ps_snapshot *snap = kzalloc(sizeof(*snap));
 
 	(void)argc;
 	(void)argv;
-	snap.n = 0;
-	sched_for_each_thread(ps_collect, &snap);
+	if (!snap) {
+		cmd_eprintf("ps: %s\n", strerror(-ENOMEM));
+		return;
+	}
+	sched_for_each_thread(ps_collect, snap);
 	cmd_printf("%4s  %3s  %-9s %8s  %s\n", "ID", "CPU", "STATE", "TICKS", "NAME");
-	for (size_t i = 0; i < snap.n; i++)
-		cmd_printf("%4u  %3u  %-9s %8lu  %s\n", snap.rows[i].id, snap.rows[i].cpu,
-			thread_state_name(snap.rows[i].state),
-			(unsigned long)snap.rows[i].run_ticks, snap.rows[i].name);
+	for (size_t i = 0; i < snap->n; i++)
+		cmd_printf("%4u  %3u  %-9s %8lu  %s\n", snap->rows[i].id, snap->rows[i].cpu,
+			thread_state_name(snap->rows[i].state),
+			(unsigned long)snap->rows[i].run_ticks, snap->rows[i].name);
+	kfree(snap);
 }
 SHELL_COMMAND("ps", "", "list threads", cmd_ps);
 

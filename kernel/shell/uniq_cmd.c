@@ -12,7 +12,6 @@
  * taken: > FILE does that. */
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
-#include "kernel/console.h"
 #include "kernel/shell/getopt.h"
 #include "kernel/shell/input.h"
 #include "lib/errno.h"
@@ -52,7 +51,7 @@ static bool uniq_input(struct input *in, const char *path, void *arg)
 		run = line;
 		n = 1;
 	}
-	if (n && !console_interrupted())
+	if (n && !cmd_should_stop())
 		return print_run(*count, &run, n) == 0;
 	return true;
 }

@@ -14,7 +14,6 @@
  * a run of characters between white space that holds at least one
  * printable character (so a control character alone is no word), as in
  * GNU wc 9. */
-#include "kernel/console.h"
 #include "kernel/cmd_output.h"
 #include "kernel/command.h"
 #include "kernel/fs/vfs.h"
@@ -47,7 +46,7 @@ static bool wc_count(const char *text, size_t len, uint64_t counts[WC_COUNTS], b
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		if (i % WC_STOP_EVERY == 0 && console_interrupted())
+		if (i % WC_STOP_EVERY == 0 && cmd_should_stop())
 			return false;
 
 		if (c == '\n')
@@ -151,7 +150,7 @@ static void cmd_wc(int argc, char **argv)
 		wc.shown[WC_LINES] = wc.shown[WC_WORDS] = wc.shown[WC_BYTES] = true;
 	wc.width = wc_width(&wc, opt.operands, argv + 1);
 	if (input_each("wc", opt.operands, argv + 1, false, NULL, wc_input, &wc) < 0 &&
-	    console_interrupted())
+	    cmd_should_stop())
 		return;
 	if (opt.operands > 1)
 		wc_print(&wc, wc.total, "total");

@@ -5,13 +5,14 @@
  *
  * A read with nothing to return waits for a record, a tick at a time
  * (the writers run in probe handlers and take no lock, so they cannot
- * wake a reader: a reader looks again instead). It returns at a Ctrl-C
- * (-EINTR), and returns 0, the end of the file, once tracing is off
+ * wake a reader: a reader looks again instead). It returns -EINTR once
+ * the reading command should stop (cmd_should_stop: a Ctrl-C, or its
+ * pipeline stage hung up, kernel/cmd_output.h), and returns 0, the end of the file, once tracing is off
  * (tracing_on 0) and this file has returned something, as on Linux, so
  * that `cat trace_pipe` ends then. One reader at a time: a second open
  * is -EBUSY, as Linux 6.1 answers.
  */
-#include "kernel/console.h"
+#include "kernel/cmd_output.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
@@ -71,7 +72,7 @@ static ssize_t pipe_read(struct file *file, char *buf, size_t count, loff_t *pos
 		}
 		if (ended)
 			return 0;
-		if (console_interrupted())
+		if (cmd_should_stop())
 			return -EINTR;
 		thread_sleep(1);
 	}

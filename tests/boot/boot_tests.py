@@ -1355,6 +1355,62 @@ def test_pipe_kallsyms(m):
     expect_lines(m, "grep -c -w vfs_read /proc/kallsyms", ["1"], 120)
 
 
+# How soon a pipeline whose last stage ended early must return: its
+# first stage would run for minutes if nothing stopped it, so only a
+# hang-up makes this limit; the rest is room for a loaded host.
+HUNG_UP_WITHIN = 10
+
+
+def timed_lines(m, typed, want, within):
+    """`typed` prints want, and its prompt is back within seconds."""
+    start = time.monotonic()
+    expect_lines(m, typed, want, within)
+    took = time.monotonic() - start
+    check(took < within, "`%s` took %.1f s" % (typed, took))
+
+
+@test("pipe_streams")
+def test_pipe_streams(m):
+    """A pipeline's stages run at once, joined by bounded pipes: a last
+    stage that ends early stops the ones before it, those writing and
+    those waiting for input alike; the same command may run in two
+    stages at once; and no thread or memory is left behind."""
+    threads = len(m.command("ps"))
+    before = settled_heap_usage(m)
+    timed_lines(m, "seq 1 100000000 | head -n 1", ["1"], HUNG_UP_WITHIN)
+    out = m.command("cat /proc/kallsyms | head -n 1", HUNG_UP_WITHIN)
+    check(len(out) == 1 and re.match(r"^[0-9a-f]+ \w ", out[0]),
+          "`cat /proc/kallsyms | head -n 1`: %s" % show(out))
+    both = [str(n) for n in range(1, 301) if "1" in str(n) and "0" in str(n)]
+    expect_lines(m, "seq 300 | grep 1 | grep 0", both)
+    expect_lines(m, "seq 100000 | grep 99999 | grep 9 | wc -l", ["1"], 60)
+    # cat waits in trace_pipe's read for a second record that never
+    # comes: head's end must stop it.
+    m.command("echo > %s/trace" % TRACING)
+    m.command("echo hello > %s/trace_marker" % TRACING)
+    start = time.monotonic()
+    out = m.command("cat %s/trace_pipe | head -n 1" % TRACING, HUNG_UP_WITHIN)
+    check(len(out) == 1 and out[0].endswith("hello") and time.monotonic() - start < HUNG_UP_WITHIN,
+          "`cat trace_pipe | head -n 1`: %s" % show(out))
+    for _ in range(20):
+        expect_lines(m, "seq 2000 | grep 7 | tail -n 1", ["1997"])
+    heap_is_back(m, before, "the pipelines")
+    check(len(m.command("ps")) == threads, "threads left after the pipelines: %s" % show(m.command("ps")))
+
+
+@test("ctrl_c_pipeline")
+def test_ctrl_c_pipeline(m):
+    """One Ctrl-C ends every stage of a running pipeline and the rest of
+    its line: ^C once, the prompt back, nothing left behind."""
+    threads = len(m.command("ps"))
+    before = settled_heap_usage(m)
+    out = interrupt_midway(m, "seq 1 100000000 | grep 7 | wc -l; echo not run")
+    check(out == ["^C"], "Ctrl-C in `seq | grep 7 | wc -l`: expected only ^C, got %s" % show(out))
+    expect_lines(m, "echo after", ["after"])
+    heap_is_back(m, before, "the interrupted pipeline")
+    check(len(m.command("ps")) == threads, "threads left after Ctrl-C: %s" % show(m.command("ps")))
+
+
 GREP_LINES = ["vfs_read", "vfs_readdir", "VFS_READ x", "__vfs_read"]
 
 

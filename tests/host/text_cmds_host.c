@@ -130,9 +130,35 @@ void kfree(void *p)
 
 bool text_cmds_interrupted;
 
-bool console_interrupted(void)
+bool cmd_should_stop(void)
 {
 	return text_cmds_interrupted;
+}
+
+/* Standard input: the text text_cmds_run was given, read as a pipe's. */
+struct text_source {
+	struct cmd_source source;
+	const char *text;
+	size_t len;
+};
+
+static ssize_t text_read(struct cmd_source *s, char *buf, size_t len)
+{
+	struct text_source *t = container_of(s, struct text_source, source);
+	size_t n = MIN(len, t->len);
+
+	memcpy(buf, t->text, n);
+	t->text += n;
+	t->len -= n;
+	return (ssize_t)n;
+}
+
+static struct text_source standard_input = { .source = { .read = text_read } };
+static bool piped;
+
+struct cmd_source *cmd_input(void)
+{
+	return piped ? &standard_input.source : NULL;
 }
 
 /* The tools' own SHELL_COMMAND() records, which their files define. */
@@ -163,8 +189,10 @@ bool text_cmds_run(const char *input, size_t len, int argc, char **argv,
 	*out = output;
 	if (!cmd)
 		return false;
-	input_set_pipe(input, len);
+	standard_input.text = input;
+	standard_input.len = len;
+	piped = input != NULL;
 	cmd->run(argc, argv);
-	input_set_pipe(NULL, 0);
+	piped = false;
 	return true;
 }

@@ -8,7 +8,7 @@
  * usage lines come from the tools' own SHELL_COMMAND() records, the heap
  * is malloc, the VFS is a small table of files, read at most
  * TEXT_CMDS_READ_MAX bytes a call (so that lines cross reads), and
- * console_interrupted says what text_cmds_interrupted says. */
+ * cmd_should_stop says what text_cmds_interrupted says. */
 #ifndef TESTS_HOST_TEXT_CMDS_HOST_H
 #define TESTS_HOST_TEXT_CMDS_HOST_H
 
@@ -37,7 +37,7 @@ extern size_t text_cmds_bytes_read;
  * these lines too, where they came, as a console shows both). */
 const char *text_cmds_errors(void);
 
-/* What console_interrupted answers: a Ctrl-C came. */
+/* What cmd_should_stop answers: a Ctrl-C came. */
 extern bool text_cmds_interrupted;
 
 /* Run the tool named argv[0] (false if there is none) with the input
