@@ -135,8 +135,11 @@ static void stage_main(void *arg)
 	cmd_input_set(s->in ? &s->in->source : NULL);
 	run_command(s->cmd, s->cl, s->out);
 	close_ends(s);
-	/* The last touch: the shell may free the stage and its pipes as
-	 * soon as it sees this. */
+	/* Nothing of the stage stays in the thread, which exits... */
+	cmd_input_set(NULL);
+	cmd_hangup_set(NULL);
+	/* ...and the last touch: the shell may free the stage and its
+	 * pipes as soon as it sees this. */
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 }
 

@@ -7,7 +7,8 @@
  * (the writers run in probe handlers and take no lock, so they cannot
  * wake a reader: a reader looks again instead). It returns -EINTR once
  * the reading command should stop (cmd_should_stop: a Ctrl-C, or its
- * pipeline stage hung up, kernel/cmd_output.h), and returns 0, the end of the file, once tracing is off
+ * pipeline stage hung up, kernel/cmd_output.h), and returns 0, the end
+ * of the file, once tracing is off
  * (tracing_on 0) and this file has returned something, as on Linux, so
  * that `cat trace_pipe` ends then. One reader at a time: a second open
  * is -EBUSY, as Linux 6.1 answers.

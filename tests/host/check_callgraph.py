@@ -44,7 +44,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_symtab import Elf, SHT_SYMTAB, elf_and_list_args  # noqa: E402  (needs the path above)
+from check_symtab import Elf, SHT_SYMTAB, Tally, elf_and_list_args  # noqa: E402  (needs the path above)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ALLOW_LIST = os.path.join(HERE, "callgraph_allow.txt")
@@ -323,16 +323,8 @@ def check(graph, allow_lines, list_all=False, out=sys.stdout):
     """Compare the graph's cycles with the allow-list, after adding the
     calls through pointers it declares; returns (passed, failed) and
     prints the problems."""
-    passed = failed = 0
+    result = Tally(f"check_callgraph: {graph.arch}", out)
     where = os.path.basename(ALLOW_LIST)
-
-    def result(ok, message):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"check_callgraph: {graph.arch}: {message}", file=out)
 
     entries, problems = read_allow_list(allow_lines)
     for problem in problems:
@@ -359,7 +351,7 @@ def check(graph, allow_lines, list_all=False, out=sys.stdout):
     for name, e in sorted(allowed.items()):
         result(name in cycles, f"{where} line {e.line}: \"{name}\" is no cycle of this "
                f"kernel: take {graph.arch} off the entry, or the entry out")
-    return passed, failed
+    return result.counts()
 
 
 def pick_objdump(arch):

@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_nokprobe import COMMENT, FUNCTION_TYPES, elf_arch, pick_nm, run_nm, sources  # noqa: E402
-from check_symtab import Elf, elf_and_list_args  # noqa: E402
+from check_symtab import Elf, Tally, elf_and_list_args  # noqa: E402
 
 # The bytes of an untraced site, and the section the compiler records
 # sites in (arch/ARCH/include/asm/ftrace.h says the same).
@@ -74,15 +74,7 @@ def notrace_names(root, objects):
 
 
 def check(path, listing=False):
-    passed = failed = 0
-
-    def result(ok, message):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"check_ftrace_sites: {message}")
+    result = Tally("check_ftrace_sites")
 
     elf = Elf(path)
     arch = elf_arch(elf)
@@ -96,7 +88,7 @@ def check(path, listing=False):
     if listing:
         for ip in sites:
             print("%016x %s" % (ip, " ".join(function_at.get(ip, ["?"]))))
-        return 0, 0
+        return result.counts()
 
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     objects = dict(sources(root, os.path.join(os.path.dirname(path), "obj")))
@@ -125,7 +117,7 @@ def check(path, listing=False):
         for name in names:
             if name.split(".")[0] in notrace:
                 result(addr not in site_set, f"{name}: written notrace, but has a site")
-    return passed, failed
+    return result.counts()
 
 
 def main():

@@ -35,7 +35,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check_symtab import Elf  # noqa: E402  (needs the path above)
+from check_symtab import Elf, Tally  # noqa: E402  (needs the path above)
 
 # The sources whose every function runs on a probe hit or while text is
 # patched: the probes core, text patching, the arch back end and the
@@ -144,15 +144,7 @@ def sources(root, obj_dir):
 
 
 def check(path):
-    passed = failed = 0
-
-    def result(ok, message):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"check_nokprobe: {message}")
+    result = Tally("check_nokprobe")
 
     arch = elf_arch(Elf(path))
     nm = pick_nm(arch)
@@ -188,15 +180,15 @@ def check(path):
         for src in srcs[n_covered:]:
             result(False, f"{src}: {name} can be probed: mark it __kprobes "
                    f"(or NOKPROBE_SYMBOL) where it is written")
-        passed += min(n_covered, len(srcs))
+        result.passed += min(n_covered, len(srcs))
     for name, srcs in sorted(must_not.items()):
         copies = kernel.by_name.get(name, [])
         n_out = sum(not kernel.in_range(a) for a in copies)
         for src in srcs[n_out:]:
             result(False, f"{src}: {name} lies in the never-probe text, but "
                    f"shell commands and selftests must stay probeable")
-        passed += min(n_out, len(srcs))
-    return passed, failed
+        result.passed += min(n_out, len(srcs))
+    return result.counts()
 
 
 def main():

@@ -132,23 +132,37 @@ def elf_and_list_args(tool):
     return args[0], listing
 
 
+class Tally:
+    """The checks of a checker script (check_nokprobe.py,
+    check_callgraph.py and check_ftrace_sites.py import it from here): call
+    it with (ok, message) for each; a failed one's message is printed after the checker's name.
+    passed and failed count them (a checker may add a run of passes at
+    once)."""
+
+    def __init__(self, name, out=None):
+        self.name, self.out = name, out
+        self.passed = self.failed = 0
+
+    def __call__(self, ok, message):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"{self.name}: {message}", file=self.out or sys.stdout)
+
+    def counts(self):
+        return self.passed, self.failed
+
+
 def check(path):
     """Return (passed, failed), printing each failure."""
-    passed = failed = 0
-
-    def result(ok, message):
-        nonlocal passed, failed
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print(f"check_symtab: {message}")
+    result = Tally("check_symtab")
 
     try:
         table = read_table(Elf(path))
     except (OSError, ValueError, struct.error) as e:
         result(False, f"cannot read the table: {e}")
-        return passed, failed
+        return result.counts()
     expected = nm_symbols(path)
 
     addrs = [entry[0] for entry in table]
@@ -174,7 +188,7 @@ def check(path):
         for _ in range(n):
             result(False, f"{entry[3]}: in the table at {entry[0]:#x} "
                           f"but not in nm")
-    return passed, failed
+    return result.counts()
 
 
 def main():
