@@ -46,14 +46,15 @@ CALL_ROW = 3
 # Whether keys typed before the kernel is up reach its shell.
 TYPED_DURING_BOOT = True
 
-# What `probe show` says of vfs_read's first instruction (stp x29, x30,
-# [sp, #-N]!): a jprobe's hits boost it, and its entry function returns
-# by a branch, with no eret ("jprobe insn" words, "jprobe path"); once a
-# kprobe with a post-handler shares the point, it is emulated in the
-# breakpoint's own exception, with no step ("post-handler path").
+# What `probe show` says of vfs_read's first instruction, the first NOP
+# of its function-tracer call site (docs/ftrace.md): a jprobe's hits
+# emulate it, and its entry function returns by a branch, with no eret
+# ("jprobe insn" words, "jprobe path"); once a kprobe with a
+# post-handler shares the point, it is emulated in the breakpoint's own
+# exception, with no step ("post-handler path").
 VFS_READ_ENTRY = {
-    "jprobe insn": ["emulated as stp through sp", "jprobe returns by branch"],
-    "jprobe path": "boosted",
+    "jprobe insn": ["emulated as nop", "jprobe returns by branch"],
+    "jprobe path": "emulated",
     "post-handler path": "emulated",
 }
 
@@ -81,6 +82,9 @@ REGISTER_DUMP = r"^pc : [0-9a-f]{16}  sp : [0-9a-f]{16}"
 
 # GDB's name of the architecture (`set architecture`).
 GDB_ARCH = "aarch64"
+# How far past a function's symbol GDB says it starts: GCC's DWARF puts
+# its low_pc after the call site's two NOPs (-fpatchable-function-entry).
+GDB_FUNCTION_START = 8
 
 # -- tools/bench.py -----------------------------------------------------
 

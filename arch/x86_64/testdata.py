@@ -71,6 +71,9 @@ REGISTER_DUMP = r"^RIP: [0-9a-f]{16}  RSP: [0-9a-f]{16}"
 
 # GDB's name of the architecture (`set architecture`).
 GDB_ARCH = "i386:x86-64"
+# How far past a function's symbol GDB says it starts (`info address`):
+# nowhere here, as the DWARF starts at the call site's NOP.
+GDB_FUNCTION_START = 0
 
 # -- tools/bench.py -----------------------------------------------------
 

@@ -271,6 +271,17 @@ def step_insmod(ctx):
     info("the kernel placed gdbtest_value at 0x%x" % ctx.addr)
 
 
+# A breakpoint's hit, "Breakpoint 2, ...". On aarch64 GDB may set one
+# at two places of a function, and say "Breakpoint 2.1, 0x... in f ()"
+# for the first: GCC's DWARF starts the function after its call site's
+# NOPs (GDB_FUNCTION_START), so the symbol's own address is a place of
+# its own.
+BREAKPOINT_HIT = r"Breakpoint \d+(?:\.\d+)?, "
+# Where that first place is named by its symbol, gdbtest_init has an
+# alias at its address, module_init's init_module, which GDB may name.
+INIT_FUNCTION = r".*(?:gdbtest_init|init_module) \(\)"
+
+
 def expect(out, pattern, what):
     found = [re.search(pattern, line) for line in out]
     found = [f for f in found if f]
@@ -285,12 +296,13 @@ def step_lx_symbols(ctx):
     expect(out, r"^gdbtest: symbols from .*gdbtest\.ko, \.text at 0x[0-9a-f]+ ", "lx-symbols")
 
     addr = ctx.addr
+    start = addr + archs.testdata(ctx.arch).GDB_FUNCTION_START
     out = g.command("info address gdbtest_value")
     m = expect(out, r'Symbol "gdbtest_value" is a function at address (0x[0-9a-f]+)\.',
                "info address gdbtest_value")
-    check(int(m.group(1), 16) == addr,
-          "info address gdbtest_value: GDB says 0x%x, the kernel 0x%x"
-          % (int(m.group(1), 16), addr))
+    check(int(m.group(1), 16) == start,
+          "info address gdbtest_value: GDB says 0x%x, the kernel 0x%x (GDB_FUNCTION_START %d)"
+          % (int(m.group(1), 16), addr, start - addr))
     out = g.command("info symbol 0x%x" % addr)
     expect(out, r"^gdbtest_value in section \.text of .*gdbtest\.ko$",
            "info symbol 0x%x" % addr)
@@ -313,7 +325,7 @@ def step_lx_symbols_rmmod(ctx):
     check(g is not None, "not run: GDB is not attached")
     g.command("break module_unload")
     out = g.command("continue", on_sent=lambda: m.send("rmmod %s\r" % MODULE))
-    expect(out, r"Breakpoint \d+, module_unload", "continue (then rmmod typed)")
+    expect(out, BREAKPOINT_HIT + r"(?:0x[0-9a-f]+ in )?module_unload", "continue (then rmmod typed)")
     g.command("delete")
     # lx-symbols's breakpoint on symtab_remove_module drops the symbols.
     out = g.command("finish")
@@ -339,7 +351,7 @@ def step_break_in_init(ctx):
     # before init runs, and the pending breakpoint resolves.
     out = g.command("continue", on_sent=lambda: m.send("insmod %s\r" % MODULE))
     expect(out, r"^gdbtest: symbols from .*gdbtest\.ko", "continue (then insmod typed)")
-    expect(out, r"Breakpoint \d+, .*gdbtest_init \(\)", "continue (then insmod typed)")
+    expect(out, BREAKPOINT_HIT + INIT_FUNCTION, "continue (then insmod typed)")
     out = g.command("info symbol $pc")
     # init_module is an alias of gdbtest_init: GDB may name either.
     expect(out, r"^(gdbtest_init|init_module)(\s+\+\s+\d+)? in section \.init\.text of .*gdbtest\.ko$",
@@ -398,7 +410,7 @@ def step_attach_before_boot(ctx):
 
     out = g.command("continue", timeout=BOOT_TIMEOUT + GDB_TIMEOUT, on_sent=type_insmod)
     expect(out, r"^gdbtest: symbols from .*gdbtest\.ko", "continue (boot, then insmod typed)")
-    expect(out, r"Breakpoint \d+, .*gdbtest_init \(\)", "continue (boot, then insmod typed)")
+    expect(out, BREAKPOINT_HIT + INIT_FUNCTION, "continue (boot, then insmod typed)")
     out = g.command("print gdbtest_counter")
     expect(out, r"^\$\d+ = 5$", "print gdbtest_counter in init")
     out = g.command("detach")

@@ -123,7 +123,7 @@ $(eval $(call FUZZ_TARGET,text_cmds,600000,tests/host/text_cmds_host.c \
 # (tests/host/host.mk), seeded with the .ko files the build makes and the
 # broken ones of tools/mkbadmodules.py (`make test` makes both first).
 FUZZ_MODULE_SRCS = $(HOST_LOADER_SRCS) kernel/module/elf_check.c kernel/module/modinfo.c \
-	lib/string.c lib/format.c \
+	lib/string.c lib/format.c lib/sort.c \
 	lib/errno.c arch/$(1)/module_reloc.c build/host/obj-$(1)/exports.c
 FUZZ_MODULE_FLAGS = -Iarch/$(1)/include -Ibuild/$(1)/include $(HOST_LOADER_DEFS)
 $(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call FUZZ_TARGET,module_$(a),200000,\
