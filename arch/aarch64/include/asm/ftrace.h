@@ -15,12 +15,14 @@
  * site overwrites) and the `bl` to the trampoline. */
 #define ARCH_FTRACE_SITE_SIZE 8
 
-/* Whether the site at ip holds the two NOPs it was built with. */
+/* Whether the site at ip holds the two NOPs it was built with. An
+ * instruction is 4-byte aligned, so a site that is not is none (and is
+ * not read: a module's table may say anything, kernel/module/). */
 static inline bool arch_ftrace_site_is_nop(uintptr_t ip)
 {
 	const uint32_t *insn = (const uint32_t *)ip;
 
-	return insn[0] == 0xd503201f && insn[1] == 0xd503201f;
+	return ip % 4 == 0 && insn[0] == 0xd503201f && insn[1] == 0xd503201f;
 }
 
 #endif
