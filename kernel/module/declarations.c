@@ -135,11 +135,6 @@ static int compare_address(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool in_init(const struct module *mod, uintptr_t addr)
-{
-	return addr - mod->init_layout.base < mod->init_layout.size;
-}
-
 /* The function tracer's call sites (kernel/trace/ftrace_sites.h): each
  * must be the NOP at a function's entry in the module's code, as the
  * tracer will patch a call there. Those in init code are left out, as
@@ -169,7 +164,7 @@ static int read_ftrace_sites(const struct load_info *li, struct module *mod)
 			kfree(kept);
 			return -ENOEXEC;
 		}
-		if (!in_init(mod, kept[i]))
+		if (!within_module_init(kept[i], mod))
 			kept[n++] = kept[i];
 	}
 	sort(kept, n, sizeof(*kept), compare_address, NULL);

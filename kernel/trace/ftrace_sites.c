@@ -4,34 +4,25 @@
 
 extern const uintptr_t __start_ftrace_sites[], __stop_ftrace_sites[];
 
-/* The tables: the kernel's first, then the modules' oldest first. */
+/* Every table, the kernel's first, then the modules' oldest first: a
+ * list read under RCU (lib/list.h). It starts with the kernel's table
+ * already in it, linked by the two initializers (the first line only
+ * declares the head, so that the table can point at it). */
+static struct list_node tables;
 static struct ftrace_sites kernel_sites = {
 	.start = __start_ftrace_sites, .end = __stop_ftrace_sites,
+	.node = { &tables, &tables },
 };
-
-static struct ftrace_sites *next_table(const struct ftrace_sites *t)
-{
-	return __atomic_load_n(&t->next, __ATOMIC_ACQUIRE);
-}
+static struct list_node tables = { &kernel_sites.node, &kernel_sites.node };
 
 void ftrace_sites_add(struct ftrace_sites *sites)
 {
-	struct ftrace_sites **link = &kernel_sites.next;
-
-	while (*link)
-		link = &(*link)->next;
-	sites->next = NULL;
-	__atomic_store_n(link, sites, __ATOMIC_RELEASE);
+	list_add_tail_rcu(&sites->node, &tables);
 }
 
 void ftrace_sites_remove(struct ftrace_sites *sites)
 {
-	struct ftrace_sites **link = &kernel_sites.next;
-
-	while (*link && *link != sites)
-		link = &(*link)->next;
-	if (*link)
-		__atomic_store_n(link, sites->next, __ATOMIC_RELEASE);
+	list_del_rcu(&sites->node);
 }
 
 /* Whether the sorted table t holds ip: a binary search. */
@@ -54,7 +45,9 @@ static bool table_has(const struct ftrace_sites *t, uintptr_t ip)
 
 bool ftrace_site_at(uintptr_t ip)
 {
-	for (const struct ftrace_sites *t = &kernel_sites; t; t = next_table(t))
+	const struct ftrace_sites *t;
+
+	list_for_each_entry_rcu(t, &tables, node)
 		if (table_has(t, ip))
 			return true;
 	return false;
@@ -62,7 +55,9 @@ bool ftrace_site_at(uintptr_t ip)
 
 int ftrace_site_nth(uint64_t pos, uintptr_t *ip, const char **module)
 {
-	for (const struct ftrace_sites *t = &kernel_sites; t; t = next_table(t)) {
+	const struct ftrace_sites *t;
+
+	list_for_each_entry_rcu(t, &tables, node) {
 		uint64_t count = (uint64_t)(t->end - t->start);
 
 		if (pos < count) {

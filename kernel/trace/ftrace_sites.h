@@ -11,13 +11,14 @@
 #ifndef KERNEL_TRACE_FTRACE_SITES_H
 #define KERNEL_TRACE_FTRACE_SITES_H
 
+#include "lib/list.h"
 #include "lib/types.h"
 
 /* One table of sites, sorted by address: the addresses [start, end). */
 struct ftrace_sites {
 	const uintptr_t *start, *end;
 	const char *module;	/* the loaded module they are in; NULL: the kernel */
-	struct ftrace_sites *next;
+	struct list_node node;	/* in the list of every table */
 };
 
 /*
