@@ -9,6 +9,7 @@
  *   kernel/probes/arch_probes.h          the probe and optimizer back ends
  *   kernel/probes/tests/probe_selftest_arch.h  the probe selftests' test targets
  *   kernel/module/arch_module.h          the module loader's relocations
+ *   kernel/trace/arch_ftrace.h           the function tracer's site patcher
  *
  * plus the asm/ headers, each arch/<name>/include/asm/<header>.h, whose
  * names portable code uses: the table at the end of this file.

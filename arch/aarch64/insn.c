@@ -14,6 +14,10 @@
  * forms, pointer authentication hints...) are accepted as out of line
  * where they are harmless there: on a CPU without them, the copy raises
  * the same undefined-instruction exception the original would have.
+ *
+ * The helpers a probe hit calls to emulate an instruction are notrace:
+ * a hit must not call the function tracer (tests/host/
+ * check_ftrace_sites.py follows the hit path).
  */
 #include "arch/aarch64/insn.h"
 
@@ -534,7 +538,7 @@ const char *a64_emu_name(enum a64_emu emu)
 	return emu < A64_EMU_COUNT ? names[emu] : "?";
 }
 
-uint64_t a64_pcrel_target(const struct a64_insn *in, uint64_t pc)
+uint64_t notrace a64_pcrel_target(const struct a64_insn *in, uint64_t pc)
 {
 	uint32_t i = in->raw;
 	int64_t adr = sign_extend((bits(i, 23, 5) << 2) | bits(i, 30, 29), 21);
@@ -555,7 +559,7 @@ uint64_t a64_pcrel_target(const struct a64_insn *in, uint64_t pc)
 	}
 }
 
-bool a64_condition_holds(unsigned int cond, uint64_t pstate)
+bool notrace a64_condition_holds(unsigned int cond, uint64_t pstate)
 {
 	bool n = pstate >> 31 & 1, z = pstate >> 30 & 1;
 	bool c = pstate >> 29 & 1, v = pstate >> 28 & 1;
@@ -574,7 +578,7 @@ bool a64_condition_holds(unsigned int cond, uint64_t pstate)
 	return (cond & 1) ? !result : result;	/* odd codes are the negations */
 }
 
-bool a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_value)
+bool notrace a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_value)
 {
 	uint32_t i = in->raw;
 	uint64_t value = bit(i, 31) ? rt_value : (uint32_t)rt_value;	/* sf */
@@ -596,7 +600,7 @@ bool a64_branch_taken(const struct a64_insn *in, uint64_t pstate, uint64_t rt_va
 	}
 }
 
-uint64_t a64_add_sub_imm_result(const struct a64_insn *in, uint64_t rn_value)
+uint64_t notrace a64_add_sub_imm_result(const struct a64_insn *in, uint64_t rn_value)
 {
 	uint32_t i = in->raw;
 	uint64_t imm = (uint64_t)bits(i, 21, 10) << (bit(i, 22) ? 12 : 0);
@@ -654,7 +658,7 @@ uint32_t a64_encode_brk(uint16_t imm)
 	return 0xd4200000 | ((uint32_t)imm << 5);
 }
 
-bool a64_is_brk(uint32_t raw)
+bool notrace a64_is_brk(uint32_t raw)
 {
 	return (raw & 0xffe0001f) == 0xd4200000;
 }

@@ -58,13 +58,7 @@ optprobe_template_value:
 optprobe_template_callback:
 	.quad	optprobe_callback
 optprobe_template_entry:
-	sub	sp, sp, #PT_REGS_SIZE
-	stp	x0, x1, [sp, #16 * 0]
-	mrs	x0, nzcv
-	mrs	x1, daif
-	orr	x0, x0, x1
-	add	x0, x0, #PSR_MODE_EL1H	/* pstate, as SPSR_EL1 would hold it */
-	SAVE_X2_X29
+	SAVE_X0_X29_AND_PSTATE		/* x0: pstate */
 	add	x1, sp, #PT_REGS_SIZE	/* sp as it was at the probed address */
 	stp	x30, x1, [sp, #S_X30]
 	ldr	x2, optprobe_template_pc

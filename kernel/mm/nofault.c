@@ -4,7 +4,9 @@
 #include "kernel/nokprobe.h"
 #include <asm/nofault.h>
 
-int copy_from_kernel_nofault(void *dst, const void *src, size_t n)
+/* notrace: the breakpoint path reads the text with it, and a call site
+ * here, while its int3 is being patched in, would trap for ever. */
+int notrace copy_from_kernel_nofault(void *dst, const void *src, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (arch_load_byte_nofault((uint8_t *)dst + i, (const uint8_t *)src + i))

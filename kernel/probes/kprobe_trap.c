@@ -30,6 +30,7 @@
 #include "kernel/percpu.h"
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/sched.h"
+#include "kernel/trace/ftrace.h"
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
@@ -296,8 +297,8 @@ no_point_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr, bo
 	 * again (point_publish_locked's fence is the other half). */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	pp = point_lookup(addr);
-	if (!pp)
-		return false;
+	if (!pp)	/* a call site's int3 while it changes, or none of ours */
+		return ftrace_site_breakpoint(regs, addr);
 	if (busy)
 		reenter(kcb, pp, regs);
 	else

@@ -1,5 +1,6 @@
 /* The function tracer's call sites: see ftrace_sites.h. */
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/mutex.h"
 #include "lib/errno.h"
 
 extern const uintptr_t __start_ftrace_sites[], __stop_ftrace_sites[];
@@ -15,27 +16,48 @@ static struct ftrace_sites kernel_sites = {
 };
 static struct list_node tables = { &kernel_sites.node, &kernel_sites.node };
 
+/* Held while the list changes, and by whoever walks it to patch. */
+static struct mutex tables_lock = MUTEX_INIT(tables_lock, "ftrace_sites");
+
+void ftrace_sites_lock(void)
+{
+	mutex_lock(&tables_lock);
+}
+
+void ftrace_sites_unlock(void)
+{
+	mutex_unlock(&tables_lock);
+}
+
 void ftrace_sites_add(struct ftrace_sites *sites)
 {
+	ftrace_sites_lock();
 	list_add_tail_rcu(&sites->node, &tables);
+	ftrace_sites_unlock();
 }
 
 void ftrace_sites_remove(struct ftrace_sites *sites)
 {
+	ftrace_sites_lock();
 	list_del_rcu(&sites->node);
+	ftrace_sites_unlock();
 }
 
-/* Whether the sorted table t holds ip: a binary search. */
-static bool table_has(const struct ftrace_sites *t, uintptr_t ip)
+struct list_node *ftrace_sites_tables(void)
 {
-	const uintptr_t *lo = t->start, *hi = t->end;
+	return &tables;
+}
+
+bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
+{
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
-		const uintptr_t *mid = lo + (hi - lo) / 2;
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (*mid == ip)
+		if (ips[mid] == ip)
 			return true;
-		if (*mid < ip)
+		if (ips[mid] < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -43,12 +65,12 @@ static bool table_has(const struct ftrace_sites *t, uintptr_t ip)
 	return false;
 }
 
-bool ftrace_site_at(uintptr_t ip)
+bool notrace ftrace_site_at(uintptr_t ip)
 {
 	const struct ftrace_sites *t;
 
 	list_for_each_entry_rcu(t, &tables, node)
-		if (table_has(t, ip))
+		if (ftrace_ips_have(t->start, (size_t)(t->end - t->start), ip))
 			return true;
 	return false;
 }

@@ -18,17 +18,35 @@
 struct ftrace_sites {
 	const uintptr_t *start, *end;
 	const char *module;	/* the loaded module they are in; NULL: the kernel */
+	/* Per site, whether it is patched into a call (kernel/trace/
+	 * ftrace.c allocates it on its first change, under its lock; the
+	 * table's owner frees it with the table). */
+	uint8_t *on;
 	struct list_node node;	/* in the list of every table */
 };
 
 /*
  * Add a module's table to the sites, after every other, or remove it.
  * The tables are read without a lock (a hit looks its site up); the
- * module loader serializes these calls, and frees a removed table only
- * after a grace period (kernel/rcu.h).
+ * module loader frees a removed table (and its on array) only after a
+ * grace period (kernel/rcu.h). Thread context: they take the lock
+ * below.
  */
 void ftrace_sites_add(struct ftrace_sites *sites);
 void ftrace_sites_remove(struct ftrace_sites *sites);
+
+/* The list of every table, to walk with list_for_each_entry_rcu, or
+ * with list_for_each_entry between ftrace_sites_lock and _unlock, which
+ * keep tables from coming or going (a sleeping lock: the patcher holds
+ * it while it changes the sites of every table). */
+struct list_node *ftrace_sites_tables(void);
+void ftrace_sites_lock(void);
+void ftrace_sites_unlock(void);
+
+/* Whether the n sorted addresses at ips hold ip: a binary search, for
+ * a table of sites or a set of them (kernel/trace/ftrace.h). notrace:
+ * a call from a site runs it. */
+bool ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip);
 
 /* Whether ip is a call site: the entry of a function that can be
  * traced. Inside an RCU read-side section, or with modules held still. */

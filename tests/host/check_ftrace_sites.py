@@ -20,7 +20,13 @@ checks it against the ELF and the objects:
                    text (.entry.text, .kprobes.text: __kprobes is
                    notrace too);
   notrace code     no function defined with notrace in the sources (nor
-                   a compiler clone of one, fn.part.0) has a site.
+                   a compiler clone of one, fn.part.0) has a site;
+  the hit path     no function that the trampoline's C entry or the
+                   breakpoint path reaches by direct calls has a site
+                   (the call graph of check_callgraph.py), up to a
+                   panic, which ends the kernel: a site there would call
+                   the tracer from inside itself, or, while its int3 is
+                   being patched in on x86_64, trap for ever.
 
 Each counts as one check. Prints one line per problem, then
 `check_ftrace_sites: N passed, N failed`; exits with 1 if any failed.
@@ -34,6 +40,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_nokprobe import COMMENT, FUNCTION_TYPES, elf_arch, pick_nm, run_nm, sources  # noqa: E402
 from check_symtab import Elf, Tally, elf_and_list_args  # noqa: E402
+from check_callgraph import kernel_graph  # noqa: E402
 
 # The bytes of an untraced site, and the section the compiler records
 # sites in (arch/ARCH/include/asm/ftrace.h says the same).
@@ -44,6 +51,30 @@ RECORDS = {"x86_64": "__mcount_loc", "aarch64": "__patchable_function_entries"}
 # A definition written with notrace: the attribute, then the rest of the
 # declaration up to the function's name and parameters, then its body.
 NOTRACE_DEFINITION = re.compile(r"\bnotrace\b[^;{}()]*?\b(\w+)\s*\([^;{}]*\)\s*\{")
+
+# Where the hit path starts (kernel/trace/ftrace.c, kernel/probes/
+# kprobe_trap.c), and the functions it is not followed into.
+HIT_PATH_ROOTS = ("ftrace_dispatch", "ftrace_site_breakpoint", "kprobe_breakpoint_handler",
+                  "kprobe_singlestep_handler", "kprobe_fault_handler")
+HIT_PATH_ENDS = ("panic", "trap_panic")
+
+
+def hit_path(path):
+    """{function: the function that first calls it} for every function
+    the roots reach by direct calls, the roots too."""
+    graph = kernel_graph(path)
+    by_name = {f.name: f for f in graph.functions}
+    caller = {name: None for name in HIT_PATH_ROOTS if name in by_name}
+    todo = [by_name[name] for name in caller]
+    while todo:
+        f = todo.pop()
+        if f.name in HIT_PATH_ENDS:
+            continue
+        for callee in graph.calls.get(f, {}):
+            if callee.name not in caller:
+                caller[callee.name] = f.name
+                todo.append(callee)
+    return {by_name[name]: via for name, via in caller.items()}
 
 
 def read_sites(elf, value):
@@ -117,6 +148,13 @@ def check(path, listing=False):
         for name in names:
             if name.split(".")[0] in notrace:
                 result(addr not in site_set, f"{name}: written notrace, but has a site")
+
+    reached = hit_path(path)
+    result(len(reached) >= len(HIT_PATH_ROOTS), "the hit path's roots are not all in the kernel")
+    for f, via in sorted(reached.items(), key=lambda item: item[0].name):
+        if f.name not in HIT_PATH_ENDS:
+            result(f.start not in site_set, f"{f.name}: on the hit path (called by {via}), "
+                   "but has a site: mark it notrace")
     return result.counts()
 
 

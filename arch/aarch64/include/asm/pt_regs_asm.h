@@ -9,6 +9,9 @@
 #ifndef ASM_PT_REGS_ASM_H
 #define ASM_PT_REGS_ASM_H
 
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+
 .macro SAVE_X2_X29
 	stp	x2, x3, [sp, #16 * 1]
 	stp	x4, x5, [sp, #16 * 2]
@@ -41,6 +44,21 @@
 	ldp	x24, x25, [\base, #16 * 12]
 	ldp	x26, x27, [\base, #16 * 13]
 	ldp	x28, x29, [\base, #16 * 14]
+.endm
+
+/* For code a branch enters rather than an exception (the optimizer's
+ * detour buffer, the function tracer's trampoline): make room for a
+ * struct pt_regs below sp, save x0-x29 in it, and leave in x0 the pstate
+ * SPSR_EL1 would hold (the condition flags and interrupt masks, at EL1).
+ * Nothing before it may change the flags. */
+.macro SAVE_X0_X29_AND_PSTATE
+	sub	sp, sp, #PT_REGS_SIZE
+	stp	x0, x1, [sp, #16 * 0]
+	mrs	x0, nzcv
+	mrs	x1, daif
+	orr	x0, x0, x1
+	add	x0, x0, #PSR_MODE_EL1H
+	SAVE_X2_X29
 .endm
 
 #endif

@@ -1,0 +1,103 @@
+/* aarch64's call-site patcher (kernel/trace/arch_ftrace.h).
+ *
+ * A site is two words. Off, both are NOPs. On, the first is `mov x9,
+ * x30`, keeping the function's return address that the second, `bl
+ * ftrace_caller`, overwrites. The architecture lets one CPU change an
+ * instruction while others run it only between a few kinds (B, BL, NOP,
+ * BRK among them), so the second word turns NOP <-> BL with one aligned
+ * store, but the first, NOP <-> MOV, is written while the other CPUs are
+ * stopped (text_poke_stopped, which a batch does 64 at a time). Turning
+ * on, every mov is written and synced before any bl, so that no CPU runs
+ * the bl without it; turning off, every bl is gone before its mov goes,
+ * so that a site off is the two NOPs again, as the compiler made it.
+ *
+ * A bl reaches 128 MiB. Modules live in the executable region, farther
+ * than that from the kernel (asm/layout.h), so their sites call a
+ * veneer in that region, made on the first call, which branches on. */
+#include "kernel/trace/arch_ftrace.h"
+#include "kernel/mm/execmem.h"
+#include "kernel/mm/text_patch.h"
+#include "lib/errno.h"
+#include <asm/ftrace.h>
+
+#define A64_NOP 0xd503201fu
+#define A64_MOV_X9_X30 0xaa1e03e9u	/* orr x9, xzr, x30 */
+#define A64_BL 0x94000000u
+#define BL_REACH (128l << 20)
+
+extern char ftrace_caller[];
+
+/* ldr x16, 8; br x16; .quad ftrace_caller: for the modules' sites. */
+static uintptr_t veneer;
+
+static int make_veneer(void)
+{
+	uint32_t code[4] = { 0x58000050u, 0xd61f0200u,
+			     (uint32_t)(uintptr_t)ftrace_caller,
+			     (uint32_t)((uintptr_t)ftrace_caller >> 32) };
+	void *page;
+
+	if (veneer)
+		return 0;
+	page = execmem_alloc_page();
+	if (!page)
+		return -ENOMEM;
+	if (text_poke(page, code, sizeof(code)))
+		return -EFAULT;
+	veneer = (uintptr_t)page;
+	return 0;
+}
+
+static bool in_reach(uintptr_t from, uintptr_t to)
+{
+	long off = (long)(to - from);
+
+	return off >= -BL_REACH && off < BL_REACH;
+}
+
+/* The second word of a site that ch turns on or off. */
+static int second_word(const struct ftrace_change *ch, uint32_t *word)
+{
+	uintptr_t from = ch->ip + 4, to = (uintptr_t)ftrace_caller;
+	int err;
+
+	if (!ch->on) {
+		*word = A64_NOP;
+		return 0;
+	}
+	if (!in_reach(from, to)) {
+		if ((err = make_veneer()))
+			return err;
+		to = veneer;
+	}
+	*word = A64_BL | (((uint32_t)((to - from) >> 2)) & 0x3ffffff);
+	return 0;
+}
+
+/* Write the first word of every site changes turn on (as_on) or off. */
+static int first_words(const struct ftrace_change *changes, size_t n, bool as_on)
+{
+	static const uint32_t mov = A64_MOV_X9_X30, nop = A64_NOP;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		if (changes[i].on == as_on)
+			err = text_poke_stopped((void *)changes[i].ip, as_on ? &mov : &nop, 4);
+	text_poke_sync();
+	return err;
+}
+
+int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
+{
+	int err = first_words(changes, n, true);
+
+	for (size_t i = 0; i < n && !err; i++) {
+		uint32_t word;
+
+		err = second_word(&changes[i], &word);
+		if (!err)
+			err = text_poke((void *)(changes[i].ip + 4), &word, sizeof(word));
+	}
+	text_poke_sync();
+	return err ? err : first_words(changes, n, false);
+}

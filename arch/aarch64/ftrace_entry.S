@@ -1,0 +1,48 @@
+/*
+ * aarch64's function-tracer trampoline: what a patched call site calls
+ * (arch/aarch64/ftrace.c). The site is `mov x9, x30; bl ftrace_caller`,
+ * so at entry x30 is the address past the site and x9 the function's
+ * own return address. It builds the struct pt_regs a BRK at the
+ * function's first instruction would (asm/ptrace.h), with x30 the
+ * function's return address, sp as the function entered with it and pc
+ * where it goes on (past the site), calls ftrace_dispatch(ip,
+ * parent_ip, regs) (kernel/trace/ftrace.h), restores the registers and
+ * the condition flags from regs, and branches to regs->pc: past the
+ * site, or wherever a callback moved it. x16, which the procedure call
+ * standard lets any call clobber before a function's first instruction
+ * (a veneer's register), carries the target. Interrupts stay as the
+ * function had them.
+ */
+#include <asm/pt_regs_asm.h>
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+
+	.text
+	.globl ftrace_caller
+	.type ftrace_caller, %function
+	.balign 4
+ftrace_caller:
+	SAVE_X0_X29_AND_PSTATE		/* x0: pstate */
+	add	x1, sp, #PT_REGS_SIZE	/* sp as the function entered with it */
+	stp	x9, x1, [sp, #S_X30]	/* x30: the function's return address */
+	stp	x30, x0, [sp, #S_PC]	/* pc past the site, pstate */
+	stp	xzr, xzr, [sp, #S_ESR]
+	stp	xzr, xzr, [sp, #S_VECTOR]
+	stp	x29, x30, [sp, #S_FRAME] /* a frame record, for backtraces */
+	add	x29, sp, #S_FRAME
+	sub	x0, x30, #8		/* ip: the site, the function's address */
+	mov	x1, x9			/* parent_ip */
+	mov	x2, sp			/* regs */
+	bl	ftrace_dispatch
+	.globl ftrace_dispatch_return
+ftrace_dispatch_return:
+	ldr	x0, [sp, #S_PSTATE]
+	and	x0, x0, #0xf0000000	/* N, Z, C, V */
+	msr	nzcv, x0
+	LOAD_X2_X29
+	ldr	x30, [sp, #S_X30]
+	ldr	x16, [sp, #S_PC]	/* after x2-x29, which hold x16 too */
+	ldp	x0, x1, [sp, #16 * 0]
+	add	sp, sp, #PT_REGS_SIZE	/* add, not adds: the flags stay */
+	br	x16
+	.size ftrace_caller, . - ftrace_caller

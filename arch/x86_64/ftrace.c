@@ -1,0 +1,59 @@
+/* x86_64's call-site patcher (kernel/trace/arch_ftrace.h).
+ *
+ * A site is the 5-byte NOP `0f 1f 44 00 00` or the 5-byte `call
+ * ftrace_caller` (e8 and a 32-bit displacement: every site, the
+ * kernel's and the modules', lies within 2 GiB of the trampoline,
+ * asm/layout.h). Five bytes cannot change at once while other CPUs may
+ * be running them, so each change goes in three steps, each seen by
+ * every CPU before the next (text_poke_sync): an int3 on the first
+ * byte, so that no CPU starts the instruction while it is half written
+ * (the int3 resumes past the site, as if it were the NOP:
+ * ftrace_site_breakpoint); the last four bytes; then the first. The
+ * steps are taken for every changing site together, so that turning on
+ * a thousand sites costs three rounds of syncing, not three thousand. */
+#include "kernel/trace/arch_ftrace.h"
+#include "kernel/mm/text_patch.h"
+#include <asm/ftrace.h>
+
+#define INT3 0xcc
+#define CALL_REL32 0xe8
+
+extern char ftrace_caller[];
+
+static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+
+/* The five bytes a site holds when ch is made. */
+static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
+{
+	int32_t rel = (int32_t)((uintptr_t)ftrace_caller - (ch->ip + ARCH_FTRACE_SITE_SIZE));
+
+	if (!ch->on) {
+		for (int i = 0; i < ARCH_FTRACE_SITE_SIZE; i++)
+			out[i] = site_nop[i];
+		return;
+	}
+	out[0] = CALL_REL32;
+	for (int i = 0; i < 4; i++)
+		out[1 + i] = (uint8_t)((uint32_t)rel >> (8 * i));
+}
+
+int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
+{
+	static const uint8_t int3 = INT3;
+	uint8_t bytes[ARCH_FTRACE_SITE_SIZE];
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err; i++)
+		err = text_poke((void *)changes[i].ip, &int3, 1);
+	text_poke_sync();
+	for (size_t i = 0; i < n && !err; i++) {
+		new_bytes(&changes[i], bytes);
+		err = text_poke((void *)(changes[i].ip + 1), bytes + 1, ARCH_FTRACE_SITE_SIZE - 1);
+	}
+	text_poke_sync();
+	for (size_t i = 0; i < n && !err; i++) {
+		new_bytes(&changes[i], bytes);
+		err = text_poke((void *)changes[i].ip, bytes, 1);
+	}
+	return err;
+}

@@ -1,0 +1,57 @@
+/*
+ * x86_64's function-tracer trampoline: what a patched call site calls
+ * (arch/x86_64/ftrace.c). It builds the struct pt_regs a breakpoint at
+ * the function's first byte would (asm/ptrace.h), with rip where the
+ * function goes on (past the site) and rsp as the function entered
+ * with it, calls ftrace_dispatch(ip, parent_ip, regs)
+ * (kernel/trace/ftrace.h), restores every register from regs, and
+ * returns to regs->rip: past the site, or wherever a callback moved it
+ * (a kprobe's pre-handler that changes the instruction pointer and
+ * returns 1, or regs_return_from_entry, which pops the return address
+ * too). The way back is a ret from the word just below regs->rsp, into
+ * which regs->rip is written first: so a callback may move rsp up,
+ * never down into this frame.
+ *
+ * At entry, 0(%rsp) is the return address past the site and 8(%rsp)
+ * the function's own return address, into its caller. Order matters:
+ * nothing may change the flags before pushfq has saved them.
+ * Interrupts stay as the function had them.
+ */
+#include <asm/pt_regs_asm.h>
+
+#define REGS_RIP (17 * 8)
+#define REGS_RSP (20 * 8)
+#define REGS_SIZE (22 * 8)
+
+	.text
+	.globl ftrace_caller
+	.type ftrace_caller, @function
+ftrace_caller:
+	pushq $0x10			/* ss */
+	pushq %rsp			/* rsp, 16 too low: fixed below */
+	pushfq				/* rflags, untouched so far */
+	addq $16, 8(%rsp)		/* rsp as the function entered with it */
+	pushq $0x08			/* cs */
+	pushq 32(%rsp)			/* rip: past the site */
+	pushq $0			/* error code */
+	pushq $3			/* vector: as for the breakpoint */
+	PUSH_GPRS
+	cld
+	movq REGS_SIZE(%rsp), %rdi
+	subq $5, %rdi			/* ip: the site, the function's address */
+	movq REGS_SIZE + 8(%rsp), %rsi	/* parent_ip */
+	movq %rsp, %rdx			/* regs */
+	call ftrace_dispatch
+	.globl ftrace_dispatch_return
+ftrace_dispatch_return:
+	movq REGS_RSP(%rsp), %rcx
+	subq $8, %rcx			/* the word the ret reads */
+	movq REGS_RIP(%rsp), %rax
+	movq %rax, (%rcx)
+	movq %rcx, REGS_RSP(%rsp)
+	POP_GPRS
+	leaq 32(%rsp), %rsp		/* vector, error code, rip, cs */
+	popfq
+	popq %rsp			/* the ret's word: pop sets rsp to it */
+	ret
+	.size ftrace_caller, . - ftrace_caller

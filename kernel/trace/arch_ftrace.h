@@ -1,0 +1,24 @@
+/* The function tracer's part of the architecture contract (listed in
+ * kernel/arch.h): patching call sites, and the trampoline they call.
+ * The core (kernel/trace/ftrace.c) decides which sites change; the back
+ * end (arch/ARCH/ftrace.c, ftrace_entry.S) knows the instructions. */
+#ifndef KERNEL_TRACE_ARCH_FTRACE_H
+#define KERNEL_TRACE_ARCH_FTRACE_H
+
+#include "lib/types.h"
+
+/* One site to change: its address, and whether it is to call the
+ * trampoline (true) or be the NOP again. */
+struct ftrace_change {
+	uintptr_t ip;
+	bool on;
+};
+
+/* Make every change, inside the caller's text_poke batch, in the steps
+ * the architecture's rules for code other CPUs run need: on x86_64 an
+ * int3 on each site first, then the tail, then the head, each step
+ * synced; on aarch64 the `mov x9, x30` written once while the other
+ * CPUs are stopped, then the single-word bl or NOP. 0, or -EFAULT. */
+int arch_ftrace_apply(const struct ftrace_change *changes, size_t n);
+
+#endif

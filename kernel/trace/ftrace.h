@@ -1,0 +1,68 @@
+/* Calls from the compiler's call sites (docs/ftrace.md).
+ *
+ * A user of the sites (the function tracer, kprobes on a function's
+ * entry) registers a struct ftrace_ops: a callback and the sites it
+ * wants. A site some ops wants is patched into a call of the
+ * architecture's trampoline, which saves the registers as a trap would
+ * and calls ftrace_dispatch; a site no ops wants is the NOP again. All
+ * the sites that change with one registration change in one text_poke
+ * batch (kernel/mm/text_patch.h), the other CPUs running meanwhile. */
+#ifndef KERNEL_TRACE_FTRACE_H
+#define KERNEL_TRACE_FTRACE_H
+
+#include "lib/list.h"
+#include "lib/types.h"
+
+struct pt_regs;
+struct ftrace_ops;
+
+/* Called from a site with the site's address (its function's), the
+ * return address into the function's caller and the registers at the
+ * function's entry. regs->ip is where the function goes on: a callback
+ * with FTRACE_OPS_IPMODIFY may change it (and the registers) to make the
+ * call go elsewhere. Runs with preemption off, interrupts as the traced
+ * code had them; must be notrace and reach only notrace code. */
+typedef void (*ftrace_func)(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops *ops,
+			    struct pt_regs *regs);
+
+/* A set of sites: count addresses, sorted. Never changed once an ops
+ * holds it (a call may be reading it): a change replaces it whole. */
+struct ftrace_site_set {
+	size_t count;
+	uintptr_t ips[];
+};
+
+struct ftrace_ops {
+	ftrace_func func;
+	unsigned int flags;		/* FTRACE_OPS_* */
+	/* The sites it wants: those of filter (NULL: every site) not in
+	 * exclude (NULL: none); set_ftrace_filter and set_ftrace_notrace. */
+	struct ftrace_site_set *filter, *exclude;
+	uint64_t missed;		/* calls the recursion guard dropped */
+	struct list_node node;		/* in the list of registered ops */
+};
+#define FTRACE_OPS_IPMODIFY 1	/* the callback may change regs->ip */
+
+/* Start calling ops->func from every site it wants (an ops registered
+ * once at a time), or stop and return once no CPU can still be in the
+ * callback. 0, -ENOMEM, or -EFAULT (a site could not be written).
+ * Thread context; they sleep. */
+int register_ftrace_function(struct ftrace_ops *ops);
+int unregister_ftrace_function(struct ftrace_ops *ops);
+
+/* Replace a registered (or not) ops's filter or exclude set with set
+ * (a kmalloc'ed one the ops now owns, or NULL), free the old one once
+ * no call reads it, and patch the sites that change. 0 or -ENOMEM. */
+int ftrace_set_filter(struct ftrace_ops *ops, struct ftrace_site_set *set);
+int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set);
+
+/* The trampoline's call: run every registered ops that wants ip. */
+void ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *regs);
+
+/* Called by the breakpoint path for a breakpoint no probe owns: if it
+ * is at a site this CPU's patcher is changing in steps (x86_64's int3
+ * protocol), resume past the site as if it were the NOP, and return
+ * true. */
+bool ftrace_site_breakpoint(struct pt_regs *regs, uintptr_t addr);
+
+#endif
