@@ -14,13 +14,13 @@
 #include "kernel/trace/arch_ftrace.h"
 #include "kernel/mm/text_patch.h"
 #include <asm/ftrace.h>
+#include <asm/kprobes.h>	/* BREAKPOINT_INSN */
 
-#define INT3 0xcc
 #define CALL_REL32 0xe8
 
 extern char ftrace_caller[];
 
-static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
 
 /* The five bytes a site holds when ch is made. */
 static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
@@ -39,7 +39,7 @@ static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
 
 int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
 {
-	static const uint8_t int3 = INT3;
+	static const uint8_t int3 = BREAKPOINT_INSN;
 	uint8_t bytes[ARCH_FTRACE_SITE_SIZE];
 	int err = 0;
 

@@ -15,8 +15,6 @@
 #include "kernel/trace/ftrace.h"
 #include "kernel/trace/arch_ftrace.h"
 #include "kernel/trace/ftrace_sites.h"
-#include <asm/ftrace.h>
-#include <asm/ptrace.h>
 #include "kernel/mm/heap.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/mutex.h"
@@ -24,6 +22,8 @@
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
+#include <asm/ftrace.h>
+#include <asm/ptrace.h>
 
 static struct mutex ftrace_lock = MUTEX_INIT(ftrace_lock, "ftrace");
 static LIST_HEAD(ops_list);

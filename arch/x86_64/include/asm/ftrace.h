@@ -15,11 +15,12 @@
  * `nopl 0(%rax,%rax,1)` while untraced, where -pg alone would have put
  * `call __fentry__`. */
 #define ARCH_FTRACE_SITE_SIZE 5
+#define FTRACE_SITE_NOP { 0x0f, 0x1f, 0x44, 0x00, 0x00 }	/* the bytes of that NOP */
 
 /* Whether the site at ip holds the NOP it was built with. */
 static inline bool arch_ftrace_site_is_nop(uintptr_t ip)
 {
-	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
 
 	return memcmp((const void *)ip, nop, sizeof(nop)) == 0;
 }
