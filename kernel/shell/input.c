@@ -13,7 +13,8 @@
  * /etc/motd`, each time with a count of FIRST_PIECE. Bytes already used
  * are dropped from the buffer's front before it is filled again, so it
  * holds one piece and the line being cut; it grows only for a line
- * longer than that. */
+ * longer than that, and then to twice its size at least, so that an
+ * 8 MB line costs a few copies of itself, not one per piece. */
 #include "kernel/shell/input.h"
 #include "kernel/cmd_output.h"
 #include "kernel/fs/vfs.h"
@@ -60,6 +61,7 @@ static int make_room(struct input *in)
 	size_t unused = in->end - in->start;
 	size_t need = unused + in->piece;
 	char *bigger;
+	size_t size;
 
 	if (in->start && in->buf) {
 		memmove(in->buf, in->buf + in->start, unused);
@@ -68,7 +70,8 @@ static int make_room(struct input *in)
 	}
 	if (need <= in->size)
 		return 0;
-	bigger = kmalloc(need);
+	size = MAX(need, 2 * in->size);
+	bigger = kmalloc(size);
 	if (!bigger)
 		return -ENOMEM;
 	if (unused)
@@ -76,7 +79,7 @@ static int make_room(struct input *in)
 	kfree(in->buf);
 	in->buf = bigger;
 	in->text = bigger;
-	in->size = need;
+	in->size = size;
 	return 0;
 }
 
@@ -122,15 +125,23 @@ void input_rewind(struct input *in)
 	in->start = 0;
 }
 
+/* A line longer than the pieces read so far takes a fill per piece:
+ * only the new piece is searched for its end (searched counts the bytes
+ * after in->start already looked at, which a fill's move keeps), and
+ * each asks whether to stop, so that a Ctrl-C comes through while an
+ * 8 MB line is still being read. */
 bool input_line(struct input *in, struct line *line)
 {
 	const char *nl;
+	size_t searched = 0;
 
-	if (cmd_should_stop())
-		return false;
 	for (;;) {
-		nl = in->end > in->start ? memchr(in->text + in->start, '\n', in->end - in->start)
-					 : NULL;
+		if (cmd_should_stop())
+			return false;
+		nl = in->end - in->start > searched
+			     ? memchr(in->text + in->start + searched, '\n', in->end - in->start - searched)
+			     : NULL;
+		searched = in->end - in->start;
 		if (nl || !fill(in))
 			break;
 	}
