@@ -23,12 +23,14 @@ this order:
 
 Two parts run at once (--jobs, default 2: the machines this runs on have
 two cores), taken in that order; parts that share a lane never run
-together. Every part that boots QEMU is in one lane: two machines of
-four emulated CPUs each on two cores slow each other past the timeouts
-of the tests that wait for a guest (a Ctrl-C answered within seconds, a
-selftest within ten minutes), so the host tests and the fuzzer run
-beside a boot part instead. host and fuzz (two makes in one tree) are
-another lane.
+together. The boot parts, whose machines have four CPUs, are one lane:
+two such machines on two cores slow each other past the timeouts of the
+tests that wait for a guest (a Ctrl-C answered within seconds, a
+selftest within ten minutes). The other parts that boot QEMU are a
+second lane, which runs beside a boot part: the host tests and the
+fuzzer first (host and fuzz, two makes in one tree, are a third lane),
+then the rest, so that the two boot parts, the longest, run end to end
+from the start with the rest beside them.
 With more than one job, a part's output is shown whole when it ends, so
 that two parts' lines never mix; with --jobs 1, as it comes.
 
@@ -162,7 +164,9 @@ def make_parts(archs, only, boot_tests):
                               r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
                               CRASH_TIMEOUT))
         for part in parts[first:]:
-            if not part.name.startswith("symtab"):
+            if part.name.startswith("boot"):
+                part.lane = "smp"
+            elif not part.name.startswith("symtab"):
                 part.lane = "qemu"
     return parts
 

@@ -517,14 +517,25 @@ class Machine:
             skip = len(self._raw_from(start))
         self.send(line + "\r")
         found = []
+        # Looking for the prompt: in the chunks not yet looked at, after
+        # the end of those that were (a prompt may be cut in two by a
+        # read). A flood of noise (200,000 printed hits in one command)
+        # comes in thousands of chunks, and searching all of the text
+        # again for each one took minutes.
+        search = {"chunks": len(self.raw), "tail": self._raw_from(start)[skip:],
+                  "prompt": False}
 
         def ready():
-            text = self._raw_from(start)
-            # Cutting the noise costs more than looking for the prompt,
-            # and a command under a flood of noise receives many chunks.
-            if text.find(PROMPT, skip) < 0:
-                return False
-            text = text.replace("\r", "")
+            if not search["prompt"]:
+                piece = search["tail"] + "".join(self.raw[search["chunks"]:])
+                search["chunks"] = len(self.raw)
+                search["tail"] = piece[-(len(PROMPT) - 1):]
+                search["prompt"] = PROMPT in piece
+                if not search["prompt"]:
+                    return False
+            # Cutting the noise costs more than looking for the prompt:
+            # it waits for one.
+            text = self._raw_from(start).replace("\r", "")
             kept = noise.sub("", text)
             end = kept.find("\n" + PROMPT)
             if end < 0:
