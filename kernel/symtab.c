@@ -268,22 +268,26 @@ int sym_at(uint64_t pos, struct symbol *out)
 
 /* Name addr by the symbol that contains lookup (addr itself, or for a
  * return address the byte before it). */
+/* How much of a symbol's place format_symbolic writes. */
+enum sym_form { SYM_NAME, SYM_OFFSET, SYM_OFFSET_SIZE };
+
 static void format_symbolic(uintptr_t addr, uintptr_t lookup, char *buf, size_t size,
-			    bool with_size)
+			    enum sym_form form)
 {
 	struct symbol sym;
-
 	int n;
 
 	if (sym_by_addr(lookup, &sym) < 0) {
 		snprintf(buf, size, "%p", (void *)addr);
 		return;
 	}
-	if (with_size)
+	if (form == SYM_OFFSET_SIZE)
 		n = snprintf(buf, size, "%s+0x%lx/0x%lx", sym.name,
 			     (unsigned long)(addr - sym.addr), (unsigned long)sym.size);
-	else
+	else if (form == SYM_OFFSET)
 		n = snprintf(buf, size, "%s+0x%lx", sym.name, (unsigned long)(addr - sym.addr));
+	else
+		n = snprintf(buf, size, "%s", sym.name);
 	if (sym.module && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n, " [%s]", sym.module);
 }
@@ -292,7 +296,7 @@ static void format_symbolic(uintptr_t addr, uintptr_t lookup, char *buf, size_t 
  * form Linux uses in backtraces. An unknown address prints as %p does. */
 void sym_format(uintptr_t addr, char *buf, size_t size)
 {
-	format_symbolic(addr, addr, buf, size, true);
+	format_symbolic(addr, addr, buf, size, SYM_OFFSET_SIZE);
 }
 
 /* A return address follows its call instruction. When the call is the
@@ -301,13 +305,23 @@ void sym_format(uintptr_t addr, char *buf, size_t size)
  * function holding the byte before it, the call itself. */
 void sym_format_return(uintptr_t ret, char *buf, size_t size)
 {
-	format_symbolic(ret, ret - 1, buf, size, true);
+	format_symbolic(ret, ret - 1, buf, size, SYM_OFFSET_SIZE);
 }
 
 /* "vfs_read+0x5": the form of the kprobes list. */
 void sym_format_offset(uintptr_t addr, char *buf, size_t size)
 {
-	format_symbolic(addr, addr, buf, size, false);
+	format_symbolic(addr, addr, buf, size, SYM_OFFSET);
+}
+
+void sym_format_name(uintptr_t addr, char *buf, size_t size)
+{
+	format_symbolic(addr, addr, buf, size, SYM_NAME);
+}
+
+void sym_format_caller(uintptr_t ret, char *buf, size_t size)
+{
+	format_symbolic(ret, ret - 1, buf, size, SYM_NAME);
 }
 
 int sym_clone_origin(const char *name, struct symbol *orig)

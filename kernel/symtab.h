@@ -124,6 +124,10 @@ void sym_format(uintptr_t addr, char *buf, size_t size);
 void sym_format_return(uintptr_t ret, char *buf, size_t size);
 /* The same without the size: "name+0xoff". */
 void sym_format_offset(uintptr_t addr, char *buf, size_t size);
+/* The name alone (Linux's %ps): "vfs_read", "name [module]". And the
+ * name of the function a return address returns into. */
+void sym_format_name(uintptr_t addr, char *buf, size_t size);
+void sym_format_caller(uintptr_t ret, char *buf, size_t size);
 /* If name is a compiler's clone of a function (GCC names them
  * fn.part.0, fn.constprop.0, fn.isra.0, fn.cold), look up fn into
  * *orig and return 0; -ENOENT otherwise. */

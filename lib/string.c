@@ -3,7 +3,9 @@
  * These are plain byte-at-a-time versions, easy to read and obviously
  * correct: the kernel handles little data. The one exception is memcpy,
  * which moves whole words, because a probe hit may copy registers and
- * stack with it. */
+ * stack with it. memcpy, memmove and memset are notrace: every path
+ * calls them, the function tracer's record-writing one too (as Linux's,
+ * in assembly, have no call site). */
 #include "lib/string.h"
 /* Each function is exported to modules (EXPORT_SYMBOL): they call them,
  * and GCC may emit calls to memcpy, memset and memmove for a structure
@@ -45,7 +47,7 @@ static inline void copy_pair(unsigned char *d, const unsigned char *s)
 /* Eight words at a time, then pairs, a word, and bytes: the probes layer
  * copies registers this way on every jprobe hit, where a byte loop would
  * be the largest cost and the loop's own counting the next largest. */
-NO_LOOP_TO_CALL void *memcpy(void *dst, const void *src, size_t n)
+NO_LOOP_TO_CALL notrace void *memcpy(void *dst, const void *src, size_t n)
 {
 	const size_t w = sizeof(uint64_t);
 	unsigned char *d = dst;
@@ -72,7 +74,7 @@ EXPORT_SYMBOL(memcpy);
 /* Like memcpy, but the regions may overlap: copy backwards when the
  * destination starts inside the source so no byte is overwritten before
  * it has been read. */
-NO_LOOP_TO_CALL void *memmove(void *dst, const void *src, size_t n)
+NO_LOOP_TO_CALL notrace void *memmove(void *dst, const void *src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
@@ -94,7 +96,7 @@ EXPORT_SYMBOL(memmove);
  * way by every kzalloc and, on x86_64, for every instruction decoded
  * (insn_decode), where a byte loop ran (and, with lib/ probed at every
  * instruction, hit) eight times as often. */
-NO_LOOP_TO_CALL void *memset(void *dst, int c, size_t n)
+NO_LOOP_TO_CALL notrace void *memset(void *dst, int c, size_t n)
 {
 	const uint64_t word = 0x0101010101010101ULL * (unsigned char)c;
 	unsigned char *d = dst;

@@ -8,7 +8,7 @@
 /* The virtual counter: it ticks at CNTFRQ_EL0 (62.5 MHz under QEMU), not
  * at the CPU clock, but it is monotonic and readable at any time. The
  * ISB keeps the read from happening earlier than the code before it. */
-uint64_t arch_cycles(void)
+uint64_t notrace arch_cycles(void)
 {
 	isb();
 	return read_sysreg(cntvct_el0);

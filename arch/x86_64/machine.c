@@ -8,7 +8,7 @@
  * writing v makes QEMU exit with status (v << 1) | 1. */
 #define DEBUG_EXIT_PORT 0xf4
 
-uint64_t arch_cycles(void)
+uint64_t notrace arch_cycles(void)
 {
 	uint32_t lo, hi;
 

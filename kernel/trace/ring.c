@@ -108,7 +108,7 @@ static inline uint64_t data_word(const unsigned char *bytes, size_t n)
 
 /* Never probed: a probe inside a write would run its handler's own
  * writes to this ring in the middle of this one. */
-int ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len)
+int notrace ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len)
 {
 	uint32_t size = HEADER_BYTES + (uint32_t)ALIGN_UP(len, WORD);
 	uint64_t pos = r->tail, pad = r->size - pos % r->size;

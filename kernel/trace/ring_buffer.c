@@ -36,7 +36,7 @@ void ring_buffer_destroy(struct ring_buffer *rb)
 	kfree(rb);
 }
 
-int ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len)
+int notrace ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len)
 {
 	unsigned long flags;
 	int err;

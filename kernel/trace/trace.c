@@ -29,7 +29,7 @@ static uint64_t dropped[MAX_CPUS], dropped_before[MAX_CPUS];
 extern const struct trace_kind __start_trace_kinds[], __stop_trace_kinds[];
 
 /* The common fields of a record made now. */
-static void fill_entry(struct trace_entry *e, unsigned long irq_flags)
+static void notrace fill_entry(struct trace_entry *e, unsigned long irq_flags)
 {
 	const struct thread *self = current_thread();
 
@@ -42,7 +42,7 @@ static void fill_entry(struct trace_entry *e, unsigned long irq_flags)
 }
 NOKPROBE_SYMBOL(fill_entry);
 
-int trace_write(enum trace_type type, const void *body, size_t len)
+int notrace trace_write(enum trace_type type, const void *body, size_t len)
 {
 	struct {
 		struct trace_entry entry;

@@ -17,6 +17,7 @@
 enum trace_type {
 	TRACE_TYPE_PRINT = 1,	/* trace_marker's text (trace_marker.c) */
 	TRACE_TYPE_PROBE_HIT,	/* a shell probe's hit (kernel/probes/trace.c) */
+	TRACE_TYPE_FUNCTION,	/* a call the function tracer saw (trace_functions.c) */
 };
 
 /* What every record starts with. */

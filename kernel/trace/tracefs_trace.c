@@ -21,6 +21,7 @@
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/tracer.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -70,7 +71,8 @@ static void count_records(struct trace_reader *r)
 static size_t header_text(struct trace_reader *r, unsigned int n)
 {
 	if (n == 0)
-		return (size_t)snprintf(r->line.text, sizeof(r->line.text), "# tracer: nop\n");
+		return (size_t)snprintf(r->line.text, sizeof(r->line.text), "# tracer: %s\n",
+					tracer_current()->name);
 	if (n == 2)
 		return (size_t)snprintf(r->line.text, sizeof(r->line.text),
 					"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n",

@@ -65,6 +65,7 @@ FLOORS = (
             "kernel/mm/percpu_alloc.c", "kernel/mm/mm_selftest.c"]),
     ("trace", ["kernel/trace/ring*", "kernel/trace/trace.c", "kernel/trace/trace_output.c",
                "kernel/trace/ftrace_sites*", "kernel/trace/ftrace.c", "kernel/trace/ftrace_selftest.c",
+               "kernel/trace/tracer.c", "kernel/trace/trace_functions.c", "kernel/trace/ftrace_filter_word.c",
                "arch/*/ftrace*"]),
     ("vfs", ["kernel/fs/vfs.c", "kernel/fs/vfs_selftest.c", "kernel/fs/dentry.c",
              "kernel/fs/mount.c", "kernel/fs/d_path.c", "kernel/fs/cwd.c", "kernel/fs/libfs.c",

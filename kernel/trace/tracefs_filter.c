@@ -1,0 +1,504 @@
+/*
+ * /sys/kernel/tracing/set_ftrace_filter and set_ftrace_notrace: which
+ * functions the function tracer traces, in Linux's way (docs/ftrace.md).
+ *
+ * Each file holds a set of functions. The tracer traces those of
+ * set_ftrace_filter (every function while it is empty) that are not in
+ * set_ftrace_notrace. A write holds words (ftrace_filter_word.h) parted
+ * by spaces or newlines; each adds the functions it picks, or with "!"
+ * drops them; a word that picks none fails the write with -EINVAL, as
+ * on Linux. Opening with O_TRUNC (the shell's ">") starts from an empty
+ * set, ">>" from the set there is. The new set takes effect when the
+ * file is closed, all its sites patched in one batch, so that `echo
+ * vfs_read > set_ftrace_filter` never traces every function for a
+ * moment, as an empty set between the truncation and the word would.
+ *
+ * Where ProbeOS differs from Linux: a write that failed leaves the set
+ * as it was when the file was closed (Linux keeps what the truncation
+ * and the words before the bad one made of it: after `echo nosuch >
+ * set_ftrace_filter` it traces every function).
+ *
+ * A "GLOB:mod:NAME" word for a module not loaded is kept, listed as
+ * such, and applied when the module loads (Linux's behaviour too); the
+ * functions of a module that goes leave the sets. Reading lists the
+ * set's functions, as available_filter_functions names them, then the
+ * words kept for modules; an empty set_ftrace_filter reads "#### all
+ * functions enabled ####".
+ */
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/fs/vfs.h"
+#include "kernel/initcall.h"
+#include "kernel/mm/heap.h"
+#include "kernel/module/module.h"
+#include "kernel/mutex.h"
+#include "kernel/rcu.h"
+#include "kernel/symtab.h"
+#include "kernel/trace/ftrace_filter_word.h"
+#include "kernel/trace/ftrace_sites.h"
+#include "kernel/trace/trace_functions.h"
+#include "lib/ctype.h"
+#include "lib/err.h"
+#include "lib/errno.h"
+#include "lib/glob.h"
+#include "lib/string.h"
+
+/* A word kept until its module loads. */
+struct kept_word {
+	struct list_node node;
+	struct ftrace_filter_word word;
+};
+
+struct filter_file {
+	const char *name;
+	bool exclude;			/* set_ftrace_notrace: ops->exclude */
+	struct list_node kept;		/* struct kept_word, under filter_mutex */
+};
+
+static struct filter_file files[] = {
+	{ .name = "set_ftrace_filter" },
+	{ .name = "set_ftrace_notrace", .exclude = true },
+};
+
+/* Held by every change of a set or of the kept words, and by a read. */
+static struct mutex filter_mutex = MUTEX_INIT(filter_mutex, "ftrace filter");
+
+static struct ftrace_site_set *current_set(const struct filter_file *f)
+{
+	return f->exclude ? function_trace_ops.exclude : function_trace_ops.filter;
+}
+
+/* A set being made: sorted addresses, each once. */
+struct ips {
+	uintptr_t *ip;
+	size_t count, room;
+};
+
+/* Where ip is in s, or would go. */
+static size_t ips_place(const struct ips *s, uintptr_t ip)
+{
+	size_t lo = 0, hi = s->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->ip[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int ips_add(struct ips *s, uintptr_t ip)
+{
+	size_t at = ips_place(s, ip);
+
+	if (at < s->count && s->ip[at] == ip)
+		return 0;
+	if (s->count == s->room) {
+		size_t room = s->room ? 2 * s->room : 64;
+		uintptr_t *bigger = kmalloc(room * sizeof(*bigger));
+
+		if (!bigger)
+			return -ENOMEM;
+		memcpy(bigger, s->ip, s->count * sizeof(*bigger));
+		kfree(s->ip);
+		s->ip = bigger;
+		s->room = room;
+	}
+	memmove(&s->ip[at + 1], &s->ip[at], (s->count - at) * sizeof(*s->ip));
+	s->ip[at] = ip;
+	s->count++;
+	return 0;
+}
+
+static void ips_drop(struct ips *s, uintptr_t ip)
+{
+	size_t at = ips_place(s, ip);
+
+	if (at < s->count && s->ip[at] == ip) {
+		memmove(&s->ip[at], &s->ip[at + 1], (s->count - at - 1) * sizeof(*s->ip));
+		s->count--;
+	}
+}
+
+/* s as the set an ops holds (empty_is_all: NULL when s is empty), or
+ * -ENOMEM. */
+static int ips_to_set(const struct ips *s, bool empty_is_all, struct ftrace_site_set **set)
+{
+	*set = NULL;
+	if (!s->count && empty_is_all)
+		return 0;
+	*set = kmalloc(sizeof(**set) + s->count * sizeof(uintptr_t));
+	if (!*set)
+		return -ENOMEM;
+	(*set)->count = s->count;
+	memcpy((*set)->ips, s->ip, s->count * sizeof(uintptr_t));
+	return 0;
+}
+
+static int ips_from_set(struct ips *s, const struct ftrace_site_set *set)
+{
+	for (size_t i = 0; set && i < set->count; i++) {
+		int err = ips_add(s, set->ips[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Whether a module of that name has a table of sites (is loaded, with
+ * functions to trace). In an RCU read-side section. */
+static bool module_has_sites(const char *name)
+{
+	const struct ftrace_sites *t;
+
+	list_for_each_entry_rcu(t, ftrace_sites_tables(), node)
+		if (t->module && strcmp(t->module, name) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the function at ip, of table t, is one w picks by name. */
+static bool picks(const struct ftrace_filter_word *w, const struct ftrace_sites *t, uintptr_t ip)
+{
+	struct symbol sym;
+
+	if (w->module[0] && (!t->module || strcmp(t->module, w->module) != 0))
+		return false;
+	if (w->module[0] && !w->glob[0])
+		return true;
+	return sym_by_addr(ip, &sym) == 0 && sym.addr == ip && glob_match(w->glob, sym.name);
+}
+
+/* Add (or with "!" drop) what w picks to s; how many it picked, or
+ * -ENOMEM. A plain name is looked up rather than matched against every
+ * function, so that 10,000 lines of names cost 10,000 look-ups. In an
+ * RCU read-side section. */
+static long apply_picks(const struct ftrace_filter_word *w, struct ips *s)
+{
+	const struct ftrace_sites *t;
+	struct symbol sym;
+	const char *module;
+	uintptr_t ip;
+	long picked = 0;
+
+	if (w->index) {
+		if (ftrace_site_nth(w->index - 1, &ip, &module) < 0)
+			return 0;
+		if (w->negate)
+			ips_drop(s, ip);
+		return w->negate ? 1 : (ips_add(s, ip) ?: 1);
+	}
+	if (!w->module[0] && !glob_has_magic(w->glob)) {
+		if (sym_by_name(w->glob, &sym) < 0 || !ftrace_site_at(sym.addr))
+			return 0;
+		if (w->negate)
+			ips_drop(s, sym.addr);
+		return w->negate ? 1 : (ips_add(s, sym.addr) ?: 1);
+	}
+	list_for_each_entry_rcu(t, ftrace_sites_tables(), node) {
+		for (const uintptr_t *p = t->start; p < t->end; p++) {
+			if (!picks(w, t, *p))
+				continue;
+			picked++;
+			if (w->negate)
+				ips_drop(s, *p);
+			else if (ips_add(s, *p))
+				return -ENOMEM;
+		}
+	}
+	return picked;
+}
+
+/* A kept word for a module not loaded: "!" forgets the ones like it. */
+static int keep_word(struct list_node *kept, const struct ftrace_filter_word *w)
+{
+	struct kept_word *k, *next;
+
+	if (w->negate) {
+		list_for_each_entry_safe(k, next, kept, node) {
+			if (strcmp(k->word.module, w->module) == 0 &&
+			    strcmp(k->word.glob, w->glob) == 0) {
+				list_del(&k->node);
+				kfree(k);
+			}
+		}
+		return 0;
+	}
+	k = kmalloc(sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	k->word = *w;
+	list_add_tail(&k->node, kept);
+	return 0;
+}
+
+static void free_kept(struct list_node *kept)
+{
+	struct kept_word *k, *next;
+
+	list_for_each_entry_safe(k, next, kept, node) {
+		list_del(&k->node);
+		kfree(k);
+	}
+}
+
+/* An open file being written: the set and kept words it will leave. */
+struct edit {
+	struct filter_file *f;
+	struct ips ips;
+	struct list_node kept;
+	char word[FTRACE_WORD_MAX + 1];	/* a word a write's end cut */
+	size_t word_len;		/* its bytes, FTRACE_WORD_MAX + 1 if too long */
+	int err;			/* a write failed: nothing is set at close */
+};
+
+static int apply_word(struct edit *e, const char *text, size_t len)
+{
+	struct ftrace_filter_word w;
+	long picked;
+	int err = ftrace_filter_word_parse(text, len, &w);
+
+	if (err)
+		return err;
+	rcu_read_lock();
+	if (w.module[0] && !module_has_sites(w.module)) {
+		rcu_read_unlock();
+		return keep_word(&e->kept, &w);
+	}
+	picked = apply_picks(&w, &e->ips);
+	rcu_read_unlock();
+	if (picked < 0)
+		return (int)picked;
+	return picked ? 0 : -EINVAL;
+}
+
+static ssize_t filter_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct edit *e = file->private_data;
+
+	(void)pos;
+	for (size_t i = 0; i < count && !e->err; i++) {
+		if (!is_space(buf[i])) {
+			if (e->word_len < sizeof(e->word))
+				e->word[e->word_len] = buf[i];
+			e->word_len += e->word_len <= FTRACE_WORD_MAX;
+			continue;
+		}
+		if (e->word_len)
+			e->err = apply_word(e, e->word, e->word_len);
+		e->word_len = 0;
+	}
+	return e->err ? e->err : (ssize_t)count;
+}
+
+/* Make ips and the kept words the file's, and patch the sites that
+ * change. An empty set is every function only when a write made it so
+ * (by_user), with no word kept. Under filter_mutex. */
+static void commit(struct filter_file *f, struct ips *ips, struct list_node *kept, bool by_user)
+{
+	struct ftrace_site_set *set;
+	struct kept_word *k, *next;
+	bool all = f->exclude || (by_user && list_empty(kept));
+
+	if (ips_to_set(ips, all, &set))
+		return;
+	free_kept(&f->kept);
+	list_for_each_entry_safe(k, next, kept, node) {
+		list_del(&k->node);
+		list_add_tail(&k->node, &f->kept);
+	}
+	if (f->exclude)
+		ftrace_set_notrace(&function_trace_ops, set);
+	else
+		ftrace_set_filter(&function_trace_ops, set);
+}
+
+static int filter_show(struct seq_file *m, void *v)
+{
+	const struct filter_file *f = m->private;
+	const struct ftrace_site_set *set;
+	const struct kept_word *k;
+	char name[96];
+
+	(void)v;
+	mutex_lock(&filter_mutex);
+	set = current_set(f);
+	if (!set && !f->exclude && list_empty(&f->kept))
+		seq_puts(m, "#### all functions enabled ####\n");
+	for (size_t i = 0; set && i < set->count; i++) {
+		sym_format_name(set->ips[i], name, sizeof(name));
+		seq_printf(m, "%s\n", name);
+	}
+	list_for_each_entry(k, &f->kept, node)
+		seq_printf(m, "%s:mod:%s\n", k->word.glob[0] ? k->word.glob : "*", k->word.module);
+	mutex_unlock(&filter_mutex);
+	return 0;
+}
+
+static int filter_open(struct inode *inode, struct file *file)
+{
+	struct filter_file *f = inode->i_private;
+	struct edit *e;
+	const struct kept_word *k;
+	int err = 0;
+
+	if ((file->flags & O_ACCMODE) == O_RDONLY)
+		return single_open(file, filter_show, f);
+	e = kzalloc(sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->f = f;
+	list_init(&e->kept);
+	if (!(file->flags & O_TRUNC)) {
+		mutex_lock(&filter_mutex);
+		err = ips_from_set(&e->ips, current_set(f));
+		list_for_each_entry(k, &f->kept, node)
+			if (!err)
+				err = keep_word(&e->kept, &k->word);
+		mutex_unlock(&filter_mutex);
+	}
+	if (err) {
+		free_kept(&e->kept);
+		kfree(e->ips.ip);
+		kfree(e);
+		return err;
+	}
+	file->private_data = e;
+	return 0;
+}
+
+/* The word the last write ended with is applied now, as Linux applies
+ * it; its error has no one to reach, and only keeps the set as it was. */
+static int filter_release(struct inode *inode, struct file *file)
+{
+	struct edit *e = file->private_data;
+
+	if ((file->flags & O_ACCMODE) == O_RDONLY)
+		return single_release(inode, file);
+	if (!e->err && e->word_len)
+		e->err = apply_word(e, e->word, e->word_len);
+	if (!e->err) {
+		mutex_lock(&filter_mutex);
+		commit(e->f, &e->ips, &e->kept, true);
+		mutex_unlock(&filter_mutex);
+	}
+	free_kept(&e->kept);
+	kfree(e->ips.ip);
+	kfree(e);
+	return 0;
+}
+
+/* A file opened for writing is not read (Linux reads it as one opened
+ * for reading; nothing here needs that). */
+static ssize_t filter_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return -EBADF;
+	return seq_read(file, buf, count, pos);
+}
+
+static loff_t filter_llseek(struct file *file, loff_t offset, int whence)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return 0;
+	return seq_lseek(file, offset, whence);
+}
+
+static const struct file_operations filter_fops = {
+	.open = filter_open, .read = filter_read, .write = filter_write,
+	.llseek = filter_llseek, .release = filter_release,
+};
+
+/* A module that comes: the words kept for it pick its functions now,
+ * before its init runs. */
+static void module_comes(struct filter_file *f, const char *module)
+{
+	struct ips ips = { 0 };
+	LIST_HEAD(kept);
+	struct kept_word *k, *next;
+	bool applied = false;
+	int err = ips_from_set(&ips, current_set(f));
+
+	list_for_each_entry_safe(k, next, &f->kept, node) {
+		if (strcmp(k->word.module, module) != 0) {
+			if (!err)
+				err = keep_word(&kept, &k->word);
+			continue;
+		}
+		rcu_read_lock();
+		if (!err && apply_picks(&k->word, &ips) < 0)
+			err = -ENOMEM;
+		rcu_read_unlock();
+		applied = true;
+	}
+	if (applied && !err)
+		commit(f, &ips, &kept, false);
+	free_kept(&kept);
+	kfree(ips.ip);
+}
+
+/* A module that goes: its functions leave the set. The set stays a set
+ * even once empty (it picks nothing), or a filter of a module's
+ * functions would trace every function once the module is gone. */
+static void module_goes(struct filter_file *f, const struct ftrace_sites *t)
+{
+	struct ftrace_site_set *set = current_set(f), *smaller;
+	size_t n = 0;
+
+	if (!set)
+		return;
+	smaller = kmalloc(sizeof(*smaller) + set->count * sizeof(uintptr_t));
+	if (!smaller)
+		return;
+	for (size_t i = 0; i < set->count; i++)
+		if (!ftrace_ips_have(t->start, (size_t)(t->end - t->start), set->ips[i]))
+			smaller->ips[n++] = set->ips[i];
+	smaller->count = n;
+	if (n == set->count) {
+		kfree(smaller);
+		return;
+	}
+	if (f->exclude)
+		ftrace_set_notrace(&function_trace_ops, smaller);
+	else
+		ftrace_set_filter(&function_trace_ops, smaller);
+}
+
+static void filter_module_notify(struct module_notifier *nb, enum module_state state,
+				 struct module *mod)
+{
+	(void)nb;
+	if (state != MODULE_STATE_COMING && state != MODULE_STATE_GOING)
+		return;
+	mutex_lock(&filter_mutex);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		if (state == MODULE_STATE_COMING)
+			module_comes(&files[i], mod->name);
+		else
+			module_goes(&files[i], &mod->ftrace_sites);
+	}
+	mutex_unlock(&filter_mutex);
+}
+
+static struct module_notifier filter_module_notifier = { .notify = filter_module_notify };
+
+static int tracefs_filter_init(void)
+{
+	register_module_notifier(&filter_module_notifier);
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		int err;
+
+		list_init(&files[i].kept);
+		err = PTR_ERR_OR_ZERO(tracefs_create_file(files[i].name, 0644, NULL, &files[i],
+							   &filter_fops));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+late_initcall(tracefs_filter_init);
