@@ -32,6 +32,7 @@
 #include "kernel/mutex.h"
 #include "kernel/printk.h"
 #include "kernel/rcu.h"
+#include "kernel/trace/ftrace.h"
 #include "generated/vermagic.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -176,6 +177,7 @@ void free_module(struct module *mod)
 static void publish(struct module *mod)
 {
 	struct symtab_module *st = &mod->symbols;
+	int err;
 
 	st->start = mod->core_layout.base;
 	st->end = mod->core_layout.base + mod->core_layout.size;
@@ -185,6 +187,11 @@ static void publish(struct module *mod)
 	list_add_rcu(&mod->node, &modules);
 	symtab_add_module(st);
 	ftrace_sites_add(&mod->ftrace_sites);
+	/* A tracer of every function traces the module's from its init on. */
+	err = ftrace_update_sites();
+	if (err)
+		printk(KERN_WARNING "module %s: its call sites could not be patched: %d (%s)\n",
+		       mod->name, err, strerror(err));
 }
 
 static void unpublish(struct module *mod)

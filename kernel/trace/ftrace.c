@@ -163,6 +163,33 @@ static int update_sites(void)
 	return err;
 }
 
+unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify)
+{
+	const struct ftrace_ops *ops;
+	unsigned int n = 0;
+
+	*ipmodify = false;
+	rcu_read_lock();
+	list_for_each_entry_rcu(ops, &ops_list, node) {
+		if (ops_wants(ops, ip)) {
+			n++;
+			*ipmodify |= (ops->flags & FTRACE_OPS_IPMODIFY) != 0;
+		}
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+int ftrace_update_sites(void)
+{
+	int err;
+
+	mutex_lock(&ftrace_lock);
+	err = update_sites();
+	mutex_unlock(&ftrace_lock);
+	return err;
+}
+
 bool notrace ftrace_site_breakpoint(struct pt_regs *regs, uintptr_t addr)
 {
 	if (!__atomic_load_n(&patching, __ATOMIC_ACQUIRE) || !ftrace_site_at(addr))

@@ -56,6 +56,17 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_set_filter(struct ftrace_ops *ops, struct ftrace_site_set *set);
 int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set);
 
+/* How many registered ops want the site ip, and in *ipmodify whether
+ * one of them may change regs->ip (enabled_functions): a snapshot, as
+ * registrations come and go. */
+unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify);
+
+/* Patch every site whose state is not what the registered ops want:
+ * after a table of sites is added (a module's, before its init runs),
+ * so that an ops of every function calls from the module's too. 0,
+ * -ENOMEM or -EFAULT. Thread context; sleeps. */
+int ftrace_update_sites(void);
+
 /* The trampoline's call: run every registered ops that wants ip. */
 void ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *regs);
 

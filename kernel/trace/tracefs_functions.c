@@ -1,14 +1,25 @@
-/* /sys/kernel/tracing/available_filter_functions: every function the
- * function tracer can trace, one a line, in Linux's format: its name,
- * and "NAME [MODULE]" for a loaded module's. They are the functions
- * with a call site (kernel/trace/ftrace_sites.h), listed in the sites'
- * order: the kernel's by address, then each module's. A function that
- * is notrace (lib/types.h) is not there. */
+/* Two lists of the functions with a call site (kernel/trace/
+ * ftrace_sites.h), in /sys/kernel/tracing, in Linux's formats, one
+ * function a line, "NAME [MODULE]" for a loaded module's:
+ *
+ *   available_filter_functions   every function the function tracer
+ *                                can trace, in the sites' order: the
+ *                                kernel's by address, then each
+ *                                module's (a notrace function, lib/
+ *                                types.h, is not there)
+ *   enabled_functions            those whose site calls now, each with
+ *                                how many users want it and Linux's
+ *                                flags: " R" (the trampoline saves the
+ *                                registers: always, here) and " I" if
+ *                                a user may change where the call goes
+ *                                (FTRACE_OPS_IPMODIFY)
+ */
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"
 #include "kernel/initcall.h"
 #include "kernel/rcu.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace.h"
 #include "kernel/trace/ftrace_sites.h"
 #include "lib/err.h"
 
@@ -44,20 +55,43 @@ static void functions_stop(struct seq_file *m, void *v)
 
 /* A site is its function's first byte, so the symbol there is the
  * function. */
-static int functions_show(struct seq_file *m, void *v)
+static void show_function(struct seq_file *m, uintptr_t ip, const char *module)
 {
-	uintptr_t ip;
-	const char *module;
 	struct symbol sym;
 
-	ftrace_site_nth((uint64_t)*(loff_t *)v, &ip, &module);
 	if (sym_by_addr(ip, &sym) == 0)
 		seq_printf(m, "%s", sym.name);
 	else
 		seq_printf(m, "0x%lx", (unsigned long)ip);
 	if (module)
 		seq_printf(m, " [%s]", module);
+}
+
+static int functions_show(struct seq_file *m, void *v)
+{
+	uintptr_t ip;
+	const char *module;
+
+	ftrace_site_nth((uint64_t)*(loff_t *)v, &ip, &module);
+	show_function(m, ip, module);
 	seq_putc(m, '\n');
+	return 0;
+}
+
+/* A site no user wants prints nothing. */
+static int enabled_show(struct seq_file *m, void *v)
+{
+	uintptr_t ip;
+	const char *module;
+	unsigned int users;
+	bool ipmodify;
+
+	ftrace_site_nth((uint64_t)*(loff_t *)v, &ip, &module);
+	users = ftrace_site_users(ip, &ipmodify);
+	if (!users)
+		return 0;
+	show_function(m, ip, module);
+	seq_printf(m, " (%u) R %s  \n", users, ipmodify ? "I" : " ");
 	return 0;
 }
 
@@ -67,9 +101,18 @@ static const struct seq_operations functions_sops = {
 };
 DEFINE_SEQ_ATTRIBUTE(functions);
 
+static const struct seq_operations enabled_sops = {
+	.start = functions_start, .next = functions_next, .stop = functions_stop,
+	.show = enabled_show,
+};
+DEFINE_SEQ_ATTRIBUTE(enabled);
+
 static int tracefs_functions_init(void)
 {
-	return PTR_ERR_OR_ZERO(tracefs_create_file("available_filter_functions", 0444, NULL,
-						   NULL, &functions_fops));
+	int err = PTR_ERR_OR_ZERO(tracefs_create_file("available_filter_functions", 0444, NULL,
+						      NULL, &functions_fops));
+
+	return err ? err : PTR_ERR_OR_ZERO(tracefs_create_file("enabled_functions", 0444, NULL,
+								NULL, &enabled_fops));
 }
 late_initcall(tracefs_functions_init);

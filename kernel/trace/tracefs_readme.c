@@ -22,7 +22,14 @@ static const char readme[] =
 	"  buffer_total_size_kb\t- every CPU's rings together, in KiB\n"
 	"  available_tracers\t- the tracers there are\n"
 	"  current_tracer\t- the tracer at work; echo a name to choose another\n"
-	"  trace_clock\t\t- the clocks there are, the one in use in brackets\n";
+	"  trace_clock\t\t- the clocks there are, the one in use in brackets\n"
+	"  available_filter_functions - the functions the function tracer can trace\n"
+	"  enabled_functions\t- the functions whose call site calls now, and how many want it\n"
+	"  set_ftrace_filter\t- the functions the function tracer traces (all, when empty)\n"
+	"  \t\t\t  echo 'GLOB' or N (a line of available_filter_functions) to set,\n"
+	"  \t\t\t  >> to add, '!GLOB' to drop; 'GLOB:mod:MODULE' for a module's,\n"
+	"  \t\t\t  kept until the module loads; echo > set_ftrace_filter for all\n"
+	"  set_ftrace_notrace\t- the functions it never traces, written as set_ftrace_filter\n";
 
 static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {

@@ -604,12 +604,12 @@ MARKER_LINE = re.compile(r"^ *(\S+)-(\d+) +\[(\d{3})\] [d.][.][h.][0-9a-f.][.] +
                          r"tracing_mark_write: (.*)$")
 
 
-def trace_records(m, cpus):
+def trace_records(m, cpus, tracer="nop"):
     """`cat trace`: check its header, Linux's, and return the count of
     records it states and its record lines."""
     out = m.command("cat %s/trace" % TRACING)
-    check(len(out) >= 12 and out[0] == "# tracer: nop" and out[1] == "#",
-          "`cat trace`: expected Linux's header, got %s" % show(out))
+    check(len(out) >= 12 and out[0] == "# tracer: " + tracer and out[1] == "#",
+          "`cat trace`: expected Linux's header, tracer %s, got %s" % (tracer, show(out[:3])))
     counts = re.match(r"^# entries-in-buffer/entries-written: (\d+)/(\d+)   #P:(\d+)$", out[2])
     check(counts is not None and int(counts.group(3)) == cpus,
           "`cat trace`: expected the counts line with #P:%d, got %r" % (cpus, out[2]))
@@ -697,8 +697,8 @@ def test_tracefs_files(m):
     check(lines and all(hit.match(line) for line in lines),
           "`cat trace` after `cat /etc/hostname` with probe %d on vfs_read: %s" % (number, show(lines)))
     expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number, "probe del")
-    # The choices: one tracer and one clock today; other names refused.
-    for name, shown in (("available_tracers", "nop"), ("current_tracer", "nop"),
+    # The choices: two tracers and one clock; other names refused.
+    for name, shown in (("available_tracers", "function nop"), ("current_tracer", "nop"),
                         ("trace_clock", "[global]")):
         expect_exact(m.command("cat %s/%s" % (TRACING, name)), shown, "cat " + name)
     expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
@@ -711,6 +711,130 @@ def test_tracefs_files(m):
           all(any(line.split()[:1] == [name] for line in readme)
               for name in ("trace", "trace_pipe", "current_tracer")),
           "`cat README`: %s" % show(readme))
+
+
+# A line of the function tracer's: Linux's common columns, then
+# "FUNCTION <-PARENT".
+FUNCTION_LINE = re.compile(r"^ *(\S+)-(\d+) +\[(\d{3})\] [d.][.][h.][0-9a-f.][.] +\d+\.\d{6}: "
+                           r"(\S+(?: \[\S+\])?) <-(\S+(?: \[\S+\])?)$")
+
+
+def function_calls(m, tracer="function"):
+    """`cat trace` of the function tracer: its lines as (thread name,
+    function, parent); any other line fails the test."""
+    _, lines = trace_records(m, m.smp, tracer)
+    calls = [FUNCTION_LINE.match(line) for line in lines]
+    check(all(calls), "`cat trace`: a line not of Linux's function tracer: %s"
+          % show([line for line, call in zip(lines, calls) if not call][:3]))
+    return [(c.group(1), c.group(4), c.group(5)) for c in calls]
+
+
+def set_filter(m, text, answer=(), file="set_ftrace_filter", op=">"):
+    """echo text OP file, which must answer answer (nothing, by default)."""
+    expect_lines_exactly(m, "echo '%s' %s %s/%s" % (text, op, TRACING, file), list(answer))
+
+
+@test("function_tracer")
+def test_function_tracer(m):
+    """Linux's one-liner: `echo vfs_read > set_ftrace_filter; echo
+    function > current_tracer; cat /etc/hostname; cat trace` shows
+    vfs_read lines from the shell's thread in Linux's format, and
+    enabled_functions the one site. The filter's words as Linux takes
+    them: globs, `>>` to add, `!` to drop, an index into
+    available_filter_functions, a word that picks nothing refused with
+    -EINVAL (the filter kept), `:mod:` of a module not loaded kept and
+    applied when it loads (its function traced), the module's functions
+    gone from the filter when it goes; set_ftrace_notrace leaves
+    functions out; `nop` stops it all."""
+    expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "#### all functions enabled ####",
+                 "cat set_ftrace_filter at boot")
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    set_filter(m, "vfs_read")
+    expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "vfs_read", "cat set_ftrace_filter")
+    expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
+    expect_exact(m.command("cat %s/current_tracer" % TRACING), "function", "cat current_tracer")
+    expect_exact(m.command("cat %s/enabled_functions" % TRACING), "vfs_read (1) R    ",
+                 "cat enabled_functions")
+    expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+    expect_exact(m.command("cat /etc/hostname"), "probeos", "cat /etc/hostname, traced")
+    calls = function_calls(m)
+    check(len(calls) >= CAT_READS and all(func == "vfs_read" and thread == "shell"
+                                          for thread, func, _ in calls),
+          "`cat trace` after `cat /etc/hostname`: expected %d or more vfs_read lines of the"
+          " shell's thread, got %s" % (CAT_READS, calls))
+    # Globs, >> and !: ramfs_* added, ramfs_read dropped again.
+    set_filter(m, "ramfs_*", op=">>")
+    set_filter(m, "!ramfs_read", op=">>")
+    picked = m.command("cat %s/set_ftrace_filter" % TRACING)
+    check("vfs_read" in picked and "ramfs_read" not in picked and
+          any(name.startswith("ramfs_") for name in picked),
+          "set_ftrace_filter after 'ramfs_*' and '!ramfs_read': %s" % show(picked))
+    # Refusals keep the filter as it was.
+    for bad in ("no_such_function", "0", "vfs_read:nosuchcommand", "!"):
+        set_filter(m, bad, [WRITE_REFUSED])
+    expect_lines_exactly(m, "cat %s/set_ftrace_filter" % TRACING, picked)
+    # An index: the first function available.
+    first = m.command("head -n 1 %s/available_filter_functions" % TRACING)
+    set_filter(m, "1")
+    expect_lines_exactly(m, "cat %s/set_ftrace_filter" % TRACING, first)
+    # set_ftrace_notrace: every function of vfs_* but vfs_read.
+    set_filter(m, "vfs_*")
+    set_filter(m, "vfs_*", file="set_ftrace_notrace")
+    set_filter(m, "!vfs_read", file="set_ftrace_notrace", op=">>")
+    expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+    m.command("cat /etc/hostname")
+    traced = {func for _, func, _ in function_calls(m)}
+    check(traced == {"vfs_read"}, "with vfs_* filtered and all but vfs_read not traced:"
+          " traced %s" % sorted(traced))
+    set_filter(m, "", file="set_ftrace_notrace")
+    expect_lines_exactly(m, "cat %s/set_ftrace_notrace" % TRACING, [])
+    # A module's functions, before it loads and after it goes.
+    set_filter(m, ":mod:mod_exporter")
+    expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "*:mod:mod_exporter",
+                 "set_ftrace_filter with :mod: of a module not loaded")
+    expect_lines_exactly(m, "cd /lib/modules", [])
+    expect_exact(m.command("insmod mod_exporter.ko"), "mod_exporter: loaded", "insmod mod_exporter.ko")
+    check("exporter_add [mod_exporter]" in
+          m.command("grep mod_exporter %s/available_filter_functions" % TRACING),
+          "available_filter_functions has no exporter_add [mod_exporter]")
+    picked = m.command("cat %s/set_ftrace_filter" % TRACING)
+    check("exporter_add [mod_exporter]" in picked and not [p for p in picked if ":mod:" in p],
+          "set_ftrace_filter once mod_exporter loaded: %s" % show(picked))
+    expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+    out = m.command("insmod mod_user.ko")
+    check(out == ["mod_user: exporter_add(2, 3) = 5, calls = 1"], "insmod mod_user.ko: %s" % show(out))
+    calls = function_calls(m)
+    check([func for _, func, _ in calls] == ["exporter_add [mod_exporter]"],
+          "`cat trace` after mod_user's init called exporter_add: %s" % calls)
+    expect_exact(m.command("rmmod mod_user"), "mod_user: removed", "rmmod mod_user")
+    expect_exact(m.command("rmmod mod_exporter"), "mod_exporter: removed after 1 calls",
+                 "rmmod mod_exporter")
+    expect_lines_exactly(m, "cd /", [])
+    # Gone with the module: the filter is empty, but picks nothing still.
+    expect_lines_exactly(m, "cat %s/set_ftrace_filter" % TRACING, [])
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
+    set_filter(m, "")
+    expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "#### all functions enabled ####",
+                 "cat set_ftrace_filter after `echo > set_ftrace_filter`")
+
+
+@test("function_tracer_every_function")
+def test_function_tracer_every_function(m):
+    """The function tracer on every function it can trace: the shell
+    answers, `cat trace` shows calls of several functions in Linux's
+    format, and `nop` puts every site back (enabled_functions empty)."""
+    expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
+    expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos",
+                 "cat /etc/hostname, every function traced")
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    funcs = {func for _, func, _ in function_calls(m)}
+    check("vfs_read" in funcs and len(funcs) > 20,
+          "`cat trace` with every function traced: expected vfs_read among many, got %s"
+          % sorted(funcs)[:30])
+    expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
+    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
 
 
 @test("proc_sys_under_load")
