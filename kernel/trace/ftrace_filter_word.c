@@ -35,7 +35,7 @@ int ftrace_filter_word_parse(const char *word, size_t len, struct ftrace_filter_
 	size_t glob_len;
 
 	*w = (struct ftrace_filter_word){ 0 };
-	if (len > FTRACE_WORD_MAX)
+	if (len > FTRACE_WORD_MAX || memchr(word, '\0', len))
 		return -EINVAL;
 	if (len > 0 && word[0] == '!') {
 		w->negate = true;

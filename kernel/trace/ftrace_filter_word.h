@@ -28,7 +28,8 @@ struct ftrace_filter_word {
 };
 
 /* Read the len bytes at word (no spaces in them) into *w. 0, or -EINVAL
- * for a word Linux refuses too: empty, longer than FTRACE_WORD_MAX, a
+ * for a word Linux refuses too: empty, longer than FTRACE_WORD_MAX, with
+ * a NUL in it (which would end the glob), a
  * "!" alone, the number 0 or one past an unsigned long, a command other
  * than "mod", or "mod" without a module name or with one too long. */
 int ftrace_filter_word_parse(const char *word, size_t len, struct ftrace_filter_word *w);

@@ -112,6 +112,10 @@ $(eval $(call FUZZ_TARGET,regex,600000,lib/regex.c lib/ctype.c lib/string.c,,))
 # The function tracer's globs, against the host C library's fnmatch.
 $(eval $(call FUZZ_TARGET,glob,1500000,lib/glob.c lib/ctype.c lib/string.c,,))
 
+# The words of set_ftrace_filter and set_ftrace_notrace, and their globs.
+$(eval $(call FUZZ_TARGET,ftrace_filter,1600000,kernel/trace/ftrace_filter_word.c lib/glob.c \
+	lib/ctype.c lib/string.c,,))
+
 # The shell's text tools: their options, numbers and patterns, and what
 # they do with any text piped in.
 $(eval $(call FUZZ_TARGET,text_cmds,600000,tests/host/text_cmds_host.c \
