@@ -29,8 +29,10 @@
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "kernel/trap.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 struct mutex kprobe_mutex = MUTEX_INIT(kprobe_mutex, "kprobes");
 struct probe_point *point_hash[POINT_HASH_SIZE];
@@ -144,7 +146,8 @@ static void __kprobes unpatch_copy(struct probe_point *pp, void *ctx)
 {
 	struct text_copy *c = ctx;
 
-	if (pp->armed)
+	/* A call site's bytes are the function tracer's to patch. */
+	if (pp->armed && !pp->on_ftrace)
 		arch_unpatched_bytes(pp, c->buf, c->addr, c->len);
 }
 
@@ -180,13 +183,19 @@ static void __kprobes point_update_locked(struct probe_point *pp)
 	rcu_assign_pointer(pp->sole, enabled == 1 ? sole : NULL);
 	want = enabled && globally_armed;
 	if (want && !pp->armed) {
-		arch_arm_kprobe(pp);
+		if (pp->on_ftrace)
+			kprobe_ftrace_arm_locked(pp, true);
+		else
+			arch_arm_kprobe(pp);
 		pp->armed = true;
 		optimizer_update_locked(pp);
 	} else if (!want && pp->armed) {
 		pp->armed = false;
 		optimizer_update_locked(pp);
-		arch_disarm_kprobe(pp);
+		if (pp->on_ftrace)
+			kprobe_ftrace_arm_locked(pp, false);
+		else
+			arch_disarm_kprobe(pp);
 	} else {
 		optimizer_update_locked(pp);
 	}
@@ -214,8 +223,23 @@ static int __kprobes resolve_address(struct kprobe *p, uintptr_t *addr)
 	return 0;
 }
 
+/* Whether addr lies inside a call site, past its first byte: the bytes
+ * the function tracer rewrites (aarch64's second NOP is an instruction
+ * of its own, which a breakpoint could sit on). */
+static bool __kprobes inside_site(uintptr_t addr, const struct symbol *func)
+{
+	bool inside;
+
+	rcu_read_lock();
+	inside = addr > func->addr && addr < func->addr + ARCH_FTRACE_SITE_SIZE &&
+		 ftrace_site_at(func->addr);
+	rcu_read_unlock();
+	return inside;
+}
+
 /* The function the address lies in, and whether probing there is allowed:
- * not in the blacklist, and jprobes and kretprobes only at an entry. */
+ * not in the blacklist, not inside a call site, and jprobes and
+ * kretprobes only at an entry. */
 static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
 {
 	int err;
@@ -225,6 +249,8 @@ static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct
 		return -ENOENT;
 	if (within_nokprobe_text(addr))
 		return -EINVAL;
+	if (inside_site(addr, func))
+		return -EILSEQ;
 	err = kprobes_check_module_address(addr);
 	if (err)
 		return err;
@@ -256,6 +282,8 @@ CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 
 static void __kprobes point_destroy(struct probe_point *pp)
 {
+	if (pp->on_ftrace)
+		kprobe_ftrace_unreserve_locked();
 	kfree(pp->gone);
 	point_counts_free(pp);
 	if (pp->slot)
@@ -295,6 +323,7 @@ static int __kprobes
 point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
 {
 	struct probe_point *pp = kzalloc(sizeof(*pp));
+	bool site;
 	int err;
 
 	if (!pp)
@@ -305,9 +334,15 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	pp->has_fixup = extable_search(addr) != 0;
 	list_init(&pp->probes);
 	list_init(&pp->opt_node);
+	rcu_read_lock();
+	site = ftrace_site_at(addr);
+	rcu_read_unlock();
 	err = point_counts_alloc(pp);
-	if (!err)
+	if (!err && site)
+		err = kprobe_ftrace_reserve_locked();
+	else if (!err)
 		err = arch_prepare_kprobe(pp, func->addr, func->size);
+	pp->on_ftrace = site && !err;	/* from here on, destroying gives the room back */
 	if (err < 0) {
 		point_destroy(pp);
 		return err;
@@ -343,6 +378,8 @@ point_add_locked(struct probe_point *pp, struct kprobe *p, const struct probe_ty
 	p->owner = kprobes_owner(p);
 	p->addr = pp->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
+	if (pp->on_ftrace)
+		p->flags |= KPROBE_FLAG_FTRACE;
 	p->point = pp;
 	if (jp)
 		list_insert_between_rcu(&p->point_node, jp->point_node.prev, &jp->point_node);
@@ -399,8 +436,10 @@ int __kprobes register_kprobe_kind(struct kprobe *p, const struct probe_type *ty
 		if (err)
 			kprobe_counts_fold(p);	/* never hit: frees them */
 	}
-	if (!batch)
+	if (!batch) {
+		kprobe_ftrace_update_locked();
 		mutex_unlock(&kprobe_mutex);
+	}
 	return err;
 }
 
@@ -487,6 +526,7 @@ void __kprobes unregister_kprobe_begin(struct kprobe *p)
 {
 	mutex_lock(&kprobe_mutex);
 	unregister_kprobe_locked(p);
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 
@@ -542,6 +582,7 @@ int __kprobes register_probes(void *array, int num, const struct probe_type *typ
 			done++;
 	}
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	if (err)
 		unregister_probes(array, done, type);
@@ -564,6 +605,7 @@ void __kprobes unregister_probes(void *array, int num, const struct probe_type *
 	text_poke_sync();
 	release_points_locked(&emptied);
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
 	for (int i = 0; i < num; i++) {
@@ -603,6 +645,7 @@ static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 		if (!p->point->gone)
 			point_update_locked(p->point);
 	}
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	return err;
 }
@@ -631,6 +674,7 @@ static void __kprobes set_global(bool armed)
 	list_for_each_entry(p, &all_kprobes, all_node)
 		point_update_locked(p->point);
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 

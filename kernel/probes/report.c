@@ -97,7 +97,11 @@ static void __kprobes fill_point_locked(struct probe_point *pp, struct kprobe_re
 {
 	kprobes_read_text((uintptr_t)pp->addr, r->original, sizeof(r->original));
 	memcpy(r->live, pp->addr, sizeof(r->live));
-	arch_describe_probe(pp, r->insn, sizeof(r->insn));
+	if (pp->on_ftrace)
+		snprintf(r->insn, sizeof(r->insn), "its function's call site: the site calls the"
+			 " handlers (on ftrace), no breakpoint");
+	else
+		arch_describe_probe(pp, r->insn, sizeof(r->insn));
 	r->slot = (uintptr_t)pp->slot;
 	if (pp->slot)
 		memcpy(r->slot_code, pp->slot, sizeof(r->slot_code));

@@ -637,6 +637,12 @@ static void print_point(const struct kprobe_report *r)
 	print_bytes("original", r->original, sizeof(r->original));
 	print_bytes("live", r->live, sizeof(r->live));
 	cmd_printf("  insn      %s\n", r->insn);
+	if (r->info.flags & KPROBE_FLAG_FTRACE) {
+		/* Nothing is run in the probe's stead: the site is a NOP. */
+		cmd_printf("  path      ftrace: the call site's call, with no trap\n");
+		cmd_printf("  %s\n", r->optimizer);
+		return;
+	}
 	if (r->slot) {
 		cmd_printf("  slot      0x%016lx\n", (unsigned long)r->slot);
 		print_bytes("slot code", r->slot_code, sizeof(r->slot_code));
