@@ -33,8 +33,10 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
+/* Its handler guards itself, as a breakpoint hit does: a hit while this
+ * CPU is busy with a probe is counted in the probe's nmissed. */
 static struct ftrace_ops kprobe_ftrace_ops = {
-	.func = kprobe_ftrace_handler, .flags = FTRACE_OPS_IPMODIFY,
+	.func = kprobe_ftrace_handler, .flags = FTRACE_OPS_IPMODIFY | FTRACE_OPS_RECURSION,
 };
 
 /* The armed sites, sorted, each once (a point has one address); room for
@@ -60,9 +62,15 @@ int __kprobes kprobe_ftrace_reserve_locked(void)
 	return 0;
 }
 
+/* With no point on a site left, the room goes too (the heap is back
+ * where it was). */
 void __kprobes kprobe_ftrace_unreserve_locked(void)
 {
-	points--;
+	if (--points == 0) {
+		kfree(armed);
+		armed = NULL;
+		room = 0;
+	}
 }
 
 /* Where addr is in the armed sites, or would go. */
@@ -125,6 +133,9 @@ void __kprobes kprobe_ftrace_update_locked(void)
 		if (registered)
 			err = unregister_ftrace_function(&kprobe_ftrace_ops);
 		registered = false;
+		/* Unregistered, the ops wants nothing: its set can go. */
+		if (!err)
+			err = ftrace_set_filter(&kprobe_ftrace_ops, NULL);
 	} else {
 		set = armed_set();
 		err = set ? ftrace_set_filter(&kprobe_ftrace_ops, set) : -ENOMEM;

@@ -86,6 +86,7 @@ const char __kprobes *probe_exec_name(enum probe_exec how)
 	static const char *const names[PROBE_EXEC_KINDS] = {
 		[PROBE_EXEC_EMULATE] = "emulated", [PROBE_EXEC_BOOST] = "boosted",
 		[PROBE_EXEC_STEP] = "single-stepped", [PROBE_EXEC_DETOUR] = "detour-copy",
+		[PROBE_EXEC_FTRACE] = "ftrace",
 	};
 
 	return names[how];
@@ -93,7 +94,7 @@ const char __kprobes *probe_exec_name(enum probe_exec how)
 
 enum probe_exec __kprobes kprobe_exec_path(const struct probe_point *pp)
 {
-	return choose_exec(pp, true);
+	return pp->on_ftrace ? PROBE_EXEC_FTRACE : choose_exec(pp, true);
 }
 
 static inline void __kprobes run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
@@ -437,11 +438,19 @@ void __kprobes kprobe_ftrace_handler(uintptr_t ip, uintptr_t parent_ip, struct f
 		count_missed(kcb, pp);
 		goto out;
 	}
+	count_here(kcb, pp->counts_offset,
+		   offsetof(struct point_counts, exec) + PROBE_EXEC_FTRACE * sizeof(unsigned long));
 	instruction_pointer_set(regs, ip + ARCH_BREAKPOINT_IP_AFTER);
 	kprobe_set_status(KPROBE_HIT_ACTIVE);
 	if (run_pre_handlers(kcb, pp, regs)) {
-		if (kprobe_status() != KPROBE_JPROBE)
-			reset_ctlblk();
+		/* A jprobe's entry function runs with interrupts off, as its
+		 * frame says (arch_jprobe_enter), and this CPU stays busy with
+		 * it until it returns: an interrupt in the trampoline between
+		 * here and there would find a handler running, and could
+		 * preempt the thread in the middle of it. */
+		if (kprobe_status() == KPROBE_JPROBE)
+			return;
+		reset_ctlblk();
 		goto out;
 	}
 	instruction_pointer_set(regs, past_site);

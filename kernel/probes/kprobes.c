@@ -142,12 +142,23 @@ struct text_copy {
 	size_t len;
 };
 
+/* The bytes of a call site as the compiler left them, into the copy. */
+static void __kprobes unpatch_site(uintptr_t site, struct text_copy *c)
+{
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
+
+	for (size_t i = 0; i < sizeof(nop); i++)
+		if (site + i >= c->addr && site + i < c->addr + c->len)
+			c->buf[site + i - c->addr] = nop[i];
+}
+
 static void __kprobes unpatch_copy(struct probe_point *pp, void *ctx)
 {
 	struct text_copy *c = ctx;
 
-	/* A call site's bytes are the function tracer's to patch. */
-	if (pp->armed && !pp->on_ftrace)
+	if (pp->armed && pp->on_ftrace)
+		unpatch_site((uintptr_t)pp->addr, c);
+	else if (pp->armed)
 		arch_unpatched_bytes(pp, c->buf, c->addr, c->len);
 }
 
@@ -249,13 +260,13 @@ static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct
 		return -ENOENT;
 	if (within_nokprobe_text(addr))
 		return -EINVAL;
-	if (inside_site(addr, func))
-		return -EILSEQ;
 	err = kprobes_check_module_address(addr);
 	if (err)
 		return err;
 	if (kind != KPROBE_KIND_K && addr != func->addr)
 		return -EINVAL;
+	if (inside_site(addr, func))
+		return -EILSEQ;
 	return 0;
 }
 
@@ -282,8 +293,6 @@ CODE_RANGE("probe code: an instruction slot", in_kprobe_slot);
 
 static void __kprobes point_destroy(struct probe_point *pp)
 {
-	if (pp->on_ftrace)
-		kprobe_ftrace_unreserve_locked();
 	kfree(pp->gone);
 	point_counts_free(pp);
 	if (pp->slot)
@@ -317,6 +326,15 @@ static void __kprobes point_free_rcu(struct rcu_head *head)
 		call_rcu(head, point_free_rcu);
 	else
 		point_destroy(pp);
+}
+
+/* pp is unpublished and has no probe left: free it once no hit can be
+ * using it, and give its room in the armed sites back now. */
+static void __kprobes point_retire_locked(struct probe_point *pp)
+{
+	if (pp->on_ftrace)
+		kprobe_ftrace_unreserve_locked();
+	call_rcu(&pp->rcu, point_free_rcu);
 }
 
 static int __kprobes
@@ -487,7 +505,7 @@ static void __kprobes unlink_kprobe_locked(struct kprobe *p, struct list_node *e
 	if (pp->gone) {
 		/* Disarmed and unpublished when it went; its text is gone. */
 		if (list_empty(&pp->probes))
-			call_rcu(&pp->rcu, point_free_rcu);
+			point_retire_locked(pp);
 		return;
 	}
 	point_update_locked(pp);
@@ -508,7 +526,7 @@ static void __kprobes release_points_locked(struct list_node *emptied)
 		optimizer_forget_locked(pp);
 		/* Points whose jump it blocked may be optimized again. */
 		optimizer_update_around_locked((uintptr_t)pp->addr);
-		call_rcu(&pp->rcu, point_free_rcu);
+		point_retire_locked(pp);
 	}
 }
 

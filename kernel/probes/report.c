@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 void __kprobes kprobes_name_place(uintptr_t addr, char *where, size_t size, char *module)
 {
@@ -57,7 +58,7 @@ static void __kprobes fill_info_locked(const struct kprobe *p, struct kprobe_inf
 		kprobes_name_place(info->addr, info->where, sizeof(info->where), info->module);
 		info->opt_state = pp->opt_state;
 		info->path = kprobe_exec_path(pp);
-		info->insn_len = arch_probe_insn_length(pp);
+		info->insn_len = pp->on_ftrace ? ARCH_FTRACE_SITE_SIZE : arch_probe_insn_length(pp);
 	}
 	if (p->type->report_locked)
 		p->type->report_locked(p, info);

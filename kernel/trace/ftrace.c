@@ -38,10 +38,11 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, uintptr_t ip)
 }
 
 /* The recursion guard: one bit per interrupt nesting level on each CPU.
- * A callback that reaches a site again on its own level (a bug: the
- * hit path is notrace, tests/host/check_ftrace_sites.py) is dropped and
- * counted; an interrupt that arrives during a callback is a level of
- * its own, and traced. */
+ * A call from a site made inside a callback on the same level (the hit
+ * path is notrace, tests/host/check_ftrace_sites.py, but a kprobe's
+ * handler may call anything) is dropped and counted, but for the ops
+ * that guard themselves (FTRACE_OPS_RECURSION); an interrupt that
+ * arrives during a callback is a level of its own, and traced. */
 static DEFINE_PER_CPU(unsigned long, ftrace_busy);
 
 static notrace bool guard_enter(unsigned long *busy, unsigned long *bit)
@@ -61,18 +62,21 @@ void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *
 {
 	unsigned long *busy, bit;
 	struct ftrace_ops *ops;
+	bool entered;
 
 	rcu_read_lock();
 	busy = this_cpu_ptr(&ftrace_busy);
-	if (guard_enter(busy, &bit)) {
-		list_for_each_entry_rcu(ops, &ops_list, node)
-			if (ops_wants(ops, ip))
-				ops->func(ip, parent_ip, ops, regs);
-		*busy &= ~bit;
-	} else {
-		list_for_each_entry_rcu(ops, &ops_list, node)
+	entered = guard_enter(busy, &bit);
+	list_for_each_entry_rcu(ops, &ops_list, node) {
+		if (!ops_wants(ops, ip))
+			continue;
+		if (entered || (ops->flags & FTRACE_OPS_RECURSION))
+			ops->func(ip, parent_ip, ops, regs);
+		else
 			__atomic_fetch_add(&ops->missed, 1, __ATOMIC_RELAXED);
 	}
+	if (entered)
+		*busy &= ~bit;
 	rcu_read_unlock();
 }
 

@@ -639,7 +639,8 @@ static void print_point(const struct kprobe_report *r)
 	cmd_printf("  insn      %s\n", r->insn);
 	if (r->info.flags & KPROBE_FLAG_FTRACE) {
 		/* Nothing is run in the probe's stead: the site is a NOP. */
-		cmd_printf("  path      ftrace: the call site's call, with no trap\n");
+		cmd_printf("  path      ftrace: the call site's call, with no trap; taken %lu\n",
+			   r->taken[PROBE_EXEC_FTRACE]);
 		cmd_printf("  %s\n", r->optimizer);
 		return;
 	}
