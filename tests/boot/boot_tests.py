@@ -1993,14 +1993,16 @@ def test_probe_kprobe(m):
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
     m.command("cat /etc/motd")
     flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(flags == [] and hits == CAT_READS and missed == 0,
-          "after one `cat /etc/motd`: expected hits=%d missed=0, got flags %s hits=%d missed=%d"
+    # vfs_read's entry is its call site: the probe rides on it.
+    check(flags == ["[FTRACE]"] and hits == CAT_READS and missed == 0,
+          "after one `cat /etc/motd`: expected [FTRACE], hits=%d missed=0, got flags %s hits=%d"
+          " missed=%d"
           % (CAT_READS, flags, hits, missed))
     # Disable one probe: [DISABLED], and hits stop.
     expect_exact(m.command("probe off vfs_read"), "probe %d: disabled" % number, "probe off")
     m.command("cat /etc/motd")
     flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(flags == ["[DISABLED]"] and hits == CAT_READS,
+    check(flags == ["[DISABLED]", "[FTRACE]"] and hits == CAT_READS,
           "disabled probe: expected [DISABLED] and hits=%d, got %s hits=%d"
           % (CAT_READS, flags, hits))
     expect_exact(m.command("probe on vfs_read"), "probe %d: enabled" % number, "probe on")
@@ -2015,8 +2017,8 @@ def test_probe_kprobe(m):
           "`probe list` when disarmed: expected first line 'probes disarmed', got %s" % show(out))
     m.command("cat /etc/motd")
     flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(hits == 2 * CAT_READS and flags == [], "globally disarmed: expected hits=%d and no"
-          " flags, got %s hits=%d" % (2 * CAT_READS, flags, hits))
+    check(hits == 2 * CAT_READS and flags == ["[FTRACE]"], "globally disarmed: expected"
+          " hits=%d and [FTRACE] alone, got %s hits=%d" % (2 * CAT_READS, flags, hits))
     expect_exact(m.command("probe on"), "probes armed", "probe on")
     m.command("cat /etc/motd")
     _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
@@ -2344,12 +2346,16 @@ def test_kretprobe_orphan_given_back(m):
     before = settled_heap_usage(m)
 
     def steps(numbers):
-        number, addr = probe_add(m, "-r wait_queue_wait", "r", "wait_queue_wait+0x0")
+        number, _ = probe_add(m, "-r wait_queue_wait", "r", "wait_queue_wait+0x0")
         numbers.append(number)
-        # Registering queued the probe for the optimizer, which woke up,
-        # dealt with it, and went back to sleep in wait_queue_wait -
-        # through the probe now.
-        wait_list_flag(m, addr, "r", "wait_queue_wait+0x0", True)
+        # A kprobe past vfs_read's call site is queued for the optimizer,
+        # which wakes up, deals with it, and goes back to sleep in
+        # wait_queue_wait - through the kretprobe now (which, on the
+        # function's call site, is no work of the optimizer's itself).
+        where = past_site(m)
+        waker, waker_addr = probe_add(m, where, "k", where)
+        wait_list_flag(m, waker_addr, "k", where, True)
+        expect_exact(m.command("probe del %d" % waker), "probe %d: removed" % waker, "probe del")
         out = m.command("probe show %d" % number)
         used = [re.search(r"instances (\d+) in use", line) for line in out]
         used = [int(u.group(1)) for u in used if u]
@@ -2365,7 +2371,7 @@ def test_kretprobe_orphan_given_back(m):
           " in %d allocations" % before)
     # A probe queued for the optimizer wakes it: its wait_queue_wait returns.
     run_with_probes(m, lambda numbers: numbers.append(
-        probe_add(m, "vfs_read", "k", "vfs_read+0x0")[0]))
+        probe_add(m, past_site(m), "k", past_site(m))[0]))
     after = settled_heap_usage(m)
     check(after == before, "heap before the kretprobe on wait_queue_wait: %d bytes in %d"
           " allocations; with it removed and the optimizer thread's call returned: %d bytes"
