@@ -239,13 +239,8 @@ static int __kprobes resolve_address(struct kprobe *p, uintptr_t *addr)
  * of its own, which a breakpoint could sit on). */
 static bool __kprobes inside_site(uintptr_t addr, const struct symbol *func)
 {
-	bool inside;
-
-	rcu_read_lock();
-	inside = addr > func->addr && addr < func->addr + ARCH_FTRACE_SITE_SIZE &&
-		 ftrace_site_at(func->addr);
-	rcu_read_unlock();
-	return inside;
+	return addr > func->addr && addr < func->addr + ARCH_FTRACE_SITE_SIZE &&
+	       ftrace_is_site(func->addr);
 }
 
 /* The function the address lies in, and whether probing there is allowed:
@@ -341,7 +336,7 @@ static int __kprobes
 point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
 {
 	struct probe_point *pp = kzalloc(sizeof(*pp));
-	bool site;
+	bool site = ftrace_is_site(addr);
 	int err;
 
 	if (!pp)
@@ -352,9 +347,6 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	pp->has_fixup = extable_search(addr) != 0;
 	list_init(&pp->probes);
 	list_init(&pp->opt_node);
-	rcu_read_lock();
-	site = ftrace_site_at(addr);
-	rcu_read_unlock();
 	err = point_counts_alloc(pp);
 	if (!err && site)
 		err = kprobe_ftrace_reserve_locked();

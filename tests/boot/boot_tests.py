@@ -2266,9 +2266,9 @@ def test_hang_wait_queue_wait(m):
             else:
                 refused.append(out)
         # Some instructions may not be probed (on aarch64, those between
-        # a load-exclusive and its store); the final return must be.
-        odd = [out for out in refused
-               if len(out) != 1 or not out[0].endswith(" cannot be probed")]
+        # a load-exclusive and its store, and the call site's second
+        # NOP); the final return must be.
+        odd = [out for out in refused if len(out) != 1 or not PROBE_REFUSED.match(out[0])]
         check(final_ret in added and not odd,
               "`probe add` of wait_queue_wait's instructions: %d added (the final return %s"
               " %s), refused for another reason: %s"
@@ -2616,8 +2616,10 @@ def trace_reader_probes(m):
 
 
 # The answers of `probe add` that refuse a location a test chose well:
-# code that must never be probed, and instructions that cannot be.
-PROBE_REFUSED = re.compile(r"^probe: (\S+ is blacklisted|the instruction at \S+ cannot be probed)$")
+# code that must never be probed, instructions that cannot be, and the
+# inside of a call site (aarch64's second NOP).
+PROBE_REFUSED = re.compile(r"^probe: (\S+ is blacklisted|the instruction at \S+ cannot be probed|"
+                           r"\S+ is inside its call site \(a probe at \S+ rides on the site\))$")
 
 
 # Lines pasted at once by commands_pasted: a line costs the typing of its

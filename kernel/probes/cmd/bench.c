@@ -196,14 +196,9 @@ static const char *path_of(const struct kprobe *kp)
 static unsigned int past_site(void)
 {
 	struct symbol sym;
-	bool site;
 
-	if (sym_by_name("vfs_read", &sym) < 0)
-		return 0;
-	rcu_read_lock();
-	site = ftrace_site_at(sym.addr);
-	rcu_read_unlock();
-	return site ? ARCH_FTRACE_SITE_SIZE : 0;
+	return sym_by_name("vfs_read", &sym) == 0 && ftrace_is_site(sym.addr) ?
+		       ARCH_FTRACE_SITE_SIZE : 0;
 }
 
 /* An offset of vfs_read whose instruction must be single-stepped. */

@@ -33,9 +33,11 @@
 #include "kernel/command.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 #define MAX_LISTED 128
 
@@ -164,7 +166,12 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 		report_past_end(name, offset, known ? sym.size : 0);
 		break;
 	case -EILSEQ:
-		cmd_eprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
+		if (known && offset < ARCH_FTRACE_SITE_SIZE && ftrace_is_site(sym.addr))
+			cmd_eprintf("probe: %s+0x%lx is inside its call site (a probe at %s+0x0"
+				    " rides on the site)\n", name, (unsigned long)offset, name);
+		else
+			cmd_eprintf("probe: %s+0x%lx is not an instruction boundary\n", name,
+				    (unsigned long)offset);
 		break;
 	case -EBUSY:
 		cmd_eprintf("probe: %s already has a jprobe\n", name);

@@ -17,12 +17,7 @@
 
 uintptr_t probe_test_past_site(uintptr_t func)
 {
-	bool site;
-
-	rcu_read_lock();
-	site = ftrace_site_at(func);
-	rcu_read_unlock();
-	return site ? func + ARCH_FTRACE_SITE_SIZE : func;
+	return ftrace_is_site(func) ? func + ARCH_FTRACE_SITE_SIZE : func;
 }
 
 __noinline long probe_test_sum_to(long n)
