@@ -60,16 +60,8 @@ int kprintf(const char *fmt, ...)
 	return n;
 }
 
-int printk(const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = log_vprintf(fmt, ap);
-	va_end(ap);
-	return n;
-}
+/* The loader's warnings (KERN_WARNING and all) go where its messages go. */
+int printk(const char *fmt, ...) __attribute__((alias("kprintf")));
 
 /* The loader's lines for the command that called it (already loaded, a
  * failed init, rmmod's refusals) go to the same log as its kernel
