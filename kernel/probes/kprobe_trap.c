@@ -150,7 +150,7 @@ start_probed_insn(struct probe_point *pp, enum probe_exec how, struct pt_regs *r
 static __attribute__((always_inline)) inline void __kprobes
 exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	enum probe_exec how = choose_exec(pp, true);
+	enum probe_exec how;
 
 	if (pp->on_ftrace) {	/* a jprobe's return: the site is a NOP to skip */
 		instruction_pointer_set(regs, (uintptr_t)pp->addr + ARCH_FTRACE_SITE_SIZE);
@@ -159,7 +159,7 @@ exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs 
 		reset_ctlblk();
 		return;
 	}
-
+	how = choose_exec(pp, true);
 	count_here(kcb, pp->counts_offset,	/* interrupts off */
 		   offsetof(struct point_counts, exec) + how * sizeof(unsigned long));
 	start_probed_insn(pp, how, regs, &kcb->arch);

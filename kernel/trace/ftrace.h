@@ -39,6 +39,7 @@ struct ftrace_ops {
 	 * exclude (NULL: none); set_ftrace_filter and set_ftrace_notrace. */
 	struct ftrace_site_set *filter, *exclude;
 	uint64_t missed;		/* calls the recursion guard dropped */
+	bool registered;		/* on the list below (under ftrace's lock) */
 	struct list_node node;		/* in the list of registered ops */
 };
 #define FTRACE_OPS_IPMODIFY 1	/* the callback may change regs->ip */

@@ -2147,11 +2147,15 @@ def test_probe_errors(m):
         check(len(out) == 1 and re.fullmatch(
             r"probe: vfs_read\+0x100000 is past the end of vfs_read \(0x[0-9a-f]+ bytes\)",
             out[0]), "`%s`: expected 'past the end of vfs_read', got %s" % (cmd, show(out)))
-    # Some offset in vfs_read's first few bytes is inside an instruction;
-    # which one depends on the compiler, so try them. Boundaries are
-    # accepted, and removed again.
+    # The call site's bytes are refused as its own. Past it, some offset
+    # of the next few bytes is inside an instruction; which one depends
+    # on the compiler, so try them. Boundaries are accepted, and removed
+    # again.
+    site = archs.testdata(m.arch).FTRACE_SITE_SIZE
+    expect_exact(m.command("probe add vfs_read+0x1"), "probe: vfs_read+0x1 is inside its call"
+                 " site (a probe at vfs_read+0x0 rides on the site)", "probe add vfs_read+0x1")
     refused = False
-    for offset in range(1, 5):
+    for offset in range(site + 1, site + 5):
         where = "vfs_read+0x%x" % offset
         out = m.command("probe add " + where)
         if out == ["probe: %s is not an instruction boundary" % where]:
@@ -2164,7 +2168,8 @@ def test_probe_errors(m):
                          "probe show")
             expect_exact(m.command("probe del %d" % number),
                          "probe %d: removed" % number, "probe del")
-    check(refused, "no offset of vfs_read+0x1..0x4 was refused as not an instruction boundary")
+    check(refused, "no offset of vfs_read+0x%x..0x%x was refused as not an instruction boundary"
+          % (site + 1, site + 4))
     # A wrong use prints every form of the command, the first after
     # "NAME: usage: " and the others lined up under it.
     lead = " " * len("probe: usage: ")
