@@ -48,21 +48,26 @@ struct list_node *ftrace_sites_tables(void)
 	return &tables;
 }
 
-bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
+size_t notrace ftrace_ips_place(const uintptr_t *ips, size_t n, uintptr_t ip)
 {
 	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ips[mid] == ip)
-			return true;
 		if (ips[mid] < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return lo;
+}
+
+bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
+{
+	size_t at = ftrace_ips_place(ips, n, ip);
+
+	return at < n && ips[at] == ip;
 }
 
 bool notrace ftrace_site_at(uintptr_t ip)

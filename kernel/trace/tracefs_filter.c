@@ -75,25 +75,9 @@ struct ips {
 	size_t count, room;
 };
 
-/* Where ip is in s, or would go. */
-static size_t ips_place(const struct ips *s, uintptr_t ip)
-{
-	size_t lo = 0, hi = s->count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->ip[mid] < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int ips_add(struct ips *s, uintptr_t ip)
 {
-	size_t at = ips_place(s, ip);
+	size_t at = ftrace_ips_place(s->ip, s->count, ip);
 
 	if (at < s->count && s->ip[at] == ip)
 		return 0;
@@ -116,7 +100,7 @@ static int ips_add(struct ips *s, uintptr_t ip)
 
 static void ips_drop(struct ips *s, uintptr_t ip)
 {
-	size_t at = ips_place(s, ip);
+	size_t at = ftrace_ips_place(s->ip, s->count, ip);
 
 	if (at < s->count && s->ip[at] == ip) {
 		memmove(&s->ip[at], &s->ip[at + 1], (s->count - at - 1) * sizeof(*s->ip));
@@ -174,6 +158,15 @@ static bool picks(const struct ftrace_filter_word *w, const struct ftrace_sites 
 	return sym_by_addr(ip, &sym) == 0 && sym.addr == ip && glob_match(w->glob, sym.name);
 }
 
+/* Add ip to s, or with "!" drop it: 0 or -ENOMEM. */
+static int pick(const struct ftrace_filter_word *w, struct ips *s, uintptr_t ip)
+{
+	if (!w->negate)
+		return ips_add(s, ip);
+	ips_drop(s, ip);
+	return 0;
+}
+
 /* Add (or with "!" drop) what w picks to s; how many it picked, or
  * -ENOMEM. A plain name is looked up rather than matched against every
  * function, so that 10,000 lines of names cost 10,000 look-ups. In an
@@ -189,25 +182,19 @@ static long apply_picks(const struct ftrace_filter_word *w, struct ips *s)
 	if (w->index) {
 		if (ftrace_site_nth(w->index - 1, &ip, &module) < 0)
 			return 0;
-		if (w->negate)
-			ips_drop(s, ip);
-		return w->negate ? 1 : (ips_add(s, ip) ?: 1);
+		return pick(w, s, ip) ?: 1;
 	}
 	if (!w->module[0] && !glob_has_magic(w->glob)) {
 		if (sym_by_name(w->glob, &sym) < 0 || !ftrace_site_at(sym.addr))
 			return 0;
-		if (w->negate)
-			ips_drop(s, sym.addr);
-		return w->negate ? 1 : (ips_add(s, sym.addr) ?: 1);
+		return pick(w, s, sym.addr) ?: 1;
 	}
 	list_for_each_entry_rcu(t, ftrace_sites_tables(), node) {
 		for (const uintptr_t *p = t->start; p < t->end; p++) {
 			if (!picks(w, t, *p))
 				continue;
 			picked++;
-			if (w->negate)
-				ips_drop(s, *p);
-			else if (ips_add(s, *p))
+			if (pick(w, s, *p))
 				return -ENOMEM;
 		}
 	}
