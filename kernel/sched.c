@@ -164,12 +164,14 @@ static void schedule_locked(void)
 	 * count up (the preemption point checks it), or inside a handler
 	 * that runs at trap time (a probe's: with interrupts off or the
 	 * count up, and its CPU marked in handler_context, cpu.h):
-	 * code that must not be switched away from tried to sleep. */
-	if (unlikely(prev->preempt_count))
-		panic("sched: thread %s would switch away with preemption disabled",
-		      prev->name);
+	 * code that must not be switched away from tried to sleep. The
+	 * handler is named first: one reached from a call site runs with
+	 * the count up too (kernel/trace/ftrace.c). */
 	if (unlikely(this_cpu_field(handler_context.handler_state)))
 		panic("sched: thread %s would sleep inside a handler run at trap time",
+		      prev->name);
+	if (unlikely(prev->preempt_count))
+		panic("sched: thread %s would switch away with preemption disabled",
 		      prev->name);
 	thread_check_stack(prev);
 	if (prev->state == THREAD_RUNNING) {

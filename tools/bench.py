@@ -111,6 +111,7 @@ import qemu  # noqa: E402
 ROWS_ARCH = "x86_64"
 ROWS = [
     ("k-optimized", "optimized kprobe", 60, 120, 170),
+    ("k-ftrace", "kprobe on ftrace ([FTRACE])", 70, 140, None),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated", 150, 540, 1190),
     ("k-single-stepped", "kprobe, single-stepped", None, None, None),
     ("k-post-handler", "kprobe with post-handler", 300, 580, None),
@@ -123,9 +124,10 @@ ROWS = [
 # Handler calls per probed call in each row (count_post counts nothing),
 # and the path a row's name promises: the smoke checks both, so a probe
 # that never fires, or runs another way, cannot pass as a measurement.
-HANDLERS = {"k-optimized": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
+HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
             "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
-PATHS = {"k-optimized": ("optimized",), "k-boosted-or-emulated": ("boosted", "emulated"),
+PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",),
+         "k-boosted-or-emulated": ("boosted", "emulated"),
          "k-single-stepped": ("single-stepped",)}
 # The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
 # (arch/ARCH/testdata.py).
@@ -154,6 +156,7 @@ SCALE_ROWS = [
     ("fault", "no probe, an exception/call"),
     ("fault2", "no probe, 2 exceptions/call"),
     ("k-optimized", "optimized kprobe"),
+    ("k-ftrace", "kprobe on ftrace"),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated"),
     ("k-post-handler", "kprobe with post-handler"),
     ("j", "jprobe"),

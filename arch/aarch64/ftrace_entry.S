@@ -7,11 +7,14 @@
  * function's return address, sp as the function entered with it and pc
  * where it goes on (past the site), calls ftrace_dispatch(ip,
  * parent_ip, regs) (kernel/trace/ftrace.h), restores the registers and
- * the condition flags from regs, and branches to regs->pc: past the
- * site, or wherever a callback moved it. x16, which the procedure call
- * standard lets any call clobber before a function's first instruction
- * (a veneer's register), carries the target. Interrupts stay as the
- * function had them.
+ * the condition flags from regs, and branches to regs->pc with sp at
+ * regs->sp: past the site, or wherever a callback moved them (a kprobe's
+ * pre-handler that returns 1; a jprobe's, whose entry function runs on
+ * a stack below this frame). x9 and x10 carry the target and the stack
+ * pointer: the site's MOV has clobbered x9 already, and neither carries
+ * an argument, so a function's first instruction has no use for them
+ * (x16 and x17, the veneers' registers, may hold a jprobe's operands).
+ * Interrupts stay as the function had them.
  */
 #include <asm/pt_regs_asm.h>
 #include <asm/ptrace.h>
@@ -41,8 +44,8 @@ ftrace_dispatch_return:
 	msr	nzcv, x0
 	LOAD_X2_X29
 	ldr	x30, [sp, #S_X30]
-	ldr	x16, [sp, #S_PC]	/* after x2-x29, which hold x16 too */
+	ldp	x10, x9, [sp, #S_SP]	/* after x2-x29: x10 = sp, x9 = pc */
 	ldp	x0, x1, [sp, #16 * 0]
-	add	sp, sp, #PT_REGS_SIZE	/* add, not adds: the flags stay */
-	br	x16
+	mov	sp, x10			/* a move: the flags stay */
+	br	x9
 	.size ftrace_caller, . - ftrace_caller

@@ -46,17 +46,10 @@ CALL_ROW = 3
 # Whether keys typed before the kernel is up reach its shell.
 TYPED_DURING_BOOT = True
 
-# What `probe show` says of vfs_read's first instruction, the first NOP
-# of its function-tracer call site (docs/ftrace.md): a jprobe's hits
-# emulate it, and its entry function returns by a branch, with no eret
-# ("jprobe insn" words, "jprobe path"); once a kprobe with a
-# post-handler shares the point, it is emulated in the breakpoint's own
-# exception, with no step ("post-handler path").
-VFS_READ_ENTRY = {
-    "jprobe insn": ["emulated as nop", "jprobe returns by branch"],
-    "jprobe path": "emulated",
-    "post-handler path": "emulated",
-}
+# The bytes of a function-tracer call site at a function's entry
+# (asm/ftrace.h's ARCH_FTRACE_SITE_SIZE): a kprobe at +0 is [FTRACE],
+# one this far in is the first that traps (and may be optimized).
+FTRACE_SITE_SIZE = 8
 
 # -- tests/boot/module_tests.py -----------------------------------------
 

@@ -39,10 +39,10 @@ CALL_ROW = 3
 # reach GRUB's menu instead.
 TYPED_DURING_BOOT = False
 
-# What `probe show` says of vfs_read's first instruction under a jprobe
-# and then under a kprobe with a post-handler as well; None: not checked
-# here (see arch/aarch64/testdata.py).
-VFS_READ_ENTRY = None
+# The bytes of a function-tracer call site at a function's entry
+# (asm/ftrace.h's ARCH_FTRACE_SITE_SIZE): a kprobe at +0 is [FTRACE],
+# one this far in is the first that traps (and may be optimized).
+FTRACE_SITE_SIZE = 5
 
 # -- tests/boot/module_tests.py -----------------------------------------
 

@@ -31,6 +31,7 @@
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/sched.h"
 #include "kernel/trace/ftrace.h"
+#include <asm/ftrace.h>
 
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_cpu_block);
 
@@ -85,6 +86,7 @@ const char __kprobes *probe_exec_name(enum probe_exec how)
 	static const char *const names[PROBE_EXEC_KINDS] = {
 		[PROBE_EXEC_EMULATE] = "emulated", [PROBE_EXEC_BOOST] = "boosted",
 		[PROBE_EXEC_STEP] = "single-stepped", [PROBE_EXEC_DETOUR] = "detour-copy",
+		[PROBE_EXEC_FTRACE] = "ftrace",
 	};
 
 	return names[how];
@@ -92,7 +94,7 @@ const char __kprobes *probe_exec_name(enum probe_exec how)
 
 enum probe_exec __kprobes kprobe_exec_path(const struct probe_point *pp)
 {
-	return choose_exec(pp, true);
+	return pp->on_ftrace ? PROBE_EXEC_FTRACE : choose_exec(pp, true);
 }
 
 static inline void __kprobes run_post_handler(struct kprobe_ctlblk *kcb, struct kprobe *p,
@@ -148,8 +150,16 @@ start_probed_insn(struct probe_point *pp, enum probe_exec how, struct pt_regs *r
 static __attribute__((always_inline)) inline void __kprobes
 exec_original(struct kprobe_ctlblk *kcb, struct probe_point *pp, struct pt_regs *regs)
 {
-	enum probe_exec how = choose_exec(pp, true);
+	enum probe_exec how;
 
+	if (pp->on_ftrace) {	/* a jprobe's return: the site is a NOP to skip */
+		instruction_pointer_set(regs, (uintptr_t)pp->addr + ARCH_FTRACE_SITE_SIZE);
+		if (pp->has_post_handler)
+			run_post_handlers(kcb, pp, regs);
+		reset_ctlblk();
+		return;
+	}
+	how = choose_exec(pp, true);
 	count_here(kcb, pp->counts_offset,	/* interrupts off */
 		   offsetof(struct point_counts, exec) + how * sizeof(unsigned long));
 	start_probed_insn(pp, how, regs, &kcb->arch);
@@ -397,6 +407,58 @@ bool __kprobes kprobe_fault_handler(struct pt_regs *regs)
 	if (status == KPROBE_HIT_OPTIMIZED && this_cpu_read(irq_depth) != kcb->irq_depth)
 		return false;
 	return p && p->fault_handler && p->fault_handler(p, regs, trapnr);
+}
+
+/*
+ * A hit from a call site (kprobe_ftrace.c): the site's call reached
+ * ftrace_dispatch, which calls this with the registers as a breakpoint
+ * at the function's first instruction would have saved them, and the
+ * instruction pointer past the site. The handlers run as on a trap: with
+ * interrupts off, the pre-handlers seeing the instruction pointer where
+ * the breakpoint would have left it (ARCH_BREAKPOINT_IP_AFTER past the
+ * address), the post-handlers seeing it past the site, as after the NOP
+ * a step would have run. A pre-handler that moved it and returned 1 is
+ * obeyed (the ops is FTRACE_OPS_IPMODIFY): the trampoline goes where it
+ * points, a jprobe's entry function among them. A call while this CPU
+ * is busy with another probe is a missed hit, as a trap would be.
+ */
+void __kprobes kprobe_ftrace_handler(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops *ops,
+				     struct pt_regs *regs)
+{
+	uintptr_t past_site = instruction_pointer(regs);
+	unsigned long flags = arch_irq_save();
+	struct kprobe_ctlblk *kcb = kprobe_ctlblk();
+	struct probe_point *pp = point_lookup(ip);
+
+	(void)parent_ip;
+	(void)ops;
+	if (!pp || !pp->on_ftrace)	/* unregistered a moment ago */
+		goto out;
+	if (kprobe_cpu_busy()) {
+		count_missed(kcb, pp);
+		goto out;
+	}
+	count_here(kcb, pp->counts_offset,
+		   offsetof(struct point_counts, exec) + PROBE_EXEC_FTRACE * sizeof(unsigned long));
+	instruction_pointer_set(regs, ip + ARCH_BREAKPOINT_IP_AFTER);
+	kprobe_set_status(KPROBE_HIT_ACTIVE);
+	if (run_pre_handlers(kcb, pp, regs)) {
+		/* A jprobe's entry function runs with interrupts off, as its
+		 * frame says (arch_jprobe_enter), and this CPU stays busy with
+		 * it until it returns: an interrupt in the trampoline between
+		 * here and there would find a handler running, and could
+		 * preempt the thread in the middle of it. */
+		if (kprobe_status() == KPROBE_JPROBE)
+			return;
+		reset_ctlblk();
+		goto out;
+	}
+	instruction_pointer_set(regs, past_site);
+	if (pp->has_post_handler)
+		run_post_handlers(kcb, pp, regs);
+	reset_ctlblk();
+out:
+	arch_irq_restore(flags);
 }
 
 /*

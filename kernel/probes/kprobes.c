@@ -29,8 +29,10 @@
 #include "kernel/sched.h"
 #include "kernel/symtab.h"
 #include "kernel/trap.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 struct mutex kprobe_mutex = MUTEX_INIT(kprobe_mutex, "kprobes");
 struct probe_point *point_hash[POINT_HASH_SIZE];
@@ -140,11 +142,23 @@ struct text_copy {
 	size_t len;
 };
 
+/* The bytes of a call site as the compiler left them, into the copy. */
+static void __kprobes unpatch_site(uintptr_t site, struct text_copy *c)
+{
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
+
+	for (size_t i = 0; i < sizeof(nop); i++)
+		if (site + i >= c->addr && site + i < c->addr + c->len)
+			c->buf[site + i - c->addr] = nop[i];
+}
+
 static void __kprobes unpatch_copy(struct probe_point *pp, void *ctx)
 {
 	struct text_copy *c = ctx;
 
-	if (pp->armed)
+	if (pp->armed && pp->on_ftrace)
+		unpatch_site((uintptr_t)pp->addr, c);
+	else if (pp->armed)
 		arch_unpatched_bytes(pp, c->buf, c->addr, c->len);
 }
 
@@ -180,13 +194,19 @@ static void __kprobes point_update_locked(struct probe_point *pp)
 	rcu_assign_pointer(pp->sole, enabled == 1 ? sole : NULL);
 	want = enabled && globally_armed;
 	if (want && !pp->armed) {
-		arch_arm_kprobe(pp);
+		if (pp->on_ftrace)
+			kprobe_ftrace_arm_locked(pp, true);
+		else
+			arch_arm_kprobe(pp);
 		pp->armed = true;
 		optimizer_update_locked(pp);
 	} else if (!want && pp->armed) {
 		pp->armed = false;
 		optimizer_update_locked(pp);
-		arch_disarm_kprobe(pp);
+		if (pp->on_ftrace)
+			kprobe_ftrace_arm_locked(pp, false);
+		else
+			arch_disarm_kprobe(pp);
 	} else {
 		optimizer_update_locked(pp);
 	}
@@ -214,8 +234,18 @@ static int __kprobes resolve_address(struct kprobe *p, uintptr_t *addr)
 	return 0;
 }
 
+/* Whether addr lies inside a call site, past its first byte: the bytes
+ * the function tracer rewrites (aarch64's second NOP is an instruction
+ * of its own, which a breakpoint could sit on). */
+static bool __kprobes inside_site(uintptr_t addr, const struct symbol *func)
+{
+	return addr > func->addr && addr < func->addr + ARCH_FTRACE_SITE_SIZE &&
+	       ftrace_is_site(func->addr);
+}
+
 /* The function the address lies in, and whether probing there is allowed:
- * not in the blacklist, and jprobes and kretprobes only at an entry. */
+ * not in the blacklist, not inside a call site, and jprobes and
+ * kretprobes only at an entry. */
 static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct symbol *func)
 {
 	int err;
@@ -230,6 +260,8 @@ static int __kprobes check_address(uintptr_t addr, enum kprobe_kind kind, struct
 		return err;
 	if (kind != KPROBE_KIND_K && addr != func->addr)
 		return -EINVAL;
+	if (inside_site(addr, func))
+		return -EILSEQ;
 	return 0;
 }
 
@@ -291,10 +323,20 @@ static void __kprobes point_free_rcu(struct rcu_head *head)
 		point_destroy(pp);
 }
 
+/* pp is unpublished and has no probe left: free it once no hit can be
+ * using it, and give its room in the armed sites back now. */
+static void __kprobes point_retire_locked(struct probe_point *pp)
+{
+	if (pp->on_ftrace)
+		kprobe_ftrace_unreserve_locked();
+	call_rcu(&pp->rcu, point_free_rcu);
+}
+
 static int __kprobes
 point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out)
 {
 	struct probe_point *pp = kzalloc(sizeof(*pp));
+	bool site = ftrace_is_site(addr);
 	int err;
 
 	if (!pp)
@@ -306,8 +348,11 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	list_init(&pp->probes);
 	list_init(&pp->opt_node);
 	err = point_counts_alloc(pp);
-	if (!err)
+	if (!err && site)
+		err = kprobe_ftrace_reserve_locked();
+	else if (!err)
 		err = arch_prepare_kprobe(pp, func->addr, func->size);
+	pp->on_ftrace = site && !err;	/* from here on, destroying gives the room back */
 	if (err < 0) {
 		point_destroy(pp);
 		return err;
@@ -343,6 +388,8 @@ point_add_locked(struct probe_point *pp, struct kprobe *p, const struct probe_ty
 	p->owner = kprobes_owner(p);
 	p->addr = pp->addr;
 	p->flags &= KPROBE_FLAG_DISABLED;	/* the only flag a caller sets */
+	if (pp->on_ftrace)
+		p->flags |= KPROBE_FLAG_FTRACE;
 	p->point = pp;
 	if (jp)
 		list_insert_between_rcu(&p->point_node, jp->point_node.prev, &jp->point_node);
@@ -399,8 +446,10 @@ int __kprobes register_kprobe_kind(struct kprobe *p, const struct probe_type *ty
 		if (err)
 			kprobe_counts_fold(p);	/* never hit: frees them */
 	}
-	if (!batch)
+	if (!batch) {
+		kprobe_ftrace_update_locked();
 		mutex_unlock(&kprobe_mutex);
+	}
 	return err;
 }
 
@@ -448,7 +497,7 @@ static void __kprobes unlink_kprobe_locked(struct kprobe *p, struct list_node *e
 	if (pp->gone) {
 		/* Disarmed and unpublished when it went; its text is gone. */
 		if (list_empty(&pp->probes))
-			call_rcu(&pp->rcu, point_free_rcu);
+			point_retire_locked(pp);
 		return;
 	}
 	point_update_locked(pp);
@@ -469,7 +518,7 @@ static void __kprobes release_points_locked(struct list_node *emptied)
 		optimizer_forget_locked(pp);
 		/* Points whose jump it blocked may be optimized again. */
 		optimizer_update_around_locked((uintptr_t)pp->addr);
-		call_rcu(&pp->rcu, point_free_rcu);
+		point_retire_locked(pp);
 	}
 }
 
@@ -487,6 +536,7 @@ void __kprobes unregister_kprobe_begin(struct kprobe *p)
 {
 	mutex_lock(&kprobe_mutex);
 	unregister_kprobe_locked(p);
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 
@@ -542,6 +592,7 @@ int __kprobes register_probes(void *array, int num, const struct probe_type *typ
 			done++;
 	}
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	if (err)
 		unregister_probes(array, done, type);
@@ -564,6 +615,7 @@ void __kprobes unregister_probes(void *array, int num, const struct probe_type *
 	text_poke_sync();
 	release_points_locked(&emptied);
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	synchronize_rcu();
 	for (int i = 0; i < num; i++) {
@@ -603,6 +655,7 @@ static int __kprobes set_disabled(struct kprobe *p, bool disabled)
 		if (!p->point->gone)
 			point_update_locked(p->point);
 	}
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 	return err;
 }
@@ -631,6 +684,7 @@ static void __kprobes set_global(bool armed)
 	list_for_each_entry(p, &all_kprobes, all_node)
 		point_update_locked(p->point);
 	text_poke_batch_end();
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 

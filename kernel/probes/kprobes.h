@@ -44,6 +44,8 @@ typedef int (*kprobe_fault_handler_t)(struct kprobe *p, struct pt_regs *regs,
 #define KPROBE_FLAG_GONE      0x1	/* the probed code is gone */
 #define KPROBE_FLAG_DISABLED  0x2	/* registered but not armed */
 #define KPROBE_FLAG_OPTIMIZED 0x4	/* reached through a jump, not a trap */
+#define KPROBE_FLAG_FTRACE    0x8	/* reached through its function's call site,
+					   not a trap (kernel/probes/kprobe_ftrace.c) */
 
 enum kprobe_kind { KPROBE_KIND_K, KPROBE_KIND_J, KPROBE_KIND_R };
 

@@ -127,6 +127,23 @@ static inline bool kprobe_is_enabled(const struct kprobe *p)
 bool kprobe_breakpoint_handler(struct pt_regs *regs);
 bool kprobe_singlestep_handler(struct pt_regs *regs);
 bool kprobe_fault_handler(struct pt_regs *regs);
+
+/* Kprobes on the call sites (kprobe_ftrace.c). A point at a site is
+ * armed by adding its address to the set the probes' ftrace_ops wants;
+ * each point created there first reserves room in the set (0 or
+ * -ENOMEM), so that arming never allocates, and gives it back when
+ * destroyed. The set reaches the sites when kprobe_ftrace_update_locked
+ * runs, which every change of arming calls before it drops
+ * kprobe_mutex, outside any text_poke batch (it patches in a batch of
+ * its own). The call from a site runs kprobe_ftrace_handler
+ * (kprobe_trap.c), the ops' callback. */
+int kprobe_ftrace_reserve_locked(void);
+void kprobe_ftrace_unreserve_locked(void);
+void kprobe_ftrace_arm_locked(struct probe_point *pp, bool arm);
+void kprobe_ftrace_update_locked(void);
+struct ftrace_ops;
+void kprobe_ftrace_handler(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops *ops,
+			   struct pt_regs *regs);
 /* counts.c: give p zeroed per-CPU counts and zero its public ones, at
  * registration: 0 or -ENOMEM. */
 int kprobe_counts_alloc(struct kprobe *p);

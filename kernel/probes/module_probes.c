@@ -169,6 +169,7 @@ static void __kprobes kill_range(uintptr_t start, size_t size, const char *why)
 {
 	mutex_lock(&kprobe_mutex);
 	kprobes_kill_range_locked(start, start + size, why);
+	kprobe_ftrace_update_locked();
 	mutex_unlock(&kprobe_mutex);
 }
 

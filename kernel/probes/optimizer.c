@@ -80,6 +80,8 @@ static void __kprobes set_optimized_flags_locked(struct probe_point *pp)
  * now, or NULL if it may. */
 static const char __kprobes *not_candidate_locked(struct probe_point *pp)
 {
+	if (pp->on_ftrace)
+		return "it is on ftrace: its function's call site calls the handlers, no trap to replace";
 	if (!optimization_on)
 		return "optimization is off";
 	if (!pp->armed)

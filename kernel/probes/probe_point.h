@@ -31,7 +31,12 @@ struct probe_point {
 	 * several: walk the list). A hit on the common single-probe point
 	 * calls its handler without the walk. */
 	struct kprobe *sole;
-	bool armed;			/* the breakpoint is in the text */
+	bool armed;			/* the breakpoint is in the text, or
+					   (on_ftrace) the call site calls */
+	/* At a function's call site (kernel/trace/ftrace_sites.h): hits
+	 * come from the site's call (kprobe_ftrace.c), never a trap, and
+	 * nothing of the instruction is prepared, copied or stepped. */
+	bool on_ftrace;
 	bool has_post_handler;		/* some probe here has one: must step */
 	bool has_fixup;			/* may fault into an exception fix-up:
 					   must step, so the fault is seen here */

@@ -21,8 +21,9 @@ enum probe_exec {
 	PROBE_EXEC_BOOST,	/* run from the slot, which jumps back */
 	PROBE_EXEC_STEP,	/* run from the slot with a single-step trap */
 	PROBE_EXEC_DETOUR,	/* run the copy in the prepared detour buffer */
+	PROBE_EXEC_FTRACE,	/* nothing to run: a call site's call, not a trap */
 };
-#define PROBE_EXEC_KINDS (PROBE_EXEC_DETOUR + 1)
+#define PROBE_EXEC_KINDS (PROBE_EXEC_FTRACE + 1)
 
 /* Where a point stands with the jump optimizer (kernel/probes/optimizer.c). */
 enum opt_state {

@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 void __kprobes kprobes_name_place(uintptr_t addr, char *where, size_t size, char *module)
 {
@@ -57,7 +58,7 @@ static void __kprobes fill_info_locked(const struct kprobe *p, struct kprobe_inf
 		kprobes_name_place(info->addr, info->where, sizeof(info->where), info->module);
 		info->opt_state = pp->opt_state;
 		info->path = kprobe_exec_path(pp);
-		info->insn_len = arch_probe_insn_length(pp);
+		info->insn_len = pp->on_ftrace ? ARCH_FTRACE_SITE_SIZE : arch_probe_insn_length(pp);
 	}
 	if (p->type->report_locked)
 		p->type->report_locked(p, info);
@@ -97,7 +98,11 @@ static void __kprobes fill_point_locked(struct probe_point *pp, struct kprobe_re
 {
 	kprobes_read_text((uintptr_t)pp->addr, r->original, sizeof(r->original));
 	memcpy(r->live, pp->addr, sizeof(r->live));
-	arch_describe_probe(pp, r->insn, sizeof(r->insn));
+	if (pp->on_ftrace)
+		snprintf(r->insn, sizeof(r->insn), "its function's call site: the site calls the"
+			 " handlers (on ftrace), no breakpoint");
+	else
+		arch_describe_probe(pp, r->insn, sizeof(r->insn));
 	r->slot = (uintptr_t)pp->slot;
 	if (pp->slot)
 		memcpy(r->slot_code, pp->slot, sizeof(r->slot_code));

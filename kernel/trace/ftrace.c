@@ -38,10 +38,11 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, uintptr_t ip)
 }
 
 /* The recursion guard: one bit per interrupt nesting level on each CPU.
- * A callback that reaches a site again on its own level (a bug: the
- * hit path is notrace, tests/host/check_ftrace_sites.py) is dropped and
- * counted; an interrupt that arrives during a callback is a level of
- * its own, and traced. */
+ * A call from a site made inside a callback on the same level (the hit
+ * path is notrace, tests/host/check_ftrace_sites.py, but a kprobe's
+ * handler may call anything) is dropped and counted, but for the ops
+ * that guard themselves (FTRACE_OPS_RECURSION); an interrupt that
+ * arrives during a callback is a level of its own, and traced. */
 static DEFINE_PER_CPU(unsigned long, ftrace_busy);
 
 static notrace bool guard_enter(unsigned long *busy, unsigned long *bit)
@@ -61,18 +62,21 @@ void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *
 {
 	unsigned long *busy, bit;
 	struct ftrace_ops *ops;
+	bool entered;
 
 	rcu_read_lock();
 	busy = this_cpu_ptr(&ftrace_busy);
-	if (guard_enter(busy, &bit)) {
-		list_for_each_entry_rcu(ops, &ops_list, node)
-			if (ops_wants(ops, ip))
-				ops->func(ip, parent_ip, ops, regs);
-		*busy &= ~bit;
-	} else {
-		list_for_each_entry_rcu(ops, &ops_list, node)
+	entered = guard_enter(busy, &bit);
+	list_for_each_entry_rcu(ops, &ops_list, node) {
+		if (!ops_wants(ops, ip))
+			continue;
+		if (entered || (ops->flags & FTRACE_OPS_RECURSION))
+			ops->func(ip, parent_ip, ops, regs);
+		else
 			__atomic_fetch_add(&ops->missed, 1, __ATOMIC_RELAXED);
 	}
+	if (entered)
+		*busy &= ~bit;
 	rcu_read_unlock();
 }
 
@@ -198,12 +202,23 @@ bool notrace ftrace_site_breakpoint(struct pt_regs *regs, uintptr_t addr)
 	return true;
 }
 
+/* ops is off the list: once no CPU can still be in ops->func or reading
+ * its sets, it is unregistered (set_sites then frees a set at once). */
+static void unregistered(struct ftrace_ops *ops)
+{
+	synchronize_rcu();
+	mutex_lock(&ftrace_lock);
+	ops->registered = false;
+	mutex_unlock(&ftrace_lock);
+}
+
 int register_ftrace_function(struct ftrace_ops *ops)
 {
 	int err;
 
 	mutex_lock(&ftrace_lock);
 	list_add_tail_rcu(&ops->node, &ops_list);
+	ops->registered = true;
 	err = update_sites();
 	if (err) {
 		list_del_rcu(&ops->node);
@@ -211,7 +226,7 @@ int register_ftrace_function(struct ftrace_ops *ops)
 	}
 	mutex_unlock(&ftrace_lock);
 	if (err)
-		synchronize_rcu();
+		unregistered(ops);
 	return err;
 }
 
@@ -223,33 +238,40 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	list_del_rcu(&ops->node);
 	err = update_sites();
 	mutex_unlock(&ftrace_lock);
-	synchronize_rcu();	/* no CPU is still in ops->func */
+	unregistered(ops);
 	return err;
 }
 
-/* Replace *slot with set, patch what changes, and free the old set
- * once no call can still be reading it. */
-static int set_sites(struct ftrace_site_set **slot, struct ftrace_site_set *set)
+/* Replace *slot, one of ops' sets, with set, patch what changes, and
+ * free the old set once no call can still be reading it: at once if ops
+ * is not registered (unregistering waited for the last call), which
+ * spares a sleep to a caller that sets an ops up before registering it
+ * (kprobes, registering at boot). */
+static int set_sites(struct ftrace_ops *ops, struct ftrace_site_set **slot,
+		     struct ftrace_site_set *set)
 {
 	struct ftrace_site_set *old;
+	bool in_use;
 	int err;
 
 	mutex_lock(&ftrace_lock);
 	old = *slot;
 	__atomic_store_n(slot, set, __ATOMIC_RELEASE);
+	in_use = ops->registered;
 	err = update_sites();
 	mutex_unlock(&ftrace_lock);
-	synchronize_rcu();
+	if (in_use)
+		synchronize_rcu();
 	kfree(old);
 	return err;
 }
 
 int ftrace_set_filter(struct ftrace_ops *ops, struct ftrace_site_set *set)
 {
-	return set_sites(&ops->filter, set);
+	return set_sites(ops, &ops->filter, set);
 }
 
 int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set)
 {
-	return set_sites(&ops->exclude, set);
+	return set_sites(ops, &ops->exclude, set);
 }

@@ -39,9 +39,16 @@ struct ftrace_ops {
 	 * exclude (NULL: none); set_ftrace_filter and set_ftrace_notrace. */
 	struct ftrace_site_set *filter, *exclude;
 	uint64_t missed;		/* calls the recursion guard dropped */
+	bool registered;		/* on the list below (under ftrace's lock) */
 	struct list_node node;		/* in the list of registered ops */
 };
 #define FTRACE_OPS_IPMODIFY 1	/* the callback may change regs->ip */
+/* The callback guards against its own recursion (Linux's
+ * FTRACE_OPS_FL_RECURSION): it is called from a site that its own call
+ * reached too, rather than dropped and counted in missed (a kprobe's
+ * handler that calls a probed function: kprobes count that hit in the
+ * probe's nmissed, as for a breakpoint). */
+#define FTRACE_OPS_RECURSION 2
 
 /* Start calling ops->func from every site it wants (an ops registered
  * once at a time), or stop and return once no CPU can still be in the

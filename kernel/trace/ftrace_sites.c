@@ -1,5 +1,6 @@
 /* The function tracer's call sites: see ftrace_sites.h. */
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/rcu.h"
 #include "kernel/mutex.h"
 #include "lib/errno.h"
 
@@ -78,6 +79,16 @@ bool notrace ftrace_site_at(uintptr_t ip)
 		if (ftrace_ips_have(t->start, (size_t)(t->end - t->start), ip))
 			return true;
 	return false;
+}
+
+bool ftrace_is_site(uintptr_t ip)
+{
+	bool site;
+
+	rcu_read_lock();
+	site = ftrace_site_at(ip);
+	rcu_read_unlock();
+	return site;
 }
 
 int ftrace_site_nth(uint64_t pos, uintptr_t *ip, const char **module)

@@ -54,6 +54,10 @@ bool ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip);
  * traced. Inside an RCU read-side section, or with modules held still. */
 bool ftrace_site_at(uintptr_t ip);
 
+/* ftrace_site_at in a read-side section of its own: for any thread,
+ * about any address (a module's site stays one only while it is loaded). */
+bool ftrace_is_site(uintptr_t ip);
+
 /* The site at position pos, counting the kernel's first, then each
  * module's in load order (the order of available_filter_functions): its
  * address in *ip and its module (NULL: the kernel) in *module. Returns

@@ -1993,14 +1993,16 @@ def test_probe_kprobe(m):
     number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
     m.command("cat /etc/motd")
     flags, hits, missed = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(flags == [] and hits == CAT_READS and missed == 0,
-          "after one `cat /etc/motd`: expected hits=%d missed=0, got flags %s hits=%d missed=%d"
+    # vfs_read's entry is its call site: the probe rides on it.
+    check(flags == ["[FTRACE]"] and hits == CAT_READS and missed == 0,
+          "after one `cat /etc/motd`: expected [FTRACE], hits=%d missed=0, got flags %s hits=%d"
+          " missed=%d"
           % (CAT_READS, flags, hits, missed))
     # Disable one probe: [DISABLED], and hits stop.
     expect_exact(m.command("probe off vfs_read"), "probe %d: disabled" % number, "probe off")
     m.command("cat /etc/motd")
     flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(flags == ["[DISABLED]"] and hits == CAT_READS,
+    check(flags == ["[DISABLED]", "[FTRACE]"] and hits == CAT_READS,
           "disabled probe: expected [DISABLED] and hits=%d, got %s hits=%d"
           % (CAT_READS, flags, hits))
     expect_exact(m.command("probe on vfs_read"), "probe %d: enabled" % number, "probe on")
@@ -2015,8 +2017,8 @@ def test_probe_kprobe(m):
           "`probe list` when disarmed: expected first line 'probes disarmed', got %s" % show(out))
     m.command("cat /etc/motd")
     flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0", False)
-    check(hits == 2 * CAT_READS and flags == [], "globally disarmed: expected hits=%d and no"
-          " flags, got %s hits=%d" % (2 * CAT_READS, flags, hits))
+    check(hits == 2 * CAT_READS and flags == ["[FTRACE]"], "globally disarmed: expected"
+          " hits=%d and [FTRACE] alone, got %s hits=%d" % (2 * CAT_READS, flags, hits))
     expect_exact(m.command("probe on"), "probes armed", "probe on")
     m.command("cat /etc/motd")
     _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
@@ -2066,8 +2068,7 @@ def test_probe_ret_and_jprobe(m):
     check(any("instances 0 in use, 4 free" in line for line in out),
           "`probe show` of a kretprobe: expected 'instances 0 in use, 4 free', got %s"
           % show(out, 12))
-    if archs.testdata(m.arch).VFS_READ_ENTRY:
-        check_vfs_read_entry(m, jnum)
+    check_vfs_read_entry(m, jnum)
 
 
 def show_field(out, name):
@@ -2079,33 +2080,24 @@ def show_field(out, name):
 
 
 def check_vfs_read_entry(m, jnum):
-    """How vfs_read's first instruction runs (VFS_READ_ENTRY in
-    arch/ARCH/testdata.py): for the jprobe, the words of its insn line and
-    its path; once a kprobe with a post-handler (`probe add -a`) shares
-    the point, the path that must be taken at least once, with no
-    single-step; the post-handler runs once per hit."""
-    want = archs.testdata(m.arch).VFS_READ_ENTRY
+    """vfs_read's first byte is its function-tracer call site: the
+    jprobe there is [FTRACE], its `probe show` says the site calls it
+    with no trap; a kprobe with a post-handler (`probe add -a`) shares the
+    point and its post-handler runs once per hit, with nothing stepped."""
     out = m.command("probe show %d" % jnum)
     insn, path = show_field(out, "insn"), show_field(out, "path")
-    check(insn and all(words in insn for words in want["jprobe insn"]),
-          "`probe show` of the jprobe on vfs_read: expected an insn line with %s, got %s"
-          % (" and ".join(map(repr, want["jprobe insn"])), show(out, 12)))
-    check(path and path.startswith(want["jprobe path"] + ";"),
-          "`probe show` of the jprobe on vfs_read: expected 'path %s', got %s"
-          % (want["jprobe path"], show(out, 12)))
+    check(out[:1] and out[0].endswith(" [FTRACE]") and insn and "call site" in insn and
+          path and path.startswith("ftrace:"),
+          "`probe show` of the jprobe on vfs_read: expected [FTRACE], an insn line about the"
+          " call site and 'path ftrace: ...', got %s" % show(out, 12))
     pnum, _ = probe_add(m, "-a vfs_read", "k", "vfs_read+0x0")
     m.command("cat /etc/hostname")
     out = m.command("probe show %d" % pnum)
-    path, post_path = show_field(out, "path"), want["post-handler path"]
-    taken = re.search(r"\b%s (\d+),.* single-stepped (\d+)" % re.escape(post_path), path or "")
-    check(path and path.startswith(post_path + ";") and taken and int(taken.group(1)) > 0
-          and taken.group(2) == "0",
-          "`probe show` of a post-handler probe on vfs_read: expected 'path %s' taken"
-          " at least once and never single-stepped, got %s" % (post_path, show(out, 12)))
     hits, post = show_field(out, "hits"), show_field(out, "post")
-    check(post and hits and post.split()[0] == hits and int(hits) > 0,
+    check(post and hits and post.split()[0] == hits and int(hits) > 0 and
+          (show_field(out, "path") or "").startswith("ftrace:"),
           "`probe show` of a post-handler probe on vfs_read: expected as many post-handler"
-          " runs as hits, got %s" % show(out, 12))
+          " runs as hits, on ftrace, got %s" % show(out, 12))
     expect_exact(m.command("probe del %d" % pnum), "probe %d: removed" % pnum, "probe del")
 
 
@@ -2155,11 +2147,15 @@ def test_probe_errors(m):
         check(len(out) == 1 and re.fullmatch(
             r"probe: vfs_read\+0x100000 is past the end of vfs_read \(0x[0-9a-f]+ bytes\)",
             out[0]), "`%s`: expected 'past the end of vfs_read', got %s" % (cmd, show(out)))
-    # Some offset in vfs_read's first few bytes is inside an instruction;
-    # which one depends on the compiler, so try them. Boundaries are
-    # accepted, and removed again.
+    # The call site's bytes are refused as its own. Past it, some offset
+    # of the next few bytes is inside an instruction; which one depends
+    # on the compiler, so try them. Boundaries are accepted, and removed
+    # again.
+    site = archs.testdata(m.arch).FTRACE_SITE_SIZE
+    expect_exact(m.command("probe add vfs_read+0x1"), "probe: vfs_read+0x1 is inside its call"
+                 " site (a probe at vfs_read+0x0 rides on the site)", "probe add vfs_read+0x1")
     refused = False
-    for offset in range(1, 5):
+    for offset in range(site + 1, site + 5):
         where = "vfs_read+0x%x" % offset
         out = m.command("probe add " + where)
         if out == ["probe: %s is not an instruction boundary" % where]:
@@ -2172,7 +2168,8 @@ def test_probe_errors(m):
                          "probe show")
             expect_exact(m.command("probe del %d" % number),
                          "probe %d: removed" % number, "probe del")
-    check(refused, "no offset of vfs_read+0x1..0x4 was refused as not an instruction boundary")
+    check(refused, "no offset of vfs_read+0x%x..0x%x was refused as not an instruction boundary"
+          % (site + 1, site + 4))
     # A wrong use prints every form of the command, the first after
     # "NAME: usage: " and the others lined up under it.
     lead = " " * len("probe: usage: ")
@@ -2274,9 +2271,9 @@ def test_hang_wait_queue_wait(m):
             else:
                 refused.append(out)
         # Some instructions may not be probed (on aarch64, those between
-        # a load-exclusive and its store); the final return must be.
-        odd = [out for out in refused
-               if len(out) != 1 or not out[0].endswith(" cannot be probed")]
+        # a load-exclusive and its store, and the call site's second
+        # NOP); the final return must be.
+        odd = [out for out in refused if len(out) != 1 or not PROBE_REFUSED.match(out[0])]
         check(final_ret in added and not odd,
               "`probe add` of wait_queue_wait's instructions: %d added (the final return %s"
               " %s), refused for another reason: %s"
@@ -2354,12 +2351,16 @@ def test_kretprobe_orphan_given_back(m):
     before = settled_heap_usage(m)
 
     def steps(numbers):
-        number, addr = probe_add(m, "-r wait_queue_wait", "r", "wait_queue_wait+0x0")
+        number, _ = probe_add(m, "-r wait_queue_wait", "r", "wait_queue_wait+0x0")
         numbers.append(number)
-        # Registering queued the probe for the optimizer, which woke up,
-        # dealt with it, and went back to sleep in wait_queue_wait -
-        # through the probe now.
-        wait_list_flag(m, addr, "r", "wait_queue_wait+0x0", True)
+        # A kprobe past vfs_read's call site is queued for the optimizer,
+        # which wakes up, deals with it, and goes back to sleep in
+        # wait_queue_wait - through the kretprobe now (which, on the
+        # function's call site, is no work of the optimizer's itself).
+        where = past_site(m)
+        waker, waker_addr = probe_add(m, where, "k", where)
+        wait_list_flag(m, waker_addr, "k", where, True)
+        expect_exact(m.command("probe del %d" % waker), "probe %d: removed" % waker, "probe del")
         out = m.command("probe show %d" % number)
         used = [re.search(r"instances (\d+) in use", line) for line in out]
         used = [int(u.group(1)) for u in used if u]
@@ -2375,7 +2376,7 @@ def test_kretprobe_orphan_given_back(m):
           " in %d allocations" % before)
     # A probe queued for the optimizer wakes it: its wait_queue_wait returns.
     run_with_probes(m, lambda numbers: numbers.append(
-        probe_add(m, "vfs_read", "k", "vfs_read+0x0")[0]))
+        probe_add(m, past_site(m), "k", past_site(m))[0]))
     after = settled_heap_usage(m)
     check(after == before, "heap before the kretprobe on wait_queue_wait: %d bytes in %d"
           " allocations; with it removed and the optimizer thread's call returned: %d bytes"
@@ -2620,8 +2621,10 @@ def trace_reader_probes(m):
 
 
 # The answers of `probe add` that refuse a location a test chose well:
-# code that must never be probed, and instructions that cannot be.
-PROBE_REFUSED = re.compile(r"^probe: (\S+ is blacklisted|the instruction at \S+ cannot be probed)$")
+# code that must never be probed, instructions that cannot be, and the
+# inside of a call site (aarch64's second NOP).
+PROBE_REFUSED = re.compile(r"^probe: (\S+ is blacklisted|the instruction at \S+ cannot be probed|"
+                           r"\S+ is inside its call site \(a probe at \S+ rides on the site\))$")
 
 
 # Lines pasted at once by commands_pasted: a line costs the typing of its
@@ -2922,6 +2925,14 @@ def test_probe_every_spinlock_user(m):
 OPTIMIZER_ARCHS = archs_where("OPTIMIZER_REFUSAL")
 
 
+def past_site(m, func="vfs_read"):
+    """The first place in func after its call site, where a kprobe traps
+    (and may be optimized) rather than riding on the site ([FTRACE]):
+    "vfs_read+0x5" on x86_64, as Linux's own multiple_kprobes.tc probes,
+    "vfs_read+0x8" on aarch64."""
+    return "%s+0x%x" % (func, archs.testdata(m.arch).FTRACE_SITE_SIZE)
+
+
 def wait_list_flag(m, addr, kind, where, want, seconds=5.0):
     """Poll `probe list` until the probe's flags include [OPTIMIZED] (want
     True) or not; returns its flags."""
@@ -2935,9 +2946,10 @@ def wait_list_flag(m, addr, kind, where, want, seconds=5.0):
 
 @test("probe_optimizer", only_on=OPTIMIZER_ARCHS)
 def test_probe_optimizer(m):
-    number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    where = past_site(m)
+    number, addr = probe_add(m, where, "k", where)
     try:
-        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", True)
+        flags = wait_list_flag(m, addr, "k", where, True)
         check("[OPTIMIZED]" in flags, "a probe on vfs_read should be [OPTIMIZED] within"
               " seconds, got flags %s" % flags)
         out = m.command("probe show %d" % number)
@@ -2945,16 +2957,16 @@ def test_probe_optimizer(m):
               "`probe show`: expected an 'optimized: jump to detour buffer' line, got %s"
               % show(out, 12))
         m.command("cat /etc/motd")
-        _, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+        _, hits, _ = probe_list_line(m, addr, "k", where)
         check(hits == CAT_READS, "an optimized probe fires: expected hits=%d, got %d"
               % (CAT_READS, hits))
         expect_exact(m.command("probe optimize off"), "probes: optimization off",
                      "probe optimize off")
-        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", False, 0)
+        flags = wait_list_flag(m, addr, "k", where, False, 0)
         check("[OPTIMIZED]" not in flags, "after `probe optimize off`: got flags %s" % flags)
         expect_exact(m.command("probe optimize on"), "probes: optimization on",
                      "probe optimize on")
-        flags = wait_list_flag(m, addr, "k", "vfs_read+0x0", True)
+        flags = wait_list_flag(m, addr, "k", where, True)
         check("[OPTIMIZED]" in flags, "after `probe optimize on`: got flags %s" % flags)
         # A refusal is explained: this selftest function cannot be optimized.
         refusal = archs.testdata(m.arch).OPTIMIZER_REFUSAL
@@ -2988,11 +3000,12 @@ def test_bench_keeps_optimizer_setting(m):
         out = m.command("bench 200", timeout=120)
         check(out and out[-1] == "bench: done", "`bench 200`: expected a last line"
               " 'bench: done', got %s" % show(out[-3:]))
-        number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+        where = past_site(m)
+        number, addr = probe_add(m, where, "k", where)
         try:
             m.command("cat /etc/motd")
             time.sleep(1)   # the optimizer's delay is 50 ms
-            flags, hits, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+            flags, hits, _ = probe_list_line(m, addr, "k", where)
             check("[OPTIMIZED]" not in flags and hits == CAT_READS,
                   "after `probe optimize off` and `bench`, a new probe on vfs_read:"
                   " expected it not optimized and hits=%d, got flags %r, hits=%d"
@@ -3076,25 +3089,28 @@ def mount_debugfs(m):
 @test("kprobes_debugfs_list")
 def test_kprobes_debugfs_list(m):
     """kprobes/list, column by column against `probe list`: a kprobe (with
-    a post-handler, so never optimized), a disabled jprobe, a kretprobe
-    and an optimized kprobe."""
+    a post-handler), a disabled jprobe and a kretprobe, all three on
+    vfs_read's call site ([FTRACE]), and an optimized kprobe past
+    vfs_open's."""
     mount_debugfs(m)
     check(debugfs_list(m) == [], "kprobes/list with no probes: not empty")
     probe_add(m, "-a vfs_read", "k", "vfs_read+0x0")
     jnum, _ = probe_add(m, "-j vfs_read", "j", "vfs_read+0x0")
     m.command("probe off %d" % jnum)
     probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
-    _, opt_addr = probe_add(m, "vfs_open", "k", "vfs_open+0x0")
+    opt_where = past_site(m, "vfs_open")
+    _, opt_addr = probe_add(m, opt_where, "k", opt_where)
     try:
         flags = wait_debugfs_flag(m, opt_addr, "k", True)
-        check(flags == ["[OPTIMIZED]"], "kprobes/list: vfs_open's kprobe should be"
-              " [OPTIMIZED] within seconds, got %s" % flags)
+        check(flags == ["[OPTIMIZED]"], "kprobes/list: %s's kprobe should be"
+              " [OPTIMIZED] within seconds, got %s" % (opt_where, flags))
         listed, shown = debugfs_list(m), probe_list_rows(m)
         check(listed == shown, "kprobes/list and `probe list` differ:\n  %s\n  %s"
               % (listed, shown))
         kinds = [(r[1], r[2], r[4]) for r in listed]
-        check(kinds == [("k", "vfs_read+0x0", []), ("j", "vfs_read+0x0", ["[DISABLED]"]),
-                        ("r", "vfs_read+0x0", []), ("k", "vfs_open+0x0", ["[OPTIMIZED]"])],
+        check(kinds == [("k", "vfs_read+0x0", ["[FTRACE]"]),
+                        ("j", "vfs_read+0x0", ["[DISABLED]", "[FTRACE]"]),
+                        ("r", "vfs_read+0x0", ["[FTRACE]"]), ("k", opt_where, ["[OPTIMIZED]"])],
               "kprobes/list: %s" % kinds)
     finally:
         m.command("probe del all")
@@ -3167,10 +3183,11 @@ def test_kprobes_sysctl_optimization(m):
     [OPTIMIZED] away, 1 brings it back; other values are refused."""
     mount_debugfs(m)
     expect_exact(m.command("cat " + OPTIMIZATION), "1", "cat " + OPTIMIZATION)
-    _, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    where = past_site(m)
+    _, addr = probe_add(m, where, "k", where)
     try:
         check(wait_debugfs_flag(m, addr, "k", True) == ["[OPTIMIZED]"],
-              "a kprobe on vfs_read should be [OPTIMIZED] within seconds")
+              "a kprobe on %s should be [OPTIMIZED] within seconds" % where)
         out = m.command("echo 0 > " + OPTIMIZATION)
         check(out == [], "`echo 0 > %s`: %s" % (OPTIMIZATION, show(out)))
         expect_exact(m.command("cat " + OPTIMIZATION), "0", "cat after echo 0")

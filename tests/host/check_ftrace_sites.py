@@ -55,9 +55,11 @@ NOTRACE_DEFINITION = re.compile(r"\bnotrace\b[^;{}()]*?\b(\w+)\s*\([^;{}]*\)\s*\
 # Where the hit path starts (kernel/trace/ftrace.c, kernel/probes/
 # kprobe_trap.c), with the callbacks ftrace_dispatch calls through a
 # pointer, which the call graph cannot follow (kernel/trace/
-# trace_functions.c), and the functions it is not followed into.
+# trace_functions.c, kernel/probes/kprobe_trap.c), and the functions it
+# is not followed into.
 HIT_PATH_ROOTS = ("ftrace_dispatch", "ftrace_site_breakpoint", "kprobe_breakpoint_handler",
-                  "kprobe_singlestep_handler", "kprobe_fault_handler", "function_trace_call")
+                  "kprobe_singlestep_handler", "kprobe_fault_handler", "function_trace_call",
+                  "kprobe_ftrace_handler")
 HIT_PATH_ENDS = ("panic", "trap_panic")
 
 

@@ -4,7 +4,9 @@
  * The workload is vfs_read of 64 bytes of a RAM file, called in a loop
  * with interrupts off. It is timed with the cycle counter (arch_cycles)
  * first with no probe, then with each kind of probe on vfs_read, each
- * with a counting handler; overhead per hit = (time with - time without)
+ * with a counting handler (a kprobe at vfs_read+0 rides on its call
+ * site, "k-ftrace"; the rows that measure a breakpoint or the optimizer
+ * probe past the site, as Linux's multiple_kprobes.tc does); overhead per hit = (time with - time without)
  * / calls. Under QEMU's -icount shift=0 one guest instruction is 1 ns of
  * virtual time, so with the counter's rate against the timer (cycles per
  * tick) tools/bench.py turns the numbers into exact instruction counts:
@@ -31,11 +33,13 @@
 #include "kernel/time.h"
 #include "kernel/command.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/fs/vfs.h"
 #include "lib/bitops.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 #include <asm/irq.h>
 #include <asm/layout.h>
 
@@ -185,6 +189,16 @@ static const char *path_of(const struct kprobe *kp)
 	if (info.flags & KPROBE_FLAG_OPTIMIZED)
 		return "optimized";
 	return probe_exec_name(info.path);
+}
+
+/* The first offset of vfs_read that a kprobe reaches by a breakpoint:
+ * past its call site (a kprobe on the site is [FTRACE]). */
+static unsigned int past_site(void)
+{
+	struct symbol sym;
+
+	return sym_by_name("vfs_read", &sym) == 0 && ftrace_is_site(sym.addr) ?
+		       ARCH_FTRACE_SITE_SIZE : 0;
 }
 
 /* An offset of vfs_read whose instruction must be single-stepped. */
@@ -608,18 +622,23 @@ static void bench_hits(unsigned long calls)
 		   (unsigned long)(base * 100 / calls % 100));
 	step_off = stepped_offset();
 
-	struct probes k = { .k = { .symbol_name = "vfs_read", .pre_handler = count_pre }, .has_k = true };
-	struct probes kpost = { .k = { .symbol_name = "vfs_read", .pre_handler = count_pre,
-				       .post_handler = count_post }, .has_k = true };
+	struct probes kftrace = { .k = { .symbol_name = "vfs_read", .pre_handler = count_pre },
+				  .has_k = true };
+	struct probes k = { .k = { .symbol_name = "vfs_read", .offset = past_site(),
+				   .pre_handler = count_pre }, .has_k = true };
+	struct probes kpost = { .k = { .symbol_name = "vfs_read", .offset = past_site(),
+				       .pre_handler = count_pre, .post_handler = count_post },
+				.has_k = true };
 	struct probes kstep = { .k = { .symbol_name = "vfs_read", .offset = (unsigned)step_off,
 				       .pre_handler = count_pre }, .has_k = true };
 	struct probes j = { .j = { .kp.symbol_name = "vfs_read", .entry = jprobe_entry }, .has_j = true };
 	struct probes r = { .r = { .kp.symbol_name = "vfs_read", .handler = count_return }, .has_r = true };
-	struct probes kr = { .k = k.k, .r = r.r, .has_k = true, .has_r = true };
+	struct probes kr = { .k = kftrace.k, .r = r.r, .has_k = true, .has_r = true };
 	struct probes jr = { .j = j.j, .r = r.r, .has_j = true, .has_r = true };
 
 	kprobes_set_optimization(true);
 	row("k-optimized", f, calls, base, &k, &k.k);
+	row("k-ftrace", f, calls, base, &kftrace, &kftrace.k);
 	row("r", f, calls, base, &r, &r.r.kp);
 	row("kr", f, calls, base, &kr, &kr.k);
 	row("j", f, calls, base, &j, &j.j.kp);
@@ -799,14 +818,18 @@ static void scale_rows(scale_fn fn, unsigned int ms, bool with_none)
 {
 	bool was_optimizing = kprobes_optimization_enabled();
 	struct probes none = { 0 };
-	struct probes k = { .k = { .symbol_name = "vfs_read", .pre_handler = quiet_pre }, .has_k = true };
-	struct probes kpost = { .k = { .symbol_name = "vfs_read", .pre_handler = quiet_pre,
-				       .post_handler = quiet_post }, .has_k = true };
+	struct probes kftrace = { .k = { .symbol_name = "vfs_read", .pre_handler = quiet_pre },
+				  .has_k = true };
+	struct probes k = { .k = { .symbol_name = "vfs_read", .offset = past_site(),
+				   .pre_handler = quiet_pre }, .has_k = true };
+	struct probes kpost = { .k = { .symbol_name = "vfs_read", .offset = past_site(),
+				       .pre_handler = quiet_pre, .post_handler = quiet_post },
+				.has_k = true };
 	struct probes j = { .j = { .kp.symbol_name = "vfs_read", .entry = quiet_jprobe_entry },
 			    .has_j = true };
 	struct probes r = { .r = { .kp.symbol_name = "vfs_read", .handler = quiet_return },
 			    .has_r = true };
-	struct probes kr = { .k = k.k, .r = r.r, .has_k = true, .has_r = true };
+	struct probes kr = { .k = kftrace.k, .r = r.r, .has_k = true, .has_r = true };
 
 	kprobes_set_optimization(true);
 	if (with_none)
@@ -814,6 +837,7 @@ static void scale_rows(scale_fn fn, unsigned int ms, bool with_none)
 	fn("fault", &none, NULL, 1, ms);
 	fn("fault2", &none, NULL, 2, ms);
 	fn("k-optimized", &k, &k.k, 0, ms);
+	fn("k-ftrace", &kftrace, &kftrace.k, 0, ms);
 	fn("k-post-handler", &kpost, &kpost.k, 0, ms);
 	fn("j", &j, &j.j.kp, 0, ms);
 	fn("r", &r, &r.r.kp, 0, ms);

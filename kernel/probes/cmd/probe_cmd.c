@@ -33,9 +33,11 @@
 #include "kernel/command.h"
 #include "kernel/spinlock.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 #define MAX_LISTED 128
 
@@ -164,7 +166,12 @@ static void report_error(int err, const char *name, uint64_t offset, enum kprobe
 		report_past_end(name, offset, known ? sym.size : 0);
 		break;
 	case -EILSEQ:
-		cmd_eprintf("probe: %s+0x%lx is not an instruction boundary\n", name, (unsigned long)offset);
+		if (known && offset < ARCH_FTRACE_SITE_SIZE && ftrace_is_site(sym.addr))
+			cmd_eprintf("probe: %s+0x%lx is inside its call site (a probe at %s+0x0"
+				    " rides on the site)\n", name, (unsigned long)offset, name);
+		else
+			cmd_eprintf("probe: %s+0x%lx is not an instruction boundary\n", name,
+				    (unsigned long)offset);
 		break;
 	case -EBUSY:
 		cmd_eprintf("probe: %s already has a jprobe\n", name);
@@ -637,6 +644,13 @@ static void print_point(const struct kprobe_report *r)
 	print_bytes("original", r->original, sizeof(r->original));
 	print_bytes("live", r->live, sizeof(r->live));
 	cmd_printf("  insn      %s\n", r->insn);
+	if (r->info.flags & KPROBE_FLAG_FTRACE) {
+		/* Nothing is run in the probe's stead: the site is a NOP. */
+		cmd_printf("  path      ftrace: the call site's call, with no trap; taken %lu\n",
+			   r->taken[PROBE_EXEC_FTRACE]);
+		cmd_printf("  %s\n", r->optimizer);
+		return;
+	}
 	if (r->slot) {
 		cmd_printf("  slot      0x%016lx\n", (unsigned long)r->slot);
 		print_bytes("slot code", r->slot_code, sizeof(r->slot_code));

@@ -20,6 +20,7 @@ void probe_format_flags(unsigned int flags, const char *sep, char *buf, size_t s
 		{ KPROBE_FLAG_GONE, "[GONE]" },
 		{ KPROBE_FLAG_DISABLED, "[DISABLED]" },
 		{ KPROBE_FLAG_OPTIMIZED, "[OPTIMIZED]" },
+		{ KPROBE_FLAG_FTRACE, "[FTRACE]" },
 	};
 	size_t len = 0;
 

@@ -431,7 +431,9 @@ static void jprobe_sees_arguments(void)
  * single-stepped - jprobe_return resumes the saved registers straight
  * into the step, whose trap then runs the post-handler - or emulated,
  * the post-handler running in jprobe_return itself (aarch64 emulates a
- * prologue's stp). Either way the post-handler runs once per hit. */
+ * prologue's stp); on a call site (ftrace) there is no instruction, and
+ * the post-handler runs in jprobe_return too. Either way it runs once
+ * per hit. */
 static void jprobe_with_a_post_handler(void)
 {
 	struct jprobe jp = { .kp.symbol_name = "probed_add", .entry = jprobe_entry_add };
@@ -442,7 +444,8 @@ static void jprobe_with_a_post_handler(void)
 	EXPECT_EQ(register_jprobe(&jp), 0);
 	EXPECT_EQ(register_kprobe(&post), 0);
 	EXPECT(probe_test_exec_path(&jp.kp) == PROBE_EXEC_STEP ||
-	       probe_test_exec_path(&jp.kp) == PROBE_EXEC_EMULATE);
+	       probe_test_exec_path(&jp.kp) == PROBE_EXEC_EMULATE ||
+	       probe_test_exec_path(&jp.kp) == PROBE_EXEC_FTRACE);
 	EXPECT_EQ(call_add(40, 2), 42);
 	EXPECT_EQ(jp_calls, 1);
 	EXPECT_EQ(jp_args[0], 40);

@@ -273,7 +273,9 @@ static int count_hit(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
-/* Probe the entry of every function in [start, end); returns how many. */
+/* Probe the first trapping instruction of every function in [start,
+ * end): its entry, or past its call site (probe_test_past_site), where a
+ * probe rides on the site and has no jump to make. Returns how many. */
 static size_t probe_entries(struct kprobe **kps, size_t n, size_t max, uintptr_t start, uintptr_t end)
 {
 	const struct symtab *t = &kernel_symtab;
@@ -288,7 +290,7 @@ static size_t probe_entries(struct kprobe **kps, size_t n, size_t max, uintptr_t
 		kp = kzalloc(sizeof(*kp));
 		if (!kp)
 			break;
-		kp->addr = (uint8_t *)(uintptr_t)e->addr;
+		kp->addr = (uint8_t *)probe_test_past_site((uintptr_t)e->addr);
 		kp->pre_handler = count_hit;
 		if (register_kprobe(kp) == 0)
 			kps[n++] = kp;

@@ -9,9 +9,16 @@
 #include "kernel/smp.h"
 #include "kernel/selftest.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "lib/string.h"
+#include <asm/ftrace.h>
 
 #define SETTLE_TICKS 100	/* the optimizer waits 5 ticks, then works */
+
+uintptr_t probe_test_past_site(uintptr_t func)
+{
+	return ftrace_is_site(func) ? func + ARCH_FTRACE_SITE_SIZE : func;
+}
 
 __noinline long probe_test_sum_to(long n)
 {

@@ -12,6 +12,10 @@ void probe_test_nop_post(struct kprobe *p, struct pt_regs *regs, unsigned long f
 /* Register a kprobe at addr with those handlers (the post-handler only if
  * post); true on success. */
 bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
+/* The first address of func that a probe reaches by a breakpoint: past
+ * its call site if it has one (a probe on the site is [FTRACE], with no
+ * instruction to run and no jump to optimize), else func itself. */
+uintptr_t probe_test_past_site(uintptr_t func);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
 /* The way a breakpoint hit on kp's point would run its instruction now. */

@@ -234,9 +234,11 @@ static void churn_while_every_cpu_hits(void)
 	unsigned long cpus, calls, churned, hits;
 
 	stress_snapshot_take(&snap);
-	EXPECT(probe_test_at(&kp, (uintptr_t)smp_stress_counted, false));
-	EXPECT(probe_test_at(&flipper, (uintptr_t)smp_stress_counted, false));
-	/* The counted point is a jump before the churn starts. */
+	/* Past the call site, so that the counted point traps, and is a
+	 * jump before the churn starts (its entry gets probes of its own in
+	 * the churn, which ride on the site). */
+	EXPECT(probe_test_at(&kp, probe_test_past_site((uintptr_t)smp_stress_counted), false));
+	EXPECT(probe_test_at(&flipper, probe_test_past_site((uintptr_t)smp_stress_counted), false));
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
 	stress_probe_lib_and_vfs(&sp);
 	EXPECT(sp.count > 500);

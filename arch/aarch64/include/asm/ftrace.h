@@ -14,6 +14,7 @@
  * `mov x9, x30` (the caller's return address, which the call from the
  * site overwrites) and the `bl` to the trampoline. */
 #define ARCH_FTRACE_SITE_SIZE 8
+#define FTRACE_SITE_NOP { 0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5 }	/* the two NOPs' bytes */
 
 /* Whether the site at ip holds the two NOPs it was built with. An
  * instruction is 4-byte aligned, so a site that is not is none (and is

@@ -56,6 +56,10 @@ struct arch_jprobe_state {
 	uint64_t pc, sp, pstate, x16, x17;
 };
 
+/* Where a breakpoint leaves the instruction pointer: at itself (the
+ * core shows hits that come without a trap the same way). */
+#define ARCH_BREAKPOINT_IP_AFTER 0
+
 /* The address of the BRK that trapped: it traps with pc at itself. */
 static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 {

@@ -62,6 +62,10 @@ struct arch_jprobe_state {
 	uint64_t rip, rsp, rflags, r10, r11;
 };
 
+/* Where a breakpoint leaves the instruction pointer: past its one byte
+ * (the core shows hits that come without a trap the same way). */
+#define ARCH_BREAKPOINT_IP_AFTER 1
+
 /* The address of the int3 that trapped: it traps after itself. */
 static inline uintptr_t arch_breakpoint_addr(const struct pt_regs *regs)
 {
