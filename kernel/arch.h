@@ -255,7 +255,9 @@ __noreturn void arch_halt(void);
  * <asm/ftrace.h>
  *   ARCH_FTRACE_SITES_SECTION the section the compiler records call sites in
  *   ARCH_FTRACE_SITE_SIZE    the bytes of one function-tracer call site
+ *   FTRACE_SITE_OFF          the bytes of a site turned off
  *   arch_ftrace_site_is_nop  whether a site holds the NOP it was built with
+ *   arch_ftrace_site_is_off  whether a site is turned off
  * <asm/insn_fill.h>
  *   ARCH_TRAP_FILL           16 bytes of trapping instructions, for unused executable memory
  *   ARCH_RETURN_42_CODE      the bytes of a function returning 42, for a selftest

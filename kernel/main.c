@@ -26,6 +26,7 @@
 #include "kernel/smp.h"
 #include "kernel/shell/shell.h"
 #include "kernel/time.h"
+#include "kernel/trace/ftrace.h"
 #include "lib/errno.h"
 #include <asm/boot.h>
 #include <asm/layout.h>
@@ -112,6 +113,7 @@ void kmain(uint64_t boot_arg0, uint64_t boot_arg1)
 	mount_rootfs(&boot_info);
 	sched_init();
 	rcu_init();
+	ftrace_init();
 	kprobes_init();
 	arch_interrupts_init();
 	time_init();

@@ -1,15 +1,14 @@
 /* aarch64's call-site patcher (kernel/trace/arch_ftrace.h).
  *
- * A site is two words. Off, both are NOPs. On, the first is `mov x9,
- * x30`, keeping the function's return address that the second, `bl
- * ftrace_caller`, overwrites. The architecture lets one CPU change an
- * instruction while others run it only between a few kinds (B, BL, NOP,
- * BRK among them), so the second word turns NOP <-> BL with one aligned
- * store, but the first, NOP <-> MOV, is written while the other CPUs are
- * stopped (text_poke_stopped, which a batch does 64 at a time). Turning
- * on, every mov is written and synced before any bl, so that no CPU runs
- * the bl without it; turning off, every bl is gone before its mov goes,
- * so that a site off is the two NOPs again, as the compiler made it.
+ * A site is two words. As the compiler built it, both are NOPs. The
+ * first becomes `mov x9, x30` once, while no other CPU can run it
+ * (arch_ftrace_init_sites), and stays so: it keeps the function's
+ * return address, which a `bl` in the second word overwrites. The
+ * architecture lets one CPU change an instruction while others run it
+ * only between a few kinds (B, BL, NOP, BRK among them), so turning a
+ * site on or off is then one aligned store, NOP <-> `bl ftrace_caller`,
+ * with no CPU stopped. Off, the site costs what the two NOPs did: two
+ * instructions a call (Linux's arm64 ftrace_init_nop does the same).
  *
  * A bl reaches 128 MiB. Modules live in the executable region, farther
  * than that from the kernel (asm/layout.h), so their sites call a
@@ -20,8 +19,6 @@
 #include "lib/errno.h"
 #include <asm/ftrace.h>
 
-#define A64_NOP 0xd503201fu
-#define A64_MOV_X9_X30 0xaa1e03e9u	/* orr x9, xzr, x30 */
 #define A64_BL 0x94000000u
 #define BL_REACH (128l << 20)
 
@@ -74,22 +71,19 @@ static int second_word(const struct ftrace_change *ch, uint32_t *word)
 	return 0;
 }
 
-/* Write the first word of every site changes turn on (as_on) or off. */
-static int first_words(const struct ftrace_change *changes, size_t n, bool as_on)
+int arch_ftrace_init_sites(const uintptr_t *ips, size_t n)
 {
-	static const uint32_t mov = A64_MOV_X9_X30, nop = A64_NOP;
+	static const uint32_t mov = A64_MOV_X9_X30;
 	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++)
-		if (changes[i].on == as_on)
-			err = text_poke_stopped((void *)changes[i].ip, as_on ? &mov : &nop, 4);
-	text_poke_sync();
+		err = text_poke((void *)ips[i], &mov, sizeof(mov));
 	return err;
 }
 
 int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
 {
-	int err = first_words(changes, n, true);
+	int err = 0;
 
 	for (size_t i = 0; i < n && !err; i++) {
 		uint32_t word;
@@ -98,6 +92,5 @@ int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
 		if (!err)
 			err = text_poke((void *)(changes[i].ip + 4), &word, sizeof(word));
 	}
-	text_poke_sync();
-	return err ? err : first_words(changes, n, false);
+	return err;
 }

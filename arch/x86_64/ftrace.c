@@ -20,7 +20,7 @@
 
 extern char ftrace_caller[];
 
-static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
+static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_OFF;
 
 /* The five bytes a site holds when ch is made. */
 static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
@@ -35,6 +35,14 @@ static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
 	out[0] = CALL_REL32;
 	for (int i = 0; i < 4; i++)
 		out[1 + i] = (uint8_t)((uint32_t)rel >> (8 * i));
+}
+
+/* As built, a site is the NOP of a site turned off. */
+int arch_ftrace_init_sites(const uintptr_t *ips, size_t n)
+{
+	(void)ips;
+	(void)n;
+	return 0;
 }
 
 int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)

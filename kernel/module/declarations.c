@@ -14,6 +14,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/module/internal.h"
 #include "kernel/printk.h"
+#include "kernel/trace/ftrace.h"
 #include "lib/errno.h"
 #include "lib/sort.h"
 #include "lib/string.h"
@@ -139,8 +140,9 @@ static int compare_address(const void *a, const void *b)
  * must be the NOP at a function's entry in the module's code, as the
  * tracer will patch a call there. Those in init code are left out, as
  * that code is freed once init returns (a module's init is not
- * traced); the others are copied and sorted for the tracer's table,
- * which the loader publishes with the module's symbols. The compiler
+ * traced); the others are copied, sorted and turned off
+ * (ftrace_init_sites: nothing runs the module's code yet) for the
+ * tracer's table, which the loader publishes with the module's symbols. The compiler
  * aligns x86_64's record section to 1 only, so the entries are copied
  * out before they are read. */
 static int read_ftrace_sites(const struct load_info *li, struct module *mod)
@@ -168,6 +170,11 @@ static int read_ftrace_sites(const struct load_info *li, struct module *mod)
 			kept[n++] = kept[i];
 	}
 	sort(kept, n, sizeof(*kept), compare_address, NULL);
+	err = ftrace_init_sites(kept, n);
+	if (err) {
+		kfree(kept);
+		return err;
+	}
 	mod->ftrace_sites = (struct ftrace_sites){
 		.start = kept, .end = kept + n, .module = mod->name,
 	};

@@ -142,10 +142,10 @@ struct text_copy {
 	size_t len;
 };
 
-/* The bytes of a call site as the compiler left them, into the copy. */
+/* The bytes of a call site turned off, into the copy. */
 static void __kprobes unpatch_site(uintptr_t site, struct text_copy *c)
 {
-	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_OFF;
 
 	for (size_t i = 0; i < sizeof(nop); i++)
 		if (site + i >= c->addr && site + i < c->addr + c->len)

@@ -14,11 +14,19 @@ struct ftrace_change {
 	bool on;
 };
 
+/* Turn the n sites at ips, as the compiler built them, into sites
+ * turned off (FTRACE_SITE_OFF), inside the caller's text_poke batch, at
+ * a time no other CPU runs them: the kernel's before the other CPUs
+ * start, a module's before it is published. Nothing to do on x86_64;
+ * on aarch64, the first NOP becomes `mov x9, x30`, once, so that turning
+ * a site on or off later is one word a running CPU may meet half way.
+ * 0, or -EFAULT. */
+int arch_ftrace_init_sites(const uintptr_t *ips, size_t n);
+
 /* Make every change, inside the caller's text_poke batch, in the steps
  * the architecture's rules for code other CPUs run need: on x86_64 an
  * int3 on each site first, then the tail, then the head, each step
- * synced; on aarch64 the `mov x9, x30` written once while the other
- * CPUs are stopped, then the single-word bl or NOP. 0, or -EFAULT. */
+ * synced; on aarch64 the single-word bl or NOP. 0, or -EFAULT. */
 int arch_ftrace_apply(const struct ftrace_change *changes, size_t n);
 
 #endif

@@ -18,6 +18,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/mutex.h"
+#include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
@@ -184,6 +185,27 @@ unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify)
 	return n;
 }
 
+int ftrace_init_sites(const uintptr_t *ips, size_t n)
+{
+	int err;
+
+	text_poke_batch_begin();
+	err = arch_ftrace_init_sites(ips, n);
+	text_poke_batch_end();
+	return err;
+}
+
+/* The kernel's sites, the only table at boot, before the other CPUs
+ * start: no other CPU is running them. */
+void ftrace_init(void)
+{
+	struct ftrace_sites *t;
+
+	list_for_each_entry(t, ftrace_sites_tables(), node)
+		if (ftrace_init_sites(t->start, (size_t)(t->end - t->start)))
+			panic("ftrace: cannot write the kernel's call sites");
+}
+
 int ftrace_update_sites(void)
 {
 	int err;
@@ -242,11 +264,16 @@ int unregister_ftrace_function(struct ftrace_ops *ops)
 	return err;
 }
 
+static void set_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct ftrace_site_set, rcu));
+}
+
 /* Replace *slot, one of ops' sets, with set, patch what changes, and
- * free the old set once no call can still be reading it: at once if ops
- * is not registered (unregistering waited for the last call), which
- * spares a sleep to a caller that sets an ops up before registering it
- * (kprobes, registering at boot). */
+ * free the old set once no call can still be reading it: after a grace
+ * period if ops is registered, with no wait (kprobes change the set of
+ * their ops once for each probe registered alone), or at once if not
+ * (unregistering waited for the last call). */
 static int set_sites(struct ftrace_ops *ops, struct ftrace_site_set **slot,
 		     struct ftrace_site_set *set)
 {
@@ -260,9 +287,10 @@ static int set_sites(struct ftrace_ops *ops, struct ftrace_site_set **slot,
 	in_use = ops->registered;
 	err = update_sites();
 	mutex_unlock(&ftrace_lock);
-	if (in_use)
-		synchronize_rcu();
-	kfree(old);
+	if (old && in_use)
+		call_rcu(&old->rcu, set_free_rcu);
+	else
+		kfree(old);
 	return err;
 }
 

@@ -10,6 +10,7 @@
 #ifndef KERNEL_TRACE_FTRACE_H
 #define KERNEL_TRACE_FTRACE_H
 
+#include "kernel/rcu.h"
 #include "lib/list.h"
 #include "lib/types.h"
 
@@ -28,6 +29,7 @@ typedef void (*ftrace_func)(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops
 /* A set of sites: count addresses, sorted. Never changed once an ops
  * holds it (a call may be reading it): a change replaces it whole. */
 struct ftrace_site_set {
+	struct rcu_head rcu;	/* freed after a grace period once replaced */
 	size_t count;
 	uintptr_t ips[];
 };
@@ -67,6 +69,15 @@ int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set);
  * one of them may change regs->ip (enabled_functions): a snapshot, as
  * registrations come and go. */
 unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify);
+
+/* Turn n sites as the compiler built them into sites turned off
+ * (arch_ftrace_init_sites), where no other CPU runs them: a module's
+ * before it is published. 0 or -EFAULT. Thread context; sleeps. */
+int ftrace_init_sites(const uintptr_t *ips, size_t n);
+
+/* The same for the kernel's sites, at boot, before the other CPUs
+ * start (kmain); panics if they cannot be written. */
+void ftrace_init(void);
 
 /* Patch every site whose state is not what the registered ops want:
  * after a table of sites is added (a module's, before its init runs),

@@ -64,7 +64,7 @@ static void a_filtered_ops_sees_each_call(void)
 	calls = 0;
 	EXPECT_EQ(ftrace_set_filter(&ops, only(site_target)), 0);
 	EXPECT_EQ(register_ftrace_function(&ops), 0);
-	EXPECT(!arch_ftrace_site_is_nop((uintptr_t)site_target));
+	EXPECT(!arch_ftrace_site_is_off((uintptr_t)site_target));
 	r = site_target(7);
 	EXPECT_EQ(r, 21);
 	EXPECT_EQ(calls, 1);
@@ -73,7 +73,7 @@ static void a_filtered_ops_sees_each_call(void)
 	EXPECT_EQ(seen_arg, 7);
 	EXPECT(seen_parent > (uintptr_t)a_filtered_ops_sees_each_call);
 	EXPECT_EQ(unregister_ftrace_function(&ops), 0);
-	EXPECT(arch_ftrace_site_is_nop((uintptr_t)site_target));
+	EXPECT(arch_ftrace_site_is_off((uintptr_t)site_target));
 	EXPECT_EQ(site_target(1), 3);
 	EXPECT_EQ(calls, 1);
 	EXPECT_EQ(ftrace_set_filter(&ops, NULL), 0);
@@ -105,7 +105,7 @@ static void every_site_at_once(void)
 	EXPECT_EQ(unregister_ftrace_function(&ops), 0);
 	rcu_read_lock();
 	while (ftrace_site_nth(n, &ip, &module) == 0) {
-		EXPECT(arch_ftrace_site_is_nop(ip));
+		EXPECT(arch_ftrace_site_is_off(ip));
 		n++;
 	}
 	rcu_read_unlock();

@@ -43,11 +43,13 @@ __noinline long probed_ten(long a0, long a1, long a2, long a3, long a4, long a5,
 static long (*volatile probed_ten_ptr)(long, long, long, long, long, long, long, long, long,
 				    long) = probed_ten;
 
-/* The first byte of a function's code, read afresh every time (the
- * compiler would otherwise assume code never changes). */
-static uint8_t text_byte(void *fn)
+/* The first 8 bytes of a function's code, read afresh every time (the
+ * compiler would otherwise assume code never changes): what arming a
+ * probe at its entry changes, a breakpoint or its call site (aarch64's
+ * bl is the site's second word). */
+static uint64_t text_head(void *fn)
 {
-	return *(volatile uint8_t *)fn;
+	return *(volatile uint64_t *)fn;
 }
 
 /* Call through a volatile pointer: the call cannot be optimised away. */
@@ -227,7 +229,7 @@ static void several_probes_share_an_address(void)
 	struct kprobe a = { .symbol_name = "probed_add", .pre_handler = note_a };
 	struct kprobe b = { .symbol_name = "probed_add", .pre_handler = note_b };
 	struct kprobe c = { .symbol_name = "probed_add", .pre_handler = note_c };
-	uint8_t orig = text_byte(probed_add);
+	uint64_t orig = text_head(probed_add);
 
 	norder = 0;
 	EXPECT_EQ(register_kprobe(&a), 0);
@@ -243,7 +245,7 @@ static void several_probes_share_an_address(void)
 	EXPECT(norder == 2 && order[0] == 1 && order[1] == 3);
 	unregister_kprobe(&a);
 	unregister_kprobe(&c);
-	EXPECT_EQ(text_byte(probed_add), orig);
+	EXPECT_EQ(text_head(probed_add), orig);
 }
 
 /* A point with one enabled probe calls it without walking its list
@@ -280,14 +282,14 @@ static void disable_enable_and_global_knob(void)
 	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_count_pre };
 	struct kprobe off = { .symbol_name = "probed_returns_zero",
 			      .pre_handler = probe_test_count_pre, .flags = KPROBE_FLAG_DISABLED };
-	uint8_t orig = text_byte(probed_add);
+	uint64_t orig = text_head(probed_add);
 
 	EXPECT_EQ(register_kprobe(&kp), 0);
 	EXPECT_EQ(register_kprobe(&off), 0);
-	EXPECT(text_byte(probed_add) != orig);		/* armed */
+	EXPECT(text_head(probed_add) != orig);		/* armed */
 	EXPECT_EQ(disable_kprobe(&kp), 0);
 	EXPECT(kp.flags & KPROBE_FLAG_DISABLED);
-	EXPECT_EQ(text_byte(probed_add), orig);		/* disarmed */
+	EXPECT_EQ(text_head(probed_add), orig);		/* disarmed */
 	call_add(1, 1);
 	EXPECT_EQ(kprobe_nhit(&kp), 0);
 	EXPECT_EQ(enable_kprobe(&kp), 0);
@@ -297,7 +299,7 @@ static void disable_enable_and_global_knob(void)
 	kprobes_global_disarm();
 	EXPECT(!kprobes_globally_armed());
 	EXPECT(!(kp.flags & KPROBE_FLAG_DISABLED));	/* own state kept */
-	EXPECT_EQ(text_byte(probed_add), orig);
+	EXPECT_EQ(text_head(probed_add), orig);
 	call_add(1, 1);
 	EXPECT_EQ(kprobe_nhit(&kp), 1);
 	kprobes_global_arm();
@@ -319,12 +321,12 @@ static void batch_registration_rolls_back(void)
 			    .pre_handler = probe_test_count_pre };
 	struct kprobe bad = { .symbol_name = "no_such_function_xyz" };
 	struct kprobe *kps[] = { &a, &b, &bad };
-	uint8_t orig_a = text_byte(probed_add), orig_b = text_byte(probed_returns_zero);
+	uint64_t orig_a = text_head(probed_add), orig_b = text_head(probed_returns_zero);
 
 	EXPECT_EQ(register_kprobes(kps, 3), -ENOENT);
 	EXPECT(a.point == NULL && b.point == NULL);
-	EXPECT_EQ(text_byte(probed_add), orig_a);
-	EXPECT_EQ(text_byte(probed_returns_zero), orig_b);
+	EXPECT_EQ(text_head(probed_add), orig_a);
+	EXPECT_EQ(text_head(probed_returns_zero), orig_b);
 
 	a.addr = b.addr = NULL;		/* they were resolved from the names */
 	EXPECT_EQ(register_kprobes(kps, 2), 0);

@@ -15,14 +15,21 @@
  * `nopl 0(%rax,%rax,1)` while untraced, where -pg alone would have put
  * `call __fentry__`. */
 #define ARCH_FTRACE_SITE_SIZE 5
-#define FTRACE_SITE_NOP { 0x0f, 0x1f, 0x44, 0x00, 0x00 }	/* the bytes of that NOP */
+/* The bytes of that NOP, which is also the site turned off. */
+#define FTRACE_SITE_OFF { 0x0f, 0x1f, 0x44, 0x00, 0x00 }
 
 /* Whether the site at ip holds the NOP it was built with. */
 static inline bool arch_ftrace_site_is_nop(uintptr_t ip)
 {
-	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_NOP;
+	static const uint8_t nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_OFF;
 
 	return memcmp((const void *)ip, nop, sizeof(nop)) == 0;
+}
+
+/* Whether the site at ip is turned off: on x86_64, the NOP as built. */
+static inline bool arch_ftrace_site_is_off(uintptr_t ip)
+{
+	return arch_ftrace_site_is_nop(ip);
 }
 
 #endif
