@@ -18,6 +18,7 @@
 #include "kernel/mm/heap.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/mutex.h"
+#include "kernel/nokprobe.h"
 #include "kernel/panic.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
@@ -37,6 +38,7 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, uintptr_t ip)
 	return (!filter || ftrace_ips_have(filter->ips, filter->count, ip)) &&
 	       !(exclude && ftrace_ips_have(exclude->ips, exclude->count, ip));
 }
+NOKPROBE_SYMBOL(ops_wants);
 
 /* The recursion guard: one bit per interrupt nesting level on each CPU.
  * A call from a site made inside a callback on the same level (the hit
@@ -56,6 +58,7 @@ static notrace bool guard_enter(unsigned long *busy, unsigned long *bit)
 	*busy |= *bit;
 	return true;
 }
+NOKPROBE_SYMBOL(guard_enter);
 
 /* rcu_read_lock keeps this thread on its CPU (kernel/rcu.h), which the
  * guard and the callbacks' per-CPU state need. */
@@ -80,6 +83,7 @@ void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *
 		*busy &= ~bit;
 	rcu_read_unlock();
 }
+NOKPROBE_SYMBOL(ftrace_dispatch);
 
 /* Set by the patcher, under ftrace_lock, while sites may hold the
  * intermediate bytes of a change (ftrace_site_breakpoint). */
@@ -223,6 +227,7 @@ bool notrace ftrace_site_breakpoint(struct pt_regs *regs, uintptr_t addr)
 	instruction_pointer_set(regs, addr + ARCH_FTRACE_SITE_SIZE);
 	return true;
 }
+NOKPROBE_SYMBOL(ftrace_site_breakpoint);
 
 /* ops is off the list: once no CPU can still be in ops->func or reading
  * its sets, it is unregistered (set_sites then frees a set at once). */
@@ -239,6 +244,10 @@ int register_ftrace_function(struct ftrace_ops *ops)
 	int err;
 
 	mutex_lock(&ftrace_lock);
+	if (ops->registered) {	/* on the list already: a second link would break it */
+		mutex_unlock(&ftrace_lock);
+		return -EBUSY;
+	}
 	list_add_tail_rcu(&ops->node, &ops_list);
 	ops->registered = true;
 	err = update_sites();

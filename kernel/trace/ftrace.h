@@ -54,7 +54,8 @@ struct ftrace_ops {
 
 /* Start calling ops->func from every site it wants (an ops registered
  * once at a time), or stop and return once no CPU can still be in the
- * callback. 0, -ENOMEM, or -EFAULT (a site could not be written).
+ * callback. 0, -ENOMEM, -EFAULT (a site could not be written), or
+ * -EBUSY for an ops registered already.
  * Thread context; they sleep. */
 int register_ftrace_function(struct ftrace_ops *ops);
 int unregister_ftrace_function(struct ftrace_ops *ops);

@@ -64,6 +64,7 @@ static void a_filtered_ops_sees_each_call(void)
 	calls = 0;
 	EXPECT_EQ(ftrace_set_filter(&ops, only(site_target)), 0);
 	EXPECT_EQ(register_ftrace_function(&ops), 0);
+	EXPECT_EQ(register_ftrace_function(&ops), -EBUSY);	/* once at a time */
 	EXPECT(!arch_ftrace_site_is_off((uintptr_t)site_target));
 	r = site_target(7);
 	EXPECT_EQ(r, 21);

@@ -2,6 +2,7 @@
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/rcu.h"
 #include "kernel/mutex.h"
+#include "kernel/nokprobe.h"
 #include "lib/errno.h"
 
 extern const uintptr_t __start_ftrace_sites[], __stop_ftrace_sites[];
@@ -63,6 +64,7 @@ size_t notrace ftrace_ips_place(const uintptr_t *ips, size_t n, uintptr_t ip)
 	}
 	return lo;
 }
+NOKPROBE_SYMBOL(ftrace_ips_place);
 
 bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
 {
@@ -70,6 +72,7 @@ bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
 
 	return at < n && ips[at] == ip;
 }
+NOKPROBE_SYMBOL(ftrace_ips_have);
 
 bool notrace ftrace_site_at(uintptr_t ip)
 {
@@ -80,6 +83,7 @@ bool notrace ftrace_site_at(uintptr_t ip)
 			return true;
 	return false;
 }
+NOKPROBE_SYMBOL(ftrace_site_at);
 
 bool ftrace_is_site(uintptr_t ip)
 {

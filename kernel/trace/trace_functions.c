@@ -9,6 +9,7 @@
 #include "kernel/trace/trace_functions.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/tracer.h"
+#include "kernel/nokprobe.h"
 #include "kernel/symtab.h"
 #include "lib/format.h"
 
@@ -25,6 +26,7 @@ static void notrace function_trace_call(uintptr_t ip, uintptr_t parent_ip,
 	(void)regs;
 	trace_write(TRACE_TYPE_FUNCTION, &call, sizeof(call));
 }
+NOKPROBE_SYMBOL(function_trace_call);
 
 struct ftrace_ops function_trace_ops = { .func = function_trace_call };
 

@@ -12,7 +12,8 @@ written without one) would become probeable without anything failing.
 This script compares `nm` of the kernel with `nm` of the object files:
 
   must be covered   every function defined in a hit-path source (HIT_PATH
-                    below, and any other source that uses __kprobes) lies
+                    below, and any other source that uses __kprobes), and
+                    each of HIT_PATH_FUNCTIONS in its source, lies
                     in .entry.text, between __kprobes_text_start and
                     __kprobes_text_end, or is listed in .nokprobe_list
                     (itself or, for a compiler clone such as
@@ -54,6 +55,16 @@ HIT_PATH = [
     "arch/{arch}/trap_entry.S",
     "arch/{arch}/jprobe_trampoline.S",
 ]
+# Single functions of otherwise probeable sources that run on a hit
+# too: a call from a function tracer's site, which a kprobe on a
+# function's entry rides (kernel/trace/ftrace.c), and the breakpoint
+# path's question whether an int3 is a site being patched.
+HIT_PATH_FUNCTIONS = {
+    "kernel/trace/ftrace.c": ["ftrace_dispatch", "ops_wants", "guard_enter",
+                              "ftrace_site_breakpoint"],
+    "kernel/trace/ftrace_sites.c": ["ftrace_site_at", "ftrace_ips_have", "ftrace_ips_place"],
+    "kernel/trace/trace_functions.c": ["function_trace_call"],
+}
 HIT_PATH_ARCH = {
     # The instruction classifier: a hit simulates with it.
     "aarch64": ["arch/aarch64/insn.c"],
@@ -173,6 +184,13 @@ def check(path):
         elif src in hit_path or MARKED.search(text):
             for name in functions(nm, obj):
                 must[name].append(src)
+        else:
+            defined = functions(nm, obj)
+            for name in HIT_PATH_FUNCTIONS.get(src, []):
+                result(name in defined, f"{src}: {name} is not defined there any more; "
+                       f"name its new place in HIT_PATH_FUNCTIONS (tests/host/check_nokprobe.py)")
+                if name in defined:
+                    must[name].append(src)
 
     for name, srcs in sorted(must.items()):
         copies = kernel.by_name.get(name, [])
