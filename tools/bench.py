@@ -112,6 +112,7 @@ ROWS_ARCH = "x86_64"
 ROWS = [
     ("k-optimized", "optimized kprobe", 60, 120, 170),
     ("k-ftrace", "kprobe on ftrace ([FTRACE])", 70, 140, None),
+    ("function-tracer", "function tracer", 260, 520, None),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated", 150, 540, 1190),
     ("k-single-stepped", "kprobe, single-stepped", None, None, None),
     ("k-post-handler", "kprobe with post-handler", 300, 580, None),
@@ -124,9 +125,9 @@ ROWS = [
 # Handler calls per probed call in each row (count_post counts nothing),
 # and the path a row's name promises: the smoke checks both, so a probe
 # that never fires, or runs another way, cannot pass as a measurement.
-HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
+HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "function-tracer": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
             "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
-PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",),
+PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",), "function-tracer": ("function",),
          "k-boosted-or-emulated": ("boosted", "emulated"),
          "k-single-stepped": ("single-stepped",)}
 # The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
@@ -147,6 +148,13 @@ GRACE = re.compile(r"^bench: grace period (\d+) cycles")
 REGISTER_COUNTS = (0, 100, 1000, 10000)
 REGISTER_RATIO_TARGET = 1.2
 REGISTER_MANY_TARGET_S = 5
+BASELINE = re.compile(r"^bench: baseline\s+([\d.]+) cycles/call")
+EVERY_FUNCTION = re.compile(r"^bench: every-function\s+cycles/call ([\d.]+)\s+records/call ([\d.]+)")
+# The issue's figures for the function tracer on every function: Linux's
+# slowdown of its `dd` loop, on x86_64 and aarch64; and the instructions
+# one site costs while nothing is traced (the NOPs the compiler left).
+LINUX_EVERY_FUNCTION = {"x86_64": 14.5, "aarch64": 12.5}
+IDLE_SITE_INSNS = {"x86_64": 1, "aarch64": 2}
 MEMORY = re.compile(r"^bench: memory per probe\s+(.*)$")
 
 # The scaling rows (bench scale): row name -> label, in the table's order.
@@ -287,6 +295,10 @@ def run(arch, calls, icount, cpus=1):
             result["grace"] = int(GRACE.match(line).group(1))
         elif MEMORY.match(line):
             result["memory"] = MEMORY.match(line).group(1)
+        elif BASELINE.match(line):
+            result["baseline"] = float(BASELINE.match(line).group(1))
+        elif EVERY_FUNCTION.match(line):
+            result["every_function"] = tuple(float(g) for g in EVERY_FUNCTION.match(line).groups())
         elif ABSENT.match(line):
             # A row the kernel has nothing to measure for, and says so.
             name, why = ABSENT.match(line).groups()
@@ -621,6 +633,26 @@ def measure(args):
     return not missing
 
 
+def report_every_function(arch, exact, scale):
+    """The function tracer on every function, from the exact boot: the
+    loop's slowdown, and what one traced call costs; and, from the
+    records a call, what the sites cost with nothing traced (one NOP
+    each: the compiler's, measured once by building without them,
+    docs/ftrace.md). Returns what is missing."""
+    if "every_function" not in exact or "baseline" not in exact:
+        return ["every-function"]
+    cycles, records = exact["every_function"]
+    base = exact["baseline"]
+    per_record = (cycles - base) * scale / records if records else 0.0
+    print("function tracer on every function: the vfs_read loop %.1f times slower"
+          " (Linux's dd loop: %.1f times), %.1f records a call, %.0f insns a traced call"
+          % (cycles / base, LINUX_EVERY_FUNCTION[arch], records, per_record))
+    print("call sites with nothing traced: %.1f traced functions entered a call, so %.1f insns"
+          " of NOPs a call (%d a site)" % (records, records * IDLE_SITE_INSNS[arch],
+                                           IDLE_SITE_INSNS[arch]))
+    return []
+
+
 def report_hits(args, calls, boots):
     """The boots of the hit rows and the registration rows, and their
     table. Returns what is missing or wrong."""
@@ -665,6 +697,7 @@ def report_hits(args, calls, boots):
     for note in notes:
         print(note)
     missing += report_registration(exact, scale)
+    missing += report_every_function(args.arch, exact, scale)
     if "memory" in exact:
         print("memory per probe: %s" % exact["memory"])
     else:

@@ -72,6 +72,13 @@ int notrace trace_write(enum trace_type type, const void *body, size_t len)
 }
 NOKPROBE_SYMBOL(trace_write);
 
+uint64_t trace_written_this_cpu(void)
+{
+	struct ring_buffer *rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
+
+	return rb ? ring_buffer_written(rb, this_cpu_field(id)) : 0;
+}
+
 void trace_pause_this_cpu(bool pause)
 {
 	/* A probe handler that traps between two of the caller's

@@ -46,6 +46,10 @@ int trace_write(enum trace_type type, const void *body, size_t len);
  * off, while probes on its own path would write over what it copies
  * (the `trace` command). */
 void trace_pause_this_cpu(bool paused);
+/* How many records this CPU has written to the buffer since it was made
+ * (a count that only grows until a resize): call with interrupts off,
+ * as trace_write reads the buffer (`bench`'s function tracer rows). */
+uint64_t trace_written_this_cpu(void);
 /* Records cpu dropped while paused, since the last clear. */
 uint64_t trace_dropped(unsigned int cpu);
 /* Clear the buffer (`echo > trace`, `trace clear`) and the counts of

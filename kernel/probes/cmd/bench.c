@@ -34,10 +34,13 @@
 #include "kernel/command.h"
 #include "kernel/symtab.h"
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/trace/trace.h"
+#include "kernel/trace/tracer.h"
 #include "kernel/mm/nofault.h"
 #include "kernel/fs/vfs.h"
 #include "lib/bitops.h"
 #include "lib/errno.h"
+#include "lib/format.h"
 #include "lib/string.h"
 #include <asm/ftrace.h>
 #include <asm/irq.h>
@@ -135,20 +138,30 @@ static void read_calls(struct file *f, unsigned long calls)
 /* Cycles for calls reads, the fastest of REPEATS runs. Interrupts are
  * off while a run is timed, so the thread stays on its CPU (no timer,
  * no preemption) and nothing else runs there: on a machine with several
- * CPUs the others idle, and a run counts only this CPU's work. */
-static uint64_t time_reads(struct file *f, unsigned long calls)
+ * CPUs the others idle, and a run counts only this CPU's work. With
+ * records, the trace records written on the CPU in all REPEATS runs go
+ * there too (the function tracer's rows). */
+static uint64_t time_reads_recording(struct file *f, unsigned long calls, uint64_t *records)
 {
 	uint64_t best = ~0ULL;
 
 	for (int r = 0; r < REPEATS; r++) {
 		unsigned long flags = arch_irq_save();
+		uint64_t before = records ? trace_written_this_cpu() : 0;
 		uint64_t t0 = arch_cycles();
 
 		read_calls(f, calls);
 		best = MIN(best, arch_cycles() - t0);
+		if (records)
+			*records += trace_written_this_cpu() - before;
 		arch_irq_restore(flags);
 	}
 	return best;
+}
+
+static uint64_t time_reads(struct file *f, unsigned long calls)
+{
+	return time_reads_recording(f, calls, NULL);
 }
 
 /* The probes of one benchmark row. */
@@ -273,6 +286,90 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 		   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100), path_of(shown),
 		   handler_hits / REPEATS);
 	remove_all(p);
+}
+
+/* ---- The function tracer, driven through tracefs as a user drives it ---- */
+
+#define TRACING "/sys/kernel/tracing/"
+
+/* `echo text > TRACING name`: the file's write and close (where a filter
+ * takes effect). 0 or a negative errno. */
+static int tracing_write(const char *name, const char *text)
+{
+	char path[64];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+	int err;
+
+	snprintf(path, sizeof(path), TRACING "%s", name);
+	err = vfs_open(path, O_WRONLY | O_TRUNC, &f);
+	if (err < 0)
+		return err;
+	n = vfs_write(f, text, strlen(text), &pos);
+	vfs_close(f);
+	return n < 0 ? (int)n : 0;
+}
+
+/* Whether the function filter is empty: it reads as the line Linux
+ * prints for "every function". */
+static bool filter_is_empty(void)
+{
+	static const char every[] = "#### all functions enabled ####";
+	char buf[sizeof(every)] = "";
+	struct file *f;
+	loff_t pos = 0;
+
+	if (vfs_open(TRACING "set_ftrace_filter", O_RDONLY, &f) < 0)
+		return false;
+	vfs_read(f, buf, sizeof(buf) - 1, &pos);
+	vfs_close(f);
+	return strcmp(buf, every) == 0;
+}
+
+static void print_per_call(const char *what, uint64_t n, unsigned long calls)
+{
+	cmd_printf("  %s %lu.%02lu", what, (unsigned long)(n / calls),
+		   (unsigned long)(n * 100 / calls % 100));
+}
+
+/* The function tracer filtered to vfs_read, one record a call (a row of
+ * the per-hit table, its records as its hits), then on every function:
+ * the loop's cycles and records per call. Only with no tracer at work
+ * and an empty filter, which it leaves as it found them. */
+static void function_tracer_rows(struct file *f, unsigned long calls, uint64_t base)
+{
+	uint64_t t, records = 0;
+	int err;
+
+	if (strcmp(tracer_current()->name, "nop") != 0 || !filter_is_empty()) {
+		cmd_printf("bench: %-22s no free function tracer (a tracer or a filter is set)\n",
+			   "function-tracer");
+		return;
+	}
+	err = tracing_write("set_ftrace_filter", "vfs_read");
+	if (!err)
+		err = tracing_write("current_tracer", "function");
+	if (!err) {
+		t = time_reads_recording(f, calls, &records);
+		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path function  hits %lu\n",
+			   "function-tracer", (unsigned long)((t - MIN(t, base)) / calls),
+			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100),
+			   (unsigned long)(records / REPEATS));
+		err = tracing_write("set_ftrace_filter", "");
+	}
+	if (!err) {
+		records = 0;
+		t = time_reads_recording(f, calls, &records);
+		cmd_printf("bench: every-function");
+		print_per_call("cycles/call", t, calls);
+		print_per_call("records/call", records / REPEATS, calls);
+		cmd_printf("\n");
+	}
+	tracing_write("current_tracer", "nop");
+	tracing_write("set_ftrace_filter", "");
+	if (err)
+		cmd_eprintf("bench: %-22s error %d\n", "function-tracer", err);
 }
 
 /* ---- What registering costs, against how many probes exist ---- */
@@ -651,6 +748,7 @@ static void bench_hits(unsigned long calls)
 	else
 		cmd_printf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
+	function_tracer_rows(f, calls, base);
 	vfs_close(f);
 }
 
