@@ -8,9 +8,13 @@
  * returns to regs->rip: past the site, or wherever a callback moved it
  * (a kprobe's pre-handler that changes the instruction pointer and
  * returns 1, or regs_return_from_entry, which pops the return address
- * too). The way back is a ret from the word just below regs->rsp, into
- * which regs->rip is written first: so a callback may move rsp up,
- * never down into this frame.
+ * too). The way back is the trap's own, iretq, which loads rip,
+ * rflags and rsp at once: a callback may move rsp anywhere, down too (a
+ * jprobe's entry function runs below this frame). A ret from a word
+ * written just below regs->rsp was tried first; with rsp moved below
+ * the frame, that word lay below the stack pointer between popfq and
+ * the ret, where an NMI (a TLB shootdown's, which interrupts with
+ * interrupts off) pushed its frame over it.
  *
  * At entry, 0(%rsp) is the return address past the site and 8(%rsp)
  * the function's own return address, into its caller. Order matters:
@@ -19,8 +23,6 @@
  */
 #include <asm/pt_regs_asm.h>
 
-#define REGS_RIP (17 * 8)
-#define REGS_RSP (20 * 8)
 #define REGS_SIZE (22 * 8)
 
 	.text
@@ -44,14 +46,7 @@ ftrace_caller:
 	call ftrace_dispatch
 	.globl ftrace_dispatch_return
 ftrace_dispatch_return:
-	movq REGS_RSP(%rsp), %rcx
-	subq $8, %rcx			/* the word the ret reads */
-	movq REGS_RIP(%rsp), %rax
-	movq %rax, (%rcx)
-	movq %rcx, REGS_RSP(%rsp)
 	POP_GPRS
-	leaq 32(%rsp), %rsp		/* vector, error code, rip, cs */
-	popfq
-	popq %rsp			/* the ret's word: pop sets rsp to it */
-	ret
+	addq $16, %rsp			/* vector and error code */
+	iretq
 	.size ftrace_caller, . - ftrace_caller
