@@ -27,6 +27,7 @@
  */
 #include "kernel/probes/kprobes_internal.h"
 #include "kernel/trace/ftrace.h"
+#include "kernel/trace/ftrace_sites.h"
 #include "kernel/mm/heap.h"
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
@@ -73,26 +74,10 @@ void __kprobes kprobe_ftrace_unreserve_locked(void)
 	}
 }
 
-/* Where addr is in the armed sites, or would go. */
-static size_t __kprobes place_of(uintptr_t addr)
-{
-	size_t lo = 0, hi = armed_count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (armed[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 void __kprobes kprobe_ftrace_arm_locked(struct probe_point *pp, bool arm)
 {
 	uintptr_t addr = (uintptr_t)pp->addr;
-	size_t at = place_of(addr);
+	size_t at = ftrace_ips_place(armed, armed_count, addr);
 	bool there = at < armed_count && armed[at] == addr;
 
 	if (arm == there)
