@@ -160,16 +160,16 @@ static void chunk_destroy(struct percpu_chunk *c)
 	kfree(c);
 }
 
-/* Give back the empty chunks, but one while another chunk is in use: a
- * piece allocated and freed again and again at the edge of a full chunk
- * (a probe registered and unregistered among thousands) would otherwise
- * take a chunk from the heap and give it back each time. Once nothing
- * is in use, every chunk goes, and the heap is as before the first
- * allocation. */
-static void release_empty_chunks(void)
+/* Give back the empty chunks, but one while another chunk is in use
+ * (keep_spare): a piece allocated and freed again and again at the edge
+ * of a full chunk (a probe registered and unregistered among thousands)
+ * would otherwise take a chunk from the heap and give it back each
+ * time. Once nothing is in use, every chunk goes, and the heap is as
+ * before the first allocation. */
+static void release_empty_chunks(bool keep_spare)
 {
 	struct percpu_chunk *c, *next;
-	bool in_use = false, spare_kept = false;
+	bool in_use = false, spare_kept = !keep_spare;
 
 	list_for_each_entry(c, &chunks, node)
 		in_use |= c->nfree < GRANULES;
@@ -199,9 +199,16 @@ void free_percpu(void *ptr)
 			mark(c, first, c->sizes[first], false);
 			c->sizes[first] = 0;
 			if (c->nfree == GRANULES)
-				release_empty_chunks();
+				release_empty_chunks(true);
 			break;
 		}
 	}
+	mutex_unlock(&percpu_alloc_lock);
+}
+
+void percpu_release_spare(void)
+{
+	mutex_lock(&percpu_alloc_lock);
+	release_empty_chunks(false);
 	mutex_unlock(&percpu_alloc_lock);
 }

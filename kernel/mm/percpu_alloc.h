@@ -15,5 +15,9 @@ void *alloc_percpu_bytes(size_t size);
 /* Give back what alloc_percpu returned (NULL does nothing). May sleep.
  * No CPU may be using any copy any more. */
 void free_percpu(void *ptr);
+/* Give back the empty chunk kept spare for the next allocation, if one
+ * is: for a test that compares the heap before and after some work, so
+ * that the spare its work left (or found) is not counted. May sleep. */
+void percpu_release_spare(void);
 
 #endif

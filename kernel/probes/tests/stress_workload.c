@@ -1,5 +1,6 @@
 /* The shared workload of the probes stress selftests (see the header). */
 #include "kernel/arch.h"
+#include "kernel/mm/percpu_alloc.h"
 #include "kernel/probes/optimizer.h"
 #include "kernel/probes/tests/stress_workload.h"
 #include "kernel/rcu.h"
@@ -49,6 +50,9 @@ void stress_snapshot_take(struct stress_snapshot *snap)
 	rcu_barrier();	/* points unregistered earlier are freed first */
 	/* and the text is final: no jump is still to be written */
 	EXPECT(optimizer_wait_idle(SETTLE_TICKS));
+	/* The per-CPU counts' spare chunk, which the test's probes may
+	 * leave (a first run) or find (a second), is counted on neither side. */
+	percpu_release_spare();
 	heap_get_stats(&snap->heap);
 	snap->slots = kprobe_slots_in_use() + optimizer_detours_in_use();
 	/* The reference copy of the reader's file, read before any probe is
@@ -101,6 +105,7 @@ void stress_snapshot_check(struct stress_snapshot *snap)
 		snap->text = NULL;
 	}
 	rcu_barrier();		/* let unregistered points be freed */
+	percpu_release_spare();
 	/* And exited threads be reaped: each by the next thread its CPU
 	 * switches to, which on a CPU gone idle may take a few ticks. */
 	for (int tick = 0; tick < SETTLE_TICKS; tick++) {
