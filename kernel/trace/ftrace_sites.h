@@ -19,8 +19,9 @@ struct ftrace_sites {
 	const uintptr_t *start, *end;
 	const char *module;	/* the loaded module they are in; NULL: the kernel */
 	/* Per site, whether it is patched into a call (kernel/trace/
-	 * ftrace.c allocates it on its first change, under its lock; the
-	 * table's owner frees it with the table). */
+	 * ftrace.c allocates the kernel's at boot, a module's on its first
+	 * change, under its lock; the table's owner frees it with the
+	 * table). */
 	uint8_t *on;
 	struct list_node node;	/* in the list of every table */
 };
