@@ -588,6 +588,7 @@ WAITING = {"/sys/kernel/tracing/trace_pipe"}
 
 
 TRACING = "/sys/kernel/tracing"
+TRACE_BUFFER_KB = 64  # each CPU's ring at boot (kernel/trace/trace.c)
 # Linux 6.1's header of `trace` after the counts line, with irq-info on.
 TRACE_LEGEND = [
     "#",
@@ -823,17 +824,26 @@ def test_function_tracer(m):
 def test_function_tracer_every_function(m):
     """The function tracer on every function it can trace: the shell
     answers, `cat trace` shows calls of several functions in Linux's
-    format, and `nop` puts every site back (enabled_functions empty)."""
-    expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
-    expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos",
-                 "cat /etc/hostname, every function traced")
-    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
-    funcs = {func for _, func, _ in function_calls(m)}
-    check("vfs_read" in funcs and len(funcs) > 20,
-          "`cat trace` with every function traced: expected vfs_read among many, got %s"
-          % sorted(funcs)[:30])
-    expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
-    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    format, and `nop` puts every site back (enabled_functions empty).
+    The rings are made 16 times larger meanwhile: typing the next command
+    is traced too (each character's interrupt), and at the boot size it
+    could wrap the shell's CPU's ring past the `cat`'s vfs_read (seen on
+    CI); whatever fails, the tracer, the rings and tracing_on are put
+    back, or every later test would run ten times slower."""
+    expect_lines_exactly(m, "echo %d > %s/buffer_size_kb" % (16 * TRACE_BUFFER_KB, TRACING), [])
+    try:
+        expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
+        expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos",
+                     "cat /etc/hostname, every function traced")
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        funcs = {func for _, func, _ in function_calls(m)}
+        check("vfs_read" in funcs and len(funcs) > 20,
+              "`cat trace` with every function traced: expected vfs_read among many, got %s"
+              % sorted(funcs)[:30])
+    finally:
+        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
+        m.command("echo 1 > %s/tracing_on" % TRACING)
+        m.command("echo %d > %s/buffer_size_kb" % (TRACE_BUFFER_KB, TRACING))
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
 
 
