@@ -6,7 +6,8 @@
  * return address, which a `bl` in the second word overwrites. The
  * architecture lets one CPU change an instruction while others run it
  * only between a few kinds (B, BL, NOP, BRK among them), so turning a
- * site on or off is then one aligned store, NOP <-> `bl ftrace_caller`,
+ * site on or off is then one aligned store, NOP <-> `bl ftrace_caller`
+ * (or `bl ftrace_regs_caller`; or from one to the other),
  * with no CPU stopped. Off, the site costs what the two NOPs did: two
  * instructions a call (Linux's arm64 ftrace_init_nop does the same).
  *
@@ -22,26 +23,26 @@
 #define A64_BL 0x94000000u
 #define BL_REACH (128l << 20)
 
-extern char ftrace_caller[];
+extern char ftrace_caller[], ftrace_regs_caller[];
 
-/* ldr x16, 8; br x16; .quad ftrace_caller: for the modules' sites. */
-static uintptr_t veneer;
+/* ldr x16, 8; br x16; .quad TRAMPOLINE: for the modules' sites, one for
+ * each trampoline (indexed by enum ftrace_site_call). */
+static uintptr_t veneers[FTRACE_SITE_CALL_REGS + 1];
 
-static int make_veneer(void)
+static int make_veneer(enum ftrace_site_call to, uintptr_t target)
 {
-	uint32_t code[4] = { 0x58000050u, 0xd61f0200u,
-			     (uint32_t)(uintptr_t)ftrace_caller,
-			     (uint32_t)((uintptr_t)ftrace_caller >> 32) };
+	uint32_t code[4] = { 0x58000050u, 0xd61f0200u, (uint32_t)target,
+			     (uint32_t)(target >> 32) };
 	void *page;
 
-	if (veneer)
+	if (veneers[to])
 		return 0;
 	page = execmem_alloc_page();
 	if (!page)
 		return -ENOMEM;
 	if (text_poke(page, code, sizeof(code)))
 		return -EFAULT;
-	veneer = (uintptr_t)page;
+	veneers[to] = (uintptr_t)page;
 	return 0;
 }
 
@@ -55,17 +56,18 @@ static bool in_reach(uintptr_t from, uintptr_t to)
 /* The second word of a site that ch turns on or off. */
 static int second_word(const struct ftrace_change *ch, uint32_t *word)
 {
-	uintptr_t from = ch->ip + 4, to = (uintptr_t)ftrace_caller;
+	uintptr_t from = ch->ip + 4;
+	uintptr_t to = (uintptr_t)(ch->to == FTRACE_SITE_CALL_REGS ? ftrace_regs_caller : ftrace_caller);
 	int err;
 
-	if (!ch->on) {
+	if (ch->to == FTRACE_SITE_NOP) {
 		*word = A64_NOP;
 		return 0;
 	}
 	if (!in_reach(from, to)) {
-		if ((err = make_veneer()))
+		if ((err = make_veneer(ch->to, to)))
 			return err;
-		to = veneer;
+		to = veneers[ch->to];
 	}
 	*word = A64_BL | (((uint32_t)((to - from) >> 2)) & 0x3ffffff);
 	return 0;

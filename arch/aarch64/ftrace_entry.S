@@ -1,8 +1,18 @@
 /*
- * aarch64's function-tracer trampoline: what a patched call site calls
- * (arch/aarch64/ftrace.c). The site is `mov x9, x30; bl ftrace_caller`,
+ * aarch64's function-tracer trampolines: what a patched call site calls
+ * (arch/aarch64/ftrace.c). The site is `mov x9, x30; bl TRAMPOLINE`,
  * so at entry x30 is the address past the site and x9 the function's
- * own return address. It builds the struct pt_regs a BRK at the
+ * own return address.
+ *
+ * ftrace_caller, for ops that do not read the registers, saves only
+ * what a function's first instruction may still need - the argument
+ * registers x0-x7, x8 (the address of a result returned in memory) and
+ * the frame pointer - calls ftrace_dispatch(ip, parent_ip, NULL)
+ * (kernel/trace/ftrace.h), and returns past the site with x30 back as
+ * the function had it. The condition flags and the temporaries x10-x17
+ * carry nothing into a function (AAPCS64), so they need no saving.
+ *
+ * ftrace_regs_caller builds the struct pt_regs a BRK at the
  * function's first instruction would (asm/ptrace.h), with x30 the
  * function's return address, sp as the function entered with it and pc
  * where it goes on (past the site), calls ftrace_dispatch(ip,
@@ -20,11 +30,40 @@
 #include <asm/ptrace.h>
 #include <asm/sysreg.h>
 
+#define CLOBBERED_SIZE (12 * 8)	/* x0-x9, x29, x30 */
+
 	.text
 	.globl ftrace_caller
 	.type ftrace_caller, %function
 	.balign 4
 ftrace_caller:
+	sub	sp, sp, #CLOBBERED_SIZE
+	stp	x0, x1, [sp, #16 * 0]
+	stp	x2, x3, [sp, #16 * 1]
+	stp	x4, x5, [sp, #16 * 2]
+	stp	x6, x7, [sp, #16 * 3]
+	stp	x8, x9, [sp, #16 * 4]
+	stp	x29, x30, [sp, #16 * 5]
+	add	x29, sp, #16 * 5	/* a frame record, for backtraces */
+	sub	x0, x30, #8		/* ip: the site, the function's address */
+	mov	x1, x9			/* parent_ip */
+	mov	x2, xzr			/* no regs */
+	bl	ftrace_dispatch
+	ldp	x0, x1, [sp, #16 * 0]
+	ldp	x2, x3, [sp, #16 * 1]
+	ldp	x4, x5, [sp, #16 * 2]
+	ldp	x6, x7, [sp, #16 * 3]
+	ldp	x8, x9, [sp, #16 * 4]
+	ldp	x29, x10, [sp, #16 * 5]	/* x10: past the site */
+	add	sp, sp, #CLOBBERED_SIZE
+	mov	x30, x9			/* the function's return address */
+	ret	x10
+	.size ftrace_caller, . - ftrace_caller
+
+	.globl ftrace_regs_caller
+	.type ftrace_regs_caller, %function
+	.balign 4
+ftrace_regs_caller:
 	SAVE_X0_X29_AND_PSTATE		/* x0: pstate */
 	add	x1, sp, #PT_REGS_SIZE	/* sp as the function entered with it */
 	stp	x9, x1, [sp, #S_X30]	/* x30: the function's return address */
@@ -48,4 +87,4 @@ ftrace_dispatch_return:
 	ldp	x0, x1, [sp, #16 * 0]
 	mov	sp, x10			/* a move: the flags stay */
 	br	x9
-	.size ftrace_caller, . - ftrace_caller
+	.size ftrace_regs_caller, . - ftrace_regs_caller

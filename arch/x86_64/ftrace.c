@@ -1,9 +1,9 @@
 /* x86_64's call-site patcher (kernel/trace/arch_ftrace.h).
  *
- * A site is the 5-byte NOP `0f 1f 44 00 00` or the 5-byte `call
- * ftrace_caller` (e8 and a 32-bit displacement: every site, the
- * kernel's and the modules', lies within 2 GiB of the trampoline,
- * asm/layout.h). Five bytes cannot change at once while other CPUs may
+ * A site is the 5-byte NOP `0f 1f 44 00 00` or a 5-byte `call
+ * ftrace_caller` or `call ftrace_regs_caller` (e8 and a 32-bit
+ * displacement: every site, the kernel's and the modules', lies within
+ * 2 GiB of the trampolines, asm/layout.h). Five bytes cannot change at once while other CPUs may
  * be running them, so each change goes in three steps, each seen by
  * every CPU before the next (text_poke_sync): an int3 on the first
  * byte, so that no CPU starts the instruction while it is half written
@@ -18,16 +18,17 @@
 
 #define CALL_REL32 0xe8
 
-extern char ftrace_caller[];
+extern char ftrace_caller[], ftrace_regs_caller[];
 
 static const uint8_t site_nop[ARCH_FTRACE_SITE_SIZE] = FTRACE_SITE_OFF;
 
 /* The five bytes a site holds when ch is made. */
 static void new_bytes(const struct ftrace_change *ch, uint8_t *out)
 {
-	int32_t rel = (int32_t)((uintptr_t)ftrace_caller - (ch->ip + ARCH_FTRACE_SITE_SIZE));
+	uintptr_t to = (uintptr_t)(ch->to == FTRACE_SITE_CALL_REGS ? ftrace_regs_caller : ftrace_caller);
+	int32_t rel = (int32_t)(to - (ch->ip + ARCH_FTRACE_SITE_SIZE));
 
-	if (!ch->on) {
+	if (ch->to == FTRACE_SITE_NOP) {
 		for (int i = 0; i < ARCH_FTRACE_SITE_SIZE; i++)
 			out[i] = site_nop[i];
 		return;

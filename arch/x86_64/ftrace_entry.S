@@ -1,6 +1,17 @@
 /*
- * x86_64's function-tracer trampoline: what a patched call site calls
- * (arch/x86_64/ftrace.c). It builds the struct pt_regs a breakpoint at
+ * x86_64's function-tracer trampolines: what a patched call site calls
+ * (arch/x86_64/ftrace.c). At entry, 0(%rsp) is the return address past
+ * the site and 8(%rsp) the function's own return address, into its
+ * caller.
+ *
+ * ftrace_caller, for ops that do not read the registers, saves only
+ * what a C call may clobber - the argument registers, rax, r10 and r11
+ * - calls ftrace_dispatch(ip, parent_ip, NULL) (kernel/trace/ftrace.h)
+ * and returns past the site. The flags need no saving: no function
+ * expects them kept across the call that entered it, and the direction
+ * flag is clear there, as the ABI says it is at every call.
+ *
+ * ftrace_regs_caller builds the struct pt_regs a breakpoint at
  * the function's first byte would (asm/ptrace.h), with rip where the
  * function goes on (past the site) and rsp as the function entered
  * with it, calls ftrace_dispatch(ip, parent_ip, regs)
@@ -16,19 +27,49 @@
  * the ret, where an NMI (a TLB shootdown's, which interrupts with
  * interrupts off) pushed its frame over it.
  *
- * At entry, 0(%rsp) is the return address past the site and 8(%rsp)
- * the function's own return address, into its caller. Order matters:
- * nothing may change the flags before pushfq has saved them.
- * Interrupts stay as the function had them.
+ * Order matters: nothing may change the flags before pushfq has saved
+ * them. Interrupts stay as the function had them, in both.
  */
 #include <asm/pt_regs_asm.h>
 
 #define REGS_SIZE (22 * 8)
+#define CLOBBERED_SIZE (10 * 8)	/* nine registers and a word for alignment */
 
 	.text
 	.globl ftrace_caller
 	.type ftrace_caller, @function
 ftrace_caller:
+	pushq %rax
+	pushq %rcx
+	pushq %rdx
+	pushq %rsi
+	pushq %rdi
+	pushq %r8
+	pushq %r9
+	pushq %r10
+	pushq %r11
+	subq $8, %rsp			/* rsp a multiple of 16 at the call */
+	movq CLOBBERED_SIZE(%rsp), %rdi
+	subq $5, %rdi			/* ip: the site, the function's address */
+	movq CLOBBERED_SIZE + 8(%rsp), %rsi	/* parent_ip */
+	xorl %edx, %edx			/* no regs */
+	call ftrace_dispatch
+	addq $8, %rsp
+	popq %r11
+	popq %r10
+	popq %r9
+	popq %r8
+	popq %rdi
+	popq %rsi
+	popq %rdx
+	popq %rcx
+	popq %rax
+	ret
+	.size ftrace_caller, . - ftrace_caller
+
+	.globl ftrace_regs_caller
+	.type ftrace_regs_caller, @function
+ftrace_regs_caller:
 	pushq $0x10			/* ss */
 	pushq %rsp			/* rsp, 16 too low: fixed below */
 	pushfq				/* rflags, untouched so far */
@@ -49,4 +90,4 @@ ftrace_dispatch_return:
 	POP_GPRS
 	addq $16, %rsp			/* vector and error code */
 	iretq
-	.size ftrace_caller, . - ftrace_caller
+	.size ftrace_regs_caller, . - ftrace_regs_caller

@@ -168,7 +168,7 @@ void free_module(struct module *mod)
 	kfree((void *)mod->symbols.table.entries);
 	kfree((void *)mod->symbols.table.names);
 	kfree((void *)mod->ftrace_sites.start);
-	kfree(mod->ftrace_sites.on);
+	kfree(mod->ftrace_sites.call);
 	free_module_layout(&mod->core_layout);
 	free_module_layout(&mod->init_layout);
 	kfree(mod);

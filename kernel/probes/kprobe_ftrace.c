@@ -37,7 +37,8 @@
 /* Its handler guards itself, as a breakpoint hit does: a hit while this
  * CPU is busy with a probe is counted in the probe's nmissed. */
 static struct ftrace_ops kprobe_ftrace_ops = {
-	.func = kprobe_ftrace_handler, .flags = FTRACE_OPS_IPMODIFY | FTRACE_OPS_RECURSION,
+	.func = kprobe_ftrace_handler,
+	.flags = FTRACE_OPS_SAVE_REGS | FTRACE_OPS_IPMODIFY | FTRACE_OPS_RECURSION,
 };
 
 /* The armed sites, sorted, each once (a point has one address); room for

@@ -300,7 +300,14 @@ no_point_hit(struct kprobe_ctlblk *kcb, struct pt_regs *regs, uintptr_t addr, bo
 	struct probe_point *pp;
 
 	if (!arch_is_breakpoint(addr)) {
-		instruction_pointer_set(regs, addr);
+		/* A call site being patched is passed as the NOP it was, not
+		 * run again: this CPU's view of it may still hold the int3
+		 * (an emulator's translated copy can), and, with interrupts
+		 * off here, that loop would last as long as the patcher waits
+		 * for this CPU to take its sync (seen: x86_64, the function
+		 * tracer toggled under load, every CPU stuck). */
+		if (!ftrace_site_breakpoint(regs, addr))
+			instruction_pointer_set(regs, addr);
 		return true;
 	}
 	/* The text's breakpoint was read before the point is looked for

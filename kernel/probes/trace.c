@@ -39,6 +39,7 @@
 #include "kernel/symtab.h"
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/trace_comm.h"
 #include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
@@ -57,7 +58,7 @@ struct hit_line {
 	uint64_t cycles;		/* the cycle counter when recorded */
 	unsigned int cpu;
 	unsigned int thread_id;
-	char thread[16];
+	char thread[TRACE_COMM_LEN];
 	struct probe_hit hit;
 };
 
@@ -150,8 +151,8 @@ static bool hit_of(const struct ring_entry *e, unsigned int cpu, struct hit_line
 	l->cycles = e->time;
 	l->cpu = cpu;
 	l->thread_id = t->pid;
-	__builtin_memcpy(l->thread, t->comm, sizeof(l->thread));
-	l->thread[sizeof(l->thread) - 1] = '\0';
+	if (!trace_comm_find(t->pid, l->thread))
+		__builtin_memcpy(l->thread, "<...>", sizeof("<...>"));
 	__builtin_memcpy(&l->hit, h, sizeof(l->hit));
 	return true;
 }

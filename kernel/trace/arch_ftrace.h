@@ -7,11 +7,20 @@
 
 #include "lib/types.h"
 
-/* One site to change: its address, and whether it is to call the
- * trampoline (true) or be the NOP again. */
+/* What a site does: nothing (the NOP), call the trampoline that saves
+ * only what a C call may clobber and hands no registers on
+ * (ftrace_caller), or call the one that builds a struct pt_regs
+ * (ftrace_regs_caller), for an ops that reads or changes them. */
+enum ftrace_site_call {
+	FTRACE_SITE_NOP,
+	FTRACE_SITE_CALL,
+	FTRACE_SITE_CALL_REGS,
+};
+
+/* One site to change: its address and what it is to do. */
 struct ftrace_change {
 	uintptr_t ip;
-	bool on;
+	enum ftrace_site_call to;
 };
 
 /* Turn the n sites at ips, as the compiler built them, into sites
@@ -26,7 +35,9 @@ int arch_ftrace_init_sites(const uintptr_t *ips, size_t n);
 /* Make every change, inside the caller's text_poke batch, in the steps
  * the architecture's rules for code other CPUs run need: on x86_64 an
  * int3 on each site first, then the tail, then the head, each step
- * synced; on aarch64 the single-word bl or NOP. 0, or -EFAULT. */
+ * synced; on aarch64 the single-word bl or NOP. A site may go from one
+ * trampoline to the other as well as on and off. 0, or -EFAULT (or
+ * -ENOMEM: aarch64's veneer for a module far from the trampolines). */
 int arch_ftrace_apply(const struct ftrace_change *changes, size_t n);
 
 #endif

@@ -15,6 +15,7 @@
 #include "kernel/trace/ftrace.h"
 #include "kernel/trace/arch_ftrace.h"
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/trace/ftrace_site_map.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/mutex.h"
@@ -41,11 +42,13 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, uintptr_t ip)
 NOKPROBE_SYMBOL(ops_wants);
 
 /* The recursion guard: one bit per interrupt nesting level on each CPU.
- * A call from a site made inside a callback on the same level (the hit
- * path is notrace, tests/host/check_ftrace_sites.py, but a kprobe's
- * handler may call anything) is dropped and counted, but for the ops
- * that guard themselves (FTRACE_OPS_RECURSION); an interrupt that
- * arrives during a callback is a level of its own, and traced. */
+ * A call from a site made inside a guarded callback on the same level
+ * (the hit path is notrace, tests/host/check_ftrace_sites.py, but a
+ * kprobe's handler may call anything) is dropped and counted, but for
+ * the ops that guard themselves (FTRACE_OPS_RECURSION); an interrupt
+ * that arrives during a callback is a level of its own, and traced. An
+ * ops that guards itself, called alone from a site, is called outside
+ * the guard: what its callback calls is then traced by the others. */
 static DEFINE_PER_CPU(unsigned long, ftrace_busy);
 
 static notrace bool guard_enter(unsigned long *busy, unsigned long *bit)
@@ -60,27 +63,79 @@ static notrace bool guard_enter(unsigned long *busy, unsigned long *bit)
 }
 NOKPROBE_SYMBOL(guard_enter);
 
-/* rcu_read_lock keeps this thread on its CPU (kernel/rcu.h), which the
- * guard and the callbacks' per-CPU state need. */
-void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *regs)
-{
-	unsigned long *busy, bit;
-	struct ftrace_ops *ops;
-	bool entered;
+/* The sites one ops alone wants (ftrace_site_map.h): rebuilt by every
+ * change, under ftrace_lock, and read by every call. */
+static struct ftrace_site_map *one_ops_sites;
 
-	rcu_read_lock();
-	busy = this_cpu_ptr(&ftrace_busy);
-	entered = guard_enter(busy, &bit);
-	list_for_each_entry_rcu(ops, &ops_list, node) {
-		if (!ops_wants(ops, ip))
-			continue;
-		if (entered || (ops->flags & FTRACE_OPS_RECURSION))
-			ops->func(ip, parent_ip, ops, regs);
-		else
-			__atomic_fetch_add(&ops->missed, 1, __ATOMIC_RELAXED);
-	}
+/* Whether ops reads the registers, and so needs the trampoline that
+ * saves them. */
+static inline bool needs_regs(const struct ftrace_ops *ops)
+{
+	return (ops->flags & (FTRACE_OPS_SAVE_REGS | FTRACE_OPS_IPMODIFY)) != 0;
+}
+
+/* Call ops, or count the call missed if this CPU is in a callback
+ * already (entered false) and ops does not guard itself. A call with no
+ * registers (regs NULL) for an ops that reads them comes from a site
+ * still being patched for it, as it registers: it is not its call yet. */
+static inline void call_ops(struct ftrace_ops *ops, bool entered, uintptr_t ip,
+			    uintptr_t parent_ip, struct pt_regs *regs)
+{
+	if (!regs && needs_regs(ops))
+		return;
+	if (entered || (ops->flags & FTRACE_OPS_RECURSION))
+		ops->func(ip, parent_ip, ops, regs);
+	else
+		__atomic_fetch_add(&ops->missed, 1, __ATOMIC_RELAXED);
+}
+
+/* A site that more than one ops wants, or one that an ops stopped
+ * wanting a moment ago: every ops whose filters take it. Out of line, so
+ * that the one-ops path saves no more registers than it needs. */
+static __noinline notrace void call_every_wanting(uintptr_t ip, uintptr_t parent_ip,
+						struct pt_regs *regs, bool entered)
+{
+	struct ftrace_ops *ops;
+
+	list_for_each_entry_rcu(ops, &ops_list, node)
+		if (ops_wants(ops, ip))
+			call_ops(ops, entered, ip, parent_ip, regs);
+}
+NOKPROBE_SYMBOL(call_every_wanting);
+
+/* The recursion guard around the callbacks of ops (NULL: every ops that
+ * wants ip). */
+static __noinline notrace void call_guarded(struct ftrace_ops *ops, uintptr_t ip,
+					    uintptr_t parent_ip, struct pt_regs *regs)
+{
+	unsigned long *busy = this_cpu_ptr(&ftrace_busy), bit;
+	bool entered = guard_enter(busy, &bit);
+
+	if (ops)
+		call_ops(ops, entered, ip, parent_ip, regs);
+	else
+		call_every_wanting(ip, parent_ip, regs, entered);
 	if (entered)
 		*busy &= ~bit;
+}
+NOKPROBE_SYMBOL(call_guarded);
+
+/* rcu_read_lock keeps this thread on its CPU (kernel/rcu.h), which the
+ * guard and the callbacks' per-CPU state need. A site in the map goes
+ * straight to its one ops: the map only holds sites that ops wants now
+ * (a site it stops wanting leaves the map before it is patched); and an
+ * ops that guards itself needs no guard here (a kprobe on a function's
+ * entry: the shortest path there is from a site to a callback). */
+void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *regs)
+{
+	struct ftrace_ops *ops;
+
+	rcu_read_lock();
+	ops = ftrace_site_map_find(__atomic_load_n(&one_ops_sites, __ATOMIC_ACQUIRE), ip);
+	if (ops && (ops->flags & FTRACE_OPS_RECURSION) && (regs || !needs_regs(ops)))
+		ops->func(ip, parent_ip, ops, regs);
+	else
+		call_guarded(ops, ip, parent_ip, regs);
 	rcu_read_unlock();
 }
 NOKPROBE_SYMBOL(ftrace_dispatch);
@@ -89,31 +144,64 @@ NOKPROBE_SYMBOL(ftrace_dispatch);
  * intermediate bytes of a change (ftrace_site_breakpoint). */
 static bool patching;
 
-static bool wanted(uintptr_t ip)
+/* How many registered ops want the site ip; the one in *only, if one;
+ * and in *call what the site must do for them. */
+static unsigned int users_of(uintptr_t ip, struct ftrace_ops **only, enum ftrace_site_call *call)
 {
-	const struct ftrace_ops *ops;
+	struct ftrace_ops *ops;
+	unsigned int n = 0;
 
-	list_for_each_entry(ops, &ops_list, node)
-		if (ops_wants(ops, ip))
-			return true;
-	return false;
+	*only = NULL;
+	*call = FTRACE_SITE_NOP;
+	list_for_each_entry(ops, &ops_list, node) {
+		if (!ops_wants(ops, ip))
+			continue;
+		if (n++ == 0)
+			*only = ops;
+		if (needs_regs(ops))
+			*call = FTRACE_SITE_CALL_REGS;
+		else if (*call == FTRACE_SITE_NOP)
+			*call = FTRACE_SITE_CALL;
+	}
+	return n;
 }
 
-/* Append to changes (of room max) each site of t whose state is not
- * what the ops want; the count, or -ENOMEM. */
-static long table_changes(struct ftrace_sites *t, struct ftrace_change *changes, size_t n, size_t max)
+static enum ftrace_site_call site_call(uintptr_t ip)
+{
+	struct ftrace_ops *only;
+	enum ftrace_site_call call;
+
+	users_of(ip, &only, &call);
+	return call;
+}
+
+/* The changes and the sites with one ops of a patch_sites, each array
+ * of room for every site. */
+struct site_plan {
+	struct ftrace_change *changes;
+	struct ftrace_site_map_entry *solo;
+	size_t changes_count, solo_count, max;
+};
+
+/* Add to plan each site of t whose state is not what the ops want, and
+ * each site one ops alone wants. 0, or -ENOMEM. */
+static int table_changes(struct ftrace_sites *t, struct site_plan *plan)
 {
 	size_t count = (size_t)(t->end - t->start);
 
-	if (!t->on && !(t->on = kzalloc(count ? count : 1)))
+	if (!t->call && !(t->call = kzalloc(count ? count : 1)))
 		return -ENOMEM;
 	for (size_t i = 0; i < count; i++) {
-		bool want = wanted(t->start[i]);
+		struct ftrace_ops *only;
+		enum ftrace_site_call want;
+		unsigned int users = users_of(t->start[i], &only, &want);
 
-		if (want != t->on[i] && n < max)
-			changes[n++] = (struct ftrace_change){ t->start[i], want };
+		if (users == 1 && plan->solo_count < plan->max)
+			plan->solo[plan->solo_count++] = (struct ftrace_site_map_entry){ t->start[i], only };
+		if (want != t->call[i] && plan->changes_count < plan->max)
+			plan->changes[plan->changes_count++] = (struct ftrace_change){ t->start[i], want };
 	}
-	return (long)n;
+	return 0;
 }
 
 static size_t sites_total(void)
@@ -127,37 +215,49 @@ static size_t sites_total(void)
 }
 
 /* Patch every site whose state differs from what the registered ops
- * want, in one batch, and record the new states. Under ftrace_lock and
- * ftrace_sites_lock. */
+ * want, in one batch, and record the new states. The new map of sites
+ * with one ops is published first: a call from a site that an ops just
+ * stopped wanting then finds no entry, and is checked against the
+ * filters (and dropped) rather than sent to the ops. Under ftrace_lock
+ * and ftrace_sites_lock. */
 static int patch_sites(void)
 {
-	size_t max = sites_total(), n = 0;
-	struct ftrace_change *changes = kmalloc(max ? max * sizeof(*changes) : 1);
+	struct site_plan plan = { .max = sites_total() };
+	size_t n = plan.max ? plan.max : 1;
+	struct ftrace_site_map *map = NULL, *old;
 	struct ftrace_sites *t;
-	int err = 0;
+	int err = -ENOMEM;
 
-	if (!changes)
-		return -ENOMEM;
-	list_for_each_entry(t, ftrace_sites_tables(), node) {
-		long got = table_changes(t, changes, n, max);
-
-		if (got < 0) {
-			kfree(changes);
-			return (int)got;
-		}
-		n = (size_t)got;
+	plan.changes = kmalloc(n * sizeof(plan.changes[0]));
+	plan.solo = kmalloc(n * sizeof(plan.solo[0]));
+	if (!plan.changes || !plan.solo)
+		goto out;
+	list_for_each_entry(t, ftrace_sites_tables(), node)
+		if ((err = table_changes(t, &plan)))
+			goto out;
+	if (plan.solo_count) {
+		err = -ENOMEM;
+		if (!(map = ftrace_site_map_create(plan.solo_count)))
+			goto out;
+		for (size_t i = 0; i < plan.solo_count; i++)
+			ftrace_site_map_add(map, plan.solo[i].ip, plan.solo[i].ops);
 	}
-	if (n) {
+	old = __atomic_exchange_n(&one_ops_sites, map, __ATOMIC_ACQ_REL);
+	ftrace_site_map_free_rcu(old);
+	err = 0;
+	if (plan.changes_count) {
 		text_poke_batch_begin();
 		__atomic_store_n(&patching, true, __ATOMIC_RELEASE);
-		err = arch_ftrace_apply(changes, n);
+		err = arch_ftrace_apply(plan.changes, plan.changes_count);
 		text_poke_batch_end();
 		__atomic_store_n(&patching, false, __ATOMIC_RELEASE);
 	}
 	list_for_each_entry(t, ftrace_sites_tables(), node)
 		for (size_t i = 0; i < (size_t)(t->end - t->start); i++)
-			t->on[i] = wanted(t->start[i]);
-	kfree(changes);
+			t->call[i] = (uint8_t)site_call(t->start[i]);
+out:
+	kfree(plan.changes);
+	kfree(plan.solo);
 	return err;
 }
 
@@ -172,16 +272,17 @@ static int update_sites(void)
 	return err;
 }
 
-unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify)
+unsigned int ftrace_site_users(uintptr_t ip, bool *regs, bool *ipmodify)
 {
 	const struct ftrace_ops *ops;
 	unsigned int n = 0;
 
-	*ipmodify = false;
+	*regs = *ipmodify = false;
 	rcu_read_lock();
 	list_for_each_entry_rcu(ops, &ops_list, node) {
 		if (ops_wants(ops, ip)) {
 			n++;
+			*regs |= needs_regs(ops);
 			*ipmodify |= (ops->flags & FTRACE_OPS_IPMODIFY) != 0;
 		}
 	}
@@ -211,8 +312,8 @@ void ftrace_init(void)
 	list_for_each_entry(t, ftrace_sites_tables(), node) {
 		size_t count = (size_t)(t->end - t->start);
 
-		t->on = kzalloc(count ? count : 1);
-		if (!t->on || ftrace_init_sites(t->start, count))
+		t->call = kzalloc(count ? count : 1);
+		if (!t->call || ftrace_init_sites(t->start, count))
 			panic("ftrace: cannot set up the kernel's call sites");
 	}
 }

@@ -2,9 +2,11 @@
  *
  * A user of the sites (the function tracer, kprobes on a function's
  * entry) registers a struct ftrace_ops: a callback and the sites it
- * wants. A site some ops wants is patched into a call of the
- * architecture's trampoline, which saves the registers as a trap would
- * and calls ftrace_dispatch; a site no ops wants is the NOP again. All
+ * wants. A site some ops wants is patched into a call of one of the
+ * architecture's two trampolines, which call ftrace_dispatch: one saves
+ * the registers as a trap would, for the ops that read them; the other
+ * saves only what a C call may clobber. A site no ops wants is the NOP
+ * again. All
  * the sites that change with one registration change in one text_poke
  * batch (kernel/mm/text_patch.h), the other CPUs running meanwhile. */
 #ifndef KERNEL_TRACE_FTRACE_H
@@ -18,11 +20,15 @@ struct pt_regs;
 struct ftrace_ops;
 
 /* Called from a site with the site's address (its function's), the
- * return address into the function's caller and the registers at the
- * function's entry. regs->ip is where the function goes on: a callback
- * with FTRACE_OPS_IPMODIFY may change it (and the registers) to make the
- * call go elsewhere. Runs with preemption off, interrupts as the traced
- * code had them; must be notrace and reach only notrace code. */
+ * return address into the function's caller and, for an ops with
+ * FTRACE_OPS_SAVE_REGS or FTRACE_OPS_IPMODIFY, the registers at the
+ * function's entry (others get NULL, unless another ops at the same site
+ * asked for them: the trampoline that saves them all costs a call about
+ * 20 instructions more). regs->ip is where the function goes on: a
+ * callback with FTRACE_OPS_IPMODIFY may change it (and the registers) to
+ * make the call go elsewhere. Runs with preemption off, interrupts as
+ * the traced code had them; must be notrace and reach only notrace
+ * code. */
 typedef void (*ftrace_func)(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops *ops,
 			    struct pt_regs *regs);
 
@@ -51,6 +57,8 @@ struct ftrace_ops {
  * handler that calls a probed function: kprobes count that hit in the
  * probe's nmissed, as for a breakpoint). */
 #define FTRACE_OPS_RECURSION 2
+/* The callback reads the registers (Linux's FTRACE_OPS_FL_SAVE_REGS). */
+#define FTRACE_OPS_SAVE_REGS 4
 
 /* Start calling ops->func from every site it wants (an ops registered
  * once at a time), or stop and return once no CPU can still be in the
@@ -66,10 +74,11 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_set_filter(struct ftrace_ops *ops, struct ftrace_site_set *set);
 int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set);
 
-/* How many registered ops want the site ip, and in *ipmodify whether
- * one of them may change regs->ip (enabled_functions): a snapshot, as
- * registrations come and go. */
-unsigned int ftrace_site_users(uintptr_t ip, bool *ipmodify);
+/* How many registered ops want the site ip, in *regs whether one of
+ * them reads the registers (the site calls the trampoline that saves
+ * them) and in *ipmodify whether one may change regs->ip
+ * (enabled_functions): a snapshot, as registrations come and go. */
+unsigned int ftrace_site_users(uintptr_t ip, bool *regs, bool *ipmodify);
 
 /* Turn n sites as the compiler built them into sites turned off
  * (arch_ftrace_init_sites), where no other CPU runs them: a module's
@@ -86,7 +95,8 @@ void ftrace_init(void);
  * -ENOMEM or -EFAULT. Thread context; sleeps. */
 int ftrace_update_sites(void);
 
-/* The trampoline's call: run every registered ops that wants ip. */
+/* The trampolines' call: run every registered ops that wants ip (regs
+ * NULL from the trampoline that saves none). */
 void ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *regs);
 
 /* Called by the breakpoint path for a breakpoint no probe owns: if it

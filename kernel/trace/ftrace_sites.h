@@ -18,11 +18,12 @@
 struct ftrace_sites {
 	const uintptr_t *start, *end;
 	const char *module;	/* the loaded module they are in; NULL: the kernel */
-	/* Per site, whether it is patched into a call (kernel/trace/
+	/* Per site, what it is patched to do: an enum ftrace_site_call
+	 * (kernel/trace/arch_ftrace.h), 0 for the NOP (kernel/trace/
 	 * ftrace.c allocates the kernel's at boot, a module's on its first
 	 * change, under its lock; the table's owner frees it with the
 	 * table). */
-	uint8_t *on;
+	uint8_t *call;
 	struct list_node node;	/* in the list of every table */
 };
 

@@ -8,8 +8,9 @@
  * single word: it only says how far to skip.
  *
  * Nothing but lib/'s headers and the never-probe mark is used, so that
- * the host tests build this file as it is. The writer calls no function but its own inlines, so that
- * the one mark on ring_write keeps all of a write out of probes' reach. */
+ * the host tests build this file as it is. The writer's functions call
+ * none but their own inlines, so that their marks keep all of a write
+ * out of probes' reach. */
 #include "kernel/trace/ring.h"
 #include "kernel/nokprobe.h"
 #include "lib/errno.h"
@@ -43,17 +44,12 @@ static inline uint64_t *word_at(const struct ring *r, uint64_t pos)
 	return &r->words[pos % r->size / WORD];
 }
 
-/* A record's words are written one at a time with release stores, and
- * read with acquire loads: a reader that reads a word the writer wrote
+/* A record's words are written one at a time with release stores
+ * (ring_put, ring.h), and read with acquire loads: a reader that reads a word the writer wrote
  * then sees everything the writer did before - the new head above all.
  * (A release store is a plain store on x86_64 and an stlr on aarch64;
  * fences would do as well but ThreadSanitizer cannot follow them.) A
  * torn record is found by the head test, never a torn word. */
-static inline void put(uint64_t *w, uint64_t v)
-{
-	__atomic_store_n(w, v, __ATOMIC_RELEASE);
-}
-
 static inline uint64_t get(const uint64_t *w)
 {
 	return __atomic_load_n(w, __ATOMIC_ACQUIRE);
@@ -69,7 +65,7 @@ void ring_init(struct ring *r, void *mem, uint64_t size)
 
 /* Move head past every record that a write up to end would overwrite,
  * counting them, before any of their words is overwritten: a reader
- * that reads one of the new words sees the new head too (put's
+ * that reads one of the new words sees the new head too (ring_put's
  * release). */
 static inline void make_room(struct ring *r, uint64_t end)
 {
@@ -84,52 +80,54 @@ static inline void make_room(struct ring *r, uint64_t end)
 			overrun++;
 		head += header_size(h);
 	}
-	put(&r->head, head);
-	put(&r->overrun, overrun);
+	ring_put(&r->head, head);
+	ring_put(&r->overrun, overrun);
 }
 
-/* The word of data that starts at bytes, of which n (or 8, if more) are
- * the record's: the rest are zero. */
-static inline uint64_t data_word(const unsigned char *bytes, size_t n)
+/* Never probed, as ring_commit: a probe inside a write would run its
+ * handler's own writes to this ring in the middle of this one. A record
+ * never wraps, so its words are consecutive in the memory: one division
+ * finds them all. */
+uint64_t *notrace ring_reserve(struct ring *r, uint16_t type, uint64_t time, size_t len)
 {
-	union {
-		uint64_t word;
-		unsigned char byte[WORD];
-	} u = { 0 };
-
-	if (n >= WORD) {
-		__builtin_memcpy(&u.word, bytes, WORD);	/* a load, inline */
-		return u.word;
-	}
-	for (size_t i = 0; i < n; i++)
-		u.byte[i] = bytes[i];
-	return u.word;
-}
-
-/* Never probed: a probe inside a write would run its handler's own
- * writes to this ring in the middle of this one. */
-int notrace ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len)
-{
-	uint32_t size = HEADER_BYTES + (uint32_t)ALIGN_UP(len, WORD);
-	uint64_t pos = r->tail, pad = r->size - pos % r->size;
-	const unsigned char *bytes = data;
+	uint32_t size = (uint32_t)ring_record_bytes(len);
+	uint64_t pos = r->tail, at = pos % r->size, pad = r->size - at;
+	uint64_t *w;
 
 	if (len > RING_DATA_MAX)
-		return -E2BIG;
+		return NULL;
 	if (pad >= size)
 		pad = 0;	/* it fits before the end */
 	make_room(r, pos + pad + size);
 	if (pad) {
-		put(word_at(r, pos), header_word((uint32_t)pad, RING_TYPE_PAD, 0));
+		ring_put(&r->words[at / WORD], header_word((uint32_t)pad, RING_TYPE_PAD, 0));
 		pos += pad;
+		at = 0;
 	}
-	put(word_at(r, pos), header_word(size, type, (uint16_t)len));
-	put(word_at(r, pos + WORD), time);
-	for (size_t i = 0; i < len; i += WORD)
-		put(word_at(r, pos + HEADER_BYTES + i), data_word(bytes + i, len - i));
-	put(&r->written, r->written + 1);
+	w = &r->words[at / WORD];
+	ring_put(&w[0], header_word(size, type, (uint16_t)len));
+	ring_put(&w[1], time);
+	r->reserved = pos + size;
+	return &w[2];
+}
+NOKPROBE_SYMBOL(ring_reserve);
+
+void notrace ring_commit(struct ring *r)
+{
+	ring_put(&r->written, r->written + 1);
 	/* The record is whole before a reader can see the new tail. */
-	__atomic_store_n(&r->tail, pos + size, __ATOMIC_RELEASE);
+	__atomic_store_n(&r->tail, r->reserved, __ATOMIC_RELEASE);
+}
+NOKPROBE_SYMBOL(ring_commit);
+
+int notrace ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len)
+{
+	uint64_t *w = ring_reserve(r, type, time, len);
+
+	if (!w)
+		return -E2BIG;
+	ring_put_bytes(w, data, len);
+	ring_commit(r);
 	return 0;
 }
 NOKPROBE_SYMBOL(ring_write);

@@ -40,6 +40,7 @@ struct ring {
 	uint64_t tail;		/* position after the newest record */
 	uint64_t written;	/* records ever written (padding not counted) */
 	uint64_t overrun;	/* records of those overwritten since */
+	uint64_t reserved;	/* the writer's: the end of the record it writes */
 };
 
 /* One record as a reader copies it out. */
@@ -61,6 +62,43 @@ void ring_init(struct ring *r, void *mem, uint64_t size);
  * RING_DATA_MAX. Never blocks, never allocates. */
 int ring_write(struct ring *r, uint16_t type, uint64_t time, const void *data, size_t len);
 
+/* ring_write in three steps, for a writer that builds a record in place
+ * rather than copying it from elsewhere (Linux's reserve and commit):
+ * ring_reserve makes room for a record of len bytes of data and returns
+ * its data words (NULL if len is over RING_DATA_MAX); the writer stores
+ * each of the ALIGN_UP(len, 8) / 8 words, with ring_put or
+ * ring_put_bytes; ring_commit makes the record seen. Nothing else may
+ * write to r in between. */
+uint64_t *ring_reserve(struct ring *r, uint16_t type, uint64_t time, size_t len);
+void ring_commit(struct ring *r);
+
+/* Store one data word of a reserved record: a release store, which
+ * readers' acquire loads pair with. */
+static inline void ring_put(uint64_t *w, uint64_t v)
+{
+	__atomic_store_n(w, v, __ATOMIC_RELEASE);
+}
+
+/* Store len bytes of data at w, a word at a time, the last one's unused
+ * bytes zero. Inline, as ring_put: the writer's path calls nothing a
+ * probe could sit in but the marked functions above. */
+static inline void ring_put_bytes(uint64_t *w, const void *data, size_t len)
+{
+	const unsigned char *bytes = data;
+	uint64_t word;
+
+	for (; len >= 8; len -= 8, bytes += 8) {
+		__builtin_memcpy(&word, bytes, 8);	/* a load, in line */
+		ring_put(w++, word);
+	}
+	if (len) {
+		word = 0;
+		for (size_t i = 0; i < len; i++)
+			word |= (uint64_t)bytes[i] << (8 * i);	/* little-endian, as memcpy */
+		ring_put(w, word);
+	}
+}
+
 /* A reader: copy the first record at or after *pos into e and set *pos
  * past it. 1 if there was one; 0 if the ring holds nothing from *pos on
  * (*pos is then where the next record will be). A reader that fell
@@ -73,6 +111,13 @@ int ring_read(const struct ring *r, uint64_t *pos, struct ring_entry *e);
  * reader that starts at the oldest, or that skips all there is now. */
 uint64_t ring_oldest(const struct ring *r);
 uint64_t ring_end(const struct ring *r);
+
+/* The bytes a record of len bytes of data takes in a ring: its header,
+ * its time stamp and its data in whole words. */
+static inline uint64_t ring_record_bytes(size_t len)
+{
+	return 16 + ALIGN_UP((uint64_t)len, (uint64_t)8);
+}
 
 /* The counts, as the writer left them: records written, and of those
  * overwritten. */

@@ -36,19 +36,31 @@ void ring_buffer_destroy(struct ring_buffer *rb)
 	kfree(rb);
 }
 
+/* With interrupts off this CPU is its ring's one writer: no other write
+ * can start on it between a reserve and its commit. */
+uint64_t *notrace ring_buffer_reserve(struct ring_buffer *rb, uint16_t type, size_t len)
+{
+	if (__atomic_load_n(&rb->off, __ATOMIC_RELAXED))
+		return NULL;
+	return ring_reserve(&rb->cpu[this_cpu_field(id)], type, arch_cycles(), len);
+}
+NOKPROBE_SYMBOL(ring_buffer_reserve);
+
 int notrace ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len)
 {
 	unsigned long flags;
-	int err;
+	uint64_t *w;
 
-	if (__atomic_load_n(&rb->off, __ATOMIC_RELAXED))
-		return -EAGAIN;
-	/* With interrupts off this CPU is the ring's one writer: no other
-	 * write can start on it before this one ends. */
+	if (len > RING_DATA_MAX)
+		return -E2BIG;
 	flags = arch_irq_save();
-	err = ring_write(&rb->cpu[this_cpu_field(id)], type, arch_cycles(), data, len);
+	w = ring_buffer_reserve(rb, type, len);
+	if (w) {
+		ring_put_bytes(w, data, len);
+		ring_buffer_commit(rb);
+	}
 	arch_irq_restore(flags);
-	return err;
+	return w ? 0 : -EAGAIN;
 }
 NOKPROBE_SYMBOL(ring_buffer_write);
 
@@ -62,20 +74,25 @@ bool ring_buffer_is_on(const struct ring_buffer *rb)
 	return !__atomic_load_n(&rb->off, __ATOMIC_RELAXED);
 }
 
+void ring_buffer_clear_cpu(struct ring_buffer *rb, unsigned int cpu)
+{
+	uint64_t written = ring_written(&rb->cpu[cpu]);
+
+	/* The count first: a record written in between is counted and
+	 * shown, rather than shown and not counted. Every record written so
+	 * far is overwritten already or will be before any later one (the
+	 * oldest go first): none of those overwrites loses a record a
+	 * reader could still see. */
+	__atomic_store_n(&rb->written_before[cpu], written, __ATOMIC_RELAXED);
+	__atomic_store_n(&rb->overrun_hidden[cpu], written, __ATOMIC_RELAXED);
+	__atomic_store_n(&rb->start[cpu], ring_end(&rb->cpu[cpu]), __ATOMIC_RELAXED);
+	__atomic_store_n(&rb->read[cpu], 0, __ATOMIC_RELAXED);
+}
+
 void ring_buffer_clear(struct ring_buffer *rb)
 {
-	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++) {
-		uint64_t written = ring_written(&rb->cpu[cpu]);
-
-		/* The count first: a record written in between is counted
-		 * and shown, rather than shown and not counted. Every record
-		 * written so far is overwritten already or will be before
-		 * any later one (the oldest go first): none of those
-		 * overwrites loses a record a reader could still see. */
-		__atomic_store_n(&rb->written_before[cpu], written, __ATOMIC_RELAXED);
-		__atomic_store_n(&rb->overrun_hidden[cpu], written, __ATOMIC_RELAXED);
-		__atomic_store_n(&rb->start[cpu], ring_end(&rb->cpu[cpu]), __ATOMIC_RELAXED);
-	}
+	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
+		ring_buffer_clear_cpu(rb, cpu);
 }
 
 void ring_buffer_cursor_rewind(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
@@ -93,10 +110,17 @@ void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_c
 	ring_buffer_cursor_rewind(rb, c);
 }
 
+void ring_buffer_cursor_only(struct ring_buffer_cursor *c, unsigned int cpu)
+{
+	for (unsigned int i = 0; i < MAX_CPUS; i++)
+		if (i != cpu)
+			c->end[i] = 0;	/* no record is before position 0 */
+}
+
 void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c)
 {
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
-		c->end[cpu] = ring_end(&rb->cpu[cpu]);
+		c->end[cpu] = MIN(c->end[cpu], ring_end(&rb->cpu[cpu]));
 }
 
 /* Make sure c holds cpu's next record if it has one; whether it does. A
@@ -136,6 +160,12 @@ void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor
 	/* Its overwrite, one day, loses nothing. */
 	__atomic_store_n(&rb->overrun_hidden[cpu], rb->overrun_hidden[cpu] + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&rb->start[cpu], c->pos[cpu], __ATOMIC_RELAXED);
+	__atomic_store_n(&rb->read[cpu], rb->read[cpu] + 1, __ATOMIC_RELAXED);
+}
+
+uint64_t ring_buffer_read_count(const struct ring_buffer *rb, unsigned int cpu)
+{
+	return __atomic_load_n(&rb->read[cpu], __ATOMIC_RELAXED);
 }
 
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu)

@@ -3,9 +3,9 @@
  *
  * This is what Linux's kernel/trace/ring_buffer.c is to its tracers (see
  * its Documentation/trace/ring-buffer-design.rst), much smaller: a
- * record is written whole in one call (no reserve and commit), with
- * this CPU's interrupts off for the few instructions it takes, so an
- * interrupt's records come before or after another's, never inside.
+ * record is written whole with this CPU's interrupts off, from its
+ * reserve to its commit, so an interrupt's records come before or after
+ * another's, never inside.
  * Nothing here takes a lock or allocates on the way of a write: the
  * function tracer and probe handlers call it on any CPU, at any time.
  * When a CPU's ring is full its oldest records are overwritten and
@@ -29,6 +29,7 @@ struct ring_buffer {
 	/* Overwrites that lose nothing, per ring: of the records before
 	 * start (cleared or consumed), overwritten already or still to be. */
 	uint64_t overrun_hidden[MAX_CPUS];
+	uint64_t read[MAX_CPUS];	/* records consumed since the last clear */
 	bool off;			/* writes are dropped (tracing_on is 0) */
 };
 
@@ -54,13 +55,26 @@ void ring_buffer_destroy(struct ring_buffer *rb);
  * with tracing_on 0). Safe anywhere, interrupts on or off. */
 int ring_buffer_write(struct ring_buffer *rb, uint16_t type, const void *data, size_t len);
 
+/* ring_buffer_write in steps (ring.h's ring_reserve), for a writer that
+ * builds its record in place, with interrupts off from the reserve to
+ * the commit: the data words of a record of len bytes on this CPU's
+ * ring, time-stamped now, or NULL if writes are off or len is over
+ * RING_DATA_MAX; then ring_buffer_commit. */
+uint64_t *ring_buffer_reserve(struct ring_buffer *rb, uint16_t type, size_t len);
+static inline void ring_buffer_commit(struct ring_buffer *rb)
+{
+	ring_commit(&rb->cpu[this_cpu_field(id)]);	/* inline: on every record's way */
+}
+
 /* Turn writes on or off (tracing_on); whether they are on. */
 void ring_buffer_set_on(struct ring_buffer *rb, bool on);
 bool ring_buffer_is_on(const struct ring_buffer *rb);
 
 /* Make every record written so far unseen by readers from now on (`echo
- * > trace`). Writers go on meanwhile. */
+ * > trace`), or every one of cpu's (`echo > per_cpu/cpuN/trace`).
+ * Writers go on meanwhile. */
 void ring_buffer_clear(struct ring_buffer *rb);
+void ring_buffer_clear_cpu(struct ring_buffer *rb, unsigned int cpu);
 
 /* Set c to the start of every CPU's records (the oldest still there,
  * or the last clear's point), with no end. c is large (about 4 KiB):
@@ -69,6 +83,8 @@ void ring_buffer_cursor_start(const struct ring_buffer *rb, struct ring_buffer_c
 /* Take c back to where ring_buffer_cursor_start put it, keeping its
  * end: to read the same records again. */
 void ring_buffer_cursor_rewind(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
+/* Make c see cpu's records only (the per_cpu/cpuN files). */
+void ring_buffer_cursor_only(struct ring_buffer_cursor *c, unsigned int cpu);
 /* End c at the records there are now: a reader that must end though the
  * writers go on (the trace file) sees none written after this. */
 void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_cursor *c);
@@ -92,5 +108,8 @@ void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor
  * Linux's "entries-written" and "overrun". */
 uint64_t ring_buffer_written(const struct ring_buffer *rb, unsigned int cpu);
 uint64_t ring_buffer_overrun(const struct ring_buffer *rb, unsigned int cpu);
+/* Records of cpu's consumed since the last clear (Linux's "read
+ * events"). */
+uint64_t ring_buffer_read_count(const struct ring_buffer *rb, unsigned int cpu);
 
 #endif

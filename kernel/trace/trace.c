@@ -1,6 +1,7 @@
 /* The tracing instance (see trace.h): the buffer, the writing of a
  * record with its common fields, and the table of kinds. */
 #include "kernel/trace/trace.h"
+#include "kernel/trace/trace_comm.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
 #include "kernel/rcu.h"
@@ -28,47 +29,75 @@ static uint64_t dropped[MAX_CPUS], dropped_before[MAX_CPUS];
 
 extern const struct trace_kind __start_trace_kinds[], __stop_trace_kinds[];
 
-/* The common fields of a record made now. */
-static void notrace fill_entry(struct trace_entry *e, unsigned long irq_flags)
+/* The common fields of a record made now, as the word they fill; and
+ * the thread's name kept. */
+static inline uint64_t entry_word(unsigned long irq_flags)
 {
 	const struct thread *self = current_thread();
+	struct trace_entry e = {
+		.pid = self->id,
+		.flags = (arch_irqs_disabled_flags(irq_flags) ? TRACE_FLAG_IRQS_OFF : 0) |
+			 (this_cpu_field(irq_depth) ? TRACE_FLAG_HARDIRQ : 0),
+		.preempt_count = (uint8_t)MIN(self->preempt_count, 15u),
+	};
+	uint64_t word;
 
-	e->pid = self->id;
-	e->flags = (arch_irqs_disabled_flags(irq_flags) ? TRACE_FLAG_IRQS_OFF : 0) |
-		   (this_cpu_field(irq_depth) ? TRACE_FLAG_HARDIRQ : 0);
-	e->preempt_count = (uint8_t)MIN(self->preempt_count, 15u);
-	e->unused = 0;
-	memcpy(e->comm, self->name, sizeof(e->comm));
+	trace_comm_save(self->id, self->name);
+	__builtin_memcpy(&word, &e, sizeof(word));
+	return word;
 }
-NOKPROBE_SYMBOL(fill_entry);
 
-int notrace trace_write(enum trace_type type, const void *body, size_t len)
+_Static_assert(sizeof(struct trace_entry) == sizeof(uint64_t), "a record's common fields are a word");
+
+/* The record is made in the ring (ring_buffer_reserve), not copied into
+ * it: a traced call's cost is mostly its record's. */
+bool notrace trace_begin(struct trace_record *rec, enum trace_type type, size_t len)
 {
-	struct {
-		struct trace_entry entry;
-		unsigned char body[TRACE_BODY_MAX];
-	} record;
-	struct ring_buffer *rb;
 	unsigned long flags;
-	int err = -EAGAIN;
+	uint64_t *w = NULL;
 
 	if (len > TRACE_BODY_MAX)
-		return -E2BIG;
+		return false;
 	flags = arch_irq_save();
 	if (paused[this_cpu_field(id)]) {
 		uint64_t *n = &dropped[this_cpu_field(id)];
 
 		__atomic_store_n(n, *n + 1, __ATOMIC_RELAXED);	/* this CPU alone writes it */
 		arch_irq_restore(flags);
-		return -EAGAIN;
+		return false;
 	}
-	fill_entry(&record.entry, flags);
-	memcpy(record.body, body, len);
-	rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
-	if (rb)
-		err = ring_buffer_write(rb, type, &record, sizeof(record.entry) + len);
-	arch_irq_restore(flags);
-	return err;
+	rec->rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
+	if (rec->rb)
+		w = ring_buffer_reserve(rec->rb, type, sizeof(struct trace_entry) + len);
+	if (!w) {
+		arch_irq_restore(flags);
+		return false;
+	}
+	ring_put(w, entry_word(flags));
+	rec->body = w + 1;
+	rec->irq_flags = flags;
+	return true;
+}
+NOKPROBE_SYMBOL(trace_begin);
+
+void notrace trace_end(struct trace_record *rec)
+{
+	ring_buffer_commit(rec->rb);
+	arch_irq_restore(rec->irq_flags);
+}
+NOKPROBE_SYMBOL(trace_end);
+
+int notrace trace_write(enum trace_type type, const void *body, size_t len)
+{
+	struct trace_record rec;
+
+	if (len > TRACE_BODY_MAX)
+		return -E2BIG;
+	if (!trace_begin(&rec, type, len))
+		return -EAGAIN;
+	ring_put_bytes(rec.body, body, len);
+	trace_end(&rec);
+	return 0;
 }
 NOKPROBE_SYMBOL(trace_write);
 
@@ -95,11 +124,16 @@ uint64_t trace_dropped(unsigned int cpu)
 	return __atomic_load_n(&dropped[cpu], __ATOMIC_RELAXED) - dropped_before[cpu];
 }
 
+void trace_clear_cpu_locked(unsigned int cpu)
+{
+	ring_buffer_clear_cpu(buffer, cpu);
+	dropped_before[cpu] = __atomic_load_n(&dropped[cpu], __ATOMIC_RELAXED);
+}
+
 void trace_clear_locked(void)
 {
-	ring_buffer_clear(buffer);
 	for (unsigned int cpu = 0; cpu < MAX_CPUS; cpu++)
-		dropped_before[cpu] = __atomic_load_n(&dropped[cpu], __ATOMIC_RELAXED);
+		trace_clear_cpu_locked(cpu);
 }
 
 const struct trace_kind *trace_kind_of(enum trace_type type)

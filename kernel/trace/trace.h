@@ -20,13 +20,13 @@ enum trace_type {
 	TRACE_TYPE_FUNCTION,	/* a call the function tracer saw (trace_functions.c) */
 };
 
-/* What every record starts with. */
+/* What every record starts with: one word. The thread's name is kept
+ * apart, by its id (trace_comm.h). */
 struct trace_entry {
 	uint32_t pid;			/* the thread's id */
 	uint8_t flags;			/* TRACE_FLAG_* */
 	uint8_t preempt_count;		/* the thread's, 15 at most */
 	uint16_t unused;
-	char comm[16];			/* the thread's name */
 };
 #define TRACE_FLAG_IRQS_OFF 1	/* interrupts were off */
 #define TRACE_FLAG_HARDIRQ 2	/* in an interrupt handler */
@@ -41,6 +41,21 @@ struct trace_entry {
  * never sleeps, waits or allocates. */
 int trace_write(enum trace_type type, const void *body, size_t len);
 
+/* trace_write in steps, for a writer that stores its body's words in
+ * place (ring_put) rather than copying them from elsewhere: the
+ * function tracer, whose record is two words. trace_begin turns
+ * interrupts off and reserves the record, its common fields filled;
+ * false if the record is dropped (as trace_write's -EAGAIN or -E2BIG),
+ * interrupts as they were. After a true, store each of the body's
+ * ALIGN_UP(len, 8) / 8 words at rec->body, then call trace_end. */
+struct trace_record {
+	uint64_t *body;
+	struct ring_buffer *rb;
+	unsigned long irq_flags;
+};
+bool trace_begin(struct trace_record *rec, enum trace_type type, size_t len);
+void trace_end(struct trace_record *rec);
+
 /* Drop (and count) the records this CPU writes, or stop dropping them:
  * for a reader that copies the records on this CPU, with interrupts
  * off, while probes on its own path would write over what it copies
@@ -53,8 +68,10 @@ uint64_t trace_written_this_cpu(void);
 /* Records cpu dropped while paused, since the last clear. */
 uint64_t trace_dropped(unsigned int cpu);
 /* Clear the buffer (`echo > trace`, `trace clear`) and the counts of
- * what was lost: written, overwritten, dropped. Under trace_lock. */
+ * what was lost: written, overwritten, dropped; or only cpu's (`echo >
+ * per_cpu/cpuN/trace`). Under trace_lock. */
 void trace_clear_locked(void);
+void trace_clear_cpu_locked(unsigned int cpu);
 
 /* How records of one type print: append the body's text (after the
  * common columns, with no newline) to line, of size bytes; the length

@@ -3,6 +3,7 @@
  * handing out of lines that both files' reads share. */
 #include "kernel/time.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/trace_comm.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -11,13 +12,18 @@ size_t trace_format_record(char *line, size_t size, const struct ring_entry *e, 
 	const struct trace_entry *t = (const void *)e->data;
 	const struct trace_kind *kind = trace_kind_of(e->type);
 	uint64_t ns = (uint64_t)ktime_from_cycles(e->time);
+	char comm[TRACE_COMM_LEN];
 	char flags[6] = {
 		t->flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.', '.',
 		t->flags & TRACE_FLAG_HARDIRQ ? 'h' : '.',
 		t->preempt_count ? "0123456789abcdef"[t->preempt_count] : '.', '.', '\0',
 	};
-	size_t n = (size_t)snprintf(line, size, "%16.16s-%-7u [%03u] %s %5llu.%06llu: ",
-				    t->comm, t->pid, cpu, flags,
+	size_t n;
+
+	if (!trace_comm_find(t->pid, comm))
+		memcpy(comm, "<...>", sizeof("<...>"));
+	n = (size_t)snprintf(line, size, "%16.16s-%-7u [%03u] %s %5llu.%06llu: ",
+				    comm, t->pid, cpu, flags,
 				    (unsigned long long)(ns / 1000000000),
 				    (unsigned long long)(ns / 1000 % 1000000));
 

@@ -9,9 +9,10 @@
  *                                types.h, is not there)
  *   enabled_functions            those whose site calls now, each with
  *                                how many users want it and Linux's
- *                                flags: " R" (the trampoline saves the
- *                                registers: always, here) and " I" if
- *                                a user may change where the call goes
+ *                                flags: " R" if the site calls the
+ *                                trampoline that saves the registers
+ *                                (a user reads them) and " I" if a
+ *                                user may change where the call goes
  *                                (FTRACE_OPS_IPMODIFY)
  */
 #include "kernel/fs/seq_file.h"
@@ -84,14 +85,16 @@ static int enabled_show(struct seq_file *m, void *v)
 	uintptr_t ip;
 	const char *module;
 	unsigned int users;
-	bool ipmodify;
+	bool regs, ipmodify;
 
 	ftrace_site_nth((uint64_t)*(loff_t *)v, &ip, &module);
-	users = ftrace_site_users(ip, &ipmodify);
+	users = ftrace_site_users(ip, &regs, &ipmodify);
 	if (!users)
 		return 0;
 	show_function(m, ip, module);
-	seq_printf(m, " (%u) R %s  \n", users, ipmodify ? "I" : " ");
+	/* Linux's columns: two characters a flag, blank when not set (its
+	 * third, " D", a direct call, ProbeOS does not have). */
+	seq_printf(m, " (%u)%s%s  \n", users, regs ? " R" : "  ", ipmodify ? " I" : "  ");
 	return 0;
 }
 

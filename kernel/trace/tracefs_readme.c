@@ -29,7 +29,8 @@ static const char readme[] =
 	"  \t\t\t  echo 'GLOB' or N (a line of available_filter_functions) to set,\n"
 	"  \t\t\t  >> to add, '!GLOB' to drop; 'GLOB:mod:MODULE' for a module's,\n"
 	"  \t\t\t  kept until the module loads; echo > set_ftrace_filter for all\n"
-	"  set_ftrace_notrace\t- the functions it never traces, written as set_ftrace_filter\n";
+	"  set_ftrace_notrace\t- the functions it never traces, written as set_ftrace_filter\n"
+	"  per_cpu/cpuN/\t\t- CPU N's own trace and trace_pipe, and stats: its counts\n";
 
 static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {

@@ -12,6 +12,9 @@
  * read that probes record in ends all the same). Opening it to write with O_TRUNC (`echo > trace`) clears the
  * buffer, as on Linux; what is written is ignored.
  *
+ * per_cpu/cpuN/trace is the same for CPU N's records alone (the counts
+ * too); `echo > per_cpu/cpuN/trace` clears that CPU's.
+ *
  * The flag columns are Linux's five: 'd' interrupts off, need-resched
  * (never set here: '.'), 'h' in an interrupt handler, the preemption
  * depth (hex, '.' for 0), migrate-disable (never: '.').
@@ -21,6 +24,7 @@
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/tracefs_per_cpu.h"
 #include "kernel/trace/tracer.h"
 #include "lib/err.h"
 #include "lib/errno.h"
@@ -43,6 +47,7 @@ static const char *const header_legend[] = {
  * handed out. */
 struct trace_reader {
 	struct ring_buffer *rb;		/* the buffer it reads (a resize ends it) */
+	int cpu;			/* the one CPU it reads, or -1: every CPU */
 	struct ring_buffer_cursor cursor;
 	uint64_t in_buffer, written;	/* the header's counts, taken at the open */
 	unsigned int header_line;	/* next line of the header to make */
@@ -59,7 +64,8 @@ static void count_records(struct trace_reader *r)
 
 	r->in_buffer = r->written = 0;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++)
-		r->written += ring_buffer_written(r->rb, cpu);
+		if (r->cpu < 0 || cpu == (unsigned int)r->cpu)
+			r->written += ring_buffer_written(r->rb, cpu);
 	if (!c)
 		return;
 	*c = r->cursor;
@@ -129,16 +135,20 @@ static ssize_t trace_write_file(struct file *file, const char *buf, size_t count
 
 static int trace_open(struct inode *inode, struct file *file)
 {
+	int cpu = tracefs_file_cpu(inode);
 	struct trace_reader *r;
 
-	(void)inode;
 	trace_lock();
 	if (!trace_buffer_locked()) {
 		trace_unlock();
 		return -ENODEV;
 	}
-	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC))
-		trace_clear_locked();
+	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC)) {
+		if (cpu < 0)
+			trace_clear_locked();
+		else
+			trace_clear_cpu_locked((unsigned int)cpu);
+	}
 	if ((file->flags & O_ACCMODE) == O_WRONLY) {	/* nothing to read */
 		trace_unlock();
 		return 0;
@@ -146,7 +156,10 @@ static int trace_open(struct inode *inode, struct file *file)
 	r = kzalloc(sizeof(*r));
 	if (r) {
 		r->rb = trace_buffer_locked();
+		r->cpu = cpu;
 		ring_buffer_cursor_start(r->rb, &r->cursor);
+		if (cpu >= 0)
+			ring_buffer_cursor_only(&r->cursor, (unsigned int)cpu);
 		ring_buffer_cursor_bound(r->rb, &r->cursor);
 		count_records(r);
 		file->private_data = r;
@@ -169,6 +182,8 @@ static const struct file_operations trace_fops = {
 
 static int tracefs_trace_init(void)
 {
-	return PTR_ERR_OR_ZERO(tracefs_create_file("trace", 0644, NULL, NULL, &trace_fops));
+	int err = PTR_ERR_OR_ZERO(tracefs_create_file("trace", 0644, NULL, NULL, &trace_fops));
+
+	return err ? err : tracefs_create_per_cpu_files("trace", 0644, &trace_fops);
 }
 late_initcall(tracefs_trace_init);

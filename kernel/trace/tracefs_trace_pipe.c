@@ -11,7 +11,9 @@
  * of the file, once tracing is off
  * (tracing_on 0) and this file has returned something, as on Linux, so
  * that `cat trace_pipe` ends then. One reader at a time: a second open
- * is -EBUSY, as Linux 6.1 answers.
+ * is -EBUSY, as Linux 6.1 answers. per_cpu/cpuN/trace_pipe is the same
+ * for CPU N's records; it and the top-level file, which reads every
+ * CPU's, exclude each other.
  */
 #include "kernel/cmd_output.h"
 #include "kernel/fs/tracefs.h"
@@ -19,17 +21,36 @@
 #include "kernel/mm/heap.h"
 #include "kernel/sched.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/tracefs_per_cpu.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 
 struct pipe_reader {
 	struct ring_buffer *rb;		/* the buffer its cursor is in */
+	int cpu;			/* the one CPU it reads, or -1: every CPU */
 	struct ring_buffer_cursor cursor;
 	struct trace_line line;
 	bool returned;			/* something was read from this open */
 };
 
-static bool busy;	/* a reader has it open (under trace_lock) */
+/* The CPUs whose records a reader has open, a bit each (under
+ * trace_lock). */
+static unsigned long busy;
+
+/* The CPUs a reader of cpu (-1: every CPU) reads. */
+static unsigned long cpus_of(int cpu)
+{
+	return cpu < 0 ? ~0ul : 1ul << cpu;
+}
+
+/* Start r's cursor in rb, at the oldest record of what it reads. */
+static void start_cursor(struct pipe_reader *r, struct ring_buffer *rb)
+{
+	r->rb = rb;
+	ring_buffer_cursor_start(rb, &r->cursor);
+	if (r->cpu >= 0)
+		ring_buffer_cursor_only(&r->cursor, (unsigned int)r->cpu);
+}
 
 /* The next record's line into r->line, consumed; false if there is
  * none now. Under trace_lock. */
@@ -40,10 +61,8 @@ static bool next_record(void *arg)
 	const struct ring_entry *e;
 	unsigned int cpu;
 
-	if (r->rb != rb) {	/* resized: the old records are gone */
-		r->rb = rb;
-		ring_buffer_cursor_start(rb, &r->cursor);
-	}
+	if (r->rb != rb)	/* resized: the old records are gone */
+		start_cursor(r, rb);
 	do {
 		e = ring_buffer_next(rb, &r->cursor, &cpu);
 		if (!e)
@@ -84,16 +103,16 @@ static int pipe_open(struct inode *inode, struct file *file)
 	struct pipe_reader *r = kzalloc(sizeof(*r));
 	int err = 0;
 
-	(void)inode;
 	if (!r)
 		return -ENOMEM;
+	r->cpu = tracefs_file_cpu(inode);
 	trace_lock();
 	if (!trace_buffer_locked())
 		err = -ENODEV;
-	else if (busy)
+	else if (busy & cpus_of(r->cpu))
 		err = -EBUSY;
 	else
-		busy = true;
+		busy |= cpus_of(r->cpu);
 	trace_unlock();
 	if (err) {
 		kfree(r);
@@ -105,9 +124,11 @@ static int pipe_open(struct inode *inode, struct file *file)
 
 static int pipe_release(struct inode *inode, struct file *file)
 {
+	const struct pipe_reader *r = file->private_data;
+
 	(void)inode;
 	trace_lock();
-	busy = false;
+	busy &= ~cpus_of(r->cpu);
 	trace_unlock();
 	kfree(file->private_data);
 	return 0;
@@ -119,6 +140,9 @@ static const struct file_operations trace_pipe_fops = {
 
 static int tracefs_trace_pipe_init(void)
 {
-	return PTR_ERR_OR_ZERO(tracefs_create_file("trace_pipe", 0444, NULL, NULL, &trace_pipe_fops));
+	int err = PTR_ERR_OR_ZERO(tracefs_create_file("trace_pipe", 0444, NULL, NULL,
+						      &trace_pipe_fops));
+
+	return err ? err : tracefs_create_per_cpu_files("trace_pipe", 0444, &trace_pipe_fops);
 }
 late_initcall(tracefs_trace_pipe_init);

@@ -578,7 +578,7 @@ def files_under(m, top):
         if name.endswith("/"):
             if path != "/sys/kernel/debug/tracing":     # tracefs again, mounted twice
                 found += files_under(m, path)
-        elif path not in WRITE_ONLY | WAITING:
+        elif path not in WRITE_ONLY and name not in WAITING:
             found.append(path)
     return found
 
@@ -586,9 +586,10 @@ def files_under(m, top):
 # Files that only take writes, as on Linux (opening one to read is
 # refused here, as pseudofs refuses what a file cannot do).
 WRITE_ONLY = {"/sys/kernel/tracing/trace_marker"}
-# Files whose read waits for what is to come (proc_sys_under_load's
-# reads would wait for ever).
-WAITING = {"/sys/kernel/tracing/trace_pipe"}
+# The names of files whose read waits for what is to come
+# (proc_sys_under_load's reads would wait for ever): tracefs's trace_pipe
+# and each per_cpu/cpuN/trace_pipe.
+WAITING = {"trace_pipe"}
 
 
 TRACING = "/sys/kernel/tracing"
@@ -718,6 +719,59 @@ def test_tracefs_files(m):
           "`cat README`: %s" % show(readme))
 
 
+STATS_LINES = [r"entries: (\d+)", r"overrun: (\d+)", r"commit overrun: 0", r"bytes: (\d+)",
+               r"oldest event ts: +\d+\.\d{6}", r"now ts: +\d+\.\d{6}", r"dropped events: \d+",
+               r"read events: (\d+)"]
+
+
+def cpu_stats(m, cpu):
+    """per_cpu/cpuN/stats, checked line by line against Linux's format:
+    (entries, bytes, read events)."""
+    out = m.command("cat %s/per_cpu/cpu%d/stats" % (TRACING, cpu))
+    found = [re.fullmatch(pattern, line) for pattern, line in zip(STATS_LINES, out)]
+    check(len(out) == len(STATS_LINES) and all(found),
+          "`cat per_cpu/cpu%d/stats`: expected Linux's %d lines, got %s" % (cpu, len(STATS_LINES), show(out)))
+    return int(found[0].group(1)), int(found[3].group(1)), int(found[7].group(1))
+
+
+@test("tracefs_per_cpu")
+def test_tracefs_per_cpu(m):
+    """per_cpu/cpuN for each CPU, with trace, trace_pipe and stats: a
+    trace_marker record is in its CPU's trace and no other's, stats count
+    it (its entries and bytes, then its read once trace_pipe of that CPU
+    consumed it), and `echo > per_cpu/cpuN/trace` clears that CPU."""
+    expect_lines_exactly(m, "ls %s/per_cpu" % TRACING, ["cpu%d/" % n for n in range(m.smp)])
+    names = [w for w in words(m.command("ls %s/per_cpu/cpu0" % TRACING)) if not w.isdigit()]
+    check(sorted(names) == ["stats", "trace", "trace_pipe"], "`ls per_cpu/cpu0`: %s" % names)
+    m.command("echo > %s/trace" % TRACING)
+    m.command("echo on one cpu > %s/trace_marker" % TRACING)
+    _, lines = trace_records(m, m.smp)
+    match = MARKER_LINE.match(lines[0]) if len(lines) == 1 else None
+    check(match is not None, "a trace_marker write: %s" % show(lines))
+    cpu = int(match.group(3))
+    for n in range(m.smp):
+        out = m.command("cat %s/per_cpu/cpu%d/trace" % (TRACING, n))
+        records = [line for line in out if not line.startswith("#")]
+        check(out[:1] == ["# tracer: nop"] and records == (lines if n == cpu else []),
+              "`cat per_cpu/cpu%d/trace` (the marker was CPU %d's): %s" % (n, cpu, show(out[-3:])))
+        entries, size, read = cpu_stats(m, n)
+        check((entries, read) == ((1, 0) if n == cpu else (0, 0)) and (size > 0) == (n == cpu),
+              "per_cpu/cpu%d/stats: %d entries, %d bytes, %d read" % (n, entries, size, read))
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    out = m.command("cat %s/per_cpu/cpu%d/trace_pipe" % (TRACING, cpu))
+    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    check(out == lines, "`cat per_cpu/cpu%d/trace_pipe`: expected %s, got %s" % (cpu, show(lines), show(out)))
+    entries, _, read = cpu_stats(m, cpu)
+    check((entries, read) == (0, 1), "stats after trace_pipe: %d entries, %d read" % (entries, read))
+    m.command("echo again > %s/trace_marker" % TRACING)
+    _, lines = trace_records(m, m.smp)
+    match = MARKER_LINE.match(lines[-1]) if lines else None
+    check(match is not None, "a second trace_marker write: %s" % show(lines))
+    m.command("echo > %s/per_cpu/cpu%s/trace" % (TRACING, int(match.group(3))))
+    _, lines = trace_records(m, m.smp)
+    check(lines == [], "after `echo > per_cpu/cpu%d/trace`: %s" % (int(match.group(3)), show(lines)))
+
+
 # A line of the function tracer's: Linux's common columns, then
 # "FUNCTION <-PARENT".
 FUNCTION_LINE = re.compile(r"^ *(\S+)-(\d+) +\[(\d{3})\] [d.][.][h.][0-9a-f.][.] +\d+\.\d{6}: "
@@ -758,8 +812,17 @@ def test_function_tracer(m):
     expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "vfs_read", "cat set_ftrace_filter")
     expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
     expect_exact(m.command("cat %s/current_tracer" % TRACING), "function", "cat current_tracer")
-    expect_exact(m.command("cat %s/enabled_functions" % TRACING), "vfs_read (1) R    ",
+    # Linux's flags: the tracer reads no registers (no R); a kprobe on
+    # the same site does, and may move the instruction pointer (R I).
+    expect_exact(m.command("cat %s/enabled_functions" % TRACING), "vfs_read (1)      ",
                  "cat enabled_functions")
+    number, _ = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    expect_exact(m.command("cat %s/enabled_functions" % TRACING), "vfs_read (2) R I  ",
+                 "cat enabled_functions with a kprobe on vfs_read too")
+    expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number,
+                 "probe del %d" % number)
+    expect_exact(m.command("cat %s/enabled_functions" % TRACING), "vfs_read (1)      ",
+                 "cat enabled_functions, the kprobe gone")
     expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
     expect_exact(m.command("cat /etc/hostname"), "probeos", "cat /etc/hostname, traced")
     calls = function_calls(m)
@@ -849,6 +912,38 @@ def test_function_tracer_every_function(m):
         m.command("echo 1 > %s/tracing_on" % TRACING)
         m.command("echo %d > %s/buffer_size_kb" % (TRACE_BUFFER_KB, TRACING))
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+
+
+TRACER_TOGGLES = 100
+
+
+@test("function_tracer_toggled_under_load")
+def test_function_tracer_toggled_under_load(m):
+    """The function tracer on every function turned on and off 100 times
+    while workers read files on every CPU and a kprobe sits on vfs_read's
+    site beside it (each toggle moves ~1,300 sites between the NOP and
+    the two trampolines under running CPUs, in steps every CPU must
+    acknowledge): every toggle answers, every CPU is still online,
+    nothing calls afterwards, and the heap is back where it was."""
+    before = settled_heap_usage(m)
+    number, _ = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+    m.command("worker start 4")
+    try:
+        for i in range(TRACER_TOGGLES):
+            for tracer in ("function", "nop"):
+                cmd = "echo %s > %s/current_tracer" % (tracer, TRACING)
+                out = m.command(cmd, PROBED_TIMEOUT)
+                check(out == [], "toggle %d, `%s`: %s" % (i, cmd, show(out)))
+    finally:
+        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
+        m.command("worker stop")
+        m.command("probe del %d" % number)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
+    check(states == ["online"] * m.smp, "after %d toggles, `cpus`: %s" % (TRACER_TOGGLES, states))
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after %d toggles under load: %s, before %s"
+          % (TRACER_TOGGLES, after, before))
 
 
 @test("proc_sys_under_load")

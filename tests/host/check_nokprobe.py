@@ -60,10 +60,14 @@ HIT_PATH = [
 # function's entry rides (kernel/trace/ftrace.c), and the breakpoint
 # path's question whether an int3 is a site being patched.
 HIT_PATH_FUNCTIONS = {
-    "kernel/trace/ftrace.c": ["ftrace_dispatch", "ops_wants", "guard_enter",
-                              "ftrace_site_breakpoint"],
+    "kernel/trace/ftrace.c": ["ftrace_dispatch", "call_guarded", "call_every_wanting",
+                              "ops_wants", "guard_enter", "ftrace_site_breakpoint"],
     "kernel/trace/ftrace_sites.c": ["ftrace_site_at", "ftrace_ips_have", "ftrace_ips_place"],
     "kernel/trace/trace_functions.c": ["function_trace_call"],
+    "kernel/trace/trace.c": ["trace_begin", "trace_end", "trace_write"],
+    "kernel/trace/trace_comm.c": ["trace_comm_store", "trace_comm_find"],
+    "kernel/trace/ring_buffer.c": ["ring_buffer_reserve", "ring_buffer_write"],
+    "kernel/trace/ring.c": ["ring_reserve", "ring_commit", "ring_write"],
 }
 HIT_PATH_ARCH = {
     # The instruction classifier: a hit simulates with it.
