@@ -173,6 +173,20 @@ loff_t seq_lseek(struct file *file, loff_t offset, int whence)
 	file->pos = offset;
 	return offset;
 }
+
+ssize_t seq_read_if_reader(struct file *file, char *buf, size_t size, loff_t *ppos)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return -EBADF;
+	return seq_read(file, buf, size, ppos);
+}
+
+loff_t seq_lseek_if_reader(struct file *file, loff_t offset, int whence)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return 0;
+	return seq_lseek(file, offset, whence);
+}
 EXPORT_SYMBOL(seq_lseek);
 
 int seq_release(struct inode *inode, struct file *file)

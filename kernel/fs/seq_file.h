@@ -83,6 +83,13 @@ ssize_t seq_read(struct file *file, char *buf, size_t size, loff_t *ppos);
  * new position. */
 loff_t seq_lseek(struct file *file, loff_t offset, int whence);
 
+/* fops->read and ->llseek of a file that is a seq_file when opened for
+ * reading and something of its own when opened to write (tracefs's
+ * lists, set_ftrace_filter among them): one opened to write is not read
+ * (-EBADF), and a seek on it (the shell's >>) stays at 0. */
+ssize_t seq_read_if_reader(struct file *file, char *buf, size_t size, loff_t *ppos);
+loff_t seq_lseek_if_reader(struct file *file, loff_t offset, int whence);
+
 /* fops->release for seq_open: free the seq_file and its buffer. */
 int seq_release(struct inode *inode, struct file *file);
 

@@ -41,6 +41,8 @@ struct ftrace_site_set {
 };
 
 struct ftrace_ops {
+	/* May change while the ops is registered, with one atomic store: a
+	 * call meanwhile runs the old callback or the new one. */
 	ftrace_func func;
 	unsigned int flags;		/* FTRACE_OPS_* */
 	/* The sites it wants: those of filter (NULL: every site) not in

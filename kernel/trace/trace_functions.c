@@ -7,6 +7,7 @@
  * that a call costs the trampoline, the dispatch and one ring write,
  * all of them notrace (tests/host/check_ftrace_sites.py follows the
  * callback too). */
+#include "kernel/trace/ftrace_pid.h"
 #include "kernel/trace/trace_functions.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/tracer.h"
@@ -34,12 +35,31 @@ static void notrace function_trace_call(uintptr_t ip, uintptr_t parent_ip,
 }
 NOKPROBE_SYMBOL(function_trace_call);
 
+/* The callback while set_ftrace_pid or set_ftrace_notrace_pid holds an
+ * id: the same record, for the threads the lists let through. */
+static void notrace function_trace_pid_call(uintptr_t ip, uintptr_t parent_ip,
+					    struct ftrace_ops *ops, struct pt_regs *regs)
+{
+	if (ftrace_pid_traced())
+		function_trace_call(ip, parent_ip, ops, regs);
+}
+NOKPROBE_SYMBOL(function_trace_pid_call);
+
 /* The callback reaches no site (check_ftrace_sites.py follows it), so
  * it cannot call itself: it needs no recursion guard, and with none a
  * call from a site that only it wants goes straight to it. */
 struct ftrace_ops function_trace_ops = {
 	.func = function_trace_call, .flags = FTRACE_OPS_RECURSION,
 };
+
+/* One store: a call on another CPU meanwhile runs the old callback or
+ * the new one, both of which are safe. */
+void function_trace_pids_changed(void)
+{
+	ftrace_func func = ftrace_pid_filtering() ? function_trace_pid_call : function_trace_call;
+
+	__atomic_store_n(&function_trace_ops.func, func, __ATOMIC_RELEASE);
+}
 
 static int function_start(void)
 {

@@ -11,4 +11,9 @@
  * another tracer is current. */
 extern struct ftrace_ops function_trace_ops;
 
+/* Called after set_ftrace_pid or set_ftrace_notrace_pid changed
+ * (kernel/trace/ftrace_pid.h): the tracer asks the lists on each call
+ * while one holds an id, and costs nothing more while neither does. */
+void function_trace_pids_changed(void);
+
 #endif

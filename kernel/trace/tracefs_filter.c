@@ -38,7 +38,7 @@
 #include "kernel/trace/ftrace_filter_word.h"
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/trace/trace_functions.h"
-#include "lib/ctype.h"
+#include "kernel/trace/tracefs_words.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
@@ -239,13 +239,12 @@ struct edit {
 	struct filter_file *f;
 	struct ips ips;
 	struct list_node kept;
-	char word[FTRACE_WORD_MAX + 1];	/* a word a write's end cut */
-	size_t word_len;		/* its bytes, FTRACE_WORD_MAX + 1 if too long */
-	int err;			/* a write failed: nothing is set at close */
+	struct tracefs_words words;	/* its error: nothing is set at close */
 };
 
-static int apply_word(struct edit *e, const char *text, size_t len)
+static int apply_word(void *arg, const char *text, size_t len)
 {
+	struct edit *e = arg;
 	struct ftrace_filter_word w;
 	long picked;
 	int err = ftrace_filter_word_parse(text, len, &w);
@@ -269,18 +268,7 @@ static ssize_t filter_write(struct file *file, const char *buf, size_t count, lo
 	struct edit *e = file->private_data;
 
 	(void)pos;
-	for (size_t i = 0; i < count && !e->err; i++) {
-		if (!is_space(buf[i])) {
-			if (e->word_len < sizeof(e->word))
-				e->word[e->word_len] = buf[i];
-			e->word_len += e->word_len <= FTRACE_WORD_MAX;
-			continue;
-		}
-		if (e->word_len)
-			e->err = apply_word(e, e->word, e->word_len);
-		e->word_len = 0;
-	}
-	return e->err ? e->err : (ssize_t)count;
+	return tracefs_words_write(&e->words, buf, count, apply_word, e);
 }
 
 /* Make ips and the kept words the file's, and patch the sites that
@@ -367,9 +355,7 @@ static int filter_release(struct inode *inode, struct file *file)
 
 	if ((file->flags & O_ACCMODE) == O_RDONLY)
 		return single_release(inode, file);
-	if (!e->err && e->word_len)
-		e->err = apply_word(e, e->word, e->word_len);
-	if (!e->err) {
+	if (!tracefs_words_end(&e->words, apply_word, e)) {
 		mutex_lock(&filter_mutex);
 		commit(e->f, &e->ips, &e->kept, true);
 		mutex_unlock(&filter_mutex);
@@ -380,25 +366,9 @@ static int filter_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* A file opened for writing is not read (Linux reads it as one opened
- * for reading; nothing here needs that). */
-static ssize_t filter_read(struct file *file, char *buf, size_t count, loff_t *pos)
-{
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
-		return -EBADF;
-	return seq_read(file, buf, count, pos);
-}
-
-static loff_t filter_llseek(struct file *file, loff_t offset, int whence)
-{
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
-		return 0;
-	return seq_lseek(file, offset, whence);
-}
-
 static const struct file_operations filter_fops = {
-	.open = filter_open, .read = filter_read, .write = filter_write,
-	.llseek = filter_llseek, .release = filter_release,
+	.open = filter_open, .read = seq_read_if_reader, .write = filter_write,
+	.llseek = seq_lseek_if_reader, .release = filter_release,
 };
 
 /* A module that comes: the words kept for it pick its functions now,

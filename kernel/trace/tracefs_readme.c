@@ -30,6 +30,9 @@ static const char readme[] =
 	"  \t\t\t  >> to add, '!GLOB' to drop; 'GLOB:mod:MODULE' for a module's,\n"
 	"  \t\t\t  kept until the module loads; echo > set_ftrace_filter for all\n"
 	"  set_ftrace_notrace\t- the functions it never traces, written as set_ftrace_filter\n"
+	"  set_ftrace_pid\t- the threads it traces, by id (all, when empty: 'no pid')\n"
+	"  \t\t\t  echo ID... to set, >> to add; echo > set_ftrace_pid for all\n"
+	"  set_ftrace_notrace_pid - the threads it never traces, written as set_ftrace_pid\n"
 	"  per_cpu/cpuN/\t\t- CPU N's own trace and trace_pipe, and stats: its counts\n";
 
 static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)

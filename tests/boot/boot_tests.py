@@ -715,7 +715,7 @@ def test_tracefs_files(m):
     readme = m.command("cat %s/README" % TRACING)
     check(readme[:1] == ["tracing mini-HOWTO (ProbeOS):"] and
           all(any(line.split()[:1] == [name] for line in readme)
-              for name in ("trace", "trace_pipe", "current_tracer")),
+              for name in ("trace", "trace_pipe", "current_tracer", "set_ftrace_pid")),
           "`cat README`: %s" % show(readme))
 
 
@@ -885,6 +885,90 @@ def test_function_tracer(m):
     set_filter(m, "")
     expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "#### all functions enabled ####",
                  "cat set_ftrace_filter after `echo > set_ftrace_filter`")
+
+
+PID_FILES = ("set_ftrace_pid", "set_ftrace_notrace_pid")
+
+
+def traced_threads(m):
+    """The threads `cat trace` shows function lines of, read with
+    tracing off: {thread id: name}."""
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    _, lines = trace_records(m, m.smp, "function")
+    expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+    calls = [FUNCTION_LINE.match(line) for line in lines]
+    check(all(calls), "`cat trace`: a line not of Linux's function tracer: %s"
+          % show([line for line, call in zip(lines, calls) if not call][:3]))
+    return {int(c.group(2)): c.group(1) for c in calls}
+
+
+def threads_reading(m):
+    """The threads traced while the shell runs `cat /etc/hostname` (and
+    a worker reads its file)."""
+    expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+    expect_exact(m.command("cat /etc/hostname"), "probeos", "cat /etc/hostname, traced")
+    return traced_threads(m)
+
+
+def expect_pids(m, file, ids):
+    """cat file: the ids, one a line, or Linux's "no pid"."""
+    expect_lines_exactly(m, "cat %s/%s" % (TRACING, file), [str(i) for i in ids] or ["no pid"])
+
+
+@test("function_tracer_pids")
+def test_function_tracer_pids(m):
+    """set_ftrace_pid and set_ftrace_notrace_pid, with the function
+    tracer filtered to vfs_read and a worker calling it beside the
+    shell: "no pid" while empty; the shell's id alone traces only the
+    shell; >> adds the worker's, listed in order; the shell's id in
+    set_ftrace_notrace_pid leaves it out; emptied, every thread but the
+    notrace one is traced; a word that is no id is refused with -EINVAL,
+    the list kept; hex ids and repeats are taken as Linux takes them."""
+    for f in PID_FILES:
+        expect_pids(m, f, [])
+    set_filter(m, "vfs_read")
+    expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
+    started = re.match(r"^worker: started \(thread (\d+) on CPU", m.command("worker start 1")[0])
+    try:
+        check(started is not None, "`worker start 1`: no thread id")
+        worker = int(started.group(1))
+        threads = threads_reading(m)
+        shells = [i for i, name in threads.items() if name == "shell"]
+        check(len(shells) == 1 and worker in threads,
+              "vfs_read traced in every thread: expected the shell and worker %d, got %s"
+              % (worker, threads))
+        shell = shells[0]
+        set_filter(m, str(shell), file="set_ftrace_pid")
+        expect_pids(m, "set_ftrace_pid", [shell])
+        threads = threads_reading(m)
+        check(list(threads) == [shell], "set_ftrace_pid %d: traced %s" % (shell, threads))
+        set_filter(m, str(worker), file="set_ftrace_pid", op=">>")
+        expect_pids(m, "set_ftrace_pid", sorted([shell, worker]))
+        threads = threads_reading(m)
+        check(sorted(threads) == sorted([shell, worker]),
+              "set_ftrace_pid %d %d: traced %s" % (shell, worker, threads))
+        set_filter(m, str(shell), file="set_ftrace_notrace_pid")
+        threads = threads_reading(m)
+        check(list(threads) == [worker], "set_ftrace_notrace_pid %d: traced %s" % (shell, threads))
+        set_filter(m, "", file="set_ftrace_pid")
+        expect_pids(m, "set_ftrace_pid", [])
+        threads = threads_reading(m)
+        check(worker in threads and shell not in threads,
+              "set_ftrace_pid empty, set_ftrace_notrace_pid %d: traced %s" % (shell, threads))
+        # Linux's words: hex after 0x, an id listed once; refusals keep the list.
+        set_filter(m, "7 0x10 7", file="set_ftrace_pid")
+        expect_pids(m, "set_ftrace_pid", [7, 16])
+        for bad in ("x", "-1", "1073741824", "3 4x"):
+            set_filter(m, bad, [WRITE_REFUSED], file="set_ftrace_pid")
+        expect_pids(m, "set_ftrace_pid", [7, 16])
+    finally:
+        m.command("worker stop")
+        for f in PID_FILES:
+            m.command("echo > %s/%s" % (TRACING, f))
+        m.command("echo nop > %s/current_tracer" % TRACING)
+        m.command("echo > %s/set_ftrace_filter" % TRACING)
+    for f in PID_FILES:
+        expect_pids(m, f, [])
 
 
 @test("function_tracer_every_function")

@@ -116,6 +116,11 @@ $(eval $(call FUZZ_TARGET,glob,1500000,lib/glob.c lib/ctype.c lib/string.c,,))
 $(eval $(call FUZZ_TARGET,ftrace_filter,1600000,kernel/trace/ftrace_filter_word.c lib/glob.c \
 	lib/ctype.c lib/string.c,,))
 
+# The ids written to set_ftrace_pid, cut into words however the writes
+# split them.
+$(eval $(call FUZZ_TARGET,ftrace_pid,400000,kernel/trace/tracefs_words.c kernel/trace/pid_list.c \
+	lib/string.c lib/ctype.c,,))
+
 # The shell's text tools: their options, numbers and patterns, and what
 # they do with any text piped in.
 $(eval $(call FUZZ_TARGET,text_cmds,600000,tests/host/text_cmds_host.c \
