@@ -32,6 +32,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/printk.h"
 #include "lib/errno.h"
+#include "lib/sorted.h"
 #include "lib/string.h"
 
 /* Its handler guards itself, as a breakpoint hit does: a hit while this
@@ -78,7 +79,7 @@ void __kprobes kprobe_ftrace_unreserve_locked(void)
 void __kprobes kprobe_ftrace_arm_locked(struct probe_point *pp, bool arm)
 {
 	uintptr_t addr = (uintptr_t)pp->addr;
-	size_t at = ftrace_ips_place(armed, armed_count, addr);
+	size_t at = sorted_place(armed, armed_count, addr);
 	bool there = at < armed_count && armed[at] == addr;
 
 	if (arm == there)

@@ -25,6 +25,7 @@
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
+#include "lib/sorted.h"
 #include <asm/ftrace.h>
 #include <asm/ptrace.h>
 
@@ -36,8 +37,8 @@ static notrace bool ops_wants(const struct ftrace_ops *ops, uintptr_t ip)
 	const struct ftrace_site_set *filter = __atomic_load_n(&ops->filter, __ATOMIC_ACQUIRE);
 	const struct ftrace_site_set *exclude = __atomic_load_n(&ops->exclude, __ATOMIC_ACQUIRE);
 
-	return (!filter || ftrace_ips_have(filter->ips, filter->count, ip)) &&
-	       !(exclude && ftrace_ips_have(exclude->ips, exclude->count, ip));
+	return (!filter || sorted_have(filter->ips, filter->count, ip)) &&
+	       !(exclude && sorted_have(exclude->ips, exclude->count, ip));
 }
 NOKPROBE_SYMBOL(ops_wants);
 

@@ -3,7 +3,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/sched.h"
 #include "kernel/trace/ftrace_pid.h"
-#include "kernel/trace/pid_list.h"
+#include "lib/sorted.h"
 
 static struct ftrace_pid_set *lists[FTRACE_PID_LISTS];
 
@@ -36,10 +36,10 @@ bool notrace ftrace_pid_traced(void)
 {
 	const struct ftrace_pid_set *only = rcu_dereference(lists[FTRACE_PIDS]);
 	const struct ftrace_pid_set *never = rcu_dereference(lists[FTRACE_NO_PIDS]);
-	unsigned int id = current_thread()->id;
+	uintptr_t id = current_thread()->id;
 
-	if (only && !pid_ids_have(only->ids, only->count, id))
+	if (only && !sorted_have(only->ids, only->count, id))
 		return false;
-	return !never || !pid_ids_have(never->ids, never->count, id);
+	return !never || !sorted_have(never->ids, never->count, id);
 }
 NOKPROBE_SYMBOL(ftrace_pid_traced);

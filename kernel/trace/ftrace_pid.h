@@ -23,7 +23,7 @@ enum ftrace_pid_list {
 struct ftrace_pid_set {
 	struct rcu_head rcu;	/* freed after a grace period once replaced */
 	size_t count;
-	unsigned int ids[];
+	uintptr_t ids[];	/* words, for lib/sorted.h */
 };
 
 /* Make set (from kmalloc, which the list now owns; NULL for none) list

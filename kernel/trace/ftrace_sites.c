@@ -4,6 +4,7 @@
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
 #include "lib/errno.h"
+#include "lib/sorted.h"
 
 extern const uintptr_t __start_ftrace_sites[], __stop_ftrace_sites[];
 
@@ -50,36 +51,12 @@ struct list_node *ftrace_sites_tables(void)
 	return &tables;
 }
 
-size_t notrace ftrace_ips_place(const uintptr_t *ips, size_t n, uintptr_t ip)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ips[mid] < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-NOKPROBE_SYMBOL(ftrace_ips_place);
-
-bool notrace ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip)
-{
-	size_t at = ftrace_ips_place(ips, n, ip);
-
-	return at < n && ips[at] == ip;
-}
-NOKPROBE_SYMBOL(ftrace_ips_have);
-
 bool notrace ftrace_site_at(uintptr_t ip)
 {
 	const struct ftrace_sites *t;
 
 	list_for_each_entry_rcu(t, &tables, node)
-		if (ftrace_ips_have(t->start, (size_t)(t->end - t->start), ip))
+		if (sorted_have(t->start, (size_t)(t->end - t->start), ip))
 			return true;
 	return false;
 }

@@ -45,12 +45,6 @@ struct list_node *ftrace_sites_tables(void);
 void ftrace_sites_lock(void);
 void ftrace_sites_unlock(void);
 
-/* Where ip is in the n sorted addresses at ips, or would go to keep them
- * sorted (the first not below it), and whether they hold it: binary
- * searches, for a table of sites or a set of them (kernel/trace/
- * ftrace.h). notrace: a call from a site runs them. */
-size_t ftrace_ips_place(const uintptr_t *ips, size_t n, uintptr_t ip);
-bool ftrace_ips_have(const uintptr_t *ips, size_t n, uintptr_t ip);
 
 /* Whether ip is a call site: the entry of a function that can be
  * traced. Inside an RCU read-side section, or with modules held still. */

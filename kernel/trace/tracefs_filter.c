@@ -37,11 +37,13 @@
 #include "kernel/symtab.h"
 #include "kernel/trace/ftrace_filter_word.h"
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/trace/sorted_set.h"
 #include "kernel/trace/trace_functions.h"
 #include "kernel/trace/tracefs_words.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/glob.h"
+#include "lib/sorted.h"
 #include "lib/string.h"
 
 /* A word kept until its module loads. */
@@ -69,48 +71,9 @@ static struct ftrace_site_set *current_set(const struct filter_file *f)
 	return f->exclude ? function_trace_ops.exclude : function_trace_ops.filter;
 }
 
-/* A set being made: sorted addresses, each once. */
-struct ips {
-	uintptr_t *ip;
-	size_t count, room;
-};
-
-static int ips_add(struct ips *s, uintptr_t ip)
-{
-	size_t at = ftrace_ips_place(s->ip, s->count, ip);
-
-	if (at < s->count && s->ip[at] == ip)
-		return 0;
-	if (s->count == s->room) {
-		size_t room = s->room ? 2 * s->room : 64;
-		uintptr_t *bigger = kmalloc(room * sizeof(*bigger));
-
-		if (!bigger)
-			return -ENOMEM;
-		memcpy(bigger, s->ip, s->count * sizeof(*bigger));
-		kfree(s->ip);
-		s->ip = bigger;
-		s->room = room;
-	}
-	memmove(&s->ip[at + 1], &s->ip[at], (s->count - at) * sizeof(*s->ip));
-	s->ip[at] = ip;
-	s->count++;
-	return 0;
-}
-
-static void ips_drop(struct ips *s, uintptr_t ip)
-{
-	size_t at = ftrace_ips_place(s->ip, s->count, ip);
-
-	if (at < s->count && s->ip[at] == ip) {
-		memmove(&s->ip[at], &s->ip[at + 1], (s->count - at - 1) * sizeof(*s->ip));
-		s->count--;
-	}
-}
-
 /* s as the set an ops holds (empty_is_all: NULL when s is empty), or
  * -ENOMEM. */
-static int ips_to_set(const struct ips *s, bool empty_is_all, struct ftrace_site_set **set)
+static int ips_to_set(const struct sorted_set *s, bool empty_is_all, struct ftrace_site_set **set)
 {
 	*set = NULL;
 	if (!s->count && empty_is_all)
@@ -119,14 +82,14 @@ static int ips_to_set(const struct ips *s, bool empty_is_all, struct ftrace_site
 	if (!*set)
 		return -ENOMEM;
 	(*set)->count = s->count;
-	memcpy((*set)->ips, s->ip, s->count * sizeof(uintptr_t));
+	memcpy((*set)->ips, s->v, s->count * sizeof(uintptr_t));
 	return 0;
 }
 
-static int ips_from_set(struct ips *s, const struct ftrace_site_set *set)
+static int ips_from_set(struct sorted_set *s, const struct ftrace_site_set *set)
 {
 	for (size_t i = 0; set && i < set->count; i++) {
-		int err = ips_add(s, set->ips[i]);
+		int err = sorted_set_add(s, set->ips[i]);
 
 		if (err)
 			return err;
@@ -159,11 +122,11 @@ static bool picks(const struct ftrace_filter_word *w, const struct ftrace_sites 
 }
 
 /* Add ip to s, or with "!" drop it: 0 or -ENOMEM. */
-static int pick(const struct ftrace_filter_word *w, struct ips *s, uintptr_t ip)
+static int pick(const struct ftrace_filter_word *w, struct sorted_set *s, uintptr_t ip)
 {
 	if (!w->negate)
-		return ips_add(s, ip);
-	ips_drop(s, ip);
+		return sorted_set_add(s, ip);
+	sorted_set_drop(s, ip);
 	return 0;
 }
 
@@ -171,7 +134,7 @@ static int pick(const struct ftrace_filter_word *w, struct ips *s, uintptr_t ip)
  * -ENOMEM. A plain name is looked up rather than matched against every
  * function, so that 10,000 lines of names cost 10,000 look-ups. In an
  * RCU read-side section. */
-static long apply_picks(const struct ftrace_filter_word *w, struct ips *s)
+static long apply_picks(const struct ftrace_filter_word *w, struct sorted_set *s)
 {
 	const struct ftrace_sites *t;
 	struct symbol sym;
@@ -237,7 +200,7 @@ static void free_kept(struct list_node *kept)
 /* An open file being written: the set and kept words it will leave. */
 struct edit {
 	struct filter_file *f;
-	struct ips ips;
+	struct sorted_set ips;
 	struct list_node kept;
 	struct tracefs_words words;	/* its error: nothing is set at close */
 };
@@ -274,7 +237,7 @@ static ssize_t filter_write(struct file *file, const char *buf, size_t count, lo
 /* Make ips and the kept words the file's, and patch the sites that
  * change. An empty set is every function only when a write made it so
  * (by_user), with no word kept. Under filter_mutex. */
-static void commit(struct filter_file *f, struct ips *ips, struct list_node *kept, bool by_user)
+static void commit(struct filter_file *f, struct sorted_set *ips, struct list_node *kept, bool by_user)
 {
 	struct ftrace_site_set *set;
 	struct kept_word *k, *next;
@@ -339,7 +302,7 @@ static int filter_open(struct inode *inode, struct file *file)
 	}
 	if (err) {
 		free_kept(&e->kept);
-		kfree(e->ips.ip);
+		kfree(e->ips.v);
 		kfree(e);
 		return err;
 	}
@@ -361,7 +324,7 @@ static int filter_release(struct inode *inode, struct file *file)
 		mutex_unlock(&filter_mutex);
 	}
 	free_kept(&e->kept);
-	kfree(e->ips.ip);
+	kfree(e->ips.v);
 	kfree(e);
 	return 0;
 }
@@ -375,7 +338,7 @@ static const struct file_operations filter_fops = {
  * before its init runs. */
 static void module_comes(struct filter_file *f, const char *module)
 {
-	struct ips ips = { 0 };
+	struct sorted_set ips = { 0 };
 	LIST_HEAD(kept);
 	struct kept_word *k, *next;
 	bool applied = false;
@@ -396,7 +359,7 @@ static void module_comes(struct filter_file *f, const char *module)
 	if (applied && !err)
 		commit(f, &ips, &kept, false);
 	free_kept(&kept);
-	kfree(ips.ip);
+	kfree(ips.v);
 }
 
 /* A module that goes: its functions leave the set. The set stays a set
@@ -413,7 +376,7 @@ static void module_goes(struct filter_file *f, const struct ftrace_sites *t)
 	if (!smaller)
 		return;
 	for (size_t i = 0; i < set->count; i++)
-		if (!ftrace_ips_have(t->start, (size_t)(t->end - t->start), set->ips[i]))
+		if (!sorted_have(t->start, (size_t)(t->end - t->start), set->ips[i]))
 			smaller->ips[n++] = set->ips[i];
 	smaller->count = n;
 	if (n == set->count) {

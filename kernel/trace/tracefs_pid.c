@@ -43,7 +43,7 @@ static struct mutex pid_mutex = MUTEX_INIT(pid_mutex, "ftrace pids");
 /* An open file being written: the list it will leave. */
 struct edit {
 	enum ftrace_pid_list which;
-	struct pid_list list;
+	struct sorted_set list;
 	struct tracefs_words words;	/* its error: nothing is set at close */
 };
 
@@ -58,7 +58,7 @@ static int pid_show(struct seq_file *m, void *v)
 	if (!set)
 		seq_puts(m, "no pid\n");
 	for (size_t i = 0; set && i < set->count; i++)
-		seq_printf(m, "%u\n", set->ids[i]);
+		seq_printf(m, "%lu\n", (unsigned long)set->ids[i]);
 	mutex_unlock(&pid_mutex);
 	return 0;
 }
@@ -74,7 +74,7 @@ static int copy_list(struct edit *e)
 	const struct ftrace_pid_set *set = ftrace_pid_get(e->which);
 
 	for (size_t i = 0; set && i < set->count; i++) {
-		int err = pid_list_add(&e->list, set->ids[i]);
+		int err = sorted_set_add(&e->list, set->ids[i]);
 
 		if (err)
 			return err;
@@ -93,7 +93,7 @@ static void commit(const struct edit *e)
 		if (!set)
 			return;
 		set->count = e->list.count;
-		memcpy(set->ids, e->list.ids, e->list.count * sizeof(set->ids[0]));
+		memcpy(set->ids, e->list.v, e->list.count * sizeof(set->ids[0]));
 	}
 	ftrace_pid_replace(e->which, set);
 	function_trace_pids_changed();
@@ -101,7 +101,7 @@ static void commit(const struct edit *e)
 
 static void free_edit(struct edit *e)
 {
-	kfree(e->list.ids);
+	kfree(e->list.v);
 	kfree(e);
 }
 

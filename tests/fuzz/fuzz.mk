@@ -119,7 +119,7 @@ $(eval $(call FUZZ_TARGET,ftrace_filter,1600000,kernel/trace/ftrace_filter_word.
 # The ids written to set_ftrace_pid, cut into words however the writes
 # split them.
 $(eval $(call FUZZ_TARGET,ftrace_pid,400000,kernel/trace/tracefs_words.c kernel/trace/pid_list.c \
-	lib/string.c lib/ctype.c,,))
+	kernel/trace/sorted_set.c lib/string.c lib/ctype.c,,))
 
 # The shell's text tools: their options, numbers and patterns, and what
 # they do with any text piped in.

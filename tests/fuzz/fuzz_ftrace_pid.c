@@ -1,6 +1,6 @@
 /* Fuzz target "ftrace_pid": what is written to set_ftrace_pid, cut
  * into words (kernel/trace/tracefs_words.c) and gathered into thread ids
- * (kernel/trace/pid_list.c).
+ * (kernel/trace/pid_list.c) in a sorted set (kernel/trace/sorted_set.c).
  *
  * The first byte says how many bytes each write holds (1 to 256); the
  * rest is written. The words handed over must be the input's words,
@@ -42,7 +42,7 @@ void kfree(void *p)
 }
 
 struct gather {
-	struct pid_list list;
+	struct sorted_set list;
 	const char *input;	/* the words must come in its order */
 	size_t size, at;
 };
@@ -101,11 +101,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(write_all(&whole, whole.size ? whole.size : 1) == err);
 	CHECK(pieces.list.count == whole.list.count);
 	for (size_t i = 0; i < pieces.list.count; i++) {
-		CHECK(pieces.list.ids[i] <= PID_LIST_MAX_ID);
-		CHECK(i == 0 || pieces.list.ids[i - 1] < pieces.list.ids[i]);
-		CHECK(pieces.list.ids[i] == whole.list.ids[i]);
+		CHECK(pieces.list.v[i] <= PID_LIST_MAX_ID);
+		CHECK(i == 0 || pieces.list.v[i - 1] < pieces.list.v[i]);
+		CHECK(pieces.list.v[i] == whole.list.v[i]);
 	}
-	kfree(pieces.list.ids);
-	kfree(whole.list.ids);
+	kfree(pieces.list.v);
+	kfree(whole.list.v);
 	return 0;
 }

@@ -67,7 +67,7 @@ FLOORS = (
                "kernel/trace/ftrace_sites*", "kernel/trace/ftrace_site_map.c",
                "kernel/trace/trace_comm.c", "kernel/trace/ftrace.c", "kernel/trace/ftrace_selftest.c",
                "kernel/trace/tracer.c", "kernel/trace/trace_functions.c", "kernel/trace/ftrace_filter_word.c",
-               "kernel/trace/ftrace_pid.c", "kernel/trace/pid_list.c", "arch/*/ftrace*"]),
+               "kernel/trace/ftrace_pid.c", "kernel/trace/pid_list.c", "kernel/trace/sorted_set.c", "arch/*/ftrace*"]),
     ("vfs", ["kernel/fs/vfs.c", "kernel/fs/vfs_selftest.c", "kernel/fs/dentry.c",
              "kernel/fs/mount.c", "kernel/fs/d_path.c", "kernel/fs/cwd.c", "kernel/fs/libfs.c",
              "kernel/fs/ramfs.c", "kernel/fs/fs_struct.c", "kernel/symtab_selftest.c"]),

@@ -62,7 +62,7 @@ HIT_PATH = [
 HIT_PATH_FUNCTIONS = {
     "kernel/trace/ftrace.c": ["ftrace_dispatch", "call_guarded", "call_every_wanting",
                               "ops_wants", "guard_enter", "ftrace_site_breakpoint"],
-    "kernel/trace/ftrace_sites.c": ["ftrace_site_at", "ftrace_ips_have", "ftrace_ips_place"],
+    "kernel/trace/ftrace_sites.c": ["ftrace_site_at"],
     "kernel/trace/trace_functions.c": ["function_trace_call", "function_trace_pid_call"],
     "kernel/trace/ftrace_pid.c": ["ftrace_pid_traced"],
     "kernel/trace/trace.c": ["trace_begin", "trace_end", "trace_write"],

@@ -1,6 +1,7 @@
 /* Host tests for the words of tracefs's list files (kernel/trace/
- * tracefs_words.c), however the writes split them, and for the thread
- * ids set_ftrace_pid gathers from them (kernel/trace/pid_list.c). */
+ * tracefs_words.c), however the writes split them, for the thread ids
+ * set_ftrace_pid reads from them (kernel/trace/pid_list.c), and for the
+ * sorted sets they gather into (kernel/trace/sorted_set.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "kernel/trace/pid_list.h"
 #include "kernel/trace/tracefs_words.h"
 #include "lib/errno.h"
+#include "lib/sorted.h"
 #include "lib/string.h"
 
 void *kmalloc(size_t size)
@@ -108,8 +110,8 @@ static int add(void *arg, const char *word, size_t len)
 
 static void test_pid_list(void **state)
 {
-	static const unsigned int want[] = { 0, 1, 3, 16, 42, PID_LIST_MAX_ID };
-	struct pid_list l = { 0 };
+	static const uintptr_t want[] = { 0, 1, 3, 16, 42, PID_LIST_MAX_ID };
+	struct sorted_set l = { 0 };
 	struct tracefs_words w = { 0 };
 	const char *text = "42 3 0x10 1 3 0 42 1073741823";
 
@@ -117,11 +119,11 @@ static void test_pid_list(void **state)
 	assert_int_equal(tracefs_words_write(&w, text, strlen(text), add, &l), (ssize_t)strlen(text));
 	assert_int_equal(tracefs_words_end(&w, add, &l), 0);
 	assert_int_equal(l.count, sizeof(want) / sizeof(want[0]));
-	assert_memory_equal(l.ids, want, sizeof(want));
-	assert_true(pid_ids_have(l.ids, l.count, 16));
-	assert_false(pid_ids_have(l.ids, l.count, 2));
-	assert_false(pid_ids_have(l.ids, l.count, PID_LIST_MAX_ID + 1));
-	kfree(l.ids);
+	assert_memory_equal(l.v, want, sizeof(want));
+	assert_true(sorted_have(l.v, l.count, 16));
+	assert_false(sorted_have(l.v, l.count, 2));
+	assert_false(sorted_have(l.v, l.count, PID_LIST_MAX_ID + 1));
+	kfree(l.v);
 }
 
 static void test_pid_refusals(void **state)
@@ -129,7 +131,7 @@ static void test_pid_refusals(void **state)
 	static const char *const bad[] = {
 		"-1", "1x", "x", "1073741824", "99999999999999999999999", "0x", "+5", "1.5",
 	};
-	struct pid_list l = { 0 };
+	struct sorted_set l = { 0 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -137,12 +139,20 @@ static void test_pid_refusals(void **state)
 	assert_int_equal(pid_list_add_word(&l, "1\0", 2), -EINVAL);
 	assert_int_equal(l.count, 0);
 	/* Many ids, in an order that moves every one on each insertion. */
-	for (unsigned int id = 1000; id > 0; id--)
-		assert_int_equal(pid_list_add(&l, id), 0);
+	for (uintptr_t id = 1000; id > 0; id--)
+		assert_int_equal(sorted_set_add(&l, id), 0);
 	assert_int_equal(l.count, 1000);
 	for (unsigned int i = 0; i < 1000; i++)
-		assert_int_equal(l.ids[i], i + 1);
-	kfree(l.ids);
+		assert_int_equal(l.v[i], i + 1);
+	sorted_set_drop(&l, 1);
+	sorted_set_drop(&l, 500);
+	sorted_set_drop(&l, 1000);
+	sorted_set_drop(&l, 1001);	/* not there */
+	assert_int_equal(l.count, 997);
+	assert_int_equal(l.v[0], 2);
+	assert_int_equal(l.v[498], 501);
+	assert_int_equal(l.v[996], 999);
+	kfree(l.v);
 }
 
 int main(void)
