@@ -221,6 +221,37 @@ int sym_by_name(const char *name, struct symbol *out)
 	return -ENOENT;
 }
 
+/* sym_each_named over one table: a module's (m), or the kernel's (m
+ * NULL). */
+static int each_named_in(const struct symtab *tab, const struct symtab_module *m,
+			 const char *name, sym_visit_t visit, void *arg)
+{
+	for (size_t i = 0; i < tab->count; i++) {
+		struct symbol sym;
+		int ret;
+
+		if ((m && !module_covers(m, tab->entries[i].addr)) ||
+		    strcmp(symtab_name(tab, i), name) != 0)
+			continue;
+		fill_symbol(tab, i, &sym);
+		if (m)
+			sym.module = m->module;
+		ret = visit(&sym, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int sym_each_named(const char *name, sym_visit_t visit, void *arg)
+{
+	int ret = each_named_in(&kernel_symtab, NULL, name, visit, arg);
+
+	for (const struct symtab_module *m = first_module(); m && !ret; m = next_module(m))
+		ret = each_named_in(&m->table, m, name, visit, arg);
+	return ret;
+}
+
 int sym_by_addr(uintptr_t addr, struct symbol *out)
 {
 	for (const struct symtab_module *m = first_module(); m; m = next_module(m)) {

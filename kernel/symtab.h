@@ -108,6 +108,12 @@ int symtab_for_each_function(const struct symtab *tab, uintptr_t start, uintptr_
 int sym_by_name(const char *name, struct symbol *out);
 int sym_by_addr(uintptr_t addr, struct symbol *out);
 
+/* Call visit for every symbol named name (a kernel has several static
+ * functions of one name): the kernel's, then each module's, until visit
+ * returns non-zero, which is returned; 0 once all are seen. Call it in
+ * one rcu_read_lock() section, as sym_at. */
+int sym_each_named(const char *name, sym_visit_t visit, void *arg);
+
 /* The symbol at position pos of a listing of every table, the kernel's
  * first and then each loaded module's, oldest first, each in address
  * order (/proc/kallsyms): 0, or -ENOENT past the last. A module's symbol

@@ -130,14 +130,31 @@ static int pick(const struct ftrace_filter_word *w, struct sorted_set *s, uintpt
 	return 0;
 }
 
+/* A plain name's functions: every one of that name with a site (static
+ * functions of one name in several files are all picked, as on Linux). */
+struct named {
+	const struct ftrace_filter_word *w;
+	struct sorted_set *s;
+	long picked;
+};
+
+static int pick_named(const struct symbol *sym, void *arg)
+{
+	struct named *n = arg;
+
+	if (!ftrace_site_at(sym->addr))
+		return 0;
+	n->picked++;
+	return pick(n->w, n->s, sym->addr);
+}
+
 /* Add (or with "!" drop) what w picks to s; how many it picked, or
- * -ENOMEM. A plain name is looked up rather than matched against every
- * function, so that 10,000 lines of names cost 10,000 look-ups. In an
+ * -ENOMEM. A plain name is looked up by name rather than matched against
+ * every function, so that 10,000 lines of names cost 10,000 look-ups. In an
  * RCU read-side section. */
 static long apply_picks(const struct ftrace_filter_word *w, struct sorted_set *s)
 {
 	const struct ftrace_sites *t;
-	struct symbol sym;
 	const char *module;
 	uintptr_t ip;
 	long picked = 0;
@@ -148,9 +165,10 @@ static long apply_picks(const struct ftrace_filter_word *w, struct sorted_set *s
 		return pick(w, s, ip) ?: 1;
 	}
 	if (!w->module[0] && !glob_has_magic(w->glob)) {
-		if (sym_by_name(w->glob, &sym) < 0 || !ftrace_site_at(sym.addr))
-			return 0;
-		return pick(w, s, sym.addr) ?: 1;
+		struct named n = { .w = w, .s = s };
+		int err = sym_each_named(w->glob, pick_named, &n);
+
+		return err ? err : n.picked;
 	}
 	list_for_each_entry_rcu(t, ftrace_sites_tables(), node) {
 		for (const uintptr_t *p = t->start; p < t->end; p++) {

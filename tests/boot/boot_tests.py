@@ -971,6 +971,74 @@ def test_function_tracer_pids(m):
         expect_pids(m, f, [])
 
 
+FILTER_COPIES = 8     # available_filter_functions this many times over: 10,000 lines or more
+
+
+@test("function_filter_heavy_input")
+def test_function_filter_heavy_input(m):
+    """set_ftrace_filter under heavy and hostile writes: a word of 4,000
+    characters is refused with -EINVAL, the filter kept; a line of 4,000
+    characters of names takes each once; 10,000 lines and more of names
+    (available_filter_functions over and over) take every function once;
+    and `echo function > current_tracer` while a probe sits on every
+    instruction of vfs_read: the tracer's lines come, and the hits of the
+    probe at its entry (which shares the call site) and of others, and
+    once both are gone no site calls."""
+    set_filter(m, "vfs_read")
+    set_filter(m, "x" * 4000, [WRITE_REFUSED])
+    expect_exact(m.command("cat %s/set_ftrace_filter" % TRACING), "vfs_read", "the filter kept")
+    names = ["vfs_read", "vfs_write", "ramfs_read", "kfree"]
+    line = " ".join(names * (4000 // len(" ".join(names)) + 1))[:4000].rsplit(" ", 1)[0]
+    set_filter(m, line)
+    expect_lines_exactly(m, "cat %s/set_ftrace_filter | sort" % TRACING, sorted(names))
+    # Every function's name, FILTER_COPIES times (no module is loaded
+    # here, so each line is a name alone).
+    expect_lines_exactly(m, "cat %s/available_filter_functions > /home/student/f0" % TRACING, [])
+    count = m.command("wc -l /home/student/f0")
+    functions = int(count[0].split()[0])
+    for i in range(3):
+        expect_lines_exactly(m, "cat /home/student/f%d /home/student/f%d > /home/student/f%d" % (i, i, i + 1), [])
+    lines = int(m.command("wc -l /home/student/f3")[0].split()[0])
+    check(lines == FILTER_COPIES * functions and lines >= 10000,
+          "f3: %d lines, expected %d" % (lines, FILTER_COPIES * functions))
+    expect_lines(m, "cat /home/student/f3 > %s/set_ftrace_filter" % TRACING, [], PROBED_TIMEOUT)
+    count = m.command("wc -l %s/set_ftrace_filter" % TRACING)
+    check(int(count[0].split()[0]) == functions,
+          "set_ftrace_filter after %d lines of names: %s, expected %d functions"
+          % (lines, show(count), functions))
+    m.command("rm /home/student/f0 /home/student/f1 /home/student/f2 /home/student/f3")
+    set_filter(m, "vfs_read")
+
+    def steps(numbers):
+        add_probes(m, every_instruction(m, ["vfs_read"]), numbers)
+        check(len(numbers) > 10, "probes on vfs_read's instructions: only %d added" % len(numbers))
+        expect_lines_exactly(m, "echo function > %s/current_tracer" % TRACING, [])
+        expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+        expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos",
+                     "cat /etc/hostname, vfs_read traced and probed everywhere")
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        try:
+            calls = int(m.command("grep -c 'vfs_read <-' %s/trace" % TRACING)[0])
+            hit = set()
+            for number in numbers:
+                if m.command("grep -c ': probe_%d: ' %s/trace" % (number, TRACING)) != ["0"]:
+                    hit.add(number)
+        finally:
+            expect_lines_exactly(m, "echo 1 > %s/tracing_on" % TRACING, [])
+            expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
+        check(calls >= CAT_READS, "vfs_read traced %d times, expected %d or more" % (calls, CAT_READS))
+        check(numbers[0] in hit and len(hit) > 3,
+              "probes on vfs_read's instructions that hit: %s of %s" % (sorted(hit), numbers))
+
+    try:
+        run_with_probes(m, steps)
+    finally:
+        m.command("echo nop > %s/current_tracer" % TRACING)
+        set_filter(m, "")
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    expect_exact(m.command("probe list"), "no probes", "probe list")
+
+
 @test("function_tracer_every_function")
 def test_function_tracer_every_function(m):
     """The function tracer on every function it can trace: the shell
