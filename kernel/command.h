@@ -18,10 +18,21 @@ struct shell_command {
 	 * `help CMD` prints them all, and so does a wrong use. */
 	const char *usage;
 	const char *help;	/* one line shown by `help` */
-	/* argv[0] is the command name. The return value is ignored by the
-	 * shell: commands print their own one-line errors. */
-	void (*run)(int argc, char **argv);
+	/* argv[0] is the command name. Returns the command's exit status,
+	 * which the shell's && and || test: 0 if it did what it was asked;
+	 * else the negative errno it failed with, the one its one-line
+	 * error on standard error says (a wrong use is -EINVAL: see
+	 * shell_usage), or SHELL_FALSE. A command working through several
+	 * arguments goes on past one that fails and returns the last error
+	 * it said; one stopped by a Ctrl-C returns -EINTR. */
+	int (*run)(int argc, char **argv);
 };
+
+/* The status of a command whose answer is no, with no error to say:
+ * `false`, grep finding no line, selftest a failed case. It is what sh
+ * gives them, 1; positive, so that it is no negated errno (-EPERM, the
+ * errno 1, would claim a refusal that never happened). */
+#define SHELL_FALSE 1
 
 #define SHELL_COMMAND(cmd_name, cmd_usage, cmd_help, fn)                       \
 	static const struct shell_command shell_cmd_##fn                      \
@@ -44,8 +55,9 @@ void shell_print_forms(int (*print)(const char *fmt, ...), const struct shell_co
 		       const char *lead);
 
 /* Say how to use the command name, after a wrong use: its forms on
- * standard error, the first as "NAME: usage: NAME FORM". */
-void shell_usage(const char *name);
+ * standard error, the first as "NAME: usage: NAME FORM". Returns
+ * -EINVAL, the status of a wrong use, for the command to return. */
+int shell_usage(const char *name);
 
 /* Parse a command's number argument text (decimal, or hex with 0x) that
  * must lie in [min, max]. Returns 0; -EINVAL if it is not a number, for

@@ -3,6 +3,7 @@
  * so that every command says how it is used in the same words. */
 #include "kernel/command.h"
 #include "kernel/cmd_output.h"
+#include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -22,13 +23,14 @@ void shell_print_forms(int (*print)(const char *fmt, ...), const struct shell_co
 	} while (form);
 }
 
-void shell_usage(const char *name)
+int shell_usage(const char *name)
 {
 	const struct shell_command *cmd = shell_find_command(name);
 	char lead[40];
 
-	if (!cmd)
-		return;
-	snprintf(lead, sizeof(lead), "%s: usage: ", cmd->name);
-	shell_print_forms(cmd_eprintf, cmd, lead);
+	if (cmd) {
+		snprintf(lead, sizeof(lead), "%s: usage: ", cmd->name);
+		shell_print_forms(cmd_eprintf, cmd, lead);
+	}
+	return -EINVAL;
 }

@@ -74,11 +74,13 @@ static unsigned int nth_running_cpu(unsigned int i)
 	return (unsigned int)__builtin_ctzl(mask);
 }
 
-static void workers_start(unsigned int n)
+/* Start n workers; 0, or the negative errno after saying why not all
+ * started. */
+static int workers_start(unsigned int n)
 {
 	if (__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
 		cmd_eprintf("worker: already running\n");
-		return;
+		return -EBUSY;
 	}
 	workers.stop = false;
 	workers.reads = 0;
@@ -92,11 +94,12 @@ static void workers_start(unsigned int n)
 		if (id < 0) {
 			__atomic_fetch_sub(&workers.running, 1, __ATOMIC_RELEASE);
 			cmd_eprintf("worker: %s\n", strerror(-id));
-			return;
+			return id;
 		}
 		cmd_printf("worker: started (thread %d on CPU %u, reading %s)\n", id, cpu,
 			   WORKER_FILE);
 	}
+	return 0;
 }
 
 /* Counts the threads still running worker_main, including those that
@@ -118,16 +121,17 @@ static unsigned int worker_threads(void)
 
 /* Stop the workers and return once they are freed, so that `mem` right
  * after `worker stop` shows their stacks given back. */
-static void workers_stop(void)
+static int workers_stop(void)
 {
 	if (!__atomic_load_n(&workers.running, __ATOMIC_ACQUIRE)) {
 		cmd_eprintf("worker: not running\n");
-		return;
+		return -EINVAL;	/* nothing to stop */
 	}
 	__atomic_store_n(&workers.stop, true, __ATOMIC_RELEASE);
 	while (worker_threads())
 		thread_sleep(1);
 	cmd_printf("worker: stopped after %lu reads\n", (unsigned long)workers.reads);
+	return 0;
 }
 
 /* `worker start N`: N from 1 to MAX_WORKERS. */
@@ -141,19 +145,19 @@ static int parse_count(const char *s, unsigned int *n)
 	return err;
 }
 
-static void cmd_worker(int argc, char **argv)
+static int cmd_worker(int argc, char **argv)
 {
 	bool start = argc >= 2 && argc <= 3 && strcmp(argv[1], "start") == 0;
 	unsigned int n = bits_set(smp_cpus_running());
 	int err = start && argc == 3 ? parse_count(argv[2], &n) : 0;
 
 	if (err == -ERANGE)
-		return;		/* parse_count said why */
+		return err;	/* parse_count said why */
 	if (start && err == 0)
-		workers_start(n);
-	else if (argc == 2 && strcmp(argv[1], "stop") == 0)
-		workers_stop();
-	else if (argc == 1 && __atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
+		return workers_start(n);
+	if (argc == 2 && strcmp(argv[1], "stop") == 0)
+		return workers_stop();
+	if (argc == 1 && __atomic_load_n(&workers.running, __ATOMIC_ACQUIRE))
 		cmd_printf("worker: running, %lu reads\n",
 			   (unsigned long)__atomic_load_n(&workers.reads, __ATOMIC_RELAXED));
 	else if (argc == 1 && workers.error)
@@ -161,9 +165,10 @@ static void cmd_worker(int argc, char **argv)
 	else if (argc == 1)
 		cmd_printf("worker: stopped\n");
 	else {
-		shell_usage(argv[0]);
+		err = shell_usage(argv[0]);
 		cmd_eprintf("worker: N from 1 to %d\n", MAX_WORKERS);
 	}
+	return err;
 }
 SHELL_COMMAND("worker", "[start [N]|stop]", "N threads calling vfs_read (one per CPU)",
 	      cmd_worker);

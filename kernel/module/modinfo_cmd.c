@@ -19,34 +19,35 @@ static void print_chunk(void *ctx, const char *text, size_t len)
 	cmd_write(text, len);
 }
 
-/* The file's bytes, checked, and printed; or one line saying why not. */
-static void show(const char *arg, const char *path, const void *image, size_t size)
+/* The file's bytes, checked, and printed; or one line saying why not,
+ * and modinfo_section's error. */
+static int show(const char *arg, const char *path, const void *image, size_t size)
 {
 	char why[128], name[MODULE_NAME_LEN];
 	const void *data;
 	size_t len;
+	int err = modinfo_section(image, size, &data, &len, why, sizeof(why));
 
-	if (modinfo_section(image, size, &data, &len, why, sizeof(why)) == 0) {
+	if (err == 0) {
 		modinfo_print(path, size, data, len, print_chunk, NULL);
-		return;
+		return 0;
 	}
 	/* Named as Linux's modinfo names it: by the module the file is. */
 	if (!module_name_of_path(arg, strlen(arg), name, sizeof(name)))
 		strlcpy(name, arg, sizeof(name));
 	cmd_eprintf("modinfo: ERROR: could not get modinfo from '%s': %s\n", name, why);
+	return err;
 }
 
-static void cmd_modinfo(int argc, char **argv)
+static int cmd_modinfo(int argc, char **argv)
 {
 	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
 	void *image = NULL;
 	size_t size = 0;
 	int err;
 
-	if (argc != 2) {
-		shell_usage(argv[0]);
-		return;
-	}
+	if (argc != 2)
+		return shell_usage(argv[0]);
 	module_path(argv[1], path, sizeof(path));
 	err = vfs_read_all(path, &image, &size);
 	if (err == -ENOENT)
@@ -55,8 +56,9 @@ static void cmd_modinfo(int argc, char **argv)
 	else if (err)
 		cmd_eprintf("modinfo: ERROR: %s: %s\n", path, strerror(err));
 	else
-		show(argv[1], path, image, size);
+		err = show(argv[1], path, image, size);
 	kfree(image);
+	return err;
 }
 SHELL_COMMAND("modinfo", "PATH|NAME",
 	      "show a module file's information without loading it (a name: NAME.ko, as for insmod)",

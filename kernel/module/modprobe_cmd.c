@@ -110,9 +110,10 @@ static int load_one(const char *dir, const struct dep_ref *ref, int nargs, char 
 }
 
 /* Load the plan's modules in order, the parameters going to the last;
- * on a failure, remove what was loaded here, newest first. */
-static void load_plan(const char *dir, const struct modprobe_plan *plan, int nargs,
-		      char **args)
+ * on a failure, remove what was loaded here, newest first. Returns 0,
+ * or the error of the module that failed. */
+static int load_plan(const char *dir, const struct modprobe_plan *plan, int nargs,
+		     char **args)
 {
 	bool loaded[MODPROBE_MAX_MODULES] = { false };
 	char name[MODULE_NAME_LEN];
@@ -126,77 +127,82 @@ static void load_plan(const char *dir, const struct modprobe_plan *plan, int nar
 		loaded[i] = err > 0;
 	}
 	if (err >= 0)
-		return;
+		return 0;
 	while (i-- > 0) {
 		if (!loaded[i])
 			continue;
 		ref_name(&plan->modules[i], name);
 		module_unload(name);
 	}
+	return err;
 }
 
 /* Remove name, then each module of its plan that nothing uses any more,
  * the users before what they use. A module modules.dep does not plan
- * (it has no line, say) is removed alone. */
-static void remove_plan(const char *name, const struct modprobe_plan *plan)
+ * (it has no line, say) is removed alone. Returns 0, or the error that
+ * kept name loaded. */
+static int remove_plan(const char *name, const struct modprobe_plan *plan)
 {
 	char dep[MODULE_NAME_LEN];
-	int users = module_user_count(name);
+	int users = module_user_count(name), err;
 
 	if (users < 0) {
 		cmd_eprintf("modprobe: FATAL: Module %s is not in kernel.\n", name);
-		return;
+		return users;
 	}
 	if (users > 0) {
 		cmd_eprintf("modprobe: FATAL: Module %s is in use.\n", name);
-		return;
+		return -EBUSY;
 	}
-	if (module_unload(name) < 0)
-		return;
+	err = module_unload(name);
+	if (err < 0)
+		return err;
 	for (size_t i = plan->count; i-- > 0;) {
 		ref_name(&plan->modules[i], dep);
 		if (module_user_count(dep) == 0)
 			module_unload(dep);
 	}
+	return 0;
 }
 
-static void modprobe_remove(const char *arg)
+static int modprobe_remove(const char *arg)
 {
 	char name[MODULE_NAME_LEN];
 	struct modprobe_plan plan = { .count = 0 };
 	struct dep_ref culprit;
 	char *text = NULL;
 	size_t len = 0;
+	int err;
 
 	if (!module_name_of_path(arg, strlen(arg), name, sizeof(name))) {
 		cmd_eprintf("modprobe: FATAL: Module %s is not in kernel.\n", arg);
-		return;
+		return -ENOENT;
 	}
 	/* What it needed, if modules.dep says: without it, only name goes. */
 	if (read_dep(module_dir_for(MODULES_DEP), &text, &len) == 0 &&
 	    modules_dep_plan(text, len, name, &plan, &culprit) < 0)
 		plan.count = 0;
-	remove_plan(name, &plan);
+	err = remove_plan(name, &plan);
 	kfree(text);
+	return err;
 }
 
-static void cmd_modprobe(int argc, char **argv)
+static int cmd_modprobe(int argc, char **argv)
 {
 	const char *dir = module_dir_for(MODULES_DEP);
 	struct modprobe_plan plan;
 	char *text = NULL;
+	int err;
 
-	if (argc == 3 && strcmp(argv[1], "-r") == 0) {
-		modprobe_remove(argv[2]);
-		return;
-	}
-	if (argc < 2 || argv[1][0] == '-') {
-		shell_usage(argv[0]);
-		return;
-	}
-	if (read_plan(dir, argv[1], &text, &plan) == 0)
-		load_plan(dir, &plan, argc - 2, argv + 2);
+	if (argc == 3 && strcmp(argv[1], "-r") == 0)
+		return modprobe_remove(argv[2]);
+	if (argc < 2 || argv[1][0] == '-')
+		return shell_usage(argv[0]);
+	err = read_plan(dir, argv[1], &text, &plan);
+	if (err == 0)
+		err = load_plan(dir, &plan, argc - 2, argv + 2);
 	kfree(text);
+	return err;
 }
 SHELL_COMMAND("modprobe", "NAME [name=value ...]\n-r NAME",
 	      "load a module and what it needs (modules.dep, /host's build first); -r: remove them",

@@ -40,37 +40,34 @@ void module_path(const char *arg, char *path, size_t size)
 }
 
 /* insmod PATH [name=value ...] */
-static void cmd_insmod(int argc, char **argv)
+static int cmd_insmod(int argc, char **argv)
 {
 	static char path[VFS_PATH_MAX];	/* 4 KiB: too much for the shell's stack */
 	void *image = NULL;
 	size_t size = 0;
 	int err;
 
-	if (argc < 2) {
-		shell_usage(argv[0]);
-		return;
-	}
+	if (argc < 2)
+		return shell_usage(argv[0]);
 	module_path(argv[1], path, sizeof(path));
 	err = vfs_read_all(path, &image, &size);
 	if (err) {
 		cmd_eprintf("insmod: %s: %s\n", path, strerror(err));
-		return;
+		return err;
 	}
 	/* module_load prints its own one-line reason on failure. */
-	module_load(image, size, argc - 2, argv + 2);
+	err = module_load(image, size, argc - 2, argv + 2);
 	kfree(image);
+	return err;
 }
 SHELL_COMMAND("insmod", "PATH [name=value ...]", "load a module (a name: NAME.ko, from /host's build if there, else " MODULE_DIR ")",
 	      cmd_insmod);
 
-static void cmd_rmmod(int argc, char **argv)
+static int cmd_rmmod(int argc, char **argv)
 {
-	if (argc != 2) {
-		shell_usage(argv[0]);
-		return;
-	}
-	module_unload(argv[1]);
+	if (argc != 2)
+		return shell_usage(argv[0]);
+	return module_unload(argv[1]);
 }
 SHELL_COMMAND("rmmod", "NAME", "remove a loaded module", cmd_rmmod);
 
@@ -87,12 +84,13 @@ static void print_module(struct module *mod, void *ctx)
 	cmd_printf("\n");
 }
 
-static void cmd_lsmod(int argc, char **argv)
+static int cmd_lsmod(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	cmd_printf("%-19s %8s  %s\n", "Module", "Size", "Used by");
 	module_for_each(print_module, NULL);
+	return 0;
 }
 SHELL_COMMAND("lsmod", "", "list loaded modules: name, size in bytes, how many use it and which",
 	      cmd_lsmod);

@@ -5,19 +5,44 @@
  * stands for at least one byte read, and each NUL for a separator or
  * the line's end), so a store of strlen(line) + 1 bytes is enough. The
  * words array fills the same way: a word takes at least one character,
- * and the NULL that ends a command's words stands for the | or ; after
- * it, or for the line's end. */
+ * and the NULL that ends a command's words stands for the separator
+ * after it, or for the line's end. */
 #include "kernel/shell/cmdline.h"
 #include "lib/ctype.h"
 #include "lib/errno.h"
 #include "lib/string.h"
+
+/* A separator between two commands, and sh's words for one with no
+ * command before it (or, for |, && and ||, none after it). */
+struct separator {
+	const char *token;
+	enum cmdline_next next;
+	const char *error;
+	const char *refused;	/* why it is refused even after a command, or NULL */
+};
+
+#define SYNTAX_ERROR(token) "syntax error near unexpected token '" token "'"
+#define SEPARATOR(token, next, refused) { token, next, SYNTAX_ERROR(token), refused }
+
+/* Longest first, where one token starts another: && before &. */
+static const struct separator separators[] = {
+	SEPARATOR("&&", CMDLINE_AND, NULL),
+	SEPARATOR("||", CMDLINE_OR, NULL),
+	/* sh's end of a case; there is no case. */
+	SEPARATOR(";;", CMDLINE_END, SYNTAX_ERROR(";;")),
+	SEPARATOR("|", CMDLINE_PIPE, NULL),
+	SEPARATOR(";", CMDLINE_END, NULL),
+	/* sh runs the command before it in the background: no job control here. */
+	SEPARATOR("&", CMDLINE_END, "background jobs (&) are not supported"),
+};
 
 struct parser {
 	const char *in;
 	char *out, *end;	/* the next free byte of store, and its end */
 	int words;		/* pointers of list->words used */
 	struct cmdline *cmd;	/* the command being parsed; NULL between two */
-	bool after_pipe;	/* the last separator was a | */
+	/* The last separator, if a command must come after it: |, &&, ||. */
+	const struct separator *dangling;
 	int err;		/* 0, or why the line is refused: */
 	const char *error;	/* the errno, and the words */
 };
@@ -32,7 +57,17 @@ static bool fail(struct parser *p, int err, const char *why)
 
 static bool is_separator(char c)
 {
-	return c == '|' || c == ';';
+	return c == '|' || c == ';' || c == '&';
+}
+
+/* The separator at s, which starts with a separator's character. */
+static const struct separator *separator_at(const char *s)
+{
+	const struct separator *sep = separators;
+
+	while (strncmp(s, sep->token, strlen(sep->token)) != 0)
+		sep++;
+	return sep;
 }
 
 /* Where an unquoted character ends a word. */
@@ -142,22 +177,21 @@ static bool add_word(struct parser *p, struct cmdline_list *list)
 	return true;
 }
 
-/* A | or ; at p->in ends the command being parsed. With none (the line's
- * start, or right after another separator) it is the error sh reports,
- * naming the token: ;; is one token in sh. */
+/* The separator at p->in ends the command being parsed. With none (the
+ * line's start, or right after another separator) it is the error sh
+ * reports, naming the token (&& is one token, as ;; is). */
 static bool end_command(struct parser *p)
 {
-	bool pipe = *p->in == '|';
+	const struct separator *sep = separator_at(p->in);
 
-	if (!pipe && p->in[1] == ';')
-		return fail(p, -EINVAL, "syntax error near unexpected token ';;'");
 	if (!p->cmd)
-		return fail(p, -EINVAL, pipe ? "syntax error near unexpected token '|'"
-				       : "syntax error near unexpected token ';'");
-	p->cmd->pipe = pipe;
+		return fail(p, -EINVAL, sep->error);
+	if (sep->refused)
+		return fail(p, -EINVAL, sep->refused);
+	p->cmd->next = sep->next;
 	p->cmd = NULL;
-	p->after_pipe = pipe;
-	p->in++;
+	p->dangling = sep->next == CMDLINE_END ? NULL : sep;
+	p->in += strlen(sep->token);
 	return true;
 }
 
@@ -183,9 +217,9 @@ int cmdline_parse(const char *line, struct cmdline_list *list)
 		if (!parse_token(&p, list))
 			break;
 	}
-	/* A pipe needs a command after it; a ; may end the line. */
-	if (!p.err && !p.cmd && p.after_pipe)
-		fail(&p, -EINVAL, "syntax error near unexpected token '|'");
+	/* A |, && or || needs a command after it; a ; may end the line. */
+	if (!p.err && !p.cmd && p.dangling)
+		fail(&p, -EINVAL, p.dangling->error);
 	list->error = p.error;
 	return p.err;
 }

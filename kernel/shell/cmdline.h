@@ -1,12 +1,13 @@
 /* Splitting a command line into commands, words and redirections, the
  * way a Linux user's shell does (a small part of POSIX sh):
  *
- *	cat /proc/kallsyms | grep -w vfs_read > /tmp/f ; echo done
- *	`---- command ----'   `------ command ------'   `-command-'
- *	                  pipe                      list
+ *	cat /proc/kallsyms | grep -w vfs_read > /tmp/f && echo found ; ls
+ *	`---- command ----'   `------ command ------'     `-command-'  `'
+ *	                  pipe                        and         list
  *
  * - Words are separated by spaces and tabs.
- * - '...' keeps everything inside as it is, spaces, >, | and ; included.
+ * - '...' keeps everything inside as it is, spaces, >, |, & and ;
+ *   included.
  * - "..." does too, except that \" and \\ stand for " and \.
  * - Outside quotes, \ keeps the next character as it is.
  * - Quoted and unquoted parts next to each other make one word:
@@ -19,11 +20,21 @@
  * - A | B: A's output is B's input (a pipeline). Each command of a
  *   pipeline may have its own redirection; one sent to a file sends
  *   nothing down the pipe.
- * - A ; B: run A, then B. A ; ends a whole pipeline. One ; at the end
- *   of the line is allowed, as in sh.
- * - Refused, as sh refuses them: a | or ; with no command before it
- *   (at the start, after another | or ;), and a | with no command after
- *   it (at the end, before a ;).
+ * - A && B: run B only if A succeeded (its status is 0: command.h);
+ *   A || B: run B only if A failed. A and B are pipelines: | binds
+ *   tighter, so `a | b && c` tests b's status, the pipeline's.
+ * - A ; B: run A, then B, whatever A's status. A ; ends a whole
+ *   pipeline, and a whole chain of && and ||. One ; at the end of the
+ *   line is allowed, as in sh.
+ * - && and || are of equal precedence and go left to right, as in sh:
+ *   `a || b && c` runs c if a or b succeeded (each skipped pipeline
+ *   leaves the status as it was).
+ * - Refused, as sh refuses them: a |, &&, || or ; with no command
+ *   before it (at the start, after another separator), a |, && or ||
+ *   with no command after it (at the end, before a ;), and ;; (sh's
+ *   end of a case, which has no case here).
+ * - Refused where sh would take it: & after a command (run it in the
+ *   background), since there is no job control to run it under.
  *
  * The parser is plain code over a string, with no kernel calls, so that
  * the host tests and the fuzzer run it as it is. */
@@ -32,13 +43,21 @@
 
 #include "lib/types.h"
 
+/* What follows a command on its line: how it joins the next one. */
+enum cmdline_next {
+	CMDLINE_END,		/* the line's end, or a ;: the next runs anyway */
+	CMDLINE_PIPE,		/* |: the output is the next command's input */
+	CMDLINE_AND,		/* &&: the next pipeline runs if this one succeeded */
+	CMDLINE_OR,		/* ||: the next pipeline runs if this one failed */
+};
+
 /* One command of a line. */
 struct cmdline {
 	int argc;
 	char **argv;		/* argc words, then NULL */
 	const char *redirect;	/* the file after > or >>; NULL if none */
 	bool append;		/* >>: add to the file, do not empty it */
-	bool pipe;		/* a | follows: the output is the next command's input */
+	enum cmdline_next next;	/* the separator after it; the last's is CMDLINE_END */
 };
 
 /* A parsed line, and the caller's room for it. A line of n characters
@@ -58,11 +77,11 @@ struct cmdline_list {
 /* Split line into commands, their words and redirections, into the room
  * list names. A blank line has no command. Returns 0; -E2BIG if the
  * line does not fit in that room; or -EINVAL for a quote left open, a >
- * with no file name after it, a second redirection in one command, or a
- * | or ; where sh would find a syntax error. list->error then says
- * which ("syntax error near unexpected token '|'"), and list->count is
- * the commands parsed so far, the last perhaps cut short; each argv
- * still ends with NULL. */
+ * with no file name after it, a second redirection in one command, a
+ * separator where sh would find a syntax error, or a & (see above).
+ * list->error then says which ("syntax error near unexpected token
+ * '|'"), and list->count is the commands parsed so far, the last
+ * perhaps cut short; each argv still ends with NULL. */
 int cmdline_parse(const char *line, struct cmdline_list *list);
 
 #endif

@@ -15,28 +15,26 @@
 #define HOME "/home/student"
 
 /* cd [DIR]: change the working directory. */
-static void cmd_cd(int argc, char **argv)
+static int cmd_cd(int argc, char **argv)
 {
 	int err;
 
 	if (argc > 2) {
 		cmd_eprintf("cd: too many arguments\n");
-		return;
+		return -EINVAL;
 	}
-	if (argc == 1) {
-		if (vfs_chdir(HOME) != 0)
-			vfs_chdir("/");
-		return;
-	}
+	if (argc == 1)
+		return vfs_chdir(HOME) == 0 ? 0 : vfs_chdir("/");
 	err = vfs_chdir(argv[1]);
 	if (err)
 		cmd_eprintf("cd: %s: %s\n", argv[1], strerror(err));
+	return err;
 }
 
 /* pwd: print the working directory. One that was removed (or whose
  * filesystem was unmounted) is printed with the path it had and
  * " (deleted)", as Linux shows it in /proc/PID/cwd. */
-static void cmd_pwd(int argc, char **argv)
+static int cmd_pwd(int argc, char **argv)
 {
 	/* 4 KiB: too much for a stack; and each pwd's own, as two may run
 	 * at once in a pipeline. */
@@ -44,10 +42,8 @@ static void cmd_pwd(int argc, char **argv)
 	int ret;
 
 	(void)argv;
-	if (argc > 1) {
-		shell_usage("pwd");
-		return;
-	}
+	if (argc > 1)
+		return shell_usage("pwd");
 	buf = kmalloc(VFS_PATH_MAX);
 	ret = buf ? vfs_getcwd(buf, VFS_PATH_MAX) : -ENOMEM;
 	if (ret >= 0)
@@ -57,6 +53,7 @@ static void cmd_pwd(int argc, char **argv)
 	else
 		cmd_eprintf("pwd: %s\n", strerror(ret));
 	kfree(buf);
+	return ret >= 0 || ret == -ENOENT ? 0 : ret;
 }
 
 SHELL_COMMAND("cd", "[DIR]", "change the working directory (no DIR: " HOME ", or /)", cmd_cd);

@@ -33,23 +33,22 @@ static void print_log(struct log_cursor *c)
 	}
 }
 
-static void cmd_dmesg(int argc, char **argv)
+static int cmd_dmesg(int argc, char **argv)
 {
 	const char *option = argc == 2 ? argv[1] : "";
 	struct log_cursor first, end;
 
-	if (argc > 2 || (*option && strcmp(option, "-c") != 0 && strcmp(option, "-C") != 0)) {
-		shell_usage("dmesg");
-		return;
-	}
+	if (argc > 2 || (*option && strcmp(option, "-c") != 0 && strcmp(option, "-C") != 0))
+		return shell_usage("dmesg");
 	if (strcmp(option, "-C") == 0) {
 		log_bounds(&kernel_log, &first, &end);
 		log_clear(&kernel_log, &end);
-		return;
+		return 0;
 	}
 	print_log(&end);
 	if (strcmp(option, "-c") == 0)
 		log_clear(&kernel_log, &end);
+	return 0;
 }
 SHELL_COMMAND("dmesg", "[-c | -C]", "print the kernel log (-c: then clear it, -C: only clear)",
 	      cmd_dmesg);

@@ -7,7 +7,7 @@
 #include "kernel/shell/shell.h"
 #include "lib/string.h"
 
-static void cmd_echo(int argc, char **argv)
+static int cmd_echo(int argc, char **argv)
 {
 	bool newline = !(argc > 1 && strcmp(argv[1], "-n") == 0);
 
@@ -15,6 +15,7 @@ static void cmd_echo(int argc, char **argv)
 		cmd_printf("%s%s", argv[i], i + 1 < argc ? " " : "");
 	if (newline)
 		cmd_printf("\n");
+	return 0;
 }
 SHELL_COMMAND("echo", "[-n] [WORD...]", "print the words (with > FILE: write them to FILE)",
 	      cmd_echo);

@@ -26,25 +26,29 @@
 struct grep {
 	bool count, invert, words;
 	bool names;		/* prefix each line with its file's name */
+	bool matched;		/* a line of some input matched: status 0 */
+	int refused;		/* -EINVAL once an input was refused as the output */
 	/* About 40 KiB, with room to match: kmalloc'd, off the stack, and
 	 * each grep's own, as two may run at once (`grep a | grep b`). */
 	struct regex *re;
 };
 
-/* grep one input (path NULL: standard input). Returns false if the
- * output refused a line: then there is no point going on. */
-static bool grep_input(struct input *in, const char *path, void *arg)
+/* grep one input (path NULL: standard input). Returns the output's
+ * error if it refused a line (then there is no point going on), or
+ * -EINTR after a Ctrl-C. */
+static int grep_input(struct input *in, const char *path, void *arg)
 {
-	const struct grep *g = arg;
+	struct grep *g = arg;
 	struct line line;
 	unsigned long found = 0;
-	bool ok = true;
+	int err = 0;
 
 	if (input_is_output(in)) {
 		cmd_eprintf("grep: %s: input file is also the output\n", path);
-		return true;
+		g->refused = -EINVAL;
+		return 0;
 	}
-	while (ok && input_line(in, &line)) {
+	while (err >= 0 && input_line(in, &line)) {
 		bool matched = regex_search(g->re, line.text, line.len, g->words);
 
 		/* A Ctrl-C during the search: its answer means nothing. */
@@ -56,24 +60,30 @@ static bool grep_input(struct input *in, const char *path, void *arg)
 		if (g->count)
 			continue;
 		if (g->names)
-			ok = cmd_printf("%s:", path) >= 0;
-		ok = ok && output_line(&line) == 0;
+			err = cmd_printf("%s:", path);
+		if (err >= 0)
+			err = output_line(&line);
 	}
+	g->matched = g->matched || found;
+	if (err < 0)
+		return err;
 	/* After a Ctrl-C, no count and no further FILE, as GNU's grep, which
 	 * the signal ends. */
-	ok = ok && !cmd_should_stop();
-	if (g->count && ok)
-		ok = (g->names ? cmd_printf("%s:%lu\n", path, found) : cmd_printf("%lu\n", found)) >= 0;
-	return ok;
+	if (cmd_should_stop())
+		return -EINTR;
+	if (g->count)
+		err = g->names ? cmd_printf("%s:%lu\n", path, found) : cmd_printf("%lu\n", found);
+	return err < 0 ? err : 0;
 }
 
-static void cmd_grep(int argc, char **argv)
+/* As GNU grep's: an error wins, else no line matched is a no. */
+static int cmd_grep(int argc, char **argv)
 {
 	struct grep g = { 0 };
 	unsigned int flags = 0;
 	const char *pattern = NULL, *error;
 	struct getopt opt;
-	int c, first;
+	int c, first, err;
 
 	getopt_init(&opt, argc, argv, "cEivwe:");
 	while ((c = getopt_next(&opt)) != -1) {
@@ -85,29 +95,31 @@ static void cmd_grep(int argc, char **argv)
 		case 'w': g.words = true; break;
 		case 'e': pattern = opt.value; break;
 		default:
-			shell_usage("grep");
-			return;
+			return shell_usage("grep");
 		}
 	}
 	first = pattern ? 1 : 2;
 	if (!pattern && opt.operands > 0)
 		pattern = argv[1];
-	if (!pattern) {
-		shell_usage("grep");
-		return;
-	}
+	if (!pattern)
+		return shell_usage("grep");
 	g.re = kmalloc(sizeof(*g.re));
 	if (!g.re) {
 		cmd_eprintf("grep: %s\n", strerror(-ENOMEM));
-		return;
+		return -ENOMEM;
 	}
-	if (regex_compile(g.re, pattern, flags, &error) < 0) {
+	err = regex_compile(g.re, pattern, flags, &error);
+	if (err < 0) {
 		cmd_eprintf("grep: %s\n", error);
 	} else {
 		g.re->stop = cmd_should_stop;
 		g.names = opt.operands - first + 1 > 1;
-		input_each("grep", opt.operands - first + 1, argv + first, false, NULL, grep_input, &g);
+		err = input_each("grep", opt.operands - first + 1, argv + first, false, NULL,
+				 grep_input, &g);
+		if (!err)
+			err = g.refused ? g.refused : g.matched ? 0 : SHELL_FALSE;
 	}
 	kfree(g.re);
+	return err;
 }
 SHELL_COMMAND("grep", GREP_USAGE, "print the lines that match a regular expression", cmd_grep);

@@ -47,17 +47,17 @@ static void span_lines(const struct span *s, uint64_t total, uint64_t *first, ui
 
 /* Print the lines of one input (path NULL: standard input) the span
  * selects, after its header if it needs one. tail's input was read
- * whole, to be counted first; head needs no count. Returns false if the
- * output refused a line. */
-static bool print_span(struct input *in, const char *path, void *arg)
+ * whole, to be counted first; head needs no count. Returns the output's
+ * error if it refused a line, -EINTR after a Ctrl-C. */
+static int print_span(struct input *in, const char *path, void *arg)
 {
 	struct span *s = arg;
 	struct line line;
 	uint64_t total = 0, first, end, n;
-	bool ok = true;
+	int err = 0;
 
 	if (s->headers)
-		ok = cmd_printf("%s==> %s <==\n", s->printed ? "\n" : "", path) >= 0;
+		err = cmd_printf("%s==> %s <==\n", s->printed ? "\n" : "", path);
 	s->printed = true;
 	if (s->tail) {
 		while (input_line(in, &line))
@@ -67,11 +67,13 @@ static bool print_span(struct input *in, const char *path, void *arg)
 		total = UINT64_MAX;
 	}
 	span_lines(s, total, &first, &end);
-	for (n = 0; ok && n < end && input_line(in, &line); n++) {
+	for (n = 0; err >= 0 && n < end && input_line(in, &line); n++) {
 		if (n >= first)
-			ok = output_line(&line) == 0;
+			err = output_line(&line);
 	}
-	return ok;
+	if (err < 0)
+		return err;
+	return cmd_should_stop() ? -EINTR : 0;
 }
 
 /* GNU's words for an input that cannot be read. */
@@ -80,51 +82,52 @@ static void say_cannot_open(const char *cmd, const char *path, int err)
 	cmd_eprintf("%s: cannot open '%s' for reading: %s\n", cmd, path, strerror(err));
 }
 
-/* The N of -n N, or of -N: a number, with a leading + for tail. */
-static bool parse_span(const char *cmd, const char *text, struct span *s)
+/* The N of -n N, or of -N: a number, with a leading + for tail.
+ * Returns 0, or -EINVAL after saying it is none. */
+static int parse_span(const char *cmd, const char *text, struct span *s)
 {
 	s->from_line = s->tail && text[0] == '+';
 	if (parse_unsigned(text + s->from_line, UINT64_MAX, &s->count) == 0)
-		return true;
+		return 0;
 	cmd_eprintf("%s: invalid number of lines: '%s'\n", cmd, text);
-	return false;
+	return -EINVAL;
 }
 
-static void head_tail(bool tail, int argc, char **argv)
+static int head_tail(bool tail, int argc, char **argv)
 {
 	const char *cmd = tail ? "tail" : "head";
 	struct span s = { .tail = tail, .count = 10 };
 	struct getopt opt;
-	int c;
+	int c, err;
 
 	/* The old form: head -3, tail -3. */
 	if (argc > 1 && argv[1][0] == '-' && is_digit(argv[1][1])) {
-		if (!parse_span(cmd, argv[1] + 1, &s))
-			return;
+		err = parse_span(cmd, argv[1] + 1, &s);
+		if (err)
+			return err;
 		argv++;
 		argc--;
 	}
 	getopt_init(&opt, argc, argv, "n:");
 	while ((c = getopt_next(&opt)) != -1) {
-		if (c != 'n') {
-			shell_usage(cmd);
-			return;
-		}
-		if (!parse_span(cmd, opt.value, &s))
-			return;
+		if (c != 'n')
+			return shell_usage(cmd);
+		err = parse_span(cmd, opt.value, &s);
+		if (err)
+			return err;
 	}
 	s.headers = opt.operands > 1;
-	input_each(cmd, opt.operands, argv + 1, tail, say_cannot_open, print_span, &s);
+	return input_each(cmd, opt.operands, argv + 1, tail, say_cannot_open, print_span, &s);
 }
 
-static void cmd_head(int argc, char **argv)
+static int cmd_head(int argc, char **argv)
 {
-	head_tail(false, argc, argv);
+	return head_tail(false, argc, argv);
 }
 
-static void cmd_tail(int argc, char **argv)
+static int cmd_tail(int argc, char **argv)
 {
-	head_tail(true, argc, argv);
+	return head_tail(true, argc, argv);
 }
 SHELL_COMMAND("head", HEAD_USAGE, "print the first lines of files or of a pipe", cmd_head);
 SHELL_COMMAND("tail", TAIL_USAGE, "print the last lines of files or of a pipe", cmd_tail);

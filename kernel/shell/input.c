@@ -194,10 +194,10 @@ static void say_error(const char *cmd, const char *path, int err)
 
 int input_each(const char *cmd, int count, char **paths, bool whole,
 	       void (*say)(const char *cmd, const char *path, int err),
-	       bool (*fn)(struct input *in, const char *path, void *arg), void *arg)
+	       int (*fn)(struct input *in, const char *path, void *arg), void *arg)
 {
 	struct input in;
-	int result = 0;
+	int status = 0;
 
 	if (!say)
 		say = say_error;
@@ -205,25 +205,25 @@ int input_each(const char *cmd, int count, char **paths, bool whole,
 		const char *path = count ? paths[i] : NULL;
 		const char *name = path ? path : "-";	/* as GNU's tools say it */
 		int err = whole ? input_open_whole(&in, path) : input_open(&in, path);
-		bool go_on;
+		int stop;
 
 		if (err) {
 			say(cmd, name, err);
-			result = -1;
+			status = err;
 			continue;
 		}
-		go_on = fn(&in, path, arg);
+		stop = fn(&in, path, arg);
 		err = input_close(&in);
 		/* A read that a Ctrl-C or a hang-up ended (a pipe, trace_pipe)
 		 * is no error to say: the shell says ^C. */
-		if (err && err != -EINTR) {
+		if (err && err != -EINTR)
 			say(cmd, name, err);
-			result = -1;
-		}
-		if (!go_on)
-			return -1;
+		if (err)
+			status = err;
+		if (stop)
+			return stop;
 	}
-	return result;
+	return status;
 }
 
 int output_line(const struct line *line)

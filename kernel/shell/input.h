@@ -4,13 +4,13 @@
  * uniq) share one loop over their inputs, as toybox's do: no FILE means
  * standard input, else each FILE in turn.
  *
- *	static bool count(struct input *in, const char *path, void *arg)
+ *	static int count(struct input *in, const char *path, void *arg)
  *	{
  *		struct line line;
  *
  *		while (input_line(in, &line))
  *			...line.text, line.len...
- *		return true;			false: stop the loop
+ *		return 0;		an error (-EPIPE...): stop the loop
  *	}
  *	...
  *	input_each("wc", operands, paths, false, NULL, count, &totals);
@@ -94,13 +94,15 @@ int input_close(struct input *in);
 /* Run fn on each input of the tool cmd in turn: standard input when
  * count is 0, else paths[0 .. count-1]. One that cannot be opened, or
  * that fails while it is read, is said on standard error with say, or
- * as "CMD: PATH: error" if say is NULL, and the loop goes on; it stops
- * where fn returns false (its output was refused). whole opens each
- * input whole (input_open_whole). Returns 0, or -1 if some input could
- * not be read or fn stopped the loop. */
+ * as "CMD: PATH: error" if say is NULL, and the loop goes on (a read
+ * that a Ctrl-C or a hang-up ended is not said: the shell says ^C). It
+ * stops where fn returns a negative errno: its output was refused, or
+ * -EINTR. whole opens each input whole (input_open_whole). Returns 0,
+ * or the tool's status: the error that stopped the loop, else that of
+ * the last input that could not be read. */
 int input_each(const char *cmd, int count, char **paths, bool whole,
 	       void (*say)(const char *cmd, const char *path, int err),
-	       bool (*fn)(struct input *in, const char *path, void *arg), void *arg);
+	       int (*fn)(struct input *in, const char *path, void *arg), void *arg);
 
 /* Write line and a newline to the command's standard output (cmd_write:
  * a line is data, and may hold a '%' or a NUL). Returns 0, or the

@@ -152,7 +152,7 @@ static int print_listing(ls_source source, void *ctx, bool long_format)
 }
 
 /* Parse the options in front of the paths: only -l. Returns the index
- * of the first path, or -1 after saying which option is unknown. */
+ * of the first path, or -EINVAL after saying which option is unknown. */
 static int parse_options(int argc, char **argv, bool *long_format)
 {
 	int i;
@@ -161,7 +161,7 @@ static int parse_options(int argc, char **argv, bool *long_format)
 		for (const char *c = argv[i] + 1; *c; c++) {
 			if (*c != 'l') {
 				cmd_eprintf("ls: invalid option -- '%c'\n", *c);
-				return -1;
+				return -EINVAL;
 			}
 			*long_format = true;
 		}
@@ -170,9 +170,12 @@ static int parse_options(int argc, char **argv, bool *long_format)
 }
 
 /* Look each path up, once; say which cannot be found, and gather those
- * that are not directories into files (which has room for all). */
-static void look_up(struct ls_arg *args, char **paths, int count, struct file_list *files)
+ * that are not directories into files (which has room for all). Returns
+ * 0, or the error of the last path not found. */
+static int look_up(struct ls_arg *args, char **paths, int count, struct file_list *files)
 {
+	int status = 0;
+
 	for (int i = 0; i < count; i++) {
 		struct ls_arg *a = &args[i];
 
@@ -180,6 +183,7 @@ static void look_up(struct ls_arg *args, char **paths, int count, struct file_li
 		a->err = kern_path(a->path, &a->where);
 		if (a->err) {
 			cmd_eprintf("ls: cannot access '%s': %s\n", a->path, strerror(a->err));
+			status = a->err;
 			continue;
 		}
 		vfs_getattr(&a->where, &a->st);
@@ -187,13 +191,17 @@ static void look_up(struct ls_arg *args, char **paths, int count, struct file_li
 			files->entries[files->count++] =
 				(struct ls_entry){ a->path, a->st.type, a->st.size };
 	}
+	return status;
 }
 
-/* The files first, as one listing, then each directory. */
-static void list_all(const struct ls_arg *args, int count, struct file_list *files,
-		     bool long_format)
+/* The files first, as one listing, then each directory. Returns 0, the
+ * error of the last directory that could not be read, or -EINTR after a
+ * Ctrl-C. */
+static int list_all(const struct ls_arg *args, int count, struct file_list *files,
+		    bool long_format)
 {
 	bool printed = print_listing(file_entry, files, long_format) > 0;
+	int status = 0;
 
 	for (int i = 0; i < count && !cmd_should_stop(); i++) {
 		struct dir_source dir = { .dir = &args[i].where };
@@ -204,38 +212,47 @@ static void list_all(const struct ls_arg *args, int count, struct file_list *fil
 		if (count > 1)
 			cmd_printf("%s%s:\n", printed ? "\n" : "", args[i].path);
 		ret = print_listing(dir_entry, &dir, long_format);
-		if (ret < 0)
+		if (ret < 0) {
 			cmd_eprintf("ls: cannot open directory '%s': %s\n", args[i].path, strerror(ret));
+			status = ret;
+		}
 		printed = true;
 	}
+	return cmd_should_stop() ? -EINTR : status;
 }
 
-static void cmd_ls(int argc, char **argv)
+static int cmd_ls(int argc, char **argv)
 {
 	static char *dot[] = { "." };
 	bool long_format = false;
 	struct file_list files = { 0 };
 	struct ls_arg *args;
 	char **paths;
-	int count, first = parse_options(argc, argv, &long_format);
+	int count, status, first = parse_options(argc, argv, &long_format);
 
 	if (first < 0)
-		return;
+		return first;
 	paths = first < argc ? argv + first : dot;
 	count = first < argc ? argc - first : 1;
 	args = kmalloc((size_t)count * sizeof(*args));
 	files.entries = kmalloc((size_t)count * sizeof(*files.entries));
 	if (args && files.entries) {
-		look_up(args, paths, count, &files);
-		list_all(args, count, &files, long_format);
+		int listed;
+
+		status = look_up(args, paths, count, &files);
+		listed = list_all(args, count, &files, long_format);
+		if (listed)
+			status = listed;
 		for (int i = 0; i < count; i++)
 			if (!args[i].err)
 				path_put(&args[i].where);
 	} else {
 		cmd_eprintf("ls: %s\n", strerror(-ENOMEM));
+		status = -ENOMEM;
 	}
 	kfree(files.entries);
 	kfree(args);
+	return status;
 }
 SHELL_COMMAND("ls", "[-l] [PATH...]",
 	      "list directories (default: the working directory); -l: type and size", cmd_ls);

@@ -28,7 +28,14 @@
  *
  * The wait for the stages polls once a timer tick, as trace_pipe's read
  * does: a Ctrl-C wakes no one (kernel/console.c sets a flag), and the
- * shell must notice it even while every stage sleeps. */
+ * shell must notice it even while every stage sleeps.
+ *
+ * Status. Every command returns one (command.h), and so does each stage
+ * that could not run: -ENOENT for an unknown command (the pipeline then
+ * runs none), the errno of a redirection's file that could not be
+ * opened (that command does not run), -ENOMEM for a stage with no
+ * thread. A pipeline's status is its last stage's, as in sh: `cat
+ * /nonexistent | wc -l` succeeds, wc having counted 0 lines. */
 #include "kernel/shell/pipeline.h"
 #include "kernel/shell/pipe.h"
 #include "kernel/shell/redirect.h"
@@ -46,6 +53,7 @@ struct stage {
 	const struct cmdline *cl;
 	struct pipe *in, *out;		/* before it, after it; NULL: none */
 	bool hung_up;			/* set by the shell: stop now */
+	int status;			/* set by the stage before done: its command's */
 	bool done;			/* set by the stage: its thread is finished with it */
 };
 
@@ -53,17 +61,19 @@ struct stage {
  * its redirection, else into pipe (if it is not NULL), else where the
  * thread's own output goes. Its standard error stays the thread's. A
  * write the file refused is said after the command, in one line, as
- * Linux's tools say it; a pipe's refusal (its reader gone, a hang-up)
- * is not said: the command stopped because nobody reads, as SIGPIPE
- * stops a Linux program silently. */
-static void run_command(const struct shell_command *cmd, const struct cmdline *cl,
-			struct pipe *pipe)
+ * Linux's tools say it, and is the status of a command that succeeded
+ * otherwise; a pipe's refusal (its reader gone, a hang-up) is not said:
+ * the command stopped because nobody reads, as SIGPIPE stops a Linux
+ * program silently. Returns the command's status; a redirection alone
+ * (cmd NULL) succeeds, as in sh. */
+static int run_command(const struct shell_command *cmd, const struct cmdline *cl,
+		       struct pipe *pipe)
 {
 	struct cmd_stream *out = pipe ? &pipe->stream : NULL;
 	struct cmd_stream *before = NULL;
 	/* Its own, for two stages may redirect at once; a page: off the stack. */
 	struct redirect *redirect = NULL;
-	int err;
+	int err, status = 0;
 
 	if (cl->redirect) {
 		redirect = kmalloc(sizeof(*redirect));
@@ -71,22 +81,25 @@ static void run_command(const struct shell_command *cmd, const struct cmdline *c
 		if (err) {
 			cmd_eprintf("shell: %s: %s\n", cl->redirect, strerror(err));
 			kfree(redirect);
-			return;
+			return err;
 		}
 		out = &redirect->stream;
 	}
 	if (out)
 		before = cmd_output_set(out);
 	if (cmd)
-		cmd->run(cl->argc, cl->argv);
+		status = cmd->run(cl->argc, cl->argv);
 	if (out)
 		cmd_output_set(before);
 	if (redirect) {
 		err = redirect_close(redirect);
 		if (err)
 			cmd_eprintf("%s: write error: %s\n", cmd ? cmd->name : "shell", strerror(err));
+		if (err && !status)
+			status = err;
 		kfree(redirect);
 	}
+	return status;
 }
 
 /* The command a pipeline's stage names (NULL for a redirection alone);
@@ -133,7 +146,7 @@ static void stage_main(void *arg)
 
 	cmd_hangup_set(&s->hung_up);
 	cmd_input_set(s->in ? &s->in->source : NULL);
-	run_command(s->cmd, s->cl, s->out);
+	s->status = run_command(s->cmd, s->cl, s->out);
 	close_ends(s);
 	/* Nothing of the stage stays in the thread, which exits... */
 	cmd_input_set(NULL);
@@ -198,48 +211,70 @@ static void start_stages(struct stage *stages, struct pipe *pipes,
 		if (thread_create(name, stage_main, &stages[i]) < 0) {
 			cmd_eprintf("shell: %s: %s\n", name, strerror(-ENOMEM));
 			close_ends(&stages[i]);
+			stages[i].status = -ENOMEM;
 			stages[i].done = true;
 		}
 	}
 }
 
 /* Run one pipeline: cmds[0 .. count-1], each but the last piped into
- * the next. */
-static void run_pipeline(const struct cmdline *cmds, int count)
+ * the next. Returns its status. */
+static int run_pipeline(const struct cmdline *cmds, int count)
 {
 	const struct shell_command *cmd;
 	struct stage *stages;
 	struct pipe *pipes;
+	int status = -ENOMEM;
 
 	if (!all_found(cmds, count))
-		return;
+		return -ENOENT;
 	if (count == 1) {
 		find_command(&cmds[0], &cmd);
-		run_command(cmd, &cmds[0], NULL);
-		return;
+		return run_command(cmd, &cmds[0], NULL);
 	}
 	stages = kzalloc(count * sizeof(*stages));
 	pipes = kmalloc((count - 1) * sizeof(*pipes));
 	if (stages && pipes) {
 		start_stages(stages, pipes, cmds, count);
 		wait_stages(stages, count);
+		status = stages[count - 1].status;
 	} else {
 		cmd_eprintf("shell: %s\n", strerror(-ENOMEM));
 	}
 	kfree(pipes);
 	kfree(stages);
+	return status;
+}
+
+/* Whether the pipeline after the separator sep runs, given the status
+ * of the last one that ran. */
+static bool runs_after(enum cmdline_next sep, int status)
+{
+	switch (sep) {
+	case CMDLINE_AND:
+		return status == 0;
+	case CMDLINE_OR:
+		return status != 0;
+	default:
+		return true;	/* the line's start, or after a ; */
+	}
 }
 
 void pipeline_run_line(const struct cmdline *cmds, int count)
 {
-	int start = 0;
+	enum cmdline_next sep = CMDLINE_END;
+	int start = 0, status = 0;
 
 	while (start < count && !console_interrupted()) {
 		int end = start;
 
-		while (cmds[end].pipe)
+		while (cmds[end].next == CMDLINE_PIPE)
 			end++;
-		run_pipeline(cmds + start, end - start + 1);
+		/* One skipped leaves the status as it was, as in sh: in
+		 * `false && a || b`, b runs. */
+		if (runs_after(sep, status))
+			status = run_pipeline(cmds + start, end - start + 1);
+		sep = cmds[end].next;
 		start = end + 1;
 	}
 	/* Taken here, so that the line editor does not read it as a Ctrl-C

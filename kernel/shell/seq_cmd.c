@@ -23,28 +23,29 @@ static bool seq_number(const char *text, int64_t *n)
 	return false;
 }
 
-static void cmd_seq(int argc, char **argv)
+static int cmd_seq(int argc, char **argv)
 {
 	int64_t first = 1, step = 1, last;
 
-	if (argc < 2 || argc > 4) {
-		shell_usage("seq");
-		return;
-	}
+	if (argc < 2 || argc > 4)
+		return shell_usage("seq");
 	if (!seq_number(argv[argc - 1], &last) ||
 	    (argc > 2 && !seq_number(argv[1], &first)) ||
 	    (argc > 3 && !seq_number(argv[2], &step)))
-		return;
+		return -EINVAL;
 	if (step == 0) {
 		cmd_eprintf("seq: invalid Zero increment value: '%s'\n", argv[2]);
-		return;
+		return -EINVAL;
 	}
 	for (int64_t n = first; step > 0 ? n <= last : n >= last; n += step) {
-		if (cmd_should_stop() || cmd_printf("%ld\n", (long)n) < 0)
-			return;
+		int err = cmd_should_stop() ? -EINTR : cmd_printf("%ld\n", (long)n);
+
+		if (err < 0)
+			return err;
 		/* The next number would pass the largest (or smallest). */
 		if (step > 0 ? n > INT64_MAX - step : n < INT64_MIN - step)
-			return;
+			break;
 	}
+	return 0;
 }
 SHELL_COMMAND("seq", SEQ_USAGE, "print a sequence of numbers", cmd_seq);

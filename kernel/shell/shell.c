@@ -111,19 +111,20 @@ static size_t synopsis_width(const struct shell_command *cmd)
 
 /* `help CMD`: every form of the command and what it does, in bash's
  * `help` layout ("NAME: NAME FORM", the other forms lined up under the
- * first, then the description indented). */
-static void help_one(const char *name)
+ * first, then the description indented). -ENOENT if there is none. */
+static int help_one(const char *name)
 {
 	const struct shell_command *cmd = shell_find_command(name);
 	char lead[40];
 
 	if (!cmd) {
 		cmd_eprintf("help: no such command: %s\n", name);
-		return;
+		return -ENOENT;
 	}
 	snprintf(lead, sizeof(lead), "%s: ", cmd->name);
 	shell_print_forms(cmd_printf, cmd, lead);
 	cmd_printf("    %s\n", or_empty(cmd->help));
+	return 0;
 }
 
 /* `help`: every command, one line each, "name usage" padded to the
@@ -146,12 +147,19 @@ static void help_all(void)
 	}
 }
 
-static void help_cmd(int argc, char **argv)
+static int help_cmd(int argc, char **argv)
 {
+	int status = 0;
+
 	if (argc == 1)
 		help_all();
-	for (int i = 1; i < argc; i++)
-		help_one(argv[i]);
+	for (int i = 1; i < argc; i++) {
+		int err = help_one(argv[i]);
+
+		if (err)
+			status = err;
+	}
+	return status;
 }
 SHELL_COMMAND("help", "[CMD...]", "list the commands, or say what each CMD does", help_cmd);
 

@@ -267,6 +267,21 @@ static void finds_commands(void)
 	EXPECT(shell_find_command("") == NULL);
 }
 
+/* The statuses the shell's && and || test (command.h), from the two
+ * commands that do nothing else. */
+static void true_and_false_statuses(void)
+{
+	const struct shell_command *yes = shell_find_command("true");
+	const struct shell_command *no = shell_find_command("false");
+	char *argv[] = { "true", NULL };
+
+	EXPECT(yes != NULL && no != NULL);
+	if (yes && no) {
+		EXPECT_EQ(yes->run(1, argv), 0);
+		EXPECT_EQ(no->run(1, argv), SHELL_FALSE);
+	}
+}
+
 static const struct selftest_case shell_cases[] = {
 	SELFTEST_CASE(typing_builds_the_line),
 	SELFTEST_CASE(backspace_erases_one_char),
@@ -283,5 +298,6 @@ static const struct selftest_case shell_cases[] = {
 	SELFTEST_CASE(ignores_other_escape_sequences),
 	SELFTEST_CASE(overlong_line_is_refused),
 	SELFTEST_CASE(finds_commands),
+	SELFTEST_CASE(true_and_false_statuses),
 };
 SELFTEST_SUITE("shell", shell_cases);

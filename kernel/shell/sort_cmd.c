@@ -171,9 +171,9 @@ struct sort_inputs {
 
 /* Open every input (no FILE: standard input), each read whole, and
  * count their lines. Not input_each's loop: the lines of every input
- * are sorted together, so all are held at once. Returns false after
- * saying why one could not be read. */
-static bool open_inputs(struct sort_inputs *s, int files, char **paths)
+ * are sorted together, so all are held at once. Returns 0, or the
+ * negative errno after saying why one could not be read. */
+static int open_inputs(struct sort_inputs *s, int files, char **paths)
 {
 	struct line line;
 
@@ -182,21 +182,21 @@ static bool open_inputs(struct sort_inputs *s, int files, char **paths)
 	s->in = kmalloc(sizeof(*s->in) * (size_t)MAX(files, 1));
 	if (!s->in) {
 		cmd_eprintf("sort: %s\n", strerror(-ENOMEM));
-		return false;
+		return -ENOMEM;
 	}
 	for (int i = 0; i < MAX(files, 1); i++) {
 		int err = input_open_whole(&s->in[i], files ? paths[i] : NULL);
 
 		if (err) {
 			cmd_eprintf("sort: cannot read: %s: %s\n", files ? paths[i] : "-", strerror(err));
-			return false;
+			return err;
 		}
 		s->count++;
 		while (input_line(&s->in[i], &line))
 			s->lines++;
 		input_rewind(&s->in[i]);
 	}
-	return true;
+	return 0;
 }
 
 static void close_inputs(struct sort_inputs *s)
@@ -206,16 +206,19 @@ static void close_inputs(struct sort_inputs *s)
 	kfree(s->in);
 }
 
-/* Gather the lines, sort them and print them. */
-static void sort_and_print(const struct sort_order *o, struct sort_inputs *s)
+/* Gather the lines, sort them and print them. Returns 0, the output's
+ * error, -ENOMEM after saying so, or -EINTR after a Ctrl-C. */
+static int sort_and_print(const struct sort_order *o, struct sort_inputs *s)
 {
 	struct line *lines = kmalloc(sizeof(*lines) * MAX(s->lines, (size_t)1));
 	struct line *spare = kmalloc(sizeof(*spare) * MAX(s->lines, (size_t)1));
 	struct line *sorted;
 	size_t n = 0;
+	int err = 0;
 
 	if (!lines || !spare) {
 		cmd_eprintf("sort: %s\n", strerror(-ENOMEM));
+		err = -ENOMEM;
 		goto out;
 	}
 	for (int i = 0; i < s->count; i++) {
@@ -223,35 +226,36 @@ static void sort_and_print(const struct sort_order *o, struct sort_inputs *s)
 			n++;
 	}
 	sorted = merge_sort(o, lines, spare, n);
-	for (size_t i = 0; sorted && i < n && !cmd_should_stop(); i++) {
-		if (output_line(&sorted[i]) < 0)
-			break;
-	}
+	for (size_t i = 0; sorted && i < n && !err && !cmd_should_stop(); i++)
+		err = output_line(&sorted[i]);
+	if (!err && cmd_should_stop())
+		err = -EINTR;	/* merge_sort's NULL too */
 out:
 	kfree(lines);
 	kfree(spare);
+	return err;
 }
 
-static void cmd_sort(int argc, char **argv)
+static int cmd_sort(int argc, char **argv)
 {
 	struct sort_order o = { 0 };
 	struct sort_inputs s;
 	struct getopt opt;
-	int c;
+	int c, err;
 
 	getopt_init(&opt, argc, argv, "nr");
 	while ((c = getopt_next(&opt)) != -1) {
-		if (c == '?' || c == ':') {
-			shell_usage("sort");
-			return;
-		}
+		if (c == '?' || c == ':')
+			return shell_usage("sort");
 		if (c == 'n')
 			o.numeric = true;
 		else
 			o.reverse = true;
 	}
-	if (open_inputs(&s, opt.operands, argv + 1))
-		sort_and_print(&o, &s);
+	err = open_inputs(&s, opt.operands, argv + 1);
+	if (!err)
+		err = sort_and_print(&o, &s);
 	close_inputs(&s);
+	return err;
 }
 SHELL_COMMAND("sort", SORT_USAGE, "print the lines of files or of a pipe in order", cmd_sort);

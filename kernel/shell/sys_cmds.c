@@ -43,7 +43,7 @@ static void ps_collect(const struct thread *t, void *ctx)
 	strlcpy(row->name, t->name, sizeof(row->name));
 }
 
-static void cmd_ps(int argc, char **argv)
+static int cmd_ps(int argc, char **argv)
 {
 	/* Too big for a stack, and each ps's own (two may run at once in a
 	 * pipeline). */
@@ -53,7 +53,7 @@ static void cmd_ps(int argc, char **argv)
 	(void)argv;
 	if (!snap) {
 		cmd_eprintf("ps: %s\n", strerror(-ENOMEM));
-		return;
+		return -ENOMEM;
 	}
 	sched_for_each_thread(ps_collect, snap);
 	cmd_printf("%4s  %3s  %-9s %8s  %s\n", "ID", "CPU", "STATE", "TICKS", "NAME");
@@ -62,10 +62,11 @@ static void cmd_ps(int argc, char **argv)
 			thread_state_name(snap->rows[i].state),
 			(unsigned long)snap->rows[i].run_ticks, snap->rows[i].name);
 	kfree(snap);
+	return 0;
 }
 SHELL_COMMAND("ps", "", "list threads", cmd_ps);
 
-static void cmd_cpus(int argc, char **argv)
+static int cmd_cpus(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
@@ -73,10 +74,11 @@ static void cmd_cpus(int argc, char **argv)
 	for (unsigned int id = 0; id < smp_cpus_found(); id++)
 		cmd_printf("%-4u 0x%-10lx %s\n", id, (unsigned long)cpu_hw_id(id),
 			!cpu_online(id) ? "offline" : "online");
+	return 0;
 }
 SHELL_COMMAND("cpus", "", "list the CPUs and their state", cmd_cpus);
 
-static void cmd_mem(int argc, char **argv)
+static int cmd_mem(int argc, char **argv)
 {
 	struct frame_stats fs;
 	struct heap_stats hs;
@@ -89,10 +91,11 @@ static void cmd_mem(int argc, char **argv)
 		(fs.total - fs.used) * 4);
 	cmd_printf("heap: %zu bytes in %zu allocations, %zu pages mapped, %zu free blocks\n",
 		hs.bytes_in_use, hs.allocations, hs.pages, hs.free_blocks);
+	return 0;
 }
 SHELL_COMMAND("mem", "", "show physical frames and heap usage", cmd_mem);
 
-static void cmd_uptime(int argc, char **argv)
+static int cmd_uptime(int argc, char **argv)
 {
 	uint64_t t = sched_ticks();
 
@@ -103,10 +106,11 @@ static void cmd_uptime(int argc, char **argv)
 	cmd_printf("up %lu.%02lu s (%lu ticks, %lu cycles)\n", (unsigned long)(t / TIMER_HZ),
 		(unsigned long)(t % TIMER_HZ * 100 / TIMER_HZ), (unsigned long)t,
 		(unsigned long)arch_cycles());
+	return 0;
 }
 SHELL_COMMAND("uptime", "", "time since boot", cmd_uptime);
 
-static void cmd_poweroff(int argc, char **argv)
+static int cmd_poweroff(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;

@@ -121,7 +121,8 @@ static void print_value(const struct setting *s, const char *text, size_t size)
 	}
 }
 
-static void print_setting(const struct setting *s)
+/* Print the setting s; 0, or the negative errno after saying why not. */
+static int print_setting(const struct setting *s)
 {
 	void *text;
 	size_t size;
@@ -129,10 +130,11 @@ static void print_setting(const struct setting *s)
 
 	if (err) {
 		cmd_eprintf("sysctl: reading key \"%s\": %s\n", s->name, strerror(err));
-		return;
+		return err;
 	}
 	print_value(s, text, size);
 	kfree(text);
+	return 0;
 }
 
 /* A directory print_tree is in: the next entry to read, and the lengths
@@ -166,12 +168,13 @@ static bool setting_append(struct setting *s, const struct tree_level *at, const
  * slash at the end), dotted, depth first. A loop over a stack of levels
  * kept off the thread's stack, not a call per directory: each call
  * would hold a frame, and a deep tree (a host folder mounted under
- * /proc/sys, say) would run the shell's stack out. */
-static void print_tree(struct setting *s)
+ * /proc/sys, say) would run the shell's stack out. Returns 0, or the
+ * error of the last setting that could not be read. */
+static int print_tree(struct setting *s)
 {
 	static struct tree_level levels[TREE_DEPTH_MAX];
 	struct dirent ent;
-	int depth = 0;
+	int depth = 0, status = 0;
 
 	levels[0] = (struct tree_level){ 0, strlen(s->path), strlen(s->name) };
 	while (depth >= 0) {
@@ -185,30 +188,35 @@ static void print_tree(struct setting *s)
 		}
 		if (!setting_append(s, at, ent.name))
 			continue;
-		if (ent.type != INODE_DIR)
-			print_setting(s);
-		else if (depth + 1 < (int)TREE_DEPTH_MAX)
+		if (ent.type != INODE_DIR) {
+			int err = print_setting(s);
+
+			if (err)
+				status = err;
+		} else if (depth + 1 < (int)TREE_DEPTH_MAX) {
 			levels[++depth] = (struct tree_level){ 0, strlen(s->path), strlen(s->name) };
+		}
 	}
+	return status;
 }
 
-/* sysctl NAME: its value, or every value under it. */
-static void read_setting(const char *name)
+/* sysctl NAME: its value, or every value under it. Returns 0, or the
+ * negative errno it said. */
+static int read_setting(const char *name)
 {
 	static struct setting s;	/* off the shell's small stack */
 	struct kstat st;
+	int err = find_setting(&s, name, strlen(name), &st);
 
-	if (find_setting(&s, name, strlen(name), &st) < 0)
-		return;
-	if (st.type == INODE_DIR)
-		print_tree(&s);
-	else
-		print_setting(&s);
+	if (err < 0)
+		return err;
+	return st.type == INODE_DIR ? print_tree(&s) : print_setting(&s);
 }
 
 /* sysctl -w NAME=VALUE: VALUE and a newline, in one write, as Linux's
- * sysctl writes it; the file may refuse it. */
-static void write_setting(const char *arg)
+ * sysctl writes it; the file may refuse it. Returns 0, or the negative
+ * errno it said. */
+static int write_setting(const char *arg)
 {
 	static struct setting s;
 	const char *eq = strchr(arg, '=');
@@ -220,14 +228,15 @@ static void write_setting(const char *arg)
 
 	if (!eq || eq == arg) {
 		cmd_eprintf("sysctl: \"%s\" must be of the form name=value\n", arg);
-		return;
+		return -EINVAL;
 	}
-	if (find_setting(&s, arg, (size_t)(eq - arg), &st) < 0)
-		return;
+	err = find_setting(&s, arg, (size_t)(eq - arg), &st);
+	if (err < 0)
+		return err;
 	n = snprintf(line, sizeof(line), "%s\n", eq + 1);
 	if ((size_t)n >= sizeof(line)) {
 		cmd_eprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(-E2BIG));
-		return;
+		return -E2BIG;
 	}
 	err = vfs_open(s.path, O_WRONLY | O_TRUNC, &file);
 	if (!err) {
@@ -239,29 +248,30 @@ static void write_setting(const char *arg)
 		cmd_eprintf("sysctl: setting key \"%s\": %s\n", s.name, strerror(err));
 	else
 		cmd_printf("%s = %s\n", s.name, eq + 1);
+	return err;
 }
 
-static void cmd_sysctl(int argc, char **argv)
+static int cmd_sysctl(int argc, char **argv)
 {
 	static struct setting all;
 	bool write = argc > 1 && strcmp(argv[1], "-w") == 0;
+	int status = 0;
 
 	if (argc == 2 && strcmp(argv[1], "-a") == 0) {
 		setting_path(&all, "", 0);
 		all.path[strlen(all.path) - 1] = '\0';	/* "/proc/sys" */
-		print_tree(&all);
-		return;
+		return print_tree(&all);
 	}
-	if (argc < 2 + write) {
-		shell_usage("sysctl");
-		return;
-	}
+	if (argc < 2 + write)
+		return shell_usage("sysctl");
 	for (int i = 1 + write; i < argc; i++) {
-		if (write || strchr(argv[i], '='))
-			write_setting(argv[i]);
-		else
-			read_setting(argv[i]);
+		int err = write || strchr(argv[i], '=') ? write_setting(argv[i])
+							: read_setting(argv[i]);
+
+		if (err)
+			status = err;
 	}
+	return status;
 }
 SHELL_COMMAND("sysctl", "[-w] NAME[=VALUE]...\n-a",
 	      "read or set kernel settings (/proc/sys): debug.kprobes-optimization", cmd_sysctl);

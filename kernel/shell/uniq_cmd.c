@@ -24,21 +24,24 @@ static bool same_line(const struct line *a, const struct line *b)
 	return a->len == b->len && memcmp(a->text, b->text, a->len) == 0;
 }
 
-/* Print one run: the line, after its count with -c. */
+/* Print one run: the line, after its count with -c. Returns 0, or
+ * the output's negative errno. */
 static int print_run(bool count, const struct line *line, unsigned long n)
 {
-	if (count && cmd_printf("%7lu ", n) < 0)
-		return -1;
-	return output_line(line);
+	int err = count ? cmd_printf("%7lu ", n) : 0;
+
+	return err < 0 ? err : output_line(line);
 }
 
 /* One input's runs. It was read whole: a run's first line must stay
- * while the lines after it are read. */
-static bool uniq_input(struct input *in, const char *path, void *arg)
+ * while the lines after it are read. Returns 0, the output's error, or
+ * -EINTR after a Ctrl-C. */
+static int uniq_input(struct input *in, const char *path, void *arg)
 {
 	const bool *count = arg;
 	struct line run, line;
 	unsigned long n = 0;
+	int err;
 
 	(void)path;
 	while (input_line(in, &line)) {
@@ -46,17 +49,18 @@ static bool uniq_input(struct input *in, const char *path, void *arg)
 			n++;
 			continue;
 		}
-		if (n && print_run(*count, &run, n) < 0)
-			return false;
+		err = n ? print_run(*count, &run, n) : 0;
+		if (err)
+			return err;
 		run = line;
 		n = 1;
 	}
-	if (n && !cmd_should_stop())
-		return print_run(*count, &run, n) == 0;
-	return true;
+	if (cmd_should_stop())
+		return -EINTR;
+	return n ? print_run(*count, &run, n) : 0;
 }
 
-static void cmd_uniq(int argc, char **argv)
+static int cmd_uniq(int argc, char **argv)
 {
 	bool count = false;
 	struct getopt opt;
@@ -68,10 +72,8 @@ static void cmd_uniq(int argc, char **argv)
 			break;
 		count = true;
 	}
-	if (c != -1 || opt.operands > 1) {
-		shell_usage("uniq");
-		return;
-	}
-	input_each("uniq", opt.operands, argv + 1, true, NULL, uniq_input, &count);
+	if (c != -1 || opt.operands > 1)
+		return shell_usage("uniq");
+	return input_each("uniq", opt.operands, argv + 1, true, NULL, uniq_input, &count);
 }
 SHELL_COMMAND("uniq", UNIQ_USAGE, "print a file or a pipe with its repeated lines once", cmd_uniq);

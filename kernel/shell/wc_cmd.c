@@ -108,10 +108,10 @@ static int wc_print(const struct wc *wc, const uint64_t counts[WC_COUNTS], const
 }
 
 /* Count one input (path NULL: standard input) as it is read, print
- * its line and add it to the totals. Returns false if the output
- * refused the line, or after a Ctrl-C (which prints nothing, as GNU's
- * wc, which the signal ends). */
-static bool wc_input(struct input *in, const char *path, void *arg)
+ * its line and add it to the totals. Returns the output's error if it
+ * refused the line, or -EINTR after a Ctrl-C (which prints nothing, as
+ * GNU's wc, which the signal ends). */
+static int wc_input(struct input *in, const char *path, void *arg)
 {
 	struct wc *wc = arg;
 	uint64_t counts[WC_COUNTS] = { 0 };
@@ -121,38 +121,42 @@ static bool wc_input(struct input *in, const char *path, void *arg)
 
 	while ((n = input_bytes(in, &bytes)) > 0) {
 		if (!wc_count(bytes, (size_t)n, counts, &in_word))
-			return false;
+			return -EINTR;
 	}
 	if (n == -EINTR)
-		return false;
+		return -EINTR;
 	if (n < 0)
-		return true;	/* input_each says why */
+		return 0;	/* input_each says why */
 	for (int i = 0; i < WC_COUNTS; i++)
 		wc->total[i] += counts[i];
-	return wc_print(wc, counts, path) >= 0;
+	n = wc_print(wc, counts, path);
+	return n < 0 ? (int)n : 0;
 }
 
-static void cmd_wc(int argc, char **argv)
+static int cmd_wc(int argc, char **argv)
 {
 	struct wc wc = { 0 };
 	struct getopt opt;
-	int c;
+	int c, err;
 
 	getopt_init(&opt, argc, argv, "lwc");
 	while ((c = getopt_next(&opt)) != -1) {
-		if (c == '?' || c == ':') {
-			shell_usage("wc");
-			return;
-		}
+		if (c == '?' || c == ':')
+			return shell_usage("wc");
 		wc.shown[c == 'l' ? WC_LINES : c == 'w' ? WC_WORDS : WC_BYTES] = true;
 	}
 	if (!wc.shown[WC_LINES] && !wc.shown[WC_WORDS] && !wc.shown[WC_BYTES])
 		wc.shown[WC_LINES] = wc.shown[WC_WORDS] = wc.shown[WC_BYTES] = true;
 	wc.width = wc_width(&wc, opt.operands, argv + 1);
-	if (input_each("wc", opt.operands, argv + 1, false, NULL, wc_input, &wc) < 0 &&
-	    cmd_should_stop())
-		return;
-	if (opt.operands > 1)
-		wc_print(&wc, wc.total, "total");
+	err = input_each("wc", opt.operands, argv + 1, false, NULL, wc_input, &wc);
+	if (err && cmd_should_stop())
+		return err;
+	if (opt.operands > 1) {
+		int printed = wc_print(&wc, wc.total, "total");
+
+		if (printed < 0)
+			err = printed;
+	}
+	return err;
 }
 SHELL_COMMAND("wc", WC_USAGE, "count the lines, words and bytes of files or of a pipe", cmd_wc);

@@ -57,7 +57,8 @@ POWEROFF_TIMEOUT = 10
 
 HELP_COMMANDS = ["help", "ls", "cat", "rm", "mount", "umount", "sym", "ps", "mem", "uptime",
                  "worker", "selftest", "cpus", "dmesg", "poweroff", "echo", "sysctl",
-                 "cd", "pwd", "mkdir", "grep", "head", "tail", "wc", "sort", "uniq", "seq"]
+                 "cd", "pwd", "mkdir", "grep", "head", "tail", "wc", "sort", "uniq", "seq",
+                 "true", "false"]
 
 UPTIME = re.compile(r"up (\d+)\.\d\d s \((\d+) ticks, (\d+) cycles\)")
 
@@ -1687,6 +1688,56 @@ def test_list(m):
                      typed)
     parse_uptime(m.command("uptime"), "uptime after the refused lines")
     heap_is_back(m, before, "the lists and the refused lines")
+
+
+@test("shell_and_or")
+def test_shell_and_or(m):
+    """`A && B` runs B only if A's status is 0, `A || B` only if it is
+    not, left to right as in sh; a pipeline's status is its last
+    command's; an error, an unknown command, a redirection that cannot be
+    opened and grep's no match are failures; a dangling && or || is
+    refused as a dangling | is, and & (no job control) is refused."""
+    before = settled_heap_usage(m)
+    for typed, want in [
+            ("echo a && echo b", ["a", "b"]),
+            ("false && echo x", []),
+            ("false || echo y", ["y"]),
+            ("true || echo z", []),
+            ("true && true && echo all", ["all"]),
+            ("false && echo x || echo y", ["y"]),
+            ("true || echo x && echo z", ["z"]),
+            ("false || false; echo after", ["after"]),
+            ("cat /nonexistent && echo no", ["cat: /nonexistent: No such file or directory"]),
+            ("cat /nonexistent || echo yes",
+             ["cat: /nonexistent: No such file or directory", "yes"]),
+            ("echo a | grep a && echo piped", ["a", "piped"]),
+            ("seq 3 | grep 4 || echo none", ["none"]),
+            ("cat /nonexistent | wc -l && echo last", ["cat: /nonexistent: No such file or directory",
+                                                       "0", "last"]),
+            ("frobnicate || echo unknown", ["unknown command: frobnicate (try help)", "unknown"]),
+            ("echo a > /nonexistent/f || echo refused",
+             ["shell: /nonexistent/f: No such file or directory", "refused"]),
+            ("sym || echo usage", ["sym: usage: sym NAME|ADDRESS", "usage"]),
+            ("echo '&&' \\|\\| \"a&b\"", ["&& || a&b"])]:
+        expect_lines(m, typed, want)
+    # selftest's status: 0 when every case passed.
+    out = m.command("selftest shell && echo all-passed", 60)
+    check(out[-1:] == ["all-passed"], "`selftest shell && echo all-passed`: %s" % show(out[-3:]))
+    # time's status is its command's; its real line goes to standard error.
+    out = m.command("time false || echo timed")
+    check(out[-1:] == ["timed"] and any(line.startswith("real") for line in out),
+          "`time false || echo timed`: %s" % show(out))
+    for typed, token in [("echo a &&", "&&"), ("&& echo a", "&&"), ("echo a ||", "||"),
+                         ("echo a && || b", "||"), ("echo a && ; b", ";")]:
+        expect_exact(m.command(typed), "shell: syntax error near unexpected token '%s'" % token,
+                     typed)
+    for typed in ["echo a & echo b", "echo a &"]:
+        expect_exact(m.command(typed), "shell: background jobs (&) are not supported", typed)
+    # A Ctrl-C ends the whole line: neither side of the || runs after it.
+    out = interrupt(m, "seq 1 100000000 || echo after", r"\d+\r?\n")
+    check(out[-1:] == ["^C"] and "after" not in out,
+          "Ctrl-C in `seq ... || echo after`: %s" % show(out[-3:]))
+    heap_is_back(m, before, "the && and || lines")
 
 
 @test("pipe")

@@ -4,7 +4,7 @@
  * The input is what a user might type on the serial console: every byte
  * goes through line_editor_feed(), as line_editor_read() would pass it.
  * Each finished line is parsed with cmdline_parse() the way shell_execute()
- * does it (quotes, backslashes, > and >>, | and ;), and every word of a
+ * does it (quotes, backslashes, > and >>, |, &&, || and ;), and every word of a
  * line with no quoting goes through parse_unsigned(), as the commands
  * that take numbers do. After each line the harness checks what must always
  * hold; a broken rule aborts, which libFuzzer reports as a crash.
@@ -182,38 +182,59 @@ static bool has_quoting(const char *line)
 
 static bool is_separator(char c)
 {
-	return c == '|' || c == ';';
+	return c == '|' || c == ';' || c == '&';
 }
 
-/* A line with no quoting, cut at its | and ; as sh cuts it: command k
- * is line[starts[k] .. ends[k]). Returns the number of commands, or -1
- * where sh refuses the line: a blank command before a separator (or
- * after a |, at the end). */
-static int cut_commands(const char *line, size_t *starts, size_t *ends, bool *pipes)
+/* The separator at s, after a command: its length, and into *next what
+ * it makes of the command; 0 for one that is refused even there (;;,
+ * and a lone &: no background jobs). */
+static size_t separator_token(const char *s, enum cmdline_next *next)
+{
+	if (s[0] != ';' && s[1] == s[0]) {
+		*next = s[0] == '&' ? CMDLINE_AND : CMDLINE_OR;
+		return 2;
+	}
+	*next = s[0] == '|' ? CMDLINE_PIPE : CMDLINE_END;
+	return s[0] == '|' || (s[0] == ';' && s[1] != ';');
+}
+
+/* A line with no quoting, cut at its separators as sh cuts it: command
+ * k is line[starts[k] .. ends[k]), and nexts[k] what follows it.
+ * Returns the number of commands, or -1 where sh (or ProbeOS, for a &)
+ * refuses the line: a blank command before a separator (or after a |,
+ * && or ||, at the end). */
+static int cut_commands(const char *line, size_t *starts, size_t *ends,
+			enum cmdline_next *nexts)
 {
 	int count = 0;
-	size_t start = 0, i;
+	size_t start = 0, i = 0, len;
 	bool blank = true;
 
-	for (i = 0;; i++) {
+	for (;;) {
 		if (line[i] && !is_separator(line[i])) {
 			blank = blank && is_word_space(line[i]);
+			i++;
 			continue;
 		}
 		if (blank) {
-			/* Blank before a separator, or after a | at the end;
-			 * blank after a ; at the end (or a blank line) is fine. */
-			if (line[i] || (count > 0 && pipes[count - 1]))
+			/* Blank before a separator, or after a |, && or || at
+			 * the end; blank after a ; at the end (or a blank line)
+			 * is fine. */
+			if (line[i] || (count > 0 && nexts[count - 1] != CMDLINE_END))
 				return -1;
 			return count;
 		}
 		starts[count] = start;
 		ends[count] = i;
-		pipes[count] = line[i] == '|';
+		nexts[count] = CMDLINE_END;
 		count++;
 		if (!line[i])
 			return count;
-		start = i + 1;
+		len = separator_token(line + i, &nexts[count - 1]);
+		if (!len)
+			return -1;
+		i += len;
+		start = i;
 		blank = true;
 	}
 }
@@ -240,20 +261,20 @@ static void check_plain_words(const char *text, size_t len, const struct cmdline
 	CHECK(k == cl->argc);
 }
 
-/* A line with no quoting parses to its commands, cut at | and ;, or is
- * refused where sh refuses it. */
+/* A line with no quoting parses to its commands, cut at its separators,
+ * or is refused where sh refuses it. */
 static void check_plain_line(const char *line, int err, const struct cmdline_list *list)
 {
 	static size_t starts[SHELL_MAX_COMMANDS + 1], ends[SHELL_MAX_COMMANDS + 1];
-	static bool pipes[SHELL_MAX_COMMANDS + 1];
-	int count = cut_commands(line, starts, ends, pipes);
+	static enum cmdline_next nexts[SHELL_MAX_COMMANDS + 1];
+	int count = cut_commands(line, starts, ends, nexts);
 
 	CHECK((count < 0) == (err != 0));
 	if (count < 0)
 		return;
 	CHECK(list->count == count);
 	for (int k = 0; k < count; k++) {
-		CHECK(list->cmds[k].pipe == pipes[k]);
+		CHECK(list->cmds[k].next == nexts[k]);
 		check_plain_words(line + starts[k], ends[k] - starts[k], &list->cmds[k]);
 	}
 }
@@ -276,6 +297,11 @@ static char *append_quoted(char *out, const char *word)
 	return out;
 }
 
+/* How check_round_trip writes each separator back. */
+static const char *const separator_text[] = {
+	[CMDLINE_END] = "; ", [CMDLINE_PIPE] = "| ", [CMDLINE_AND] = "&& ", [CMDLINE_OR] = "|| ",
+};
+
 /* Room for a parse of a line of len characters: exactly what cmdline.h
  * says such a line needs, so that a line that needs more is found. */
 static void give_room(struct cmdline_list *list, char *store, size_t len, char **words,
@@ -289,7 +315,7 @@ static void give_room(struct cmdline_list *list, char *store, size_t len, char *
 }
 
 /* Parsing is undone by quoting: each command's words and file, quoted,
- * with a | or ; after it, parse back to the same commands. */
+ * with its separator after it, parse back to the same commands. */
 static void check_round_trip(const struct cmdline_list *list)
 {
 	static char line[4 * SHELL_MAX_LINE + 16], store[sizeof(line)];
@@ -308,7 +334,7 @@ static void check_round_trip(const struct cmdline_list *list)
 			end = append_quoted(end, cl->redirect);
 		}
 		if (i + 1 < list->count)
-			end = stpcpy(end, cl->pipe ? "| " : "; ");
+			end = stpcpy(end, separator_text[cl->next]);
 	}
 	*end = '\0';
 	give_room(&again, store, (size_t)(end - line), words, cmds);
@@ -323,7 +349,7 @@ static void check_round_trip(const struct cmdline_list *list)
 		CHECK((back->redirect == NULL) == (cl->redirect == NULL));
 		CHECK(!cl->redirect || (strcmp(back->redirect, cl->redirect) == 0 &&
 					back->append == cl->append));
-		CHECK(back->pipe == cl->pipe);
+		CHECK(back->next == cl->next);
 	}
 }
 
@@ -347,13 +373,13 @@ static void check_parse(const char *line)
 		/* Every line that fits has room for its commands and
 		 * words: only its syntax can be refused. */
 		CHECK(err == -EINVAL && list.error != NULL);
-		CHECK(has_quoting(line) || strpbrk(line, "|;"));
+		CHECK(has_quoting(line) || strpbrk(line, "|;&"));
 		if (!has_quoting(line))
 			check_plain_line(line, err, &list);
 		return;
 	}
 	CHECK(list.error == NULL);
-	CHECK(list.count == 0 || !list.cmds[list.count - 1].pipe);
+	CHECK(list.count == 0 || list.cmds[list.count - 1].next == CMDLINE_END);
 	if (!has_quoting(line))
 		check_plain_line(line, err, &list);
 	check_round_trip(&list);

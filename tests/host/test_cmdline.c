@@ -1,6 +1,6 @@
 /* Host tests for the shell's command-line parser (kernel/shell/cmdline.c):
- * words, quotes, backslashes, redirections, pipes and lists, and every
- * refusal. */
+ * words, quotes, backslashes, redirections, pipes, && and ||, lists,
+ * and every refusal. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,9 +188,9 @@ static void test_store_too_small(void **state)
 }
 
 /* The words of command i of the last parse (NULL-ended), its file and
- * whether a | follows it. */
+ * the separator that follows it. */
 static void expect_command(const struct parsed *p, int i, const char *const *want,
-			   const char *redirect, bool pipe)
+			   const char *redirect, enum cmdline_next next)
 {
 	const struct cmdline *cmd = &p->cmds[i];
 	int n = 0;
@@ -204,7 +204,7 @@ static void expect_command(const struct parsed *p, int i, const char *const *wan
 		assert_string_equal(cmd->redirect, redirect);
 	else
 		assert_null(cmd->redirect);
-	assert_int_equal(cmd->pipe, pipe);
+	assert_int_equal(cmd->next, next);
 }
 
 static void test_pipeline(void **state)
@@ -215,9 +215,11 @@ static void test_pipeline(void **state)
 	(void)state;
 	assert_int_equal(p->err, 0);
 	assert_int_equal(p->list.count, 3);
-	expect_command(p, 0, (const char *const[]){ "cat", "/proc/kallsyms", NULL }, NULL, true);
-	expect_command(p, 1, (const char *const[]){ "grep", "-w", "vfs_read", NULL }, NULL, true);
-	expect_command(p, 2, (const char *const[]){ "wc", NULL }, NULL, false);
+	expect_command(p, 0, (const char *const[]){ "cat", "/proc/kallsyms", NULL }, NULL,
+		       CMDLINE_PIPE);
+	expect_command(p, 1, (const char *const[]){ "grep", "-w", "vfs_read", NULL }, NULL,
+		       CMDLINE_PIPE);
+	expect_command(p, 2, (const char *const[]){ "wc", NULL }, NULL, CMDLINE_END);
 }
 
 static void test_list_and_redirections(void **state)
@@ -227,18 +229,54 @@ static void test_list_and_redirections(void **state)
 	(void)state;
 	assert_int_equal(p->err, 0);
 	assert_int_equal(p->list.count, 3);
-	expect_command(p, 0, (const char *const[]){ "echo", "a", NULL }, "f", true);
-	expect_command(p, 1, (const char *const[]){ "wc", NULL }, NULL, false);
-	expect_command(p, 2, (const char *const[]){ "echo", "b", NULL }, "g", false);
+	expect_command(p, 0, (const char *const[]){ "echo", "a", NULL }, "f", CMDLINE_PIPE);
+	expect_command(p, 1, (const char *const[]){ "wc", NULL }, NULL, CMDLINE_END);
+	expect_command(p, 2, (const char *const[]){ "echo", "b", NULL }, "g", CMDLINE_END);
 	assert_true(p->cmds[2].append);
 	/* A redirection alone is a command, in a pipe too. */
 	p = parse(">x | wc");
 	assert_int_equal(p->list.count, 2);
-	expect_command(p, 0, (const char *const[]){ NULL }, "x", true);
+	expect_command(p, 0, (const char *const[]){ NULL }, "x", CMDLINE_PIPE);
 	/* ; alone at the end, as in sh. */
 	p = parse("uptime;");
 	assert_int_equal(p->list.count, 1);
-	expect_command(p, 0, (const char *const[]){ "uptime", NULL }, NULL, false);
+	expect_command(p, 0, (const char *const[]){ "uptime", NULL }, NULL, CMDLINE_END);
+}
+
+static void test_and_or(void **state)
+{
+	struct parsed *p = parse("false&&echo x||echo y");
+
+	(void)state;
+	assert_int_equal(p->err, 0);
+	assert_int_equal(p->list.count, 3);
+	expect_command(p, 0, (const char *const[]){ "false", NULL }, NULL, CMDLINE_AND);
+	expect_command(p, 1, (const char *const[]){ "echo", "x", NULL }, NULL, CMDLINE_OR);
+	expect_command(p, 2, (const char *const[]){ "echo", "y", NULL }, NULL, CMDLINE_END);
+	/* | inside, ; after: each command says what follows it. */
+	p = parse("a | b && c > f ; d");
+	assert_int_equal(p->err, 0);
+	assert_int_equal(p->list.count, 4);
+	expect_command(p, 0, (const char *const[]){ "a", NULL }, NULL, CMDLINE_PIPE);
+	expect_command(p, 1, (const char *const[]){ "b", NULL }, NULL, CMDLINE_AND);
+	expect_command(p, 2, (const char *const[]){ "c", NULL }, "f", CMDLINE_END);
+	expect_command(p, 3, (const char *const[]){ "d", NULL }, NULL, CMDLINE_END);
+	/* A ; after && or || is not the command it needs... */
+	expect_refused("a && ; b", -EINVAL, "syntax error near unexpected token ';'");
+	/* ...but one may end the line after a whole chain. */
+	p = parse("a || b;");
+	assert_int_equal(p->err, 0);
+	assert_int_equal(p->list.count, 2);
+	expect_command(p, 1, (const char *const[]){ "b", NULL }, NULL, CMDLINE_END);
+}
+
+static void test_quoted_and_or_are_words(void **state)
+{
+	struct parsed *p = parse("echo '&&' \\|\\| \"a||b\" x\\&y '&'");
+
+	(void)state;
+	expect_words(p, (const char *const[]){ "echo", "&&", "||", "a||b", "x&y", "&", NULL });
+	assert_int_equal(p->list.count, 1);
 }
 
 static void test_quotes_keep_separators(void **state)
@@ -261,7 +299,7 @@ static void test_syntax_errors(void **state)
 	expect_refused("echo a |", -EINVAL, pipe);
 	expect_refused("echo a | ", -EINVAL, pipe);
 	expect_refused("echo a | | wc", -EINVAL, pipe);
-	expect_refused("echo a || wc", -EINVAL, pipe);
+	expect_refused("echo a ||| wc", -EINVAL, pipe);
 	expect_refused("echo a |; wc", -EINVAL, semi);
 	expect_refused("; echo a", -EINVAL, semi);
 	expect_refused("echo a ; ; echo b", -EINVAL, semi);
@@ -272,6 +310,33 @@ static void test_syntax_errors(void **state)
 	expect_refused("echo a > ; b", -EINVAL, "> needs a file name");
 	expect_refused("a|b|c|d|e", -E2BIG, "too many commands");
 	expect_refused("echo 'a | b", -EINVAL, "missing closing '");
+}
+
+/* && and || are refused where | is, with their own names, as sh does;
+ * & alone is refused everywhere, for want of job control. */
+static void test_and_or_refusals(void **state)
+{
+	static const char and[] = "syntax error near unexpected token '&&'";
+	static const char or[] = "syntax error near unexpected token '||'";
+	static const char amp[] = "syntax error near unexpected token '&'";
+	static const char background[] = "background jobs (&) are not supported";
+
+	(void)state;
+	expect_refused("&& echo a", -EINVAL, and);
+	expect_refused("|| echo a", -EINVAL, or);
+	expect_refused("echo a &&", -EINVAL, and);
+	expect_refused("echo a || ", -EINVAL, or);
+	expect_refused("echo a && && b", -EINVAL, and);
+	expect_refused("echo a | || b", -EINVAL, or);
+	expect_refused("echo a || | b", -EINVAL, "syntax error near unexpected token '|'");
+	expect_refused("echo a ; && b", -EINVAL, and);
+	expect_refused("echo a &&& b", -EINVAL, amp);
+	expect_refused("& echo a", -EINVAL, amp);
+	expect_refused("echo a & echo b", -EINVAL, background);
+	expect_refused("echo a&", -EINVAL, background);
+	expect_refused("echo a & ", -EINVAL, background);
+	expect_refused("echo a &; b", -EINVAL, background);
+	expect_refused("a&&b&&c&&d&&e", -E2BIG, "too many commands");
 }
 
 /* The words and the NULL after each command fill words[] exactly. */
@@ -302,8 +367,11 @@ int main(void)
 		cmocka_unit_test(test_store_too_small),
 		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_list_and_redirections),
+		cmocka_unit_test(test_and_or),
+		cmocka_unit_test(test_quoted_and_or_are_words),
 		cmocka_unit_test(test_quotes_keep_separators),
 		cmocka_unit_test(test_syntax_errors),
+		cmocka_unit_test(test_and_or_refusals),
 		cmocka_unit_test(test_words_room_counts_the_nulls),
 	};
 

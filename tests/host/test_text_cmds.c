@@ -16,7 +16,9 @@
 #include "tests/host/rename.h"
 #include "tests/host/text_cmds_host.h"
 #include "kernel/shell/cmdline.h"
+#include "kernel/command.h"
 #include "kernel/shell/getopt.h"
+#include "lib/errno.h"
 #include "lib/format.h"
 #include "lib/string.h"
 
@@ -258,17 +260,60 @@ static void test_streamed(void **state)
 }
 
 /* After a Ctrl-C, the tools stop reading and printing: no count, no
- * total, as GNU's, which the signal ends. */
+ * total, as GNU's, which the signal ends; their status says so. */
 static void test_interrupted(void **state)
 {
+	static const char *const lines[] = { "seq 3", "grep -c .", "wc", "sort", "uniq",
+					     "head -n 1", "tail -n 1" };
+
 	(void)state;
 	text_cmds_interrupted = true;
-	assert_string_equal(run(NULL, "seq 3"), "");
-	assert_string_equal(run("a\nb\n", "grep -c ."), "");
-	assert_string_equal(run("a b\n", "wc"), "");
-	assert_string_equal(run("b\na\n", "sort"), "");
-	assert_string_equal(run("a\n", "uniq"), "");
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+		assert_string_equal(run("b\na\n", lines[i]), "");
+		assert_int_equal(text_cmds_status, -EINTR);
+	}
 	text_cmds_interrupted = false;
+}
+
+/* The status of each run (kernel/command.h): 0, the errno a tool said,
+ * or SHELL_FALSE for grep's no match, as GNU grep's 0, 2 and 1. */
+static void test_status(void **state)
+{
+	static const struct {
+		const char *input, *line;
+		int status;
+	} runs[] = {
+		{ "a\n", "grep a", 0 },
+		{ "a\n", "grep b", SHELL_FALSE },
+		{ "a\n", "grep -c b", SHELL_FALSE },
+		{ "a\n", "grep -v a", SHELL_FALSE },
+		{ NULL, "grep t /a /nope", -ENOENT },	/* an error wins over a match */
+		{ NULL, "grep x /etc", -EISDIR },
+		{ "a\n", "grep 'a\\('", -EINVAL },
+		{ "a\n", "grep", -EINVAL },
+		{ NULL, "head -n 1 /a", 0 },
+		{ NULL, "head -n 1 /nope /a", -ENOENT },
+		{ NULL, "tail -n x /a", -EINVAL },
+		{ NULL, "wc /a /nope", -ENOENT },
+		{ NULL, "sort /nope", -ENOENT },
+		{ NULL, "sort -x", -EINVAL },
+		{ NULL, "uniq /a", 0 },
+		{ NULL, "uniq /a /b", -EINVAL },
+		{ NULL, "seq 3", 0 },
+		{ NULL, "seq 1 0 3", -EINVAL },
+		{ NULL, "seq x", -EINVAL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		run(runs[i].input, runs[i].line);
+		if (text_cmds_status != runs[i].status)
+			fail_msg("`%s`: status %d, not %d", runs[i].line, text_cmds_status,
+				 runs[i].status);
+	}
+	/* Output that is refused stops a tool with the output's error. */
+	run(NULL, "seq 99999999999");
+	assert_int_equal(text_cmds_status, -EFBIG);
 }
 
 static void test_getopt(void **state)
@@ -324,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_standard_error),
 		cmocka_unit_test(test_streamed),
 		cmocka_unit_test(test_interrupted),
+		cmocka_unit_test(test_status),
 		cmocka_unit_test(test_getopt),
 	};
 

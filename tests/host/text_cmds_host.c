@@ -177,6 +177,8 @@ const struct shell_command *shell_find_command(const char *name)
 	return NULL;
 }
 
+int text_cmds_status;
+
 bool text_cmds_run(const char *input, size_t len, int argc, char **argv,
 		   const char **out)
 {
@@ -192,7 +194,7 @@ bool text_cmds_run(const char *input, size_t len, int argc, char **argv,
 	standard_input.text = input;
 	standard_input.len = len;
 	piped = input != NULL;
-	cmd->run(argc, argv);
+	text_cmds_status = cmd->run(argc, argv);
 	piped = false;
 	return true;
 }

@@ -40,9 +40,12 @@ const char *text_cmds_errors(void);
 /* What cmd_should_stop answers: a Ctrl-C came. */
 extern bool text_cmds_interrupted;
 
+/* The status the last run's tool returned (kernel/command.h). */
+extern int text_cmds_status;
+
 /* Run the tool named argv[0] (false if there is none) with the input
  * piped into it (NULL: no pipe); *output is then all it printed, a C
- * string, until the next run. */
+ * string, until the next run, and text_cmds_status its status. */
 bool text_cmds_run(const char *input, size_t len, int argc, char **argv,
 		   const char **output);
 

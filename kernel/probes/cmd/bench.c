@@ -637,9 +637,10 @@ static void bench_memory(void)
  * The registration rows: a pair with 0, 100, 1000 and 10,000 other
  * probes registered; the 10,000 are registered with one register_kprobes
  * call, timed, and the optimizer's work on them after it too. Then a
- * grace period, and the memory one probe takes.
+ * grace period, and the memory one probe takes. Returns 0, or -ENOMEM
+ * after saying so.
  */
-static void bench_register(void)
+static int bench_register(void)
 {
 	struct background bg = { 0 };
 	struct kprobe *store = kmalloc(BACKGROUND_MAX * sizeof(*store));
@@ -651,7 +652,7 @@ static void bench_register(void)
 		cmd_eprintf("bench: register+unregister no memory for the background probes\n");
 		kfree(store);
 		kfree(bg.probes);
-		return;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < BACKGROUND_MAX; i++)
 		bg.probes[i] = &store[i];
@@ -682,6 +683,7 @@ static void bench_register(void)
 	kfree(bg.probes);
 	cmd_printf("bench: grace period %lu cycles\n", (unsigned long)time_grace_period());
 	bench_memory();
+	return 0;
 }
 
 /* The cycle counter's rate, against the timer: cycles per tick. */
@@ -700,17 +702,20 @@ static uint64_t cycles_per_tick(void)
 
 /* Every hit row: each kind of probe on vfs_read, timed over calls
  * reads of BENCH_FILE. The rows switch the optimizer on and off; it is
- * left as the user had it. */
-static void bench_hits(unsigned long calls)
+ * left as the user had it. Returns 0, or the error of BENCH_FILE's
+ * open after saying it. (A row that fails says so on its own line, and
+ * the others are still measured: the bench as a whole is done.) */
+static int bench_hits(unsigned long calls)
 {
 	bool was_optimizing = kprobes_optimization_enabled();
 	uint64_t base;
 	struct file *f;
 	long step_off;
+	int err = vfs_open(BENCH_FILE, O_RDONLY, &f);
 
-	if (vfs_open(BENCH_FILE, O_RDONLY, &f) < 0) {
+	if (err < 0) {
 		cmd_eprintf("bench: cannot open %s\n", BENCH_FILE);
-		return;
+		return err;
 	}
 	cmd_printf("bench: calls %lu, cycles per tick %lu (tick = %u ms)\n", calls,
 		   (unsigned long)cycles_per_tick(), 1000 / TIMER_HZ);
@@ -750,6 +755,7 @@ static void bench_hits(unsigned long calls)
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
 	function_tracer_rows(f, calls, base);
 	vfs_close(f);
+	return 0;
 }
 
 /* ---- Scaling: several CPUs through the same probe at once ---- */
@@ -1019,35 +1025,35 @@ static void bench_interleaved(unsigned int ms)
 
 /* `bench register`, with the optimizer on as registration normally runs
  * (and as the user had it afterwards). */
-static void bench_registration(void)
+static int bench_registration(void)
 {
 	bool was_optimizing = kprobes_optimization_enabled();
+	int err;
 
 	kprobes_set_optimization(true);
-	bench_register();
+	err = bench_register();
 	kprobes_set_optimization(was_optimizing);
+	return err;
 }
 
 #define MAX_CALLS 10000000
 #define SCALE_MAX_MS 10000
 
-/* `bench [CALLS]`; false after printing why not. */
-static bool bench_hits_cmd(int argc, char **argv)
+/* `bench [CALLS]`; a negative errno after printing why not. */
+static int bench_hits_cmd(int argc, char **argv)
 {
 	uint64_t calls = DEFAULT_CALLS;
 	int err = argc == 2 ? shell_parse_number("bench", "calls", argv[1], 1, MAX_CALLS, &calls)
 			    : 0;
 
 	if (err == -EINVAL)
-		shell_usage("bench");
-	if (err)
-		return false;
-	bench_hits((unsigned long)calls);
-	return true;
+		return shell_usage("bench");
+	return err ? err : bench_hits((unsigned long)calls);
 }
 
-/* `bench scale [MS] [interleaved]`; false after printing why not. */
-static bool bench_scale_cmd(int argc, char **argv)
+/* `bench scale [MS] [interleaved]`; a negative errno after printing why
+ * not. */
+static int bench_scale_cmd(int argc, char **argv)
 {
 	bool interleaved = argc > 2 && strcmp(argv[argc - 1], "interleaved") == 0;
 	int numbers = argc - 2 - interleaved;	/* the words left for MS */
@@ -1056,35 +1062,35 @@ static bool bench_scale_cmd(int argc, char **argv)
 			       : 0;
 
 	if (numbers > 1 || err == -EINVAL)
-		shell_usage("bench");
-	if (numbers > 1 || err)
-		return false;
+		return shell_usage("bench");
+	if (err)
+		return err;
 	if (interleaved)
 		bench_interleaved((unsigned int)ms);
 	else
 		bench_scale((unsigned int)ms);
-	return true;
+	return 0;
 }
 
 /* bench [CALLS]: the hit rows. bench register: the registration rows,
  * which register 10,000 probes and take a minute or more under TCG.
  * bench scale [MS]: the scaling rows, MS milliseconds per run; with
  * interleaved, each row beside its reference on 1 and 2 CPUs. */
-static void cmd_bench(int argc, char **argv)
+static int cmd_bench(int argc, char **argv)
 {
-	bool done = false;
+	int err;
 
-	if (argc == 2 && strcmp(argv[1], "register") == 0) {
-		bench_registration();
-		done = true;
-	} else if (argc >= 2 && strcmp(argv[1], "scale") == 0)
-		done = bench_scale_cmd(argc, argv);
+	if (argc == 2 && strcmp(argv[1], "register") == 0)
+		err = bench_registration();
+	else if (argc >= 2 && strcmp(argv[1], "scale") == 0)
+		err = bench_scale_cmd(argc, argv);
 	else if (argc <= 2)
-		done = bench_hits_cmd(argc, argv);
+		err = bench_hits_cmd(argc, argv);
 	else
-		shell_usage("bench");
-	if (done)
+		err = shell_usage("bench");
+	if (!err)
 		cmd_printf("bench: done\n");
+	return err;
 }
 SHELL_COMMAND("bench", "[CALLS]\nregister\nscale [MS] [interleaved]",
 	      "measure a probe hit on vfs_read, registration, or scaling", cmd_bench);

@@ -226,8 +226,9 @@ static int parse_maxactive(const char *text, int *maxactive)
 }
 
 /* Parse the flags of "probe add" and the location word into sp, which
- * the caller zeroed; false after printing why not. */
-static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char **where)
+ * the caller zeroed. Returns 0, or the negative errno after printing
+ * why not. */
+static int parse_add(int argc, char **argv, struct shell_probe *sp, const char **where)
 {
 	bool ret = false, jump = false;
 	int maxactive = 0;
@@ -250,25 +251,25 @@ static bool parse_add(int argc, char **argv, struct shell_probe *sp, const char 
 		if (err == -EINVAL)
 			shell_usage("probe");
 		if (err)
-			return false;
+			return err;
 	}
 	if (ret && jump) {
 		cmd_eprintf("probe: -r and -j contradict each other: a probe is a kretprobe or a jprobe\n");
-		return false;
+		return -EINVAL;
 	}
 	if (sp->post && (ret || jump)) {
 		cmd_eprintf("probe: -a (a post-handler) is for kprobes only\n");
-		return false;
+		return -EINVAL;
 	}
 	if (maxactive && !ret) {
 		cmd_eprintf("probe: maxactive= is for kretprobes (-r) only\n");
-		return false;
+		return -EINVAL;
 	}
 	sp->kind = ret ? KPROBE_KIND_R : jump ? KPROBE_KIND_J : KPROBE_KIND_K;
 	if (ret)
 		sp->rp.maxactive = maxactive;
 	*where = argv[argc - 1];
-	return true;
+	return 0;
 }
 
 /* -a: count the runs of the post-handler (an atomic add, so that hits
@@ -280,15 +281,15 @@ static void action_kprobe_post(struct kprobe *p, struct pt_regs *regs, unsigned 
 	__atomic_fetch_add(&shell_probe_of(p)->post_runs, 1, __ATOMIC_RELAXED);
 }
 
-/* The location word of "probe add" as a symbol name and an offset;
- * false after printing why not. */
-static bool parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
+/* The location word of "probe add" as a symbol name and an offset.
+ * Returns 0, or the negative errno after printing why not. */
+static int parse_add_location(const char *where, char *name, size_t size, uint64_t *offset)
 {
 	int err = parse_location(where, name, size, offset);
 
 	if (err == -EINVAL)
 		report_bad_location(where);
-	return err == 0;
+	return err;
 }
 
 /* Give sp the built-in actions of its kind. */
@@ -332,29 +333,35 @@ static void keep_shell_probe(struct shell_probe *sp)
 	spin_unlock_irqrestore(&shell_probes_lock, flags);
 }
 
-static void probe_add(int argc, char **argv)
+static int probe_add(int argc, char **argv)
 {
 	struct shell_probe *sp = kzalloc(sizeof(*sp));
 	const char *where;
 	uint64_t offset;
 	char name[64];
+	int err;
 
 	if (!sp) {
 		cmd_eprintf("probe: out of memory\n");
-		return;
+		return -ENOMEM;
 	}
-	if (!parse_add(argc, argv, sp, &where) ||
-	    !parse_add_location(where, name, sizeof(name), &offset))
+	err = parse_add(argc, argv, sp, &where);
+	if (err)
+		goto fail;
+	err = parse_add_location(where, name, sizeof(name), &offset);
+	if (err)
 		goto fail;
 	set_actions(sp);
-	if (register_shell_probe(sp, name, offset) < 0)
+	err = register_shell_probe(sp, name, offset);
+	if (err)
 		goto fail;
 	keep_shell_probe(sp);
 	cmd_printf("probe %u: %c %s+0x%lx at 0x%016lx\n", sp->kp.id, probe_kind_letter(sp->kind),
 		   name, (unsigned long)offset, (unsigned long)sp->kp.addr);
-	return;
+	return 0;
 fail:
 	kfree(sp);
+	return err;
 }
 
 /* ---- targets: "7" or "vfs_read+0x4" ---- */
@@ -370,25 +377,26 @@ struct target {
 	struct symbol sym;
 };
 
-/* Parse TARGET into t; false after printing why it names nothing: a bad
- * location, an unknown symbol, or a number or offset out of range. */
-static bool parse_target(const char *text, struct target *t)
+/* Parse TARGET into t. Returns 0, or the negative errno after printing
+ * why it names nothing: a bad location, an unknown symbol, or a number
+ * or offset out of range. */
+static int parse_target(const char *text, struct target *t)
 {
 	int err = shell_parse_number("probe", "probe number", text, 0, UINT64_MAX, &t->number);
 
 	t->by_number = err == 0;
 	if (err != -EINVAL)
-		return err == 0;
+		return err;
 	err = parse_location(text, t->name, sizeof(t->name), &t->offset);
 	if (err == -EINVAL)
 		report_bad_location(text);
 	if (err)
-		return false;
+		return err;
 	if (sym_by_name(t->name, &t->sym) < 0) {
 		cmd_eprintf("probe: no symbol '%s'\n", t->name);
-		return false;
+		return -ENOENT;
 	}
-	return true;
+	return 0;
 }
 
 static bool target_matches(const struct target *t, const struct kprobe_info *info)
@@ -399,13 +407,16 @@ static bool target_matches(const struct target *t, const struct kprobe_info *inf
 }
 
 /* Why no probe matched: no probe can be past a function's end, which is
- * worth saying, as `probe add` does. */
-static void report_no_match(const char *text, const struct target *t)
+ * worth saying, as `probe add` does. Returns the errno said: -ERANGE
+ * then, as `probe add` returns, else -ENOENT. */
+static int report_no_match(const char *text, const struct target *t)
 {
-	if (!t->by_number && t->offset >= t->sym.size)
+	if (!t->by_number && t->offset >= t->sym.size) {
 		report_past_end(t->name, t->offset, t->sym.size);
-	else
-		cmd_eprintf("probe: no probe %s\n", text);
+		return -ERANGE;
+	}
+	cmd_eprintf("probe: no probe %s\n", text);
+	return -ENOENT;
 }
 
 /* Call fn(info, ctx) for each registered probe, in registration order,
@@ -453,22 +464,23 @@ static struct kprobe_info targets[MAX_TARGETS];
 
 /* Resolve TARGET into copies of the registered probes it names, whoever
  * registered them, into targets[], at most MAX_TARGETS (saying so if
- * more match); returns how many, or -1 after printing why there are
- * none. */
+ * more match); returns how many, or a negative errno after printing why
+ * there are none. */
 static int find_targets(const char *text)
 {
 	struct target t;
 	struct search s = { .t = &t, .found = targets };
+	int err = parse_target(text, &t);
 
-	if (!parse_target(text, &t))
-		return -1;
+	if (err)
+		return err;
 	for_each_probe(note_match, &s);
 	if (s.n == 0)
-		report_no_match(text, &t);
-	else if (s.matches > s.n)
+		return report_no_match(text, &t);
+	if (s.matches > s.n)
 		cmd_eprintf("probe: %d probes match %s; only the first %d are taken\n",
 			    s.matches, text, s.n);
-	return s.n ? s.n : -1;
+	return s.n;
 }
 
 /* The shell's probe numbered id, or NULL if the shell did not add it. */
@@ -498,7 +510,8 @@ static const char *owner_name(const struct kprobe_info *info, const struct shell
 }
 
 /* The shell's probe that info describes, or NULL after saying in one line
- * whose it is: the shell changes and frees only the probes it added. */
+ * whose it is: the shell changes and frees only the probes it added (a
+ * command that meets another's says -EPERM: it may not). */
 static struct shell_probe *own_probe(const struct kprobe_info *info)
 {
 	struct shell_probe *sp = shell_probe_by_id(info->id);
@@ -510,16 +523,18 @@ static struct shell_probe *own_probe(const struct kprobe_info *info)
 	return sp;
 }
 
-static void probe_del(const char *target)
+static int probe_del(const char *target)
 {
-	int n = find_targets(target);
+	int n = find_targets(target), refused = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct shell_probe *sp = own_probe(&targets[i]);
 		unsigned long flags;
 
-		if (!sp)
+		if (!sp) {
+			refused = -EPERM;
 			continue;
+		}
 		flags = spin_lock_irqsave(&shell_probes_lock);
 		list_del(&sp->node);
 		spin_unlock_irqrestore(&shell_probes_lock, flags);
@@ -527,6 +542,7 @@ static void probe_del(const char *target)
 		cmd_printf("probe %u: removed\n", sp->kp.id);
 		kfree(sp);
 	}
+	return n < 0 ? n : refused;
 }
 
 /* The probes of one kind on list, as the pointers the batch calls take
@@ -545,7 +561,7 @@ static int collect_kind(struct list_node *list, enum kprobe_kind kind, void **ou
 
 /* Remove every probe the shell added, with one batch call per kind, so
  * that all of them share three grace periods instead of one each. */
-static void probe_del_all(void)
+static int probe_del_all(void)
 {
 	LIST_HEAD(doomed);
 	struct shell_probe *sp, *tmp;
@@ -561,7 +577,7 @@ static void probe_del_all(void)
 	batch = kmalloc(MAX(n, 1) * sizeof(*batch));
 	if (!batch) {
 		cmd_eprintf("probe: out of memory\n");
-		return;
+		return -ENOMEM;
 	}
 	flags = spin_lock_irqsave(&shell_probes_lock);
 	list_for_each_entry_safe(sp, tmp, &shell_probes, node) {
@@ -578,23 +594,27 @@ static void probe_del_all(void)
 	list_for_each_entry_safe(sp, tmp, &doomed, node)
 		kfree(sp);
 	cmd_printf("probe: removed %d probes\n", n);
+	return 0;
 }
 
-static void probe_enable(const char *target, bool on)
+static int probe_enable(const char *target, bool on)
 {
-	int n = find_targets(target);
+	int n = find_targets(target), refused = 0;
 
 	for (int i = 0; i < n; i++) {
 		struct shell_probe *sp = own_probe(&targets[i]);
 
-		if (!sp)
+		if (!sp) {
+			refused = -EPERM;
 			continue;
+		}
 		if (on)
 			enable_kprobe(&sp->kp);
 		else
 			disable_kprobe(&sp->kp);
 		cmd_printf("probe %u: %s\n", sp->kp.id, on ? "enabled" : "disabled");
 	}
+	return n < 0 ? n : refused;
 }
 
 /* ---- list and show ---- */
@@ -611,7 +631,7 @@ static bool list_one(const struct kprobe_info *info, void *ctx)
 	return ++*listed < MAX_LISTED;
 }
 
-static void probe_list(void)
+static int probe_list(void)
 {
 	int listed = 0, total;
 
@@ -622,6 +642,7 @@ static void probe_list(void)
 		cmd_printf("no probes\n");
 	if (total > MAX_LISTED)
 		cmd_printf("(%d more not shown)\n", total - MAX_LISTED);
+	return 0;
 }
 
 static void print_bytes(const char *label, const uint8_t *bytes, size_t n)
@@ -679,8 +700,9 @@ static void print_gone(const struct kprobe_report *r, const char *place,
 	cmd_printf("\n");
 }
 
-/* Everything about the probe numbered id (its report), whoever owns it. */
-static void show_one(unsigned int id)
+/* Everything about the probe numbered id (its report), whoever owns it;
+ * -ENOENT if it is gone. */
+static int show_one(unsigned int id)
 {
 	static struct kprobe_report r;	/* off the shell's stack */
 	const struct kprobe_info *info = &r.info;
@@ -689,7 +711,7 @@ static void show_one(unsigned int id)
 
 	if (kprobe_report(id, &r) < 0) {
 		cmd_eprintf("probe: no probe %u\n", id);	/* removed meanwhile */
-		return;
+		return -ENOENT;
 	}
 	probe_format_place(info, place, sizeof(place));
 	probe_format_flags(info->flags, " ", flags, sizeof(flags));
@@ -700,7 +722,7 @@ static void show_one(unsigned int id)
 		/* Its code is freed: nothing there to show. */
 		print_gone(&r, place, sp);
 		print_counts(info);
-		return;
+		return 0;
 	}
 	print_point(&r);
 	print_counts(info);
@@ -709,16 +731,24 @@ static void show_one(unsigned int id)
 	if (info->kind == KPROBE_KIND_R)
 		cmd_printf("  instances %d in use, %d free (maxactive %d)\n", info->instances_in_use,
 			   info->maxactive - info->instances_in_use, info->maxactive);
+	return 0;
 }
 
-static void probe_show(const char *target)
+static int probe_show(const char *target)
 {
-	int n = find_targets(target);
+	int n = find_targets(target), status = 0;
 
-	for (int i = 0; i < n; i++)
-		show_one(targets[i].id);
+	for (int i = 0; i < n; i++) {
+		int err = show_one(targets[i].id);
+
+		if (err)
+			status = err;
+	}
+	return n < 0 ? n : status;
 }
 
+/* A probe listed and then removed before its turn is not an error of
+ * bare `probe show`, which shows what there is: show_one says it. */
 static bool show_listed(const struct kprobe_info *info, void *ctx)
 {
 	(void)ctx;
@@ -727,47 +757,56 @@ static bool show_listed(const struct kprobe_info *info, void *ctx)
 }
 
 /* Bare `probe show`: every registered probe, in registration order. */
-static void probe_show_all(void)
+static int probe_show_all(void)
 {
 	if (for_each_probe(show_listed, NULL) == 0)
 		cmd_printf("no probes\n");
+	return 0;
 }
 
-static void probe_optimize(bool on)
+static int probe_optimize(bool on)
 {
 	kprobes_set_optimization(on);
 	cmd_printf("probes: optimization %s\n", on ? "on" : "off");
+	return 0;
 }
 
-static void cmd_probe(int argc, char **argv)
+/* probe off|on: disarm or arm every probe at once. */
+static int probe_arm(bool on)
+{
+	if (on)
+		kprobes_global_arm();
+	else
+		kprobes_global_disarm();
+	cmd_printf("probes %s\n", on ? "armed" : "disarmed");
+	return 0;
+}
+
+static int cmd_probe(int argc, char **argv)
 {
 	const char *sub = argc > 1 ? argv[1] : "";
+	bool on = strcmp(sub, "on") == 0;
 
 	if (strcmp(sub, "add") == 0 && argc >= 3)
-		probe_add(argc, argv);
-	else if (strcmp(sub, "list") == 0 && argc == 2)
-		probe_list();
-	else if (strcmp(sub, "off") == 0 && argc == 2) {
-		kprobes_global_disarm();
-		cmd_printf("probes disarmed\n");
-	} else if (strcmp(sub, "on") == 0 && argc == 2) {
-		kprobes_global_arm();
-		cmd_printf("probes armed\n");
-	} else if ((strcmp(sub, "off") == 0 || strcmp(sub, "on") == 0) && argc == 3)
-		probe_enable(argv[2], strcmp(sub, "on") == 0);
-	else if (strcmp(sub, "optimize") == 0 && argc == 3 &&
-		 (strcmp(argv[2], "on") == 0 || strcmp(argv[2], "off") == 0))
-		probe_optimize(strcmp(argv[2], "on") == 0);
-	else if (strcmp(sub, "del") == 0 && argc == 3 && strcmp(argv[2], "all") == 0)
-		probe_del_all();
-	else if (strcmp(sub, "del") == 0 && argc == 3)
-		probe_del(argv[2]);
-	else if (strcmp(sub, "show") == 0 && argc == 3)
-		probe_show(argv[2]);
-	else if (strcmp(sub, "show") == 0 && argc == 2)
-		probe_show_all();
-	else
-		shell_usage(argv[0]);
+		return probe_add(argc, argv);
+	if (strcmp(sub, "list") == 0 && argc == 2)
+		return probe_list();
+	if ((on || strcmp(sub, "off") == 0) && argc == 2)
+		return probe_arm(on);
+	if ((on || strcmp(sub, "off") == 0) && argc == 3)
+		return probe_enable(argv[2], on);
+	if (strcmp(sub, "optimize") == 0 && argc == 3 &&
+	    (strcmp(argv[2], "on") == 0 || strcmp(argv[2], "off") == 0))
+		return probe_optimize(strcmp(argv[2], "on") == 0);
+	if (strcmp(sub, "del") == 0 && argc == 3 && strcmp(argv[2], "all") == 0)
+		return probe_del_all();
+	if (strcmp(sub, "del") == 0 && argc == 3)
+		return probe_del(argv[2]);
+	if (strcmp(sub, "show") == 0 && argc == 3)
+		return probe_show(argv[2]);
+	if (strcmp(sub, "show") == 0 && argc == 2)
+		return probe_show_all();
+	return shell_usage(argv[0]);
 }
 SHELL_COMMAND("probe",
 	      "add [-r [maxactive=N] | -j | -a] [-p] SYMBOL[+OFFSET]\nlist\non|off [TARGET]\n"

@@ -12,18 +12,20 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-static void cmd_trace(int argc, char **argv)
+static int cmd_trace(int argc, char **argv)
 {
 	if (argc == 1) {
 		int err = trace_print();
 
 		if (err)
 			cmd_eprintf("trace: %s\n", strerror(err));
-	} else if (argc == 2 && strcmp(argv[1], "clear") == 0) {
+		return err;
+	}
+	if (argc == 2 && strcmp(argv[1], "clear") == 0) {
 		trace_clear();
 		cmd_printf("trace: cleared\n");
-	} else {
-		shell_usage(argv[0]);
+		return 0;
 	}
+	return shell_usage(argv[0]);
 }
 SHELL_COMMAND("trace", "[clear]", "show (or clear) what the probes recorded", cmd_trace);
