@@ -1,6 +1,7 @@
 /*
  * /sys/kernel/tracing/set_ftrace_filter and set_ftrace_notrace: which
- * functions the function tracer traces, in Linux's way (docs/ftrace.md).
+ * functions the function tracer traces, in Linux's way (docs/ftrace.md);
+ * and stack_trace_filter, which the stack tracer measures, the same way.
  *
  * Each file holds a set of functions. The tracer traces those of
  * set_ftrace_filter (every function while it is empty) that are not in
@@ -39,6 +40,7 @@
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/trace/sorted_set.h"
 #include "kernel/trace/trace_functions.h"
+#include "kernel/trace/trace_stack.h"
 #include "kernel/trace/tracefs_words.h"
 #include "lib/err.h"
 #include "lib/errno.h"
@@ -54,13 +56,15 @@ struct kept_word {
 
 struct filter_file {
 	const char *name;
-	bool exclude;			/* set_ftrace_notrace: ops->exclude */
+	struct ftrace_ops *ops;		/* whose set it is */
+	bool exclude;			/* ops->exclude, not ops->filter */
 	struct list_node kept;		/* struct kept_word, under filter_mutex */
 };
 
 static struct filter_file files[] = {
-	{ .name = "set_ftrace_filter" },
-	{ .name = "set_ftrace_notrace", .exclude = true },
+	{ .name = "set_ftrace_filter", .ops = &function_trace_ops },
+	{ .name = "set_ftrace_notrace", .ops = &function_trace_ops, .exclude = true },
+	{ .name = "stack_trace_filter", .ops = &stack_trace_ops },
 };
 
 /* Held by every change of a set or of the kept words, and by a read. */
@@ -68,7 +72,7 @@ static struct mutex filter_mutex = MUTEX_INIT(filter_mutex, "ftrace filter");
 
 static struct ftrace_site_set *current_set(const struct filter_file *f)
 {
-	return f->exclude ? function_trace_ops.exclude : function_trace_ops.filter;
+	return f->exclude ? f->ops->exclude : f->ops->filter;
 }
 
 /* s as the set an ops holds (empty_is_all: NULL when s is empty), or
@@ -269,9 +273,9 @@ static void commit(struct filter_file *f, struct sorted_set *ips, struct list_no
 		list_add_tail(&k->node, &f->kept);
 	}
 	if (f->exclude)
-		ftrace_set_notrace(&function_trace_ops, set);
+		ftrace_set_notrace(f->ops, set);
 	else
-		ftrace_set_filter(&function_trace_ops, set);
+		ftrace_set_filter(f->ops, set);
 }
 
 static int filter_show(struct seq_file *m, void *v)
@@ -402,9 +406,9 @@ static void module_goes(struct filter_file *f, const struct ftrace_sites *t)
 		return;
 	}
 	if (f->exclude)
-		ftrace_set_notrace(&function_trace_ops, smaller);
+		ftrace_set_notrace(f->ops, smaller);
 	else
-		ftrace_set_filter(&function_trace_ops, smaller);
+		ftrace_set_filter(f->ops, smaller);
 }
 
 static void filter_module_notify(struct module_notifier *nb, enum module_state state,

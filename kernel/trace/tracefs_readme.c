@@ -33,7 +33,11 @@ static const char readme[] =
 	"  set_ftrace_pid\t- the threads it traces, by id (all, when empty: 'no pid')\n"
 	"  \t\t\t  echo ID... to set, >> to add; echo > set_ftrace_pid for all\n"
 	"  set_ftrace_notrace_pid - the threads it never traces, written as set_ftrace_pid\n"
-	"  per_cpu/cpuN/\t\t- CPU N's own trace and trace_pipe, and stats: its counts\n";
+	"  per_cpu/cpuN/\t\t- CPU N's own trace and trace_pipe, and stats: its counts\n"
+	"  stack_max_size\t- the deepest stack the stack tracer saw, in bytes (echo 0 to start over)\n"
+	"  stack_trace\t\t- the chain of calls that reached it, a frame a line with its size\n"
+	"  stack_trace_filter\t- the functions the stack tracer measures, written as set_ftrace_filter\n"
+	"  \t\t\t  (echo 1 > /proc/sys/kernel/stack_tracer_enabled turns it on)\n";
 
 static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
