@@ -13,6 +13,7 @@
 #include "kernel/backtrace.h"
 #include "kernel/sched.h"
 #include "kernel/mutex.h"
+#include "kernel/nokprobe.h"
 #include "kernel/spinlock.h"
 #include "kernel/trace/trace_stack.h"
 #include "kernel/arch.h"
@@ -40,12 +41,14 @@ static uintptr_t notrace find_word(uintptr_t from, uintptr_t top, uintptr_t valu
 			return at;
 	return 0;
 }
+NOKPROBE_SYMBOL(find_word);
 
 static void notrace add_frame(uintptr_t addr, size_t depth)
 {
 	if (frame_count < STACK_TRACE_MAX)
 		frames[frame_count++] = (struct stack_trace_frame){ .addr = addr, .depth = depth };
 }
+NOKPROBE_SYMBOL(add_frame);
 
 /* The chain of the call at ip, whose entry's registers are regs, into
  * frames: the function itself, the caller it returns into (which no
@@ -77,10 +80,12 @@ static void notrace record(uintptr_t ip, const struct pt_regs *regs, uintptr_t t
 		frames[i].size = frames[i].depth - (i + 1 < frame_count ? frames[i + 1].depth : 0);
 	max_size = max_seen = frames[0].depth;
 }
+NOKPROBE_SYMBOL(record);
 
 /* The stack's depth is the traced function's at its entry (the
  * registers the site's trampoline saved), so the tracer's own frames
- * never count. */
+ * never count. Never probed, nor what it calls with max_lock held: a
+ * probe's handler reaching a site here would come back for the lock. */
 static void notrace stack_trace_call(uintptr_t ip, uintptr_t parent_ip, struct ftrace_ops *ops,
 				     struct pt_regs *regs)
 {
@@ -99,6 +104,7 @@ static void notrace stack_trace_call(uintptr_t ip, uintptr_t parent_ip, struct f
 		record(ip, regs, top);
 	spin_unlock_irqrestore(&max_lock, flags);
 }
+NOKPROBE_SYMBOL(stack_trace_call);
 
 /* Its registers, for the stack pointer at the traced function's entry.
  * No FTRACE_OPS_RECURSION: the walk calls functions with call sites,

@@ -65,6 +65,7 @@ HIT_PATH_FUNCTIONS = {
     "kernel/trace/ftrace_sites.c": ["ftrace_site_at"],
     "kernel/trace/trace_functions.c": ["function_trace_call", "function_trace_pid_call"],
     "kernel/trace/ftrace_pid.c": ["ftrace_pid_traced"],
+    "kernel/trace/trace_stack.c": ["stack_trace_call", "record", "add_frame", "find_word"],
     "kernel/trace/trace.c": ["trace_begin", "trace_end", "trace_write"],
     "kernel/trace/trace_comm.c": ["trace_comm_store", "trace_comm_find"],
     "kernel/trace/ring_buffer.c": ["ring_buffer_reserve", "ring_buffer_write"],
