@@ -33,18 +33,26 @@ static int remember_arg(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 static int remember_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	if (nseen < MAX_SEEN) {
-		seen_ret[nseen] = (long)regs_return_value(regs);
-		seen_arg[nseen] = *(long *)ri->data;
-		nseen++;
-	}
+	(void)ri;
+	if (nseen < MAX_SEEN)
+		seen_ret[nseen++] = (long)regs_return_value(regs);
 	return 0;
+}
+
+/* For a kretprobe whose data (data_size) remember_arg filled at entry:
+ * without it, ri->data is past the instance. */
+static int remember_return_and_arg(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	if (nseen < MAX_SEEN)
+		seen_arg[nseen] = *(long *)ri->data;
+	return remember_return(ri, regs);
 }
 
 static void handler_sees_return_value_and_data(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "krt_square", .handler = remember_return,
-				.entry_handler = remember_arg, .data_size = sizeof(long) };
+	struct kretprobe rp = { .kp.symbol_name = "krt_square",
+				.handler = remember_return_and_arg, .entry_handler = remember_arg,
+				.data_size = sizeof(long) };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
@@ -84,8 +92,9 @@ static void entry_handler_can_skip_a_call(void)
 
 static void recursion_reports_every_return_in_order(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return,
-				.entry_handler = remember_arg, .data_size = sizeof(long) };
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to",
+				.handler = remember_return_and_arg, .entry_handler = remember_arg,
+				.data_size = sizeof(long) };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
@@ -102,9 +111,9 @@ static void recursion_reports_every_return_in_order(void)
 
 static void maxactive_exhaustion_is_counted(void)
 {
-	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to", .handler = remember_return,
-				.entry_handler = remember_arg, .data_size = sizeof(long),
-				.maxactive = 2 };
+	struct kretprobe rp = { .kp.symbol_name = "probe_test_sum_to",
+				.handler = remember_return_and_arg, .entry_handler = remember_arg,
+				.data_size = sizeof(long), .maxactive = 2 };
 
 	reset_seen();
 	EXPECT_EQ(register_kretprobe(&rp), 0);
