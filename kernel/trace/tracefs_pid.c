@@ -29,13 +29,16 @@
 #include "lib/errno.h"
 #include "lib/string.h"
 
-static const char *const file_names[FTRACE_PID_LISTS] = {
-	[FTRACE_PIDS] = "set_ftrace_pid",
-	[FTRACE_NO_PIDS] = "set_ftrace_notrace_pid",
+/* Each file and its list; its inode data is its entry here. */
+struct pid_file {
+	const char *name;
+	enum ftrace_pid_list which;
 };
 
-/* The list of each file, so that its inode data can name it. */
-static enum ftrace_pid_list which_list[FTRACE_PID_LISTS] = { FTRACE_PIDS, FTRACE_NO_PIDS };
+static struct pid_file files[] = {
+	{ .name = "set_ftrace_pid", .which = FTRACE_PIDS },
+	{ .name = "set_ftrace_notrace_pid", .which = FTRACE_NO_PIDS },
+};
 
 /* Held by every change of a list and by a read. */
 static struct mutex pid_mutex = MUTEX_INIT(pid_mutex, "ftrace pids");
@@ -49,12 +52,12 @@ struct edit {
 
 static int pid_show(struct seq_file *m, void *v)
 {
-	const enum ftrace_pid_list *which = m->private;
+	const struct pid_file *f = m->private;
 	const struct ftrace_pid_set *set;
 
 	(void)v;
 	mutex_lock(&pid_mutex);
-	set = ftrace_pid_get(*which);
+	set = ftrace_pid_get(f->which);
 	if (!set)
 		seq_puts(m, "no pid\n");
 	for (size_t i = 0; set && i < set->count; i++)
@@ -107,7 +110,7 @@ static void free_edit(struct edit *e)
 
 static int pid_open(struct inode *inode, struct file *file)
 {
-	const enum ftrace_pid_list *which = inode->i_private;
+	const struct pid_file *f = inode->i_private;
 	struct edit *e;
 	int err = 0;
 
@@ -116,7 +119,7 @@ static int pid_open(struct inode *inode, struct file *file)
 	e = kzalloc(sizeof(*e));
 	if (!e)
 		return -ENOMEM;
-	e->which = *which;
+	e->which = f->which;
 	if (!(file->flags & O_TRUNC)) {
 		mutex_lock(&pid_mutex);
 		err = copy_list(e);
@@ -162,9 +165,9 @@ static const struct file_operations pid_fops = {
 
 static int tracefs_pid_init(void)
 {
-	for (size_t i = 0; i < FTRACE_PID_LISTS; i++) {
-		int err = PTR_ERR_OR_ZERO(tracefs_create_file(file_names[i], 0644, NULL,
-							       &which_list[i], &pid_fops));
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		int err = PTR_ERR_OR_ZERO(tracefs_create_file(files[i].name, 0644, NULL,
+							       &files[i], &pid_fops));
 
 		if (err)
 			return err;
