@@ -31,8 +31,9 @@ int set_page_entry(uintptr_t va, uint64_t entry);
 /* Remove the mapping of one page and flush it from every CPU's TLB. */
 void unmap_page(uintptr_t va);
 /* Remove the mapping of va, forgetting it on this CPU only: for an
- * address no other CPU ever reaches through (text_poke's window, which
- * whoever maps it next flushes first, in map_page). */
+ * address no other CPU ever reaches through, mapped, used and unmapped
+ * on one CPU, the thread kept there (text_poke's window, which whoever
+ * maps it next flushes first, in map_page). */
 void unmap_private_page(uintptr_t va);
 /* Translate a mapped kernel address. Returns 0 or -EFAULT. */
 int virt_to_phys(uintptr_t va, uint64_t *pa);

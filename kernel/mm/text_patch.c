@@ -8,7 +8,14 @@
  * duration of one page's copy; only text_poke uses it, under text_mutex.
  * The window needs no TLB shootdown when it is unmapped
  * (unmap_private_page): no other CPU ever writes through it, and the
- * next CPU to map it flushes its own stale entry in map_page.
+ * next CPU to map it flushes its own stale entry in map_page. That holds
+ * only while one CPU maps, writes and unmaps, so the thread is kept on
+ * its CPU meanwhile (preempt_disable). Moved to another CPU halfway
+ * through a copy, it would unmap there, and the first CPU would keep its
+ * entry for the window, to the page it mapped: its next copy, meant for
+ * another page, would go into that one (seen as two bytes of a NOP's
+ * tail written into a function far from the site, which later jumped
+ * into the middle of an instruction).
  *
  * Other CPUs. After the bytes are written and made visible to
  * instruction fetch at their executing address (arch_sync_icache), every
@@ -55,6 +62,7 @@
 #include "kernel/nokprobe.h"
 #include "kernel/mm/paging.h"
 #include "kernel/mutex.h"
+#include "kernel/sched.h"
 #include "kernel/smp_call.h"
 #include "lib/errno.h"
 #include <asm/layout.h>
@@ -90,10 +98,14 @@ static int __kprobes poke_page(uintptr_t addr, const uint8_t *src, size_t len)
 
 	if (virt_to_phys(addr, &pa) < 0)
 		return -EFAULT;
-	if (map_page(TEXT_POKE_ADDR, ALIGN_DOWN(pa, PAGE_SIZE), PROT_READ | PROT_WRITE) < 0)
+	preempt_disable();	/* one CPU's TLB entry for the window: see above */
+	if (map_page(TEXT_POKE_ADDR, ALIGN_DOWN(pa, PAGE_SIZE), PROT_READ | PROT_WRITE) < 0) {
+		preempt_enable();
 		return -EFAULT;
+	}
 	copy_code_bytes((uint8_t *)(TEXT_POKE_ADDR + (addr & (PAGE_SIZE - 1))), src, len);
 	unmap_private_page(TEXT_POKE_ADDR);
+	preempt_enable();
 	return 0;
 }
 
