@@ -7,9 +7,13 @@
 #include "kernel/mm/nofault.h"
 #include "kernel/mm/paging.h"
 #include "kernel/mm/percpu_alloc.h"
+#include "kernel/arch.h"
+#include "kernel/cpu.h"
 #include "kernel/percpu.h"
 #include "kernel/rcu.h"
+#include "kernel/sched.h"
 #include "kernel/selftest.h"
+#include "kernel/time.h"
 #include "kernel/mm/text_patch.h"
 #include "lib/errno.h"
 #include "lib/string.h"
@@ -171,6 +175,65 @@ static void text_poke_writes_again_at_sync(void)
 	EXPECT_EQ(text_poke_refreshed(), before + sizeof(changed) + 1);
 	EXPECT_EQ(memcmp(code, orig, sizeof(orig)), 0);
 	EXPECT_EQ(wx_patch_target(4), 13);
+}
+
+/* Busy threads, one more than the CPUs, so that the timer always finds
+ * one ready and the poking thread goes back in the run queue, to resume
+ * on whichever CPU is free next. */
+static volatile bool churn_stop;
+static int churning;
+
+static void churn(void *unused)
+{
+	(void)unused;
+	while (!churn_stop)
+		arch_cpu_relax();
+	__atomic_sub_fetch(&churning, 1, __ATOMIC_RELAXED);
+}
+
+static bool page_holds(const uint8_t *page, uint8_t value)
+{
+	for (size_t i = 0; i < PAGE_SIZE; i++)
+		if (page[i] != value)
+			return false;
+	return true;
+}
+
+/* For two seconds, whole pages poked in turn into two pages while the
+ * poking thread is moved between CPUs: a page's copy is most of a poke,
+ * so the timer often stops one halfway. Neither page ever holds the
+ * other's bytes. (When the patcher could move halfway through a copy, a
+ * CPU kept its window to the page it had mapped, and a later copy went
+ * there: this found it in one run of five or so, on x86_64; aarch64's
+ * flush of the window reaches every CPU.) */
+static void text_poke_moves_with_its_thread(void)
+{
+	static uint8_t fill[PAGE_SIZE];
+	uint8_t *pages[2] = { execmem_alloc_page(), execmem_alloc_page() };
+	int threads = (int)cpu_count() + 1, bad = 0;
+	ktime_t end = ktime_get() + 2 * NSEC_PER_SEC;
+
+	EXPECT(pages[0] && pages[1]);
+	churn_stop = false;
+	churning = threads;
+	for (int i = 0; i < threads; i++)
+		if (thread_create("st-churn", churn, NULL) < 0)
+			__atomic_sub_fetch(&churning, 1, __ATOMIC_RELAXED);
+	for (int round = 1; pages[0] && pages[1] && ktime_get() < end && !bad; round++) {
+		for (int p = 0; p < 2; p++) {
+			memset(fill, 2 * round + p, sizeof(fill));
+			EXPECT_EQ(text_poke(pages[p], fill, sizeof(fill)), 0);
+		}
+		bad = !page_holds(pages[0], (uint8_t)(2 * round)) ||
+		      !page_holds(pages[1], (uint8_t)(2 * round + 1));
+	}
+	EXPECT_EQ(bad, 0);
+	churn_stop = true;
+	while (__atomic_load_n(&churning, __ATOMIC_RELAXED))
+		thread_sleep(1);
+	for (int p = 0; p < 2; p++)
+		if (pages[p])
+			execmem_free_page(pages[p]);
 }
 
 static void execmem_is_read_only_executable(void)
@@ -362,6 +425,7 @@ static const struct selftest_case mm_cases[] = {
 	SELFTEST_CASE(nofault_read_recovers),
 	SELFTEST_CASE(wx_text_poke_changes_code),
 	SELFTEST_CASE(text_poke_writes_again_at_sync),
+	SELFTEST_CASE(text_poke_moves_with_its_thread),
 	SELFTEST_CASE(execmem_is_read_only_executable),
 	SELFTEST_CASE(insn_slots_alloc_and_free),
 	SELFTEST_CASE(insn_slots_keep_one_empty_page),
