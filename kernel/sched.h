@@ -164,6 +164,25 @@ struct thread_clone_hook {
 #define THREAD_CLONE_HOOK(fn)                                                  \
 	static const struct thread_clone_hook thread_clone_hook_##fn          \
 		__used __section(".thread_clone_hooks") __aligned(8) = { .run = fn }
+/*
+ * The lowest word of every created thread's stack holds STACK_END_MAGIC.
+ * The guard page below the stack (kernel/mm/stack.h) catches an overflow
+ * the moment it happens; this word is the second line of defence, for
+ * what writes there without running the stack pointer into the guard (a
+ * stray pointer, an array indexed past its end). The scheduler checks
+ * the word each time a thread gives up the CPU, so the damage is named
+ * at the thread's next switch rather than surfacing later unexplained;
+ * the stack tracer checks it at each deeper stack it finds.
+ */
+#define STACK_END_MAGIC 0x57ac6e9dc0ffee57ULL
+
+/* Whether t's stack still holds its end mark (the boot thread's stack,
+ * in .bss, has none, and counts as intact). */
+static inline bool thread_stack_end_intact(const struct thread *t)
+{
+	return !t->stack || *(const uint64_t *)t->stack == STACK_END_MAGIC;
+}
+
 /* The thread running on this CPU: safe to call with preemption on (see
  * asm/current.h). */
 static inline struct thread *current_thread(void)

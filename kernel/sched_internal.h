@@ -21,21 +21,10 @@ void thread_free(struct thread *t);
  * caller lists it in all_threads. */
 struct thread *thread_adopt_boot(const char *name);
 
-/*
- * The lowest word of every created thread's stack holds STACK_END_MAGIC.
- * The guard page below the stack (kernel/mm/stack.h) catches an overflow
- * the moment it happens; this word is the second line of defence, for
- * what writes there without running the stack pointer into the guard (a
- * stray pointer, an array indexed past its end). The scheduler checks
- * the word each time a thread gives up the CPU, so the damage is named
- * at the thread's next switch rather than surfacing later unexplained.
- */
-#define STACK_END_MAGIC 0x57ac6e9dc0ffee57ULL
-
+/* Every switch away checks the thread's end mark (sched.h). */
 static inline void thread_check_stack(const struct thread *t)
 {
-	/* The boot thread's stack is in .bss and carries no mark. */
-	if (t->stack && unlikely(*(const uint64_t *)t->stack != STACK_END_MAGIC))
+	if (unlikely(!thread_stack_end_intact(t)))
 		panic("sched: thread %s ran past the end of its %zu-byte stack", t->name,
 		      t->stack_size);
 }

@@ -55,7 +55,7 @@ QEMU_9P_FLAGS := -virtfs local,path=%,mount_tag=host,security_model=none
 # QEMU_CRASH_FLAGS boots the ISO of kind % (tests/boot/crash_tests.py).
 CRASH_IMAGES := $(patsubst %,$(BUILD)/crash-%.iso,trap text-write breakpoint \
 	double-fault kretprobe-bug jprobe-return sleep-in-handler stack-overflow stack-end-mark \
-	lock-recursion module-fault)
+	stack-tracer-end-mark lock-recursion module-fault)
 QEMU_CRASH_FLAGS = $(subst $(IMAGE),$(BUILD)/crash-%.iso,$(QEMU_FLAGS))
 
 # `poweroff` leaves QEMU through isa-debug-exit, whose exit status is

@@ -9,11 +9,13 @@
  * difference from the next frame's; so the sizes add up to the first
  * frame's depth, which is stack_max_size. A call on a stack that is not
  * its thread's (an interrupt's, where the architecture has one) is not
- * measured. */
+ * measured. A deeper stack whose end mark (sched.h) is gone stops the
+ * kernel. */
 #include "kernel/backtrace.h"
 #include "kernel/sched.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
+#include "kernel/panic.h"
 #include "kernel/spinlock.h"
 #include "kernel/trace/trace_stack.h"
 #include "kernel/arch.h"
@@ -82,6 +84,16 @@ static void notrace record(uintptr_t ip, const struct pt_regs *regs, uintptr_t t
 }
 NOKPROBE_SYMBOL(record);
 
+/* A deeper stack than any before, and the word at the stack's end was
+ * overwritten: stop here, where the deepest chain is the panic's call
+ * trace, rather than at the thread's next switch, as the scheduler would. */
+static __noreturn __noinline void notrace end_mark_gone(const struct thread *t)
+{
+	panic("stack tracer: thread %s ran past the end of its %zu-byte stack (%zu bytes deep)",
+	      t->name, t->stack_size, max_size);
+}
+NOKPROBE_SYMBOL(end_mark_gone);
+
 /* The stack's depth is the traced function's at its entry (the
  * registers the site's trampoline saved), so the tracer's own frames
  * never count. Never probed, nor what it calls with max_lock held: a
@@ -100,8 +112,11 @@ static void notrace stack_trace_call(uintptr_t ip, uintptr_t parent_ip, struct f
 	if (top - sp <= __atomic_load_n(&max_seen, __ATOMIC_RELAXED))
 		return;
 	flags = spin_lock_irqsave(&max_lock);
-	if (top - sp > max_seen)	/* no other CPU went deeper meanwhile */
+	if (top - sp > max_seen) {	/* no other CPU went deeper meanwhile */
 		record(ip, regs, top);
+		if (unlikely(!thread_stack_end_intact(self)))
+			end_mark_gone(self);
+	}
 	spin_unlock_irqrestore(&max_lock, flags);
 }
 NOKPROBE_SYMBOL(stack_trace_call);

@@ -5,7 +5,8 @@
  * stack_trace_filter) measures how deep the thread's stack is at the
  * function's entry; the deepest seen is stack_max_size, and the chain of
  * calls that reached it is stack_trace, each frame with the bytes it
- * takes, in Linux's table. */
+ * takes, in Linux's table. A deeper stack whose end mark is gone
+ * (thread_stack_end_intact) stops the kernel, naming the thread. */
 #ifndef KERNEL_TRACE_TRACE_STACK_H
 #define KERNEL_TRACE_TRACE_STACK_H
 

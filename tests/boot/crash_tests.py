@@ -33,6 +33,8 @@ END = "--- end of panic: the kernel is halted ---"
 OVERFLOW = "kernel stack overflow in thread overflow on CPU "
 # The scheduler found the stack's end mark gone (the second line of defence).
 END_MARK = "sched: thread stack-end ran past the end of its 16384-byte stack"
+# The stack tracer found it first, at a deeper call (kernel/trace/crash_kinds.c).
+TRACER_END_MARK = "stack tracer: thread stack-end ran past the end of its 16384-byte stack"
 # The lock, and the function that took it first (the same one).
 RECURSION = ("spinlock: CPU 0 takes 'crash test' again; it already holds it "
              "(taken at crash_by_lock_recursion+0x")
@@ -50,6 +52,7 @@ KINDS = {
     "sleep-in-handler": ("sched: thread idle would sleep inside a handler run at trap time", None),
     "stack-overflow": (OVERFLOW, "crash_recurse"),
     "stack-end-mark": (END_MARK, None),
+    "stack-tracer-end-mark": (TRACER_END_MARK, None),
     "lock-recursion": (RECURSION, None),
     "module-fault": (UNMAPPED, "mod_crash_write"),
 }
@@ -74,12 +77,14 @@ PANIC_CALLERS = {
     "jprobe-return": "jprobe_return",
     "sleep-in-handler": "sleeping_handler",
     "stack-end-mark": "schedule_locked",
+    "stack-tracer-end-mark": "end_mark_gone",
     "lock-recursion": "crash_by_lock_recursion",
 }
 
 # The function every trace must reach: the crash's caller chain from
 # kmain, except in a thread of its own whose recursion fills the trace.
-REACHES = {"stack-overflow": "crash_recurse", "stack-end-mark": "end_mark_thread"}
+REACHES = {"stack-overflow": "crash_recurse", "stack-end-mark": "end_mark_thread",
+           "stack-tracer-end-mark": "end_mark_then_deeper_call"}
 
 # Names may carry the suffixes of GCC's split or specialized copies
 # (crash_test_from_cmdline.cold), and code in a module its name.
