@@ -5,8 +5,7 @@
  *   crash=stack-tracer-end-mark  a thread overwrites the end mark of its
  *                        stack, then calls a function the stack tracer
  *                        measures, deeper than any call before: the
- *                        tracer stops the kernel, naming the thread, with
- *                        the chain that got there as the call trace
+ *                        tracer stops the kernel, naming the thread
  *                        (without it the scheduler would, at the
  *                        thread's next switch)
  */

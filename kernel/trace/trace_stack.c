@@ -85,8 +85,8 @@ static void notrace record(uintptr_t ip, const struct pt_regs *regs, uintptr_t t
 NOKPROBE_SYMBOL(record);
 
 /* A deeper stack than any before, and the word at the stack's end was
- * overwritten: stop here, where the deepest chain is the panic's call
- * trace, rather than at the thread's next switch, as the scheduler would. */
+ * overwritten: stop here, inside the deepest call, rather than at the
+ * thread's next switch, as the scheduler would. */
 static __noreturn __noinline void notrace end_mark_gone(const struct thread *t)
 {
 	panic("stack tracer: thread %s ran past the end of its %zu-byte stack (%zu bytes deep)",
