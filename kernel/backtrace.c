@@ -25,12 +25,12 @@ static void add(struct walk *w, uintptr_t addr, bool stopped)
 }
 NOKPROBE_SYMBOL(add);
 
-/* The code regs stopped: its instruction and, if that is the first of a
- * function, the return address into the caller, which no frame record
- * holds yet. Returns the frame to walk on from. */
-static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs)
+/* The code regs stopped, at at: its instruction and, if that is the
+ * first of a function, the return address into the caller, which no
+ * frame record holds yet. Returns the frame to walk on from. */
+static uintptr_t add_stopped(struct walk *w, const struct pt_regs *regs, uintptr_t at)
 {
-	uintptr_t at = arch_trap_address(regs), ret, slot;
+	uintptr_t ret, slot;
 	struct symbol sym;
 
 	add(w, at, true);
@@ -46,6 +46,7 @@ static void walk_from(struct walk *w, uintptr_t frame)
 	while (frame && w->n < w->max) {
 		uintptr_t record[2];	/* caller's frame, return address */
 		struct pt_regs regs;
+		const struct code_range *range;
 		uintptr_t next;
 
 		if (frame & 7 || copy_from_kernel_nofault(record, (void *)frame, sizeof(record)))
@@ -57,15 +58,21 @@ static void walk_from(struct walk *w, uintptr_t frame)
 		record[1] = rethook_real_return(record[1], frame + sizeof(uintptr_t));
 		add(w, record[1], false);
 		next = record[0];
-		/* A call from the trap entry, or from run-time code listed
-		 * as a code range (an optimized probe's detour buffer),
-		 * passed the stopped code's registers. */
-		if (arch_is_trap_call_return(record[1]) || code_range_find(record[1])) {
-			uintptr_t at = arch_call_regs(frame, record[0]);
+		/* A call from the trap entry, or from code listed as a
+		 * code range (an optimized probe's detour buffer, the call
+		 * sites' regs trampoline), passed the stopped code's
+		 * registers. */
+		range = code_range_find(record[1]);
+		if (arch_is_trap_call_return(record[1]) || range) {
+			uintptr_t at = arch_call_regs(frame, record[0]), stopped;
 
 			if (copy_from_kernel_nofault(&regs, (void *)at, sizeof(regs)))
 				break;
-			next = add_stopped(w, &regs);
+			stopped = range && range->stopped_at ? range->stopped_at(&regs, at) :
+							       arch_trap_address(&regs);
+			if (!stopped)
+				break;
+			next = add_stopped(w, &regs, stopped);
 		}
 		/* Stacks grow down, so callers' frames lie above: anything
 		 * else is a broken chain, and following it could loop. */
@@ -90,9 +97,10 @@ static void print_entries(const struct backtrace_entry *e, int n)
 	kprintf("Call trace:\n");
 	for (int i = 0; i < n; i++) {
 		const struct code_range *r = code_range_find(e[i].addr);
+		struct symbol sym;
 		char name[96];
 
-		if (r)
+		if (r && sym_by_addr(e[i].addr, &sym) != 0)	/* code with no symbol */
 			snprintf(name, sizeof(name), "(%s)", r->what);
 		else if (e[i].stopped)
 			sym_format(e[i].addr, name, sizeof(name));
@@ -114,7 +122,7 @@ void backtrace_print_regs(const struct pt_regs *regs)
 	struct backtrace_entry e[BACKTRACE_MAX];
 	struct walk w = { e, 0, BACKTRACE_MAX };
 
-	walk_from(&w, add_stopped(&w, regs));
+	walk_from(&w, add_stopped(&w, regs, arch_trap_address(regs)));
 	print_entries(e, w.n);
 }
 void dump_stack(void)

@@ -17,8 +17,10 @@
 #include "kernel/trace/arch_ftrace.h"
 #include "kernel/mm/execmem.h"
 #include "kernel/mm/text_patch.h"
+#include "kernel/nokprobe.h"
 #include "lib/errno.h"
 #include <asm/ftrace.h>
+#include <asm/ptrace.h>
 
 #define A64_BL 0x94000000u
 #define BL_REACH (128l << 20)
@@ -96,3 +98,12 @@ int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
 	}
 	return err;
 }
+
+/* The trampoline put a frame record in the frame (regs->frame) before
+ * its call, with the site's bl's return address, past the site. */
+uintptr_t notrace arch_ftrace_regs_site(const struct pt_regs *regs, uintptr_t regs_addr)
+{
+	(void)regs_addr;
+	return regs->frame[1] - ARCH_FTRACE_SITE_SIZE;
+}
+NOKPROBE_SYMBOL(arch_ftrace_regs_site);

@@ -12,9 +12,12 @@
  * steps are taken for every changing site together, so that turning on
  * a thousand sites costs three rounds of syncing, not three thousand. */
 #include "kernel/trace/arch_ftrace.h"
+#include "kernel/mm/nofault.h"
 #include "kernel/mm/text_patch.h"
+#include "kernel/nokprobe.h"
 #include <asm/ftrace.h>
 #include <asm/kprobes.h>	/* BREAKPOINT_INSN */
+#include <asm/ptrace.h>
 
 #define CALL_REL32 0xe8
 
@@ -66,3 +69,16 @@ int notrace arch_ftrace_apply(const struct ftrace_change *changes, size_t n)
 	}
 	return err;
 }
+
+/* The site's call pushed its return address, past the site, just above
+ * the frame the trampoline built. */
+uintptr_t notrace arch_ftrace_regs_site(const struct pt_regs *regs, uintptr_t regs_addr)
+{
+	uintptr_t past_site;
+
+	if (copy_from_kernel_nofault(&past_site, (const void *)(regs_addr + sizeof(*regs)),
+				     sizeof(past_site)))
+		return 0;
+	return past_site - ARCH_FTRACE_SITE_SIZE;
+}
+NOKPROBE_SYMBOL(arch_ftrace_regs_site);

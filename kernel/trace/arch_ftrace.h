@@ -7,6 +7,8 @@
 
 #include "lib/types.h"
 
+struct pt_regs;
+
 /* What a site does: nothing (the NOP), call the trampoline that saves
  * only what a C call may clobber and hands no registers on
  * (ftrace_caller), or call the one that builds a struct pt_regs
@@ -39,5 +41,16 @@ int arch_ftrace_init_sites(const uintptr_t *ips, size_t n);
  * trampoline to the other as well as on and off. 0, or -EFAULT (or
  * -ENOMEM: aarch64's veneer for a module far from the trampolines). */
 int arch_ftrace_apply(const struct ftrace_change *changes, size_t n);
+
+/* The return of ftrace_regs_caller's call of ftrace_dispatch
+ * (ftrace_entry.S), for backtraces that cross it. */
+extern const char ftrace_dispatch_return[];
+
+/* For a backtrace crossing that call: the site the trampoline was called
+ * from (the traced function's address), from the struct pt_regs it
+ * saved at regs_addr, of which regs is a copy; 0 if it cannot be read.
+ * (regs' instruction pointer is past the site, or wherever a callback
+ * moved it: the site's own call left the address.) */
+uintptr_t arch_ftrace_regs_site(const struct pt_regs *regs, uintptr_t regs_addr);
 
 #endif

@@ -16,6 +16,7 @@
 #include "kernel/trace/arch_ftrace.h"
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/trace/ftrace_site_map.h"
+#include "kernel/code_range.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mm/text_patch.h"
 #include "kernel/mutex.h"
@@ -140,6 +141,17 @@ void notrace ftrace_dispatch(uintptr_t ip, uintptr_t parent_ip, struct pt_regs *
 	rcu_read_unlock();
 }
 NOKPROBE_SYMBOL(ftrace_dispatch);
+
+/* The regs trampoline calls ftrace_dispatch with the traced function's
+ * registers saved below the call, as a trap's entry calls its handler:
+ * a backtrace from a callback goes on from them, to the function at its
+ * site and then its caller (kernel/code_range.h). */
+static bool notrace is_dispatch_return(uintptr_t addr)
+{
+	return addr == (uintptr_t)ftrace_dispatch_return;
+}
+NOKPROBE_SYMBOL(is_dispatch_return);
+CODE_RANGE_STOPPED("ftrace's regs trampoline", is_dispatch_return, arch_ftrace_regs_site);
 
 /* Set by the patcher, under ftrace_lock, while sites may hold the
  * intermediate bytes of a change (ftrace_site_breakpoint). */

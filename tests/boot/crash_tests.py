@@ -83,11 +83,8 @@ PANIC_CALLERS = {
 
 # The function every trace must reach: the crash's caller chain from
 # kmain, except in a thread of its own whose recursion fills the trace.
-# For stack-tracer-end-mark, the call site's trampoline: the unwinder
-# does not yet cross it as it crosses a trap's frame, so the traced
-# function's caller is missing (docs/ftrace.md).
 REACHES = {"stack-overflow": "crash_recurse", "stack-end-mark": "end_mark_thread",
-           "stack-tracer-end-mark": "ftrace_regs_caller"}
+           "stack-tracer-end-mark": "end_mark_then_deeper_call"}
 
 # Names may carry the suffixes of GCC's split or specialized copies
 # (crash_test_from_cmdline.cold), and code in a module its name.
