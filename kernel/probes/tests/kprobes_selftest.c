@@ -32,6 +32,11 @@ __noinline int probed_returns_zero(void)
 
 static int (*volatile probed_add_ptr)(int, int) = probed_add;
 
+__noinline int probed_add_caller(int a, int b)
+{
+	return probed_add_ptr(a, b) + 1;
+}
+
 /* Ten arguments: the last ones are passed on the stack (from the seventh
  * on x86_64, the ninth on aarch64). Weighted, so that a swap shows. */
 __noinline long probed_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
@@ -459,6 +464,20 @@ static void jprobe_with_a_post_handler(void)
 	unregister_jprobe(&jp);
 }
 
+/* A handler's backtrace on a call site ([FTRACE]) crosses the regs
+ * trampoline as one on a breakpoint crosses the trap: to probed_add at
+ * its first instruction, then its caller. */
+static void ftrace_handler_backtrace_names_function_and_caller(void)
+{
+	struct kprobe kp = { .symbol_name = "probed_add", .pre_handler = probe_test_record_backtrace };
+
+	EXPECT_EQ(register_kprobe(&kp), 0);
+	EXPECT(probe_test_exec_path(&kp) == PROBE_EXEC_FTRACE);
+	EXPECT_EQ(probed_add_caller(2, 3), 6);
+	EXPECT(probe_test_backtrace_reached((void *)probed_add, "probed_add_caller"));
+	unregister_kprobe(&kp);
+}
+
 static long jp_stack_args[3];
 
 static long jprobe_entry_ten(long a0, long a1, long a2, long a3, long a4, long a5, long a6,
@@ -696,6 +715,7 @@ static void unregister_waits_for_a_handler_on_another_cpu(void)
 
 static const struct selftest_case kprobes_cases[] = {
 	SELFTEST_CASE(handlers_run_in_order_with_registers),
+	SELFTEST_CASE(ftrace_handler_backtrace_names_function_and_caller),
 	SELFTEST_CASE(counts_are_per_cpu_and_summed),
 	SELFTEST_CASE(reports_copy_probes_and_their_point),
 	SELFTEST_CASE(pre_handler_can_inject_an_error),

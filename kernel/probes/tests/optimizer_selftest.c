@@ -153,53 +153,26 @@ static void pc_change_is_ignored_when_optimized(void)
 	unregister_kprobe(&kp);
 }
 
-static struct backtrace_entry seen_bt[BACKTRACE_MAX];
-static int seen_nbt;
-
-static int record_backtrace(struct kprobe *p, struct pt_regs *regs)
-{
-	(void)p;
-	(void)regs;
-	seen_nbt = backtrace_collect(arch_current_frame(), seen_bt, BACKTRACE_MAX);
-	return 0;
-}
-
 __noinline long opt_probed_sum_caller(long a, long b)
 {
 	return sum(a, b) + 1;
 }
 
-/* True if the handler's backtrace went on past the trap or the detour
- * buffer: to opt_probed_sum, where the probe stopped it (at its first
- * instruction), and then to opt_probed_sum_caller, whose return address no
- * frame record holds yet at that instruction. */
-static bool backtrace_reached_caller(void)
-{
-	struct symbol s;
-
-	for (int i = 0; i + 1 < seen_nbt; i++) {
-		if (!seen_bt[i].stopped || seen_bt[i].addr != (uintptr_t)opt_probed_sum)
-			continue;
-		return !seen_bt[i + 1].stopped && sym_by_addr(seen_bt[i + 1].addr - 1, &s) == 0 &&
-		       strcmp(s.name, "opt_probed_sum_caller") == 0;
-	}
-	return false;
-}
-
 static void handler_backtrace_names_probed_function_and_caller(void)
 {
-	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum, .pre_handler = record_backtrace };
+	struct kprobe kp = { .addr = (uint8_t *)opt_probed_sum,
+			     .pre_handler = probe_test_record_backtrace };
 
 	kprobes_set_optimization(false);
 	EXPECT_EQ(register_kprobe(&kp), 0);
-	seen_nbt = 0;
 	EXPECT_EQ(opt_probed_sum_caller(1, 2), 5);
-	EXPECT(backtrace_reached_caller());	/* across the breakpoint's trap */
+	/* across the breakpoint's trap */
+	EXPECT(probe_test_backtrace_reached((void *)opt_probed_sum, "opt_probed_sum_caller"));
 	kprobes_set_optimization(true);
 	EXPECT_EQ(probe_test_settle(&kp), OPT_OPTIMIZED);
-	seen_nbt = 0;
 	EXPECT_EQ(opt_probed_sum_caller(1, 2), 5);
-	EXPECT(backtrace_reached_caller());	/* across the detour buffer */
+	/* across the detour buffer */
+	EXPECT(probe_test_backtrace_reached((void *)opt_probed_sum, "opt_probed_sum_caller"));
 	unregister_kprobe(&kp);
 }
 

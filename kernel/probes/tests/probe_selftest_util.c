@@ -152,3 +152,29 @@ void probe_test_expect_refused(uintptr_t addr, const char *why, uintptr_t where)
 	EXPECT(arch_is_breakpoint(addr));	/* still a breakpoint probe */
 	unregister_kprobe(&kp);
 }
+
+static struct backtrace_entry seen_bt[BACKTRACE_MAX];
+static int seen_nbt;
+
+int probe_test_record_backtrace(struct kprobe *p, struct pt_regs *regs)
+{
+	(void)p;
+	(void)regs;
+	seen_nbt = backtrace_collect(arch_current_frame(), seen_bt, BACKTRACE_MAX);
+	return 0;
+}
+
+bool probe_test_backtrace_reached(void *fn, const char *caller)
+{
+	struct symbol s;
+	int n = seen_nbt;
+
+	seen_nbt = 0;
+	for (int i = 0; i + 1 < n; i++) {
+		if (!seen_bt[i].stopped || seen_bt[i].addr != (uintptr_t)fn)
+			continue;
+		return !seen_bt[i + 1].stopped && sym_by_addr(seen_bt[i + 1].addr - 1, &s) == 0 &&
+		       strcmp(s.name, caller) == 0;
+	}
+	return false;
+}

@@ -33,6 +33,14 @@ long probe_test_capture_backtrace(long x);
  * no trampoline of the return service. */
 void probe_test_expect_real_caller(void);
 
+/* A pre-handler that keeps the backtrace its hit sees; and whether the
+ * last one kept went on past the probe's trap, detour buffer or call
+ * site's trampoline to fn, stopped at its first instruction, and then to
+ * the function named caller, whose return address no frame record holds
+ * yet there (the one kept is dropped: each check needs a hit of its own). */
+int probe_test_record_backtrace(struct kprobe *p, struct pt_regs *regs);
+bool probe_test_backtrace_reached(void *fn, const char *caller);
+
 /* A CPU that runs threads other than the one the caller runs on now
  * (which it may leave), in *cpu; false if there is only one. */
 bool probe_test_other_cpu(unsigned int *cpu);
