@@ -10,7 +10,8 @@
  * rest.)
  *
  * Every function here runs on a trampoline's path or beside it on a
- * probe hit, and is marked never to be probed. */
+ * probe hit, and is marked never to be probed nor traced: a hooked
+ * return of one of them would change the list it is changing. */
 #include "kernel/rethook.h"
 #include "kernel/arch.h"
 #include "kernel/nokprobe.h"
@@ -22,7 +23,7 @@ struct rethook_node rethook_end;
 
 /* A trampoline met a return that is not the newest hooked call of this
  * thread: the stack was unwound past a hooked call, or corrupted. */
-void rethook_bug(void)
+void notrace rethook_bug(void)
 {
 	const struct thread *self = current_thread();
 
@@ -38,7 +39,7 @@ NOKPROBE_SYMBOL(rethook_bug);
  * hooked more than once lie together and share its slot, and only the
  * oldest holds the real return address (the others a trampoline's). The
  * guard's slot (0) stops the walk. */
-static struct rethook_node *first_node_of(struct rethook_node *node)
+static notrace struct rethook_node *first_node_of(struct rethook_node *node)
 {
 	while (node->next->slot == node->slot)
 		node = node->next;
@@ -52,7 +53,7 @@ NOKPROBE_SYMBOL(first_node_of);
  * through its node's user (the older hooks' trampolines are never
  * reached). A node is off the list before its handler runs: the handler
  * may hook calls of its own. */
-void rethook_return_shared(struct pt_regs *regs)
+void notrace rethook_return_shared(struct pt_regs *regs)
 {
 	struct rethook_node **list = &current_thread()->rethooks;
 	struct rethook_node *last = first_node_of(*list), *node;
@@ -66,9 +67,7 @@ void rethook_return_shared(struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(rethook_return_shared);
 
-/* A thread is ending inside its hooked calls, which will never return:
- * give each user its node back, newest first. */
-static void rethook_thread_exit(struct thread *t)
+void notrace rethook_thread_reclaim(struct thread *t)
 {
 	/* Interrupts stay off: one that hit a hooked function meanwhile
 	 * would hook onto this list. */
@@ -82,10 +81,19 @@ static void rethook_thread_exit(struct thread *t)
 	}
 	arch_irq_restore(flags);
 }
+NOKPROBE_SYMBOL(rethook_thread_reclaim);
+
+/* A thread is ending inside its hooked calls, which will never return.
+ * (A user whose records go with the thread calls rethook_thread_reclaim
+ * from its own exit hook first: then this one finds nothing left.) */
+static void notrace rethook_thread_exit(struct thread *t)
+{
+	rethook_thread_reclaim(t);
+}
 NOKPROBE_SYMBOL(rethook_thread_exit);
 THREAD_EXIT_HOOK(rethook_thread_exit);
 
-uintptr_t rethook_real_return(uintptr_t ret, uintptr_t stack_slot)
+uintptr_t notrace rethook_real_return(uintptr_t ret, uintptr_t stack_slot)
 {
 	unsigned long flags;
 

@@ -136,6 +136,12 @@ static inline void rethook_return(struct rethook_node **list, const struct retho
 	rh->handler(node, regs);
 }
 
+struct thread;
+/* Thread t is ending (its exit hook, with t current or never run): give
+ * each user the nodes of t's hooked calls back through its reclaim,
+ * newest first, and leave t's list empty. */
+void rethook_thread_reclaim(struct thread *t);
+
 /* For stack unwinders: the real return address of the call whose return
  * address, ret, was read at stack_slot in the current thread - ret
  * itself unless it is a trampoline's. Takes no lock, never sleeps. */

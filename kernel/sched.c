@@ -248,12 +248,16 @@ void wait_queue_wake_all(struct wait_queue *wq)
 }
 NOKPROBE_SYMBOL(wait_queue_wake_all);
 
-void thread_run_exit_hooks(struct thread *t)
+/* Never traced nor probed: the hooks give back the thread's hooked
+ * returns (kernel/rethook.h), this call's own among them if it had one,
+ * and its return would then find nothing to return to. */
+void notrace thread_run_exit_hooks(struct thread *t)
 {
 	for (const struct thread_exit_hook *h = __start_thread_exit_hooks;
 	     h < __stop_thread_exit_hooks; h++)
 		h->run(t);
 }
+NOKPROBE_SYMBOL(thread_run_exit_hooks);
 
 void thread_exit(void)
 {

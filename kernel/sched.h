@@ -30,6 +30,7 @@ enum thread_state {
 
 struct mm_struct;
 struct rethook_node;
+struct fgraph_stack;
 
 struct thread {
 	/* Above zero: the timer does not preempt this thread (see
@@ -73,6 +74,11 @@ struct thread {
 	/* Its pending calls whose return is hooked, newest first
 	 * (kernel/rethook.h). Touched only by the thread itself. */
 	struct rethook_node *rethooks;
+	/* The function graph's stack of this thread's hooked calls
+	 * (kernel/trace/fgraph.c, which makes it through the clone hook
+	 * below, or for the threads there are when it is first used, and
+	 * frees it through the exit hook); NULL until then. */
+	struct fgraph_stack *graph_stack;
 	/* Where the commands this thread runs write their output and
 	 * errors (kernel/cmd_output.h); NULL: the console. Set only by the
 	 * thread itself. */

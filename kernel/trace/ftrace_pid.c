@@ -26,9 +26,10 @@ const struct ftrace_pid_set *ftrace_pid_get(enum ftrace_pid_list which)
 	return rcu_dereference(lists[which]);
 }
 
-bool ftrace_pid_filtering(void)
+/* Asked on each call by function_graph: notrace, and with no call. */
+bool notrace ftrace_pid_filtering(void)
 {
-	return ftrace_pid_get(FTRACE_PIDS) || ftrace_pid_get(FTRACE_NO_PIDS);
+	return rcu_dereference(lists[FTRACE_PIDS]) || rcu_dereference(lists[FTRACE_NO_PIDS]);
 }
 
 /* What it calls is all inline: a traced call reaches no site here. */

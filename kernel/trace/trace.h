@@ -18,6 +18,8 @@ enum trace_type {
 	TRACE_TYPE_PRINT = 1,	/* trace_marker's text (trace_marker.c) */
 	TRACE_TYPE_PROBE_HIT,	/* a shell probe's hit (kernel/probes/trace.c) */
 	TRACE_TYPE_FUNCTION,	/* a call the function tracer saw (trace_functions.c) */
+	TRACE_TYPE_GRAPH_ENTRY,	/* function_graph: a call's entry (trace_graph.c) */
+	TRACE_TYPE_GRAPH_RETURN,	/* and its return */
 };
 
 /* What every record starts with: one word. The thread's name is kept

@@ -10,6 +10,10 @@
  *                          a size the memory cannot hold -ENOMEM with the
  *                          old buffer kept
  *   buffer_total_size_kb   every CPU's together (read only)
+ *   tracing_thresh         function_graph records only calls at least
+ *                          this long, in microseconds (0: every call)
+ *   max_graph_depth        function_graph records calls at most this
+ *                          deep (1: the outermost; 0: any depth)
  *
  * The largest size taken is 64 MiB a CPU: a bound on the multiplication,
  * far above what the machine's memory holds for every CPU.
@@ -19,6 +23,7 @@
 #include "kernel/fs/tracefs.h"
 #include "kernel/initcall.h"
 #include "kernel/trace/trace.h"
+#include "kernel/trace/trace_graph.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -41,7 +46,7 @@ static int written_line(const char *buf, size_t count, char *text, size_t size)
 	return 0;
 }
 
-/* Read a number and a newline, as all three files show theirs. */
+/* Read a number and a newline, as all these files show theirs. */
 static ssize_t read_number(char *buf, size_t count, loff_t *pos, uint64_t value)
 {
 	char text[24];
@@ -106,6 +111,53 @@ static ssize_t buffer_total_read(struct file *file, char *buf, size_t count, lof
 	return read_number(buf, count, pos, trace_buffer_bytes() / 1024 * cpu_count());
 }
 
+/* A number a tracer reads as it goes (i_private): how to get and set it,
+ * and the most it takes. */
+struct knob {
+	uint64_t (*get)(void);
+	void (*set)(uint64_t value);
+	uint64_t max;
+};
+
+static ssize_t knob_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	const struct knob *k = file->inode->i_private;
+
+	return read_number(buf, count, pos, k->get());
+}
+
+static ssize_t knob_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	const struct knob *k = file->inode->i_private;
+	char text[24];
+	uint64_t value;
+
+	(void)pos;
+	if (written_line(buf, count, text, sizeof(text)) < 0 ||
+	    parse_unsigned(text, k->max, &value) < 0)
+		return -EINVAL;
+	k->set(value);
+	return (ssize_t)count;
+}
+
+static uint64_t max_depth_get(void)
+{
+	return graph_max_depth();
+}
+
+static void max_depth_set(uint64_t depth)
+{
+	graph_set_max_depth((unsigned int)depth);
+}
+
+/* Linux's limits: any depth an unsigned int holds; a threshold whose
+ * nanoseconds fit in 64 bits. */
+static const struct knob max_graph_depth = { max_depth_get, max_depth_set, 0xffffffffu };
+static const struct knob tracing_thresh = { tracing_thresh_us, tracing_set_thresh_us,
+					    UINT64_MAX / 1000 };
+
+static const struct file_operations knob_fops = { .read = knob_read, .write = knob_write };
+
 static const struct file_operations tracing_on_fops = {
 	.read = tracing_on_read, .write = tracing_on_write,
 };
@@ -121,15 +173,18 @@ static int tracefs_control_init(void)
 	static const struct {
 		const char *name;
 		const struct file_operations *fops;
+		const struct knob *knob;
 	} files[] = {
-		{ "tracing_on", &tracing_on_fops },
-		{ "buffer_size_kb", &buffer_size_fops },
-		{ "buffer_total_size_kb", &buffer_total_fops },
+		{ "tracing_on", &tracing_on_fops, NULL },
+		{ "buffer_size_kb", &buffer_size_fops, NULL },
+		{ "buffer_total_size_kb", &buffer_total_fops, NULL },
+		{ "tracing_thresh", &knob_fops, &tracing_thresh },
+		{ "max_graph_depth", &knob_fops, &max_graph_depth },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		int err = PTR_ERR_OR_ZERO(tracefs_create_file(files[i].name, 0644, NULL, NULL,
-							       files[i].fops));
+		int err = PTR_ERR_OR_ZERO(tracefs_create_file(files[i].name, 0644, NULL,
+							       (void *)files[i].knob, files[i].fops));
 
 		if (err)
 			return err;

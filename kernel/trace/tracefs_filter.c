@@ -1,7 +1,9 @@
 /*
  * /sys/kernel/tracing/set_ftrace_filter and set_ftrace_notrace: which
- * functions the function tracer traces, in Linux's way (docs/ftrace.md);
- * and stack_trace_filter, which the stack tracer measures, the same way.
+ * functions the function tracer and function_graph trace, in Linux's
+ * way (docs/ftrace.md); stack_trace_filter, which the stack tracer
+ * measures, the same way; and set_graph_function and set_graph_notrace,
+ * the calls under which function_graph traces every call, or none.
  *
  * Each file holds a set of functions. The tracer traces those of
  * set_ftrace_filter (every function while it is empty) that are not in
@@ -36,10 +38,12 @@
 #include "kernel/mutex.h"
 #include "kernel/rcu.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/fgraph.h"
 #include "kernel/trace/ftrace_filter_word.h"
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/trace/sorted_set.h"
 #include "kernel/trace/trace_functions.h"
+#include "kernel/trace/trace_graph.h"
 #include "kernel/trace/trace_stack.h"
 #include "kernel/trace/tracefs_words.h"
 #include "lib/err.h"
@@ -57,14 +61,18 @@ struct kept_word {
 struct filter_file {
 	const char *name;
 	struct ftrace_ops *ops;		/* whose set it is */
+	struct ftrace_ops *mirror;	/* another ops given a copy of it, or NULL */
 	bool exclude;			/* ops->exclude, not ops->filter */
 	struct list_node kept;		/* struct kept_word, under filter_mutex */
 };
 
 static struct filter_file files[] = {
-	{ .name = "set_ftrace_filter", .ops = &function_trace_ops },
-	{ .name = "set_ftrace_notrace", .ops = &function_trace_ops, .exclude = true },
+	{ .name = "set_ftrace_filter", .ops = &function_trace_ops, .mirror = &fgraph_ops },
+	{ .name = "set_ftrace_notrace", .ops = &function_trace_ops, .mirror = &fgraph_ops,
+	  .exclude = true },
 	{ .name = "stack_trace_filter", .ops = &stack_trace_ops },
+	{ .name = "set_graph_function", .ops = &graph_function_ops },
+	{ .name = "set_graph_notrace", .ops = &graph_function_ops, .exclude = true },
 };
 
 /* Held by every change of a set or of the kept words, and by a read. */
@@ -88,6 +96,31 @@ static int ips_to_set(const struct sorted_set *s, bool empty_is_all, struct ftra
 	(*set)->count = s->count;
 	memcpy((*set)->ips, s->v, s->count * sizeof(uintptr_t));
 	return 0;
+}
+
+static void set_of(struct ftrace_ops *ops, bool exclude, struct ftrace_site_set *set)
+{
+	if (exclude)
+		ftrace_set_notrace(ops, set);
+	else
+		ftrace_set_filter(ops, set);
+}
+
+/* Make set (NULL: every function, or none excluded) f's, and a copy of
+ * it its mirror's (which keeps its old set if there is no memory for
+ * the copy). */
+static void give_set(struct filter_file *f, struct ftrace_site_set *set)
+{
+	if (f->mirror) {
+		size_t bytes = set ? sizeof(*set) + set->count * sizeof(uintptr_t) : 0;
+		struct ftrace_site_set *copy = set ? kmalloc(bytes) : NULL;
+
+		if (copy)
+			memcpy(copy, set, bytes);
+		if (copy || !set)
+			set_of(f->mirror, f->exclude, copy);
+	}
+	set_of(f->ops, f->exclude, set);
 }
 
 static int ips_from_set(struct sorted_set *s, const struct ftrace_site_set *set)
@@ -272,10 +305,7 @@ static void commit(struct filter_file *f, struct sorted_set *ips, struct list_no
 		list_del(&k->node);
 		list_add_tail(&k->node, &f->kept);
 	}
-	if (f->exclude)
-		ftrace_set_notrace(f->ops, set);
-	else
-		ftrace_set_filter(f->ops, set);
+	give_set(f, set);
 }
 
 static int filter_show(struct seq_file *m, void *v)
@@ -405,10 +435,7 @@ static void module_goes(struct filter_file *f, const struct ftrace_sites *t)
 		kfree(smaller);
 		return;
 	}
-	if (f->exclude)
-		ftrace_set_notrace(f->ops, smaller);
-	else
-		ftrace_set_filter(f->ops, smaller);
+	give_set(f, smaller);
 }
 
 static void filter_module_notify(struct module_notifier *nb, enum module_state state,

@@ -51,6 +51,8 @@ struct trace_reader {
 	struct ring_buffer_cursor cursor;
 	uint64_t in_buffer, written;	/* the header's counts, taken at the open */
 	unsigned int header_line;	/* next line of the header to make */
+	bool header_done;
+	struct trace_iter it;		/* the tracer's view: its lines' state */
 	struct trace_line line;
 };
 
@@ -74,20 +76,29 @@ static void count_records(struct trace_reader *r)
 	kfree(c);
 }
 
+/* The n-th line of the header: "# tracer: NAME", then "#" and the
+ * counts and legend, or the tracer's own lines; 0 past the last. */
 static size_t header_text(struct trace_reader *r, unsigned int n)
 {
+	const struct tracer *t = r->it.tracer;
+	char *text = r->line.text;
+	size_t size = sizeof(r->line.text);
+
 	if (n == 0)
-		return (size_t)snprintf(r->line.text, sizeof(r->line.text), "# tracer: %s\n",
-					tracer_current()->name);
+		return (size_t)snprintf(text, size, "# tracer: %s\n", t->name);
+	if (n == 1)
+		return (size_t)snprintf(text, size, "#\n");
+	if (t->print_header)
+		return t->print_header(text, size, n - 2);
 	if (n == 2)
-		return (size_t)snprintf(r->line.text, sizeof(r->line.text),
+		return (size_t)snprintf(text, size,
 					"# entries-in-buffer/entries-written: %llu/%llu   #P:%u\n",
 					(unsigned long long)r->in_buffer,
 					(unsigned long long)r->written, cpu_count());
-	n = n == 1 ? 0 : n - 3;	/* "#" after the tracer; the legend after the counts */
-	return (size_t)snprintf(r->line.text, sizeof(r->line.text), "%s\n", header_legend[n]);
+	if (n - 3 < ARRAY_SIZE(header_legend))
+		return (size_t)snprintf(text, size, "%s\n", header_legend[n - 3]);
+	return 0;
 }
-#define HEADER_LINES (3 + (unsigned int)ARRAY_SIZE(header_legend))
 
 /* Make the next line in r->line; false at the end, or once a resize
  * has freed the records r was reading. Under trace_lock. */
@@ -97,9 +108,14 @@ static bool next_line(void *arg)
 	const struct ring_entry *e;
 	unsigned int cpu;
 
-	if (r->header_line < HEADER_LINES) {
-		r->line.len = header_text(r, r->header_line++);
-		return true;
+	if (!r->header_done) {
+		size_t len = header_text(r, r->header_line++);
+
+		if (len) {
+			r->line.len = len;
+			return true;
+		}
+		r->header_done = true;
 	}
 	if (trace_buffer_locked() != r->rb)
 		return false;
@@ -109,7 +125,7 @@ static bool next_line(void *arg)
 		if (!e)
 			return false;
 	} while (e->len < sizeof(struct trace_entry));
-	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), e, cpu);
+	r->line.len = trace_iter_format(&r->it, r->line.text, sizeof(r->line.text), e, cpu);
 	return true;
 }
 
@@ -162,6 +178,11 @@ static int trace_open(struct inode *inode, struct file *file)
 			ring_buffer_cursor_only(&r->cursor, (unsigned int)cpu);
 		ring_buffer_cursor_bound(r->rb, &r->cursor);
 		count_records(r);
+		r->it = (struct trace_iter){ .rb = r->rb, .cursor = &r->cursor };
+		if (trace_iter_start(&r->it)) {
+			kfree(r);
+			r = NULL;
+		}
 		file->private_data = r;
 	}
 	trace_unlock();
@@ -170,8 +191,12 @@ static int trace_open(struct inode *inode, struct file *file)
 
 static int trace_release(struct inode *inode, struct file *file)
 {
+	struct trace_reader *r = file->private_data;
+
 	(void)inode;
-	kfree(file->private_data);
+	if (r)
+		trace_iter_end(&r->it);
+	kfree(r);
 	return 0;
 }
 

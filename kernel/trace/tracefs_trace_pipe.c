@@ -22,6 +22,7 @@
 #include "kernel/sched.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/tracefs_per_cpu.h"
+#include "kernel/trace/tracer.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 
@@ -29,6 +30,7 @@ struct pipe_reader {
 	struct ring_buffer *rb;		/* the buffer its cursor is in */
 	int cpu;			/* the one CPU it reads, or -1: every CPU */
 	struct ring_buffer_cursor cursor;
+	struct trace_iter it;		/* the tracer's view: its lines' state */
 	struct trace_line line;
 	bool returned;			/* something was read from this open */
 };
@@ -63,13 +65,16 @@ static bool next_record(void *arg)
 
 	if (r->rb != rb)	/* resized: the old records are gone */
 		start_cursor(r, rb);
+	r->it.rb = rb;
+	if (r->it.tracer != tracer_current() && trace_iter_start(&r->it))
+		return false;
 	do {
 		e = ring_buffer_next(rb, &r->cursor, &cpu);
 		if (!e)
 			return false;
 	} while (e->len < sizeof(struct trace_entry));
 	ring_buffer_consume(rb, &r->cursor, cpu);
-	r->line.len = trace_format_record(r->line.text, sizeof(r->line.text), e, cpu);
+	r->line.len = trace_iter_format(&r->it, r->line.text, sizeof(r->line.text), e, cpu);
 	return true;
 }
 
@@ -106,6 +111,7 @@ static int pipe_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->cpu = tracefs_file_cpu(inode);
+	r->it = (struct trace_iter){ .cursor = &r->cursor, .consume = true };
 	trace_lock();
 	if (!trace_buffer_locked())
 		err = -ENODEV;
@@ -124,11 +130,12 @@ static int pipe_open(struct inode *inode, struct file *file)
 
 static int pipe_release(struct inode *inode, struct file *file)
 {
-	const struct pipe_reader *r = file->private_data;
+	struct pipe_reader *r = file->private_data;
 
 	(void)inode;
 	trace_lock();
 	busy &= ~cpus_of(r->cpu);
+	trace_iter_end(&r->it);
 	trace_unlock();
 	kfree(file->private_data);
 	return 0;

@@ -1,7 +1,9 @@
 /* The current tracer and the choice of another: see tracer.h. */
 #include "kernel/trace/tracer.h"
 #include "kernel/trace/trace.h"
+#include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
+#include "lib/errno.h"
 
 extern const struct tracer __start_tracers[], __stop_tracers[];
 
@@ -41,4 +43,43 @@ int tracer_choose(const struct tracer *t)
 	}
 	mutex_unlock(&tracer_mutex);
 	return err;
+}
+
+int trace_iter_start(struct trace_iter *it)
+{
+	const struct tracer *t = tracer_current();
+	void *data = t->iter_size ? kzalloc(t->iter_size) : NULL;
+
+	if (t->iter_size && !data)
+		return -ENOMEM;
+	kfree(it->data);
+	it->data = data;
+	it->tracer = t;
+	return 0;
+}
+
+void trace_iter_end(struct trace_iter *it)
+{
+	kfree(it->data);
+	it->data = NULL;
+}
+
+size_t trace_iter_format(struct trace_iter *it, char *line, size_t size,
+			 const struct ring_entry *e, unsigned int cpu)
+{
+	if (it->tracer && it->tracer->print_line)
+		return it->tracer->print_line(it, line, size, e, cpu);
+	return trace_format_record(line, size, e, cpu);
+}
+
+const struct ring_entry *trace_iter_peek(struct trace_iter *it, unsigned int cpu)
+{
+	return ring_buffer_peek(it->rb, it->cursor, cpu);
+}
+
+void trace_iter_take(struct trace_iter *it, unsigned int cpu)
+{
+	ring_buffer_skip(it->cursor, cpu);
+	if (it->consume)
+		ring_buffer_consume(it->rb, it->cursor, cpu);
 }

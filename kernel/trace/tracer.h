@@ -10,7 +10,17 @@
 #ifndef KERNEL_TRACE_TRACER_H
 #define KERNEL_TRACE_TRACER_H
 
+#include "kernel/trace/ring_buffer.h"
 #include "lib/types.h"
+
+struct trace_iter;
+
+/* One of a tracer's options (trace_options, options/NAME): its name and
+ * its bit in the tracer's flags. */
+struct tracer_opt {
+	const char *name;
+	unsigned int bit;
+};
 
 struct tracer {
 	const char *name;
@@ -20,7 +30,53 @@ struct tracer {
 	/* Stop; when it returns, no record of the tracer is still being
 	 * made. NULL: nothing to stop. Thread context. */
 	void (*stop)(void);
+	/* The tracer's own output (function_graph's), NULL for the
+	 * default. print_header makes the n-th line of trace's header
+	 * after "# tracer: NAME" and "#", with its newline, and returns
+	 * its length, 0 past the last. print_line makes the line of record
+	 * e, of cpu, as trace and trace_pipe show it (any kind of record,
+	 * with its newline: several lines, if it must); it may look at the
+	 * records after e (trace_iter_peek) and take those it showed. */
+	size_t (*print_header)(char *line, size_t size, unsigned int n);
+	size_t (*print_line)(struct trace_iter *it, char *line, size_t size,
+			     const struct ring_entry *e, unsigned int cpu);
+	size_t iter_size;	/* the state print_line keeps per reader (it->data) */
+	/* Its options, ended by a NULL name (NULL: none), and the word of
+	 * their bits, which the tracer reads as it goes (one atomic word:
+	 * a change takes effect at once, current or not). */
+	const struct tracer_opt *opts;
+	unsigned int *flags;
 };
+
+/* A reader of trace or trace_pipe, as a tracer's print_line sees it:
+ * its cursor in the buffer, and the state the tracer keeps for it.
+ * Under trace_lock. */
+struct trace_iter {
+	struct ring_buffer *rb;
+	struct ring_buffer_cursor *cursor;
+	bool consume;			/* trace_pipe: what it shows is consumed */
+	const struct tracer *tracer;	/* whose lines it shows */
+	void *data;			/* tracer->iter_size bytes, zeroed at its start */
+};
+
+/* Make it show the current tracer's lines from now on, with its state
+ * zeroed: at a reader's open, and when it finds another tracer current
+ * (tracer_current() != it->tracer). 0 or -ENOMEM. */
+int trace_iter_start(struct trace_iter *it);
+/* Free what trace_iter_start made. */
+void trace_iter_end(struct trace_iter *it);
+
+/* Record e, of cpu, as it->tracer shows it (trace_format_record for most
+ * tracers): its lines into line; their length. */
+size_t trace_iter_format(struct trace_iter *it, char *line, size_t size,
+			 const struct ring_entry *e, unsigned int cpu);
+
+/* For print_line: cpu's next record, not taken (ring_buffer_peek: it
+ * overwrites e, the record being printed, if e is cpu's; copy what is
+ * needed of e first); NULL if there is none now. trace_iter_take takes
+ * it (and consumes it, for trace_pipe). */
+const struct ring_entry *trace_iter_peek(struct trace_iter *it, unsigned int cpu);
+void trace_iter_take(struct trace_iter *it, unsigned int cpu);
 
 #define DEFINE_TRACER(var)                                                     \
 	static const struct tracer var __used __section(".tracers") __aligned(8)

@@ -32,7 +32,7 @@ HOST_LIB_SRCS += arch/aarch64/insn.c
 HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
 HOST_LIB_SRCS += lib/ninep.c lib/ninep_wire.c lib/sort.c lib/glob.c kernel/trace/ring.c
 HOST_LIB_SRCS += kernel/trace/ftrace_filter_word.c kernel/trace/tracefs_words.c kernel/trace/pid_list.c
-HOST_LIB_SRCS += kernel/trace/sorted_set.c
+HOST_LIB_SRCS += kernel/trace/sorted_set.c kernel/trace/graph_format.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -48,7 +48,7 @@ HOST_TESTS     += module_elf module_reloc_x86_64 module_reloc_aarch64
 HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
-HOST_TESTS     += sort glob ftrace_filter_word tracefs_words
+HOST_TESTS     += sort glob ftrace_filter_word tracefs_words graph_format
 HOST_TESTS     += ring
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 

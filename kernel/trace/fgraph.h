@@ -1,0 +1,76 @@
+/* The function graph service (docs/ftrace.md): a callback when a traced
+ * function is entered and another when it returns, with how long the
+ * call took. The function_graph tracer is its user (and Linux's
+ * function profiler would be).
+ *
+ * The entry comes from the compiler's call sites (kernel/trace/ftrace.h,
+ * through fgraph_ops, whose filter set_ftrace_filter keeps); the return
+ * from the return service (kernel/rethook.h), which kretprobes share: a
+ * function with both on it runs both. Each thread keeps its hooked
+ * calls in a stack of FGRAPH_DEPTH frames of its own (Linux's
+ * ret_stack), made for every thread the first time the service is used
+ * and for each new thread after, and freed when the thread ends. A call
+ * with no frame left is not hooked and is counted as missed: it can
+ * never corrupt a return. One user at a time, as on Linux 6.1. */
+#ifndef KERNEL_TRACE_FGRAPH_H
+#define KERNEL_TRACE_FGRAPH_H
+
+#include "kernel/trace/ftrace.h"
+#include "lib/types.h"
+
+/* Linux's FTRACE_RETFUNC_DEPTH: the hooked calls a thread can have. */
+#define FGRAPH_DEPTH 50
+
+/* A frame's marks, which the user's entry chooses and the service
+ * counts (fgraph_ent's roots and quiet), so the user can ask whether
+ * the call is inside a marked one without walking the stack. */
+#define FGRAPH_ROOT 1	/* set_graph_function's: the calls under it are traced */
+#define FGRAPH_QUIET 2	/* set_graph_notrace's: the calls under it are not */
+
+/* A call being entered: its function, its depth (the thread's hooked
+ * calls it is inside) and how many of those are marked. */
+struct fgraph_ent {
+	uintptr_t func;
+	unsigned int depth;
+	unsigned int roots, quiet;
+};
+
+/* A hooked call returning: as entered, its marks, and the cycle counter
+ * (arch_cycles) at its entry and return. */
+struct fgraph_ret {
+	uintptr_t func;
+	unsigned int depth;
+	unsigned int marks;
+	uint64_t calltime, rettime;
+};
+
+/* The user. Both callbacks run with interrupts off and must be notrace
+ * and reach only notrace code. */
+struct fgraph_ops {
+	/* Whether to hook the call's return: a negative value not to, or
+	 * the frame's marks (FGRAPH_*, 0 for none). */
+	int (*entryfunc)(const struct fgraph_ent *ent);
+	void (*retfunc)(const struct fgraph_ret *ret);
+};
+
+/* The call sites' ops the service registers: set_ftrace_filter and
+ * set_ftrace_notrace set its filter and exclude sets as they set the
+ * function tracer's (kernel/trace/tracefs_filter.c). */
+extern struct ftrace_ops fgraph_ops;
+
+/* Start calling gops at every traced call's entry and at the return of
+ * each it hooks; or stop (when it returns, no callback of gops runs;
+ * the calls still hooked return as they would have, unrecorded). 0,
+ * -EBUSY while another user is registered, -ENOMEM, or
+ * register_ftrace_function's error. Thread context; they sleep. */
+int register_ftrace_graph(struct fgraph_ops *gops);
+void unregister_ftrace_graph(struct fgraph_ops *gops);
+
+/* Calls not hooked since boot because their thread had no frame left
+ * (or no stack), summed over the CPUs. */
+uint64_t fgraph_missed(void);
+
+/* For stack unwinders and tests: the current thread's hooked calls now. */
+unsigned int fgraph_depth(void);
+
+#endif
