@@ -10,12 +10,17 @@
  * needs only its depth. Only the thread itself touches its stack, with
  * interrupts off, so it takes no lock.
  *
- * A thread's stack is made once and kept: a call hooked while the
- * tracer was on may return long after it stopped (a thread asleep
- * inside it), and its frame must still be there. The pointer in struct
- * thread is NULL before the stack is made and STACK_GONE once its
- * thread has ended (so that the boot-time walk, which makes stacks for
- * the threads there are, cannot give an ending thread a new one). */
+ * Every thread there is gets a stack when a user registers, and each
+ * new thread gets one at its clone while a user is registered. When the
+ * user goes, a stack with no hooked call is freed at once; the others
+ * when their thread's last hooked call returns (a call hooked while
+ * the tracer was on may return long after it stopped: a thread asleep
+ * inside it), or when the thread ends. Frees wait a grace period
+ * (call_rcu): what reads another thread's stack (the walk that frees
+ * the idle ones) does so with interrupts off. The pointer in struct
+ * thread is NULL while there is no stack, and STACK_GONE once the
+ * thread has ended (so that a walk cannot give an ending thread a new
+ * one). */
 #include "kernel/trace/fgraph.h"
 #include "kernel/arch.h"
 #include "kernel/mm/heap.h"
@@ -36,6 +41,7 @@ struct fgraph_frame {
 };
 
 struct fgraph_stack {
+	struct rcu_head rcu;		/* its free, once it is no thread's */
 	unsigned int depth;		/* frames in use: frames[0..depth) */
 	unsigned int roots, quiet;	/* of those, marked FGRAPH_ROOT, FGRAPH_QUIET */
 	struct fgraph_frame frames[FGRAPH_DEPTH];
@@ -46,14 +52,12 @@ struct fgraph_stack {
 static struct mutex fgraph_mutex = MUTEX_INIT(fgraph_mutex, "fgraph");
 /* The registered user, read on every hit (NULL: none). */
 static struct fgraph_ops *graph_user;
-/* Set once, at the first registration: from then on every new thread
- * gets a stack. */
-static bool stacks_wanted;
 static DEFINE_PER_CPU(unsigned long, missed);
 
 extern char fgraph_trampoline[];
 
 static void fgraph_return(struct rethook_node *node, struct pt_regs *regs);
+static void drop_stack(struct thread *t, struct fgraph_stack *s);
 static void fgraph_reclaim(struct rethook_node *node);
 
 static const struct rethook fgraph_rethook = {
@@ -139,6 +143,8 @@ static void notrace fgraph_return(struct rethook_node *node, struct pt_regs *reg
 			.func = f->func, .depth = s->depth, .marks = f->marks,
 			.calltime = f->calltime, .rettime = now,
 		});
+	else if (!s->depth)
+		drop_stack(current_thread(), s);	/* its last call of a user gone */
 }
 NOKPROBE_SYMBOL(fgraph_return);
 
@@ -158,6 +164,21 @@ static void notrace fgraph_reclaim(struct rethook_node *node)
 }
 NOKPROBE_SYMBOL(fgraph_reclaim);
 
+static void free_stack(struct rcu_head *head)
+{
+	kfree(container_of(head, struct fgraph_stack, rcu));
+}
+
+/* Take s from t, if it is still t's, and free it after a grace period.
+ * Safe anywhere (it runs on a return, with interrupts off). */
+static void notrace drop_stack(struct thread *t, struct fgraph_stack *s)
+{
+	if (__atomic_compare_exchange_n(&t->graph_stack, &s, NULL, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED))
+		call_rcu(&s->rcu, free_stack);
+}
+NOKPROBE_SYMBOL(drop_stack);
+
 /* Give t the stack s unless it has one (or has ended): whether it took
  * s. */
 static bool give_stack(struct thread *t, struct fgraph_stack *s)
@@ -172,7 +193,7 @@ static int fgraph_clone(struct thread *t)
 {
 	struct fgraph_stack *s;
 
-	if (!__atomic_load_n(&stacks_wanted, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&graph_user, __ATOMIC_ACQUIRE))
 		return 0;
 	s = kzalloc(sizeof(*s));
 	if (s && !give_stack(t, s))
@@ -191,7 +212,7 @@ static void notrace fgraph_thread_exit(struct thread *t)
 	rethook_thread_reclaim(t);
 	s = __atomic_exchange_n(&t->graph_stack, STACK_GONE, __ATOMIC_ACQ_REL);
 	if (s)
-		kfree(s);
+		call_rcu(&s->rcu, free_stack);
 }
 NOKPROBE_SYMBOL(fgraph_thread_exit);
 THREAD_EXIT_HOOK(fgraph_thread_exit);
@@ -226,14 +247,13 @@ static void free_spares(struct stack_round *r)
 	r->spare = NULL;
 }
 
-/* Give every thread there is a stack. Threads made from now on get
- * theirs at clone (stacks_wanted); a round that found a spare for each
- * thread that had none is the last. */
+/* Give every thread there is a stack, with a user registered: threads
+ * made from now on get theirs at clone; a round that found a spare for
+ * each thread that had none is the last. */
 static int make_stacks(void)
 {
 	struct stack_round r = { 0 };
 
-	__atomic_store_n(&stacks_wanted, true, __ATOMIC_SEQ_CST);
 	for (;;) {
 		size_t want;
 
@@ -257,17 +277,39 @@ static int make_stacks(void)
 	return 0;
 }
 
+/* Free the stack of a thread with no hooked call, after the user went:
+ * no entry runs any more, so a depth of 0 stays 0. */
+static void drop_if_idle(const struct thread *ct, void *arg)
+{
+	struct thread *t = (struct thread *)ct;	/* only its graph_stack is written */
+	struct fgraph_stack *s = __atomic_load_n(&t->graph_stack, __ATOMIC_ACQUIRE);
+
+	(void)arg;
+	if (s && s != STACK_GONE && !__atomic_load_n(&s->depth, __ATOMIC_RELAXED))
+		drop_stack(t, s);
+}
+
 int register_ftrace_graph(struct fgraph_ops *gops)
 {
-	int err;
+	int err = 0;
 
 	mutex_lock(&fgraph_mutex);
-	err = graph_user ? -EBUSY : make_stacks();
-	if (!err) {
-		__atomic_store_n(&graph_user, gops, __ATOMIC_RELEASE);
+	if (graph_user) {
+		mutex_unlock(&fgraph_mutex);
+		return -EBUSY;
+	}
+	__atomic_store_n(&graph_user, gops, __ATOMIC_SEQ_CST);
+	/* A return that saw no user may be dropping its thread's stack:
+	 * after a grace period every such drop is done, and the walk sees
+	 * the threads without one. */
+	synchronize_rcu();
+	err = make_stacks();
+	if (!err)
 		err = register_ftrace_function(&fgraph_ops);
-		if (err)
-			__atomic_store_n(&graph_user, NULL, __ATOMIC_RELEASE);
+	if (err) {
+		__atomic_store_n(&graph_user, NULL, __ATOMIC_RELEASE);
+		synchronize_rcu();
+		sched_for_each_thread(drop_if_idle, NULL);
 	}
 	mutex_unlock(&fgraph_mutex);
 	return err;
@@ -282,6 +324,7 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		/* A return runs with interrupts off, a read-side section:
 		 * after this none still calls gops. */
 		synchronize_rcu();
+		sched_for_each_thread(drop_if_idle, NULL);
 	}
 	mutex_unlock(&fgraph_mutex);
 }

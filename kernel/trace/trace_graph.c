@@ -320,9 +320,10 @@ static size_t graph_print_header(char *line, size_t size, unsigned int n)
 	return graph_format_header(line, size, n, __atomic_load_n(&graph_flags, __ATOMIC_RELAXED));
 }
 
+/* In Linux's order (its funcgraph-overrun aside: no overrun is kept). */
 static const struct tracer_opt graph_opts[] = {
-	{ "funcgraph-overhead", GRAPH_OPT_OVERHEAD },
 	{ "funcgraph-cpu", GRAPH_OPT_CPU },
+	{ "funcgraph-overhead", GRAPH_OPT_OVERHEAD },
 	{ "funcgraph-proc", GRAPH_OPT_PROC },
 	{ "funcgraph-duration", GRAPH_OPT_DURATION },
 	{ "funcgraph-abstime", GRAPH_OPT_ABSTIME },

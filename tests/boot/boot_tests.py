@@ -1127,6 +1127,338 @@ def test_stack_tracer(m):
     check(after == before, "the heap after the stack tracer: %s, before %s" % (after, before))
 
 
+# function_graph (kernel/trace/trace_graph.c): Linux's header, and a line
+# under funcgraph-proc: CPU, thread, duration (with its mark), then the
+# call at two spaces a level.
+GRAPH_HEADER = ["# CPU  DURATION                  FUNCTION CALLS",
+                "# |     |   |                     |   |   |   |"]
+GRAPH_PROC_HEADER = ["# CPU  TASK/PID         DURATION                  FUNCTION CALLS",
+                     "# |     |    |           |   |                     |   |   |   |"]
+# trace_options with function_graph current and funcgraph-proc set.
+GRAPH_OPTIONS = ["funcgraph-cpu", "funcgraph-overhead", "funcgraph-proc", "funcgraph-duration",
+                 "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail"]
+GRAPH_LINE = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\| (?P<mark>[ +!#*@$]) ?"
+                        r"(?:(?P<dur>\d+(?:\.\d+)?) us)? *\|  (?P<indent> *)(?P<what>\S.*)$")
+GRAPH_ARROW = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\|   (?P<arrow>==========>|<==========) \|$")
+GRAPH_BANNER = re.compile(r"^( -+| \d+\) +\S+-\d+ +=> +\S+-\d+ *|)$")
+GRAPH_CALL = re.compile(r"^(?P<name>[\w.]+)\(\) \{$")
+GRAPH_LEAF = re.compile(r"^(?P<name>[\w.]+)\(\);$")
+GRAPH_RETURN = re.compile(r"^\}(?: /\* (?P<name>[\w.]+) \*/)?$")
+# What function_graph's boot test changes, put back whatever happens.
+GRAPH_RESET = ["echo nop > %s/current_tracer" % TRACING, "echo 1 > %s/tracing_on" % TRACING,
+               "echo > %s/set_graph_function" % TRACING, "echo > %s/set_graph_notrace" % TRACING,
+               "echo 0 > %s/max_graph_depth" % TRACING, "echo 0 > %s/tracing_thresh" % TRACING,
+               "echo 0 > %s/options/funcgraph-proc" % TRACING,
+               "echo 0 > %s/options/funcgraph-tail" % TRACING,
+               "echo %d > %s/buffer_size_kb" % (TRACE_BUFFER_KB, TRACING)]
+
+
+def graph_calls(m, header=GRAPH_PROC_HEADER):
+    """`cat trace` of function_graph under funcgraph-proc (the tracer
+    stopped first, with tracing_on 0): Linux's header, then its lines as
+    dicts of kind ("call", "leaf", "return", "irq-in", "irq-out"), pid,
+    cpu, depth, name (None for a return not named) and duration (µs,
+    None where the line has none); any other line but a thread switch's
+    banner fails the test."""
+    out = m.command("cat %s/trace" % TRACING, PROBED_TIMEOUT)
+    check(out[:4] == ["# tracer: function_graph", "#"] + header,
+          "`cat trace` of function_graph: expected Linux's header, got %s" % show(out[:4]))
+    calls, bad = [], []
+    for text in out[4:]:
+        line, arrow = GRAPH_LINE.match(text), GRAPH_ARROW.match(text)
+        if arrow:
+            calls.append({"kind": "irq-in" if arrow.group("arrow")[0] == "=" else "irq-out",
+                          "pid": int(arrow.group("pid")), "cpu": int(arrow.group("cpu"))})
+            continue
+        if not line:
+            if not GRAPH_BANNER.match(text):
+                bad.append(text)
+            continue
+        what = line.group("what")
+        if what.startswith("/* ") and what.endswith(" */"):  # another record, amid the calls
+            continue
+        kind, name = None, None
+        for k, pattern in (("call", GRAPH_CALL), ("leaf", GRAPH_LEAF), ("return", GRAPH_RETURN)):
+            found = pattern.match(what)
+            if found:
+                kind, name = k, found.group("name")
+        if kind is None or len(line.group("indent")) % 2 or \
+                (kind == "call") != (line.group("dur") is None):
+            bad.append(text)
+            continue
+        calls.append({"kind": kind, "name": name, "pid": int(line.group("pid")),
+                      "cpu": int(line.group("cpu")), "depth": len(line.group("indent")) // 2,
+                      "duration": float(line.group("dur")) if line.group("dur") else None})
+    check(not bad, "`cat trace` of function_graph: lines not Linux's: %s" % show(bad[:5]))
+    return calls
+
+
+def graph_tree(calls):
+    """The calls as trees, one per thread: each call a dict of name,
+    duration (None until its return is seen) and children; and the list
+    of (parent, child) names, with None for a parent the trace lost (or
+    an interrupt's). A line's depth places it, as the records' depths
+    say, so that calls whose entries were overwritten still nest."""
+    stacks, edges, roots = {}, [], []
+    for c in calls:
+        key = (c["pid"], c["cpu"]) if c["pid"] == 0 else c["pid"]  # each CPU's idle thread is 0
+        stack = stacks.setdefault(key, [])
+        if c["kind"] in ("irq-in", "irq-out"):
+            continue
+        depth = c["depth"]
+        if c["kind"] == "return":
+            del stack[depth + 1:]
+            node = stack[depth] if len(stack) > depth else None
+            if node is not None:
+                check(c["name"] in (None, node["name"]),
+                      "function_graph: `} /* %s */` closes %s" % (c["name"], node["name"]))
+                node["duration"] = c["duration"]
+            del stack[depth:]
+            continue
+        del stack[depth:]
+        stack.extend([None] * (depth - len(stack)))
+        parent = stack[depth - 1] if depth else None
+        node = {"name": c["name"], "duration": c["duration"], "children": []}
+        (parent["children"] if parent else roots).append(node)
+        edges.append((parent["name"] if parent else None, c["name"], c["cpu"]))
+        if c["kind"] == "call":
+            stack.append(node)
+    return roots, edges
+
+
+def each_node(nodes):
+    for node in nodes:
+        yield node
+        yield from each_node(node["children"])
+
+
+def kernel_calls(m):
+    """{function: (names it calls or jumps to directly, whether it calls
+    or jumps through a register)} from the kernel's disassembly, and the
+    functions the entry code calls (the trap handlers' C halves), which
+    a graph shows under whatever the trap interrupted."""
+    elf = "build/%s/probeos.elf" % m.arch
+    direct = re.compile(r"\s(?:call|callq|jmp|jmpq|bl|b)\s+[0-9a-f]+ <([\w.]+)>")
+    indirect = re.compile(r"\s(?:call|callq|jmp|jmpq|notrack jmp)\s+\*|\s(?:blr|br)\s")
+    head = re.compile(r"^([0-9a-f]+) <([\w.]+)>:$")
+    calls, entry, current, in_entry = {}, set(), None, False
+    bounds = {}
+    for line in objdump(m, "-t", elf).splitlines():
+        sym = line.split()
+        if sym and sym[-1] in ("__entry_text_start", "__entry_text_end"):
+            bounds[sym[-1]] = int(sym[0], 16)
+    for line in objdump(m, "-d", "--no-show-raw-insn", elf).splitlines():
+        h = head.match(line)
+        if h:
+            current = h.group(2)
+            addr = int(h.group(1), 16)
+            in_entry = bounds["__entry_text_start"] <= addr < bounds["__entry_text_end"]
+            calls.setdefault(current, [set(), False])
+            continue
+        if current is None:
+            continue
+        d = direct.search(line)
+        if d:
+            (entry if in_entry else calls[current][0]).add(d.group(1))
+        elif indirect.search(line):
+            calls[current][1] = True
+    return calls, entry
+
+
+def reaches(calls, traced, parent, child):
+    """Whether parent's code can call child: directly, or through
+    functions the graph cannot show (no call site), or through a register
+    from one of those."""
+    todo, seen = [parent], {parent}
+    while todo:
+        f = todo.pop()
+        targets, through_register = calls.get(f, (set(), False))
+        if child in targets or through_register:
+            return True
+        for t in targets - seen:
+            if t not in traced:
+                seen.add(t)
+                todo.append(t)
+    return False
+
+
+def graph_nests_as_the_code_calls(m, roots, edges, what):
+    """Every call the graph shows under another, the code of that other
+    can make (kernel_calls); durations are non-negative and each call's
+    covers its children's."""
+    calls, entry = kernel_calls(m)
+    traced = set(m.command("cat %s/available_filter_functions" % TRACING, PROBED_TIMEOUT))
+    wrong = [(p, c) for p, c, _ in edges
+             if p is not None and c not in entry and not reaches(calls, traced, p, c)]
+    check(not wrong, "%s: calls the code cannot make (caller, callee): %s" % (what, wrong[:8]))
+    # A child's duration is measured inside its parent's, each to the
+    # nanosecond but printed cut to three decimals (or fewer): a slack
+    # of a nanosecond a child.
+    short = []
+    for node in each_node(roots):
+        if node["duration"] is None:
+            continue
+        inside = [c["duration"] for c in node["children"] if c["duration"] is not None]
+        if node["duration"] < 0 or sum(inside) > node["duration"] + 0.001 * (len(inside) + 1):
+            short.append((node["name"], node["duration"], sum(inside)))
+    check(not short, "%s: a call shorter than its children (name, µs, children's µs): %s"
+          % (what, short[:5]))
+
+
+def graph_of(m, command, answer, what):
+    """Run command under function_graph (the current tracer), the trace
+    cleared before and tracing stopped before it is read, and return
+    graph_tree of the lines; tracing_on is back to 1 after."""
+    expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+    expect_exact(m.command(command, PROBED_TIMEOUT), answer, what)
+    expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+    try:
+        return graph_tree(graph_calls(m))
+    finally:
+        m.command("echo 1 > %s/tracing_on" % TRACING)
+
+
+@test("function_graph")
+def test_function_graph(m):
+    """function_graph, as Linux's: on every function, the graph of a
+    `cat` nests as the kernel's code calls (checked on its disassembly),
+    each duration covering its children's, in Linux's format; with
+    set_graph_function vfs_read only vfs_read's calls and theirs,
+    set_graph_notrace cutting a subtree, max_graph_depth 1 only outermost
+    calls, tracing_thresh only the returns of long calls; a kretprobe
+    and the graph on vfs_read both fire; the options change the lines;
+    and with nop again no site calls and the heap is back."""
+    before = settled_heap_usage(m)
+    try:
+        expect_lines_exactly(m, "echo %d > %s/buffer_size_kb" % (16 * TRACE_BUFFER_KB, TRACING), [])
+        expect_lines_exactly(m, "echo 1 > %s/options/funcgraph-proc" % TRACING, [])
+        expect_lines_exactly(m, "echo function_graph > %s/current_tracer" % TRACING, [])
+        out = m.command("cat %s/trace_options" % TRACING)
+        check(out == GRAPH_OPTIONS, "trace_options with function_graph and funcgraph-proc: "
+              "expected %s, got %s" % (show(GRAPH_OPTIONS), show(out)))
+        roots, edges = graph_of(m, "cat /etc/hostname", "probeos", "cat, every function graphed")
+        names = {c for _, c, _ in edges}
+        check({"vfs_read", "ramfs_read"} <= names and len(names) > 30,
+              "function_graph of `cat`: expected vfs_read, ramfs_read among many, got %s"
+              % sorted(names)[:30])
+        check(("vfs_read", "ramfs_read") in {(p, c) for p, c, _ in edges},
+              "function_graph of `cat`: ramfs_read not under vfs_read")
+        graph_nests_as_the_code_calls(m, roots, edges, "function_graph of `cat`")
+
+        # Only vfs_read's calls and theirs.
+        set_filter(m, "vfs_read", file="set_graph_function")
+        roots, edges = graph_of(m, "cat /etc/hostname", "probeos", "cat, under vfs_read")
+        check(roots and {r["name"] for r in roots} == {"vfs_read"} and
+              any(c["name"] == "ramfs_read" for r in roots for c in r["children"]),
+              "set_graph_function vfs_read: expected only vfs_read at the top, calling "
+              "ramfs_read, got %s" % sorted({r["name"] for r in roots}))
+        graph_nests_as_the_code_calls(m, roots, edges, "set_graph_function vfs_read")
+        # Without ramfs_read's subtree.
+        set_filter(m, "ramfs_read", file="set_graph_notrace")
+        roots, edges = graph_of(m, "cat /etc/hostname", "probeos", "cat, ramfs_read not graphed")
+        shown = {n["name"] for n in each_node(roots)}
+        check("vfs_read" in shown and "ramfs_read" not in shown,
+              "set_graph_notrace ramfs_read: expected vfs_read without ramfs_read, got %s"
+              % sorted(shown))
+        set_filter(m, "", file="set_graph_notrace")
+        set_filter(m, "", file="set_graph_function")
+
+        # max_graph_depth: 1 is the outermost calls only; 0 and 10,000
+        # no limit.
+        expect_lines_exactly(m, "echo 1 > %s/max_graph_depth" % TRACING, [])
+        roots, edges = graph_of(m, "cat /etc/hostname", "probeos", "cat, max_graph_depth 1")
+        check(roots and all(not r["children"] for r in roots),
+              "max_graph_depth 1: calls under the outermost: %s"
+              % [r["name"] for r in roots if r["children"]][:5])
+        for depth in (10000, 0):
+            expect_lines_exactly(m, "echo %d > %s/max_graph_depth" % (depth, TRACING), [])
+            expect_exact(m.command("cat %s/max_graph_depth" % TRACING), str(depth),
+                         "cat max_graph_depth")
+            roots, _ = graph_of(m, "cat /etc/hostname", "probeos", "cat, max_graph_depth %d" % depth)
+            check(any(r["children"] for r in roots), "max_graph_depth %d: no nesting" % depth)
+
+        # tracing_thresh: only returns, each named, none shorter.
+        expect_lines_exactly(m, "echo 100 > %s/tracing_thresh" % TRACING, [])
+        expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+        expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos", "cat, thresh 100")
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        lines = graph_calls(m)
+        m.command("echo 1 > %s/tracing_on" % TRACING)
+        check(lines and all(c["kind"] == "return" and c["name"] and c["duration"] >= 100
+                            for c in lines if c["kind"] not in ("irq-in", "irq-out")),
+              "tracing_thresh 100: expected only named returns of 100 µs or more, got %s" % lines[:4])
+        expect_lines_exactly(m, "echo 0 > %s/tracing_thresh" % TRACING, [])
+
+        # A kretprobe and the graph on one function both fire.
+        set_filter(m, "vfs_read")
+        number, addr = probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+        try:
+            _, hits_before, _ = probe_list_line(m, addr, "r", "vfs_read+0x0")
+            roots, _ = graph_of(m, "cat /etc/hostname", "probeos", "cat, kretprobe and graph")
+            _, hits, missed = probe_list_line(m, addr, "r", "vfs_read+0x0")
+        finally:
+            m.command("probe del %d" % number)
+        graphed = [r for r in roots if r["name"] == "vfs_read" and r["duration"] is not None]
+        check(hits - hits_before >= CAT_READS and missed == 0 and len(graphed) >= CAT_READS,
+              "a kretprobe and function_graph on vfs_read: %d kretprobe hits (%d missed), "
+              "%d graphed returns; expected %d or more each"
+              % (hits - hits_before, missed, len(graphed), CAT_READS))
+        set_filter(m, "")
+
+        # The options change the lines.
+        expect_lines_exactly(m, "echo funcgraph-tail > %s/trace_options" % TRACING, [])
+        roots, _ = graph_of(m, "cat /etc/hostname", "probeos", "cat, funcgraph-tail")
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        out = m.command("cat %s/trace" % TRACING, PROBED_TIMEOUT)
+        m.command("echo 1 > %s/tracing_on" % TRACING)
+        closing = [line for line in out if line.endswith("}")]
+        check(not closing, "funcgraph-tail: a `}` without its function's name: %s" % closing[:3])
+        expect_lines_exactly(m, "echo nofuncgraph-tail > %s/trace_options" % TRACING, [])
+        expect_exact(m.command("cat %s/options/funcgraph-tail" % TRACING), "0",
+                     "options/funcgraph-tail after nofuncgraph-tail")
+        expect_exact(m.command("echo nosuch > %s/trace_options" % TRACING), WRITE_REFUSED,
+                     "echo nosuch > trace_options")
+        expect_lines_exactly(m, "echo 0 > %s/options/funcgraph-proc" % TRACING, [])
+        out = m.command("cat %s/trace | head -4" % TRACING, PROBED_TIMEOUT)
+        check(out[2:4] == GRAPH_HEADER,
+              "function_graph's header without funcgraph-proc: %s" % show(out))
+    finally:
+        for cmd in GRAPH_RESET:
+            m.command(cmd, PROBED_TIMEOUT)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after function_graph: %s, before %s" % (after, before))
+
+
+@test("function_graph_toggled_under_load")
+def test_function_graph_toggled_under_load(m):
+    """function_graph on every function switched with function and nop
+    100 times while workers read files on every CPU and a kretprobe sits
+    on vfs_read: every switch answers (no wrong return: the return
+    service panics on one), every CPU is still online, nothing calls
+    afterwards, and the heap is back where it was (each thread's stack
+    of hooked calls freed once its last one returned)."""
+    before = settled_heap_usage(m)
+    number, _ = probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
+    m.command("worker start 4")
+    try:
+        for i in range(TRACER_TOGGLES):
+            for tracer in ("function_graph", "function" if i % 2 else "nop"):
+                cmd = "echo %s > %s/current_tracer" % (tracer, TRACING)
+                out = m.command(cmd, PROBED_TIMEOUT)
+                check(out == [], "switch %d, `%s`: %s" % (i, cmd, show(out)))
+    finally:
+        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
+        m.command("worker stop")
+        m.command("probe del %d" % number)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
+    check(states == ["online"] * m.smp, "after %d switches, `cpus`: %s" % (TRACER_TOGGLES, states))
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after %d switches under load: %s, before %s"
+          % (TRACER_TOGGLES, after, before))
+
+
 @test("function_tracer_every_function")
 def test_function_tracer_every_function(m):
     """The function tracer on every function it can trace: the shell
