@@ -62,7 +62,7 @@ static struct wait_queue rcu_thread_wq = WAIT_QUEUE_INIT(rcu_thread_wq);
 /* The count at which a grace period that starts after now has ended:
  * the next even count if none runs, the one after if one does (it may
  * have started before a reader we must wait for). */
-static unsigned long gp_snapshot(void)
+static unsigned long notrace gp_snapshot(void)
 {
 	return (__atomic_load_n(&rcu.gp_seq, __ATOMIC_ACQUIRE) + 3) & ~1UL;
 }
@@ -117,7 +117,9 @@ void synchronize_rcu(void)
 	}
 }
 
-void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+/* notrace as well as never probed: function_graph's return path frees
+ * through it (kernel/trace/fgraph.c). */
+void notrace call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	unsigned long flags = arch_irq_save();
 	struct rcu_cpu *rc = &rcu_cpus[this_cpu()->id];

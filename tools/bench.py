@@ -113,6 +113,7 @@ ROWS = [
     ("k-optimized", "optimized kprobe", 60, 120, 170),
     ("k-ftrace", "kprobe on ftrace ([FTRACE])", 70, 140, None),
     ("function-tracer", "function tracer", 260, 520, None),
+    ("function_graph", "function_graph", 660, 1320, None),
     ("k-boosted-or-emulated", "kprobe, boosted or emulated", 150, 540, 1190),
     ("k-single-stepped", "kprobe, single-stepped", None, None, None),
     ("k-post-handler", "kprobe with post-handler", 300, 580, None),
@@ -125,9 +126,11 @@ ROWS = [
 # Handler calls per probed call in each row (count_post counts nothing),
 # and the path a row's name promises: the smoke checks both, so a probe
 # that never fires, or runs another way, cannot pass as a measurement.
-HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "function-tracer": 1, "k-boosted-or-emulated": 1, "k-single-stepped": 1,
+HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "function-tracer": 1, "function_graph": 1,
+            "k-boosted-or-emulated": 1, "k-single-stepped": 1,
             "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
 PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",), "function-tracer": ("function",),
+         "function_graph": ("function_graph",),
          "k-boosted-or-emulated": ("boosted", "emulated"),
          "k-single-stepped": ("single-stepped",)}
 # The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
@@ -150,10 +153,15 @@ REGISTER_RATIO_TARGET = 1.2
 REGISTER_MANY_TARGET_S = 5
 BASELINE = re.compile(r"^bench: baseline\s+([\d.]+) cycles/call")
 EVERY_FUNCTION = re.compile(r"^bench: every-function\s+cycles/call ([\d.]+)\s+records/call ([\d.]+)")
+EVERY_FUNCTION_GRAPH = re.compile(r"^bench: every-function-graph\s+cycles/call ([\d.]+)"
+                                  r"\s+records/call ([\d.]+)")
 # The figures for the function tracer on every function: Linux's
 # slowdown of its `dd` loop, on x86_64 and aarch64; and the instructions
 # one site costs while nothing is traced (the NOPs the compiler left).
 LINUX_EVERY_FUNCTION = {"x86_64": 14.5, "aarch64": 12.5}
+# The same for function_graph (two records a traced call: its entry and
+# its return).
+LINUX_EVERY_FUNCTION_GRAPH = {"x86_64": 36, "aarch64": 30}
 IDLE_SITE_INSNS = {"x86_64": 1, "aarch64": 2}
 MEMORY = re.compile(r"^bench: memory per probe\s+(.*)$")
 
@@ -299,6 +307,9 @@ def run(arch, calls, icount, cpus=1):
             result["baseline"] = float(BASELINE.match(line).group(1))
         elif EVERY_FUNCTION.match(line):
             result["every_function"] = tuple(float(g) for g in EVERY_FUNCTION.match(line).groups())
+        elif EVERY_FUNCTION_GRAPH.match(line):
+            result["every_function_graph"] = tuple(float(g) for g in
+                                                   EVERY_FUNCTION_GRAPH.match(line).groups())
         elif ABSENT.match(line):
             # A row the kernel has nothing to measure for, and says so.
             name, why = ABSENT.match(line).groups()
@@ -650,6 +661,14 @@ def report_every_function(arch, exact, scale):
     print("call sites with nothing traced: %.1f traced functions entered a call, so %.1f insns"
           " of NOPs a call (%d a site)" % (records, records * IDLE_SITE_INSNS[arch],
                                            IDLE_SITE_INSNS[arch]))
+    if "every_function_graph" not in exact:
+        return ["every-function-graph"]
+    cycles, records = exact["every_function_graph"]
+    calls = records / 2
+    per_call = (cycles - base) * scale / calls if calls else 0.0
+    print("function_graph on every function: the vfs_read loop %.1f times slower"
+          " (Linux's dd loop: %d times), %.1f calls graphed a call, %.0f insns a graphed call"
+          % (cycles / base, LINUX_EVERY_FUNCTION_GRAPH[arch], calls, per_call))
     return []
 
 

@@ -333,35 +333,36 @@ static void print_per_call(const char *what, uint64_t n, unsigned long calls)
 		   (unsigned long)(n * 100 / calls % 100));
 }
 
-/* The function tracer filtered to vfs_read, one record a call (a row of
- * the per-hit table, its records as its hits), then on every function:
- * the loop's cycles and records per call. Only with no tracer at work
- * and an empty filter, which it leaves as it found them. */
-static void function_tracer_rows(struct file *f, unsigned long calls, uint64_t base)
+/* A tracer's rows: filtered to vfs_read (a row of the per-hit table,
+ * each call's records_per_call records as one hit), then on every
+ * function (the loop's cycles and records per call, as "bench: every-
+ * function" or "bench: every-function-graph"). Only with no tracer at
+ * work and an empty filter, which it leaves as it found them. */
+static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, const char *row,
+			const char *tracer, unsigned int records_per_call, const char *every)
 {
 	uint64_t t, records = 0;
 	int err;
 
 	if (strcmp(tracer_current()->name, "nop") != 0 || !filter_is_empty()) {
-		cmd_printf("bench: %-22s no free function tracer (a tracer or a filter is set)\n",
-			   "function-tracer");
+		cmd_printf("bench: %-22s no free function tracer (a tracer or a filter is set)\n", row);
 		return;
 	}
 	err = tracing_write("set_ftrace_filter", "vfs_read");
 	if (!err)
-		err = tracing_write("current_tracer", "function");
+		err = tracing_write("current_tracer", tracer);
 	if (!err) {
 		t = time_reads_recording(f, calls, &records);
-		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path function  hits %lu\n",
-			   "function-tracer", (unsigned long)((t - MIN(t, base)) / calls),
-			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100),
-			   (unsigned long)(records / REPEATS));
+		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n",
+			   row, (unsigned long)((t - MIN(t, base)) / calls),
+			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100), tracer,
+			   (unsigned long)(records / REPEATS / records_per_call));
 		err = tracing_write("set_ftrace_filter", "");
 	}
 	if (!err) {
 		records = 0;
 		t = time_reads_recording(f, calls, &records);
-		cmd_printf("bench: every-function");
+		cmd_printf("bench: %s", every);
 		print_per_call("cycles/call", t, calls);
 		print_per_call("records/call", records / REPEATS, calls);
 		cmd_printf("\n");
@@ -369,7 +370,7 @@ static void function_tracer_rows(struct file *f, unsigned long calls, uint64_t b
 	tracing_write("current_tracer", "nop");
 	tracing_write("set_ftrace_filter", "");
 	if (err)
-		cmd_eprintf("bench: %-22s error %d\n", "function-tracer", err);
+		cmd_eprintf("bench: %-22s error %d\n", row, err);
 }
 
 /* ---- What registering costs, against how many probes exist ---- */
@@ -753,7 +754,9 @@ static int bench_hits(unsigned long calls)
 	else
 		cmd_printf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
-	function_tracer_rows(f, calls, base);
+	tracer_rows(f, calls, base, "function-tracer", "function", 1, "every-function");
+	/* function_graph records each call twice: its entry and return. */
+	tracer_rows(f, calls, base, "function_graph", "function_graph", 2, "every-function-graph");
 	vfs_close(f);
 	return 0;
 }
