@@ -33,13 +33,6 @@
 #include "lib/errno.h"
 #include <asm/irq.h>
 
-struct fgraph_frame {
-	struct rethook_node node;
-	uintptr_t func;
-	uint64_t calltime;
-	unsigned int marks;
-};
-
 struct fgraph_stack {
 	struct rcu_head rcu;		/* its free, once it is no thread's */
 	unsigned int depth;		/* frames in use: frames[0..depth) */
@@ -92,6 +85,7 @@ static void notrace fgraph_entry_call(uintptr_t ip, uintptr_t parent_ip, struct 
 	struct fgraph_ops *user = __atomic_load_n(&graph_user, __ATOMIC_ACQUIRE);
 	unsigned long flags;
 	struct fgraph_frame *f;
+	uint64_t now;
 	int marks;
 
 	(void)parent_ip;
@@ -103,18 +97,20 @@ static void notrace fgraph_entry_call(uintptr_t ip, uintptr_t parent_ip, struct 
 		(*this_cpu_ptr(&missed))++;
 		goto out;
 	}
+	now = arch_cycles();
 	marks = user->entryfunc(&(struct fgraph_ent){
-		.func = ip, .depth = s->depth, .roots = s->roots, .quiet = s->quiet,
+		.func = ip, .calltime = now, .depth = s->depth, .roots = s->roots,
+		.quiet = s->quiet, .frames = s->frames,
 	});
 	if (marks < 0)
 		goto out;
 	f = &s->frames[s->depth++];
 	f->func = ip;
+	f->calltime = now;
 	f->marks = (unsigned int)marks;
 	s->roots += (f->marks & FGRAPH_ROOT) != 0;
 	s->quiet += (f->marks & FGRAPH_QUIET) != 0;
 	f->node.rethook = &fgraph_rethook;
-	f->calltime = arch_cycles();
 	rethook_hook(&self->rethooks, &fgraph_rethook, &f->node, regs);
 out:
 	arch_irq_restore(flags);

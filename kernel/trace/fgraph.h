@@ -15,24 +15,39 @@
 #ifndef KERNEL_TRACE_FGRAPH_H
 #define KERNEL_TRACE_FGRAPH_H
 
+#include "kernel/rethook.h"
 #include "kernel/trace/ftrace.h"
 #include "lib/types.h"
 
 /* Linux's FTRACE_RETFUNC_DEPTH: the hooked calls a thread can have. */
 #define FGRAPH_DEPTH 50
 
-/* A frame's marks, which the user's entry chooses and the service
- * counts (fgraph_ent's roots and quiet), so the user can ask whether
- * the call is inside a marked one without walking the stack. */
+/* A frame's marks, which the user's entry chooses. The service counts
+ * the first two (fgraph_ent's roots and quiet), so the user can ask
+ * whether the call is inside a marked one without walking the stack;
+ * the others are the user's own, which it may also change in the
+ * frames below a call it enters. */
 #define FGRAPH_ROOT 1	/* set_graph_function's: the calls under it are traced */
 #define FGRAPH_QUIET 2	/* set_graph_notrace's: the calls under it are not */
+#define FGRAPH_USER 4	/* the first of the user's own */
 
-/* A call being entered: its function, its depth (the thread's hooked
- * calls it is inside) and how many of those are marked. */
+/* One hooked call on its thread's stack. */
+struct fgraph_frame {
+	struct rethook_node node;	/* the return service's */
+	uintptr_t func;
+	uint64_t calltime;		/* arch_cycles() at the entry */
+	unsigned int marks;
+};
+
+/* A call being entered: its function and the cycle counter now, its
+ * depth (the thread's hooked calls it is inside: frames[0..depth), the
+ * oldest first) and how many of those are marked. */
 struct fgraph_ent {
 	uintptr_t func;
+	uint64_t calltime;
 	unsigned int depth;
 	unsigned int roots, quiet;
+	struct fgraph_frame *frames;
 };
 
 /* A hooked call returning: as entered, its marks, and the cycle counter

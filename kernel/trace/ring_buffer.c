@@ -154,12 +154,6 @@ const struct ring_entry *ring_buffer_next(const struct ring_buffer *rb,
 	return &c->next[oldest];
 }
 
-const struct ring_entry *ring_buffer_peek(const struct ring_buffer *rb,
-					  struct ring_buffer_cursor *c, unsigned int cpu)
-{
-	return peek(rb, c, cpu) ? &c->next[cpu] : NULL;
-}
-
 void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c,
 			 unsigned int cpu)
 {

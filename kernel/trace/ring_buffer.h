@@ -96,21 +96,7 @@ void ring_buffer_cursor_bound(const struct ring_buffer *rb, struct ring_buffer_c
 const struct ring_entry *ring_buffer_next(const struct ring_buffer *rb,
 					  struct ring_buffer_cursor *c, unsigned int *cpu);
 
-/* cpu's next record, as ring_buffer_next would return it, left in c
- * rather than taken: NULL if cpu has none now. It overwrites (in c) the
- * record of cpu that ring_buffer_next last returned; valid until the
- * next call with c. For a reader that looks ahead (function_graph's
- * leaves). */
-const struct ring_entry *ring_buffer_peek(const struct ring_buffer *rb,
-					  struct ring_buffer_cursor *c, unsigned int cpu);
-/* Take the record ring_buffer_peek returned: ring_buffer_next will not. */
-static inline void ring_buffer_skip(struct ring_buffer_cursor *c, unsigned int cpu)
-{
-	c->have[cpu] = false;
-}
-
-/* Make the record ring_buffer_next just returned from c, of cpu (or the
- * one ring_buffer_skip just took), and
+/* Make the record ring_buffer_next just returned from c, of cpu, and
  * every one before it in cpu's ring, unseen by readers from now on (a
  * consuming read, trace_pipe): as a clear, but only up to there. */
 void ring_buffer_consume(struct ring_buffer *rb, const struct ring_buffer_cursor *c,

@@ -1,21 +1,25 @@
 /* The function_graph tracer: see trace_graph.h.
  *
  * Recording. The graph service calls graph_entry at each traced call
- * (fgraph.h): the call is recorded (a record of its function and depth)
- * unless set_graph_notrace, set_graph_function, max_graph_depth, the
- * pid lists or funcgraph-irqs leave it out, and its return is hooked.
- * graph_return records the return with the times of the entry and the
- * return. The records are words stored in place in the ring, as the
- * function tracer's are: nothing is looked up until `trace` is read.
+ * (fgraph.h): unless set_graph_notrace, set_graph_function,
+ * max_graph_depth, the pid lists or funcgraph-irqs leave the call out,
+ * its return is hooked, and graph_return records it: its function,
+ * depth and the times of its entry and return. The call's entry is
+ * recorded only if it turns out to have a recorded call inside it: the
+ * first such call's entry records the entries of the calls it is inside
+ * that wait for one (GRAPH_PENDING), oldest first. So a leaf, the most
+ * common call, costs one record, not two; its return record says it is
+ * one (GRAPH_RET_LEAF). The records are words stored in place in the
+ * ring, as the function tracer's are: nothing is looked up until
+ * `trace` is read.
  *
  * Printing (graph_print_line). A call shows as Linux shows it: "func() {"
  * at its entry, "}" and the duration at its return, or "func();" with
- * its duration on one line when the next record of the same CPU is its
- * return (a leaf: the printer looks ahead in the ring). The reader keeps
- * each CPU's last thread (a change prints Linux's banner), the function
- * entered at each depth (a return whose entry it never saw, lost or
- * left out, names its function, as Linux's does), and where an
- * interrupt's calls begin (the arrows around them). */
+ * its duration on one line for a leaf. The reader keeps each CPU's last
+ * thread (a change prints Linux's banner), the function entered at each
+ * depth (a return whose entry it never saw, lost or left out, names its
+ * function, as Linux's does), and where an interrupt's calls begin (the
+ * arrows around them). */
 #include "kernel/cpu.h"
 #include "kernel/nokprobe.h"
 #include "kernel/arch.h"
@@ -35,13 +39,21 @@
 struct graph_entry_rec {
 	uintptr_t func;
 	uint64_t depth;
+	uint64_t calltime;		/* arch_cycles() */
 };
 
 struct graph_return_rec {
 	uintptr_t func;
-	uint64_t depth;
+	uint64_t depth;			/* and GRAPH_RET_LEAF */
 	uint64_t calltime, rettime;	/* arch_cycles() */
 };
+
+/* A frame whose entry is not recorded yet: it waits for a recorded call
+ * inside it, and is a leaf if none comes. */
+#define GRAPH_PENDING FGRAPH_USER
+/* In a return record's depth: the call's entry was never recorded, and
+ * its line is a leaf's. */
+#define GRAPH_RET_LEAF (1ull << 32)
 
 /* The options (trace_options): the look of the lines, graph_format.h's
  * bits, and GRAPH_IRQS, whether calls in interrupt handlers are
@@ -62,11 +74,38 @@ static inline bool notrace set_has(struct ftrace_site_set *const *set, uintptr_t
 	return s && sorted_have(s->ips, s->count, ip);
 }
 
+static void notrace record_entry(const struct fgraph_frame *f, unsigned int depth)
+{
+	struct trace_record rec;
+
+	if (trace_begin(&rec, TRACE_TYPE_GRAPH_ENTRY, sizeof(struct graph_entry_rec))) {
+		ring_put(&rec.body[0], f->func);	/* struct graph_entry_rec, */
+		ring_put(&rec.body[1], depth);		/* stored in place */
+		ring_put(&rec.body[2], f->calltime);
+		trace_end(&rec);
+	}
+}
+NOKPROBE_SYMBOL(record_entry);
+
+/* A call is entered that will be recorded: the calls it is inside that
+ * wait for their first recorded call have it now. */
+static void notrace record_pending(const struct fgraph_ent *ent)
+{
+	unsigned int i = ent->depth;
+
+	while (i > 0 && (ent->frames[i - 1].marks & GRAPH_PENDING))
+		i--;
+	for (; i < ent->depth; i++) {
+		record_entry(&ent->frames[i], i);
+		ent->frames[i].marks &= ~GRAPH_PENDING;
+	}
+}
+NOKPROBE_SYMBOL(record_pending);
+
 static int notrace graph_entry(const struct fgraph_ent *ent)
 {
 	unsigned int depth_limit = __atomic_load_n(&max_depth, __ATOMIC_RELAXED);
 	bool any, root = false;
-	struct trace_record rec;
 
 	if (ent->quiet || (depth_limit && ent->depth >= depth_limit))
 		return -1;
@@ -82,13 +121,12 @@ static int notrace graph_entry(const struct fgraph_ent *ent)
 	root = set_has(&graph_function_ops.filter, ent->func, &any);
 	if (any && !root && !ent->roots)
 		return -1;
-	if (!__atomic_load_n(&thresh_cycles, __ATOMIC_RELAXED) &&
-	    trace_begin(&rec, TRACE_TYPE_GRAPH_ENTRY, sizeof(struct graph_entry_rec))) {
-		ring_put(&rec.body[0], ent->func);
-		ring_put(&rec.body[1], ent->depth);
-		trace_end(&rec);
-	}
-	return root ? FGRAPH_ROOT : 0;
+	/* With tracing_thresh, only returns are recorded. */
+	if (__atomic_load_n(&thresh_cycles, __ATOMIC_RELAXED))
+		return root ? FGRAPH_ROOT : 0;
+	if (ent->depth && (ent->frames[ent->depth - 1].marks & GRAPH_PENDING))
+		record_pending(ent);
+	return (root ? FGRAPH_ROOT : 0) | GRAPH_PENDING;
 }
 NOKPROBE_SYMBOL(graph_entry);
 
@@ -101,8 +139,8 @@ static void notrace graph_return(const struct fgraph_ret *ret)
 	if (ret->rettime - ret->calltime < __atomic_load_n(&thresh_cycles, __ATOMIC_RELAXED))
 		return;
 	if (trace_begin(&rec, TRACE_TYPE_GRAPH_RETURN, sizeof(struct graph_return_rec))) {
-		ring_put(&rec.body[0], ret->func);
-		ring_put(&rec.body[1], ret->depth);
+		ring_put(&rec.body[0], ret->func);	/* struct graph_return_rec */
+		ring_put(&rec.body[1], ret->depth | (ret->marks & GRAPH_PENDING ? GRAPH_RET_LEAF : 0));
 		ring_put(&rec.body[2], ret->calltime);
 		ring_put(&rec.body[3], ret->rettime);
 		trace_end(&rec);
@@ -160,8 +198,7 @@ struct graph_view {
 	struct graph_cpu_view cpu[MAX_CPUS];
 };
 
-/* What print_line needs of a record, copied out before it looks ahead
- * (which may overwrite the record). */
+/* What print_line needs of a record, its body checked. */
 struct graph_rec {
 	uint16_t type;
 	struct trace_entry entry;
@@ -171,6 +208,7 @@ struct graph_rec {
 		struct graph_return_rec ret;
 	};
 	bool whole;	/* the body was as long as its type's */
+	bool leaf;	/* a return whose entry was never recorded */
 };
 
 static void copy_rec(struct graph_rec *r, const struct ring_entry *e)
@@ -180,12 +218,14 @@ static void copy_rec(struct graph_rec *r, const struct ring_entry *e)
 	r->type = e->type;
 	r->time = e->time;
 	memcpy(&r->entry, e->data, sizeof(r->entry));
-	r->whole = false;
+	r->whole = r->leaf = false;
 	if (r->type == TRACE_TYPE_GRAPH_ENTRY && body >= sizeof(r->call)) {
 		memcpy(&r->call, (const char *)e->data + sizeof(struct trace_entry), sizeof(r->call));
 		r->whole = r->call.depth < FGRAPH_DEPTH;
 	} else if (r->type == TRACE_TYPE_GRAPH_RETURN && body >= sizeof(r->ret)) {
 		memcpy(&r->ret, (const char *)e->data + sizeof(struct trace_entry), sizeof(r->ret));
+		r->leaf = r->ret.depth & GRAPH_RET_LEAF;
+		r->ret.depth &= ~GRAPH_RET_LEAF;
 		r->whole = r->ret.depth < FGRAPH_DEPTH;
 	}
 }
@@ -208,18 +248,88 @@ static struct graph_line line_of(const struct graph_rec *r, unsigned int cpu, ch
 	};
 }
 
-/* Does the next record of cpu return from r's call, with nothing in
- * between? Then r is a leaf, and *ret its return. */
-static bool leaf_return(struct trace_iter *it, unsigned int cpu, const struct graph_rec *r,
-			struct graph_rec *ret)
+/* The interrupt arrow before a line of an interrupt's call at depth,
+ * if it is the first: its length. */
+static size_t irq_entry_arrow(struct graph_cpu_view *v, struct graph_line gl, unsigned int depth,
+			      bool in_irq, char *line, size_t size, unsigned int opts)
 {
-	const struct ring_entry *next = trace_iter_peek(it, cpu);
+	if (!in_irq || v->irq_depth >= 0)
+		return 0;
+	v->irq_depth = (int)depth;
+	gl.kind = GRAPH_LINE_IRQ_ENTRY;
+	return graph_format_line(line, size, &gl, opts);
+}
 
-	if (!next || next->type != TRACE_TYPE_GRAPH_RETURN || next->len < sizeof(struct trace_entry))
-		return false;
-	copy_rec(ret, next);
-	return ret->whole && ret->entry.pid == r->entry.pid && ret->ret.func == r->call.func &&
-	       ret->ret.depth == r->call.depth;
+/* And the arrow after the last line of the interrupt's calls. */
+static size_t irq_exit_arrow(struct graph_cpu_view *v, struct graph_line gl, unsigned int depth,
+			     char *line, size_t size, unsigned int opts)
+{
+	if (v->irq_depth != (int)depth)
+		return 0;
+	v->irq_depth = -1;
+	gl.kind = GRAPH_LINE_IRQ_EXIT;
+	return graph_format_line(line, size, &gl, opts);
+}
+
+/* "func() {", after the arrow if it begins an interrupt's calls. */
+static size_t print_entry(struct graph_cpu_view *v, struct graph_line *gl, uintptr_t func,
+			  unsigned int depth, uint64_t calltime, bool in_irq, char *line,
+			  size_t size, unsigned int opts)
+{
+	char name[96];
+	size_t n = irq_entry_arrow(v, *gl, depth, in_irq, line, size, opts);
+
+	sym_format_name(func, name, sizeof(name));
+	gl->kind = GRAPH_LINE_ENTRY;
+	gl->func = name;
+	gl->depth = depth;
+	gl->time_ns = (uint64_t)ktime_from_cycles(calltime);
+	v->entered[depth] = func;
+	v->depth = depth;
+	return n + graph_format_line(line + n, size - n, gl, opts);
+}
+
+/* "}" with the duration, or "func();" for a leaf, between the arrows
+ * if it is an interrupt's call. */
+static size_t print_return(struct graph_cpu_view *v, struct graph_line *gl,
+			   const struct graph_rec *r, bool in_irq, char *line, size_t size,
+			   unsigned int opts)
+{
+	unsigned int depth = (unsigned int)r->ret.depth;
+	char name[96];
+	size_t n = r->leaf ? irq_entry_arrow(v, *gl, depth, in_irq, line, size, opts) : 0;
+
+	sym_format_name(r->ret.func, name, sizeof(name));
+	gl->kind = r->leaf ? GRAPH_LINE_LEAF : GRAPH_LINE_RETURN;
+	gl->func = name;
+	gl->depth = depth;
+	gl->named = !r->leaf && v->entered[depth] != r->ret.func;
+	gl->duration_ns = duration_ns(&r->ret);
+	if (r->leaf)	/* the line is the call's: its time is the entry's */
+		gl->time_ns = (uint64_t)ktime_from_cycles(r->ret.calltime);
+	v->entered[depth] = 0;
+	v->depth = depth ? depth - 1 : 0;
+	n += graph_format_line(line + n, size - n, gl, opts);
+	return n + irq_exit_arrow(v, *gl, depth, line + n, size - n, opts);
+}
+
+/* Any other record: its kind's text, as a C comment where the calls
+ * are (as Linux shows an event amid the graph). */
+static size_t print_other(const struct graph_cpu_view *v, struct graph_line *gl,
+			  const struct ring_entry *e, char *line, size_t size, unsigned int opts)
+{
+	const struct trace_kind *kind = trace_kind_of(e->type);
+	const char *body = (const char *)e->data + sizeof(struct trace_entry);
+	char text[TRACE_LINE_MAX / 2];
+
+	if (kind)
+		kind->print(text, sizeof(text), body, e->len - sizeof(struct trace_entry));
+	else
+		snprintf(text, sizeof(text), "type %u", e->type);
+	gl->kind = GRAPH_LINE_COMMENT;
+	gl->depth = v->depth;
+	gl->comment = text;
+	return graph_format_line(line, size, gl, opts);
 }
 
 static size_t graph_print_line(struct trace_iter *it, char *line, size_t size,
@@ -227,8 +337,8 @@ static size_t graph_print_line(struct trace_iter *it, char *line, size_t size,
 {
 	struct graph_cpu_view *v = &((struct graph_view *)it->data)->cpu[cpu];
 	unsigned int opts = __atomic_load_n(&graph_flags, __ATOMIC_RELAXED);
-	char comm[TRACE_COMM_LEN], prev[TRACE_COMM_LEN], func[96], text[TRACE_LINE_MAX / 2];
-	struct graph_rec r, ret;
+	char comm[TRACE_COMM_LEN], prev[TRACE_COMM_LEN];
+	struct graph_rec r;
 	struct graph_line gl;
 	size_t n = 0;
 	bool in_irq;
@@ -249,70 +359,12 @@ static size_t graph_print_line(struct trace_iter *it, char *line, size_t size,
 	v->seen = true;
 	v->last_pid = r.entry.pid;
 
-	if (r.whole && r.type == TRACE_TYPE_GRAPH_ENTRY) {
-		unsigned int depth = (unsigned int)r.call.depth;
-
-		if (in_irq && v->irq_depth < 0) {
-			gl.kind = GRAPH_LINE_IRQ_ENTRY;
-			gl.depth = depth;
-			n += graph_format_line(line + n, size - n, &gl, opts);
-			v->irq_depth = (int)depth;
-		}
-		sym_format_name(r.call.func, func, sizeof(func));
-		gl.func = func;
-		gl.depth = depth;
-		if (leaf_return(it, cpu, &r, &ret)) {
-			trace_iter_take(it, cpu);
-			gl.kind = GRAPH_LINE_LEAF;
-			gl.duration_ns = duration_ns(&ret.ret);
-			v->depth = depth ? depth - 1 : 0;
-		} else {
-			gl.kind = GRAPH_LINE_ENTRY;
-			v->entered[depth] = r.call.func;
-			v->depth = depth;
-		}
-		n += graph_format_line(line + n, size - n, &gl, opts);
-		if (gl.kind == GRAPH_LINE_LEAF && v->irq_depth == (int)depth) {
-			gl.kind = GRAPH_LINE_IRQ_EXIT;
-			n += graph_format_line(line + n, size - n, &gl, opts);
-			v->irq_depth = -1;
-		}
-		return n;
-	}
-	if (r.whole && r.type == TRACE_TYPE_GRAPH_RETURN) {
-		unsigned int depth = (unsigned int)r.ret.depth;
-
-		sym_format_name(r.ret.func, func, sizeof(func));
-		gl.kind = GRAPH_LINE_RETURN;
-		gl.func = func;
-		gl.depth = depth;
-		gl.named = v->entered[depth] != r.ret.func;
-		gl.duration_ns = duration_ns(&r.ret);
-		v->entered[depth] = 0;
-		v->depth = depth ? depth - 1 : 0;
-		n += graph_format_line(line + n, size - n, &gl, opts);
-		if (v->irq_depth == (int)depth) {
-			gl.kind = GRAPH_LINE_IRQ_EXIT;
-			n += graph_format_line(line + n, size - n, &gl, opts);
-			v->irq_depth = -1;
-		}
-		return n;
-	}
-	/* Any other record: its kind's text, as a C comment where the
-	 * calls are (as Linux shows an event amid the graph). */
-	{
-		const struct trace_kind *kind = trace_kind_of(e->type);
-		size_t body = e->len - sizeof(struct trace_entry);
-
-		if (kind)
-			kind->print(text, sizeof(text), (const char *)e->data + sizeof(struct trace_entry), body);
-		else
-			snprintf(text, sizeof(text), "type %u", e->type);
-		gl.kind = GRAPH_LINE_COMMENT;
-		gl.depth = v->depth;
-		gl.comment = text;
-		return n + graph_format_line(line + n, size - n, &gl, opts);
-	}
+	if (r.whole && r.type == TRACE_TYPE_GRAPH_ENTRY)
+		return n + print_entry(v, &gl, r.call.func, (unsigned int)r.call.depth,
+				       r.call.calltime, in_irq, line + n, size - n, opts);
+	if (r.whole && r.type == TRACE_TYPE_GRAPH_RETURN)
+		return n + print_return(v, &gl, &r, in_irq, line + n, size - n, opts);
+	return n + print_other(v, &gl, e, line + n, size - n, opts);
 }
 
 static size_t graph_print_header(char *line, size_t size, unsigned int n)

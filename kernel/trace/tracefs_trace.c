@@ -178,7 +178,6 @@ static int trace_open(struct inode *inode, struct file *file)
 			ring_buffer_cursor_only(&r->cursor, (unsigned int)cpu);
 		ring_buffer_cursor_bound(r->rb, &r->cursor);
 		count_records(r);
-		r->it = (struct trace_iter){ .rb = r->rb, .cursor = &r->cursor };
 		if (trace_iter_start(&r->it)) {
 			kfree(r);
 			r = NULL;

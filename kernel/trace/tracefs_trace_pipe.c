@@ -65,7 +65,6 @@ static bool next_record(void *arg)
 
 	if (r->rb != rb)	/* resized: the old records are gone */
 		start_cursor(r, rb);
-	r->it.rb = rb;
 	if (r->it.tracer != tracer_current() && trace_iter_start(&r->it))
 		return false;
 	do {
@@ -111,7 +110,6 @@ static int pipe_open(struct inode *inode, struct file *file)
 	if (!r)
 		return -ENOMEM;
 	r->cpu = tracefs_file_cpu(inode);
-	r->it = (struct trace_iter){ .cursor = &r->cursor, .consume = true };
 	trace_lock();
 	if (!trace_buffer_locked())
 		err = -ENODEV;

@@ -71,15 +71,3 @@ size_t trace_iter_format(struct trace_iter *it, char *line, size_t size,
 		return it->tracer->print_line(it, line, size, e, cpu);
 	return trace_format_record(line, size, e, cpu);
 }
-
-const struct ring_entry *trace_iter_peek(struct trace_iter *it, unsigned int cpu)
-{
-	return ring_buffer_peek(it->rb, it->cursor, cpu);
-}
-
-void trace_iter_take(struct trace_iter *it, unsigned int cpu)
-{
-	ring_buffer_skip(it->cursor, cpu);
-	if (it->consume)
-		ring_buffer_consume(it->rb, it->cursor, cpu);
-}

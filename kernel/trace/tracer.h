@@ -10,7 +10,7 @@
 #ifndef KERNEL_TRACE_TRACER_H
 #define KERNEL_TRACE_TRACER_H
 
-#include "kernel/trace/ring_buffer.h"
+#include "kernel/trace/ring.h"
 #include "lib/types.h"
 
 struct trace_iter;
@@ -35,8 +35,7 @@ struct tracer {
 	 * after "# tracer: NAME" and "#", with its newline, and returns
 	 * its length, 0 past the last. print_line makes the line of record
 	 * e, of cpu, as trace and trace_pipe show it (any kind of record,
-	 * with its newline: several lines, if it must); it may look at the
-	 * records after e (trace_iter_peek) and take those it showed. */
+	 * with its newline: several lines, if it must). */
 	size_t (*print_header)(char *line, size_t size, unsigned int n);
 	size_t (*print_line)(struct trace_iter *it, char *line, size_t size,
 			     const struct ring_entry *e, unsigned int cpu);
@@ -49,12 +48,9 @@ struct tracer {
 };
 
 /* A reader of trace or trace_pipe, as a tracer's print_line sees it:
- * its cursor in the buffer, and the state the tracer keeps for it.
- * Under trace_lock. */
+ * the state the tracer keeps for it (the lines before shape the next
+ * one). Under trace_lock. */
 struct trace_iter {
-	struct ring_buffer *rb;
-	struct ring_buffer_cursor *cursor;
-	bool consume;			/* trace_pipe: what it shows is consumed */
 	const struct tracer *tracer;	/* whose lines it shows */
 	void *data;			/* tracer->iter_size bytes, zeroed at its start */
 };
@@ -71,12 +67,6 @@ void trace_iter_end(struct trace_iter *it);
 size_t trace_iter_format(struct trace_iter *it, char *line, size_t size,
 			 const struct ring_entry *e, unsigned int cpu);
 
-/* For print_line: cpu's next record, not taken (ring_buffer_peek: it
- * overwrites e, the record being printed, if e is cpu's; copy what is
- * needed of e first); NULL if there is none now. trace_iter_take takes
- * it (and consumes it, for trace_pipe). */
-const struct ring_entry *trace_iter_peek(struct trace_iter *it, unsigned int cpu);
-void trace_iter_take(struct trace_iter *it, unsigned int cpu);
 
 #define DEFINE_TRACER(var)                                                     \
 	static const struct tracer var __used __section(".tracers") __aligned(8)
