@@ -663,12 +663,15 @@ def report_every_function(arch, exact, scale):
                                            IDLE_SITE_INSNS[arch]))
     if "every_function_graph" not in exact:
         return ["every-function-graph"]
+    # The same functions as the function tracer's, each call of one
+    # graphed: its records (a return each, an entry each but a leaf's)
+    # are not its calls.
+    calls = records
     cycles, records = exact["every_function_graph"]
-    calls = records / 2
     per_call = (cycles - base) * scale / calls if calls else 0.0
     print("function_graph on every function: the vfs_read loop %.1f times slower"
-          " (Linux's dd loop: %d times), %.1f calls graphed a call, %.0f insns a graphed call"
-          % (cycles / base, LINUX_EVERY_FUNCTION_GRAPH[arch], calls, per_call))
+          " (Linux's dd loop: %d times), %.1f records a call, %.0f insns a graphed call"
+          % (cycles / base, LINUX_EVERY_FUNCTION_GRAPH[arch], records, per_call))
     return []
 
 

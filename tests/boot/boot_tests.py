@@ -1438,25 +1438,8 @@ def test_function_graph_toggled_under_load(m):
     service panics on one), every CPU is still online, nothing calls
     afterwards, and the heap is back where it was (each thread's stack
     of hooked calls freed once its last one returned)."""
-    before = settled_heap_usage(m)
-    number, _ = probe_add(m, "-r vfs_read", "r", "vfs_read+0x0")
-    m.command("worker start 4")
-    try:
-        for i in range(TRACER_TOGGLES):
-            for tracer in ("function_graph", "function" if i % 2 else "nop"):
-                cmd = "echo %s > %s/current_tracer" % (tracer, TRACING)
-                out = m.command(cmd, PROBED_TIMEOUT)
-                check(out == [], "switch %d, `%s`: %s" % (i, cmd, show(out)))
-    finally:
-        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
-        m.command("worker stop")
-        m.command("probe del %d" % number)
-    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
-    check(states == ["online"] * m.smp, "after %d switches, `cpus`: %s" % (TRACER_TOGGLES, states))
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %d switches under load: %s, before %s"
-          % (TRACER_TOGGLES, after, before))
+    switch_tracers_under_load(m, "-r vfs_read", "r",
+                              lambda i: ("function_graph", "function" if i % 2 else "nop"))
 
 
 @test("function_tracer_every_function")
@@ -1489,6 +1472,33 @@ def test_function_tracer_every_function(m):
 TRACER_TOGGLES = 100
 
 
+def switch_tracers_under_load(m, probe, kind, tracers_of):
+    """Round i of TRACER_TOGGLES chooses each of tracers_of(i) in turn
+    while workers read files on every CPU and `probe add PROBE` (of
+    kind) sits on vfs_read: every choice answers, every CPU is still
+    online, nothing calls afterwards, and the heap is back where it
+    was."""
+    before = settled_heap_usage(m)
+    number, _ = probe_add(m, probe, kind, "vfs_read+0x0")
+    m.command("worker start 4")
+    try:
+        for i in range(TRACER_TOGGLES):
+            for tracer in tracers_of(i):
+                cmd = "echo %s > %s/current_tracer" % (tracer, TRACING)
+                out = m.command(cmd, PROBED_TIMEOUT)
+                check(out == [], "round %d, `%s`: %s" % (i, cmd, show(out)))
+    finally:
+        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
+        m.command("worker stop")
+        m.command("probe del %d" % number)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
+    check(states == ["online"] * m.smp, "after %d rounds, `cpus`: %s" % (TRACER_TOGGLES, states))
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after %d rounds under load: %s, before %s"
+          % (TRACER_TOGGLES, after, before))
+
+
 @test("function_tracer_toggled_under_load")
 def test_function_tracer_toggled_under_load(m):
     """The function tracer on every function turned on and off 100 times
@@ -1497,25 +1507,7 @@ def test_function_tracer_toggled_under_load(m):
     the two trampolines under running CPUs, in steps every CPU must
     acknowledge): every toggle answers, every CPU is still online,
     nothing calls afterwards, and the heap is back where it was."""
-    before = settled_heap_usage(m)
-    number, _ = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
-    m.command("worker start 4")
-    try:
-        for i in range(TRACER_TOGGLES):
-            for tracer in ("function", "nop"):
-                cmd = "echo %s > %s/current_tracer" % (tracer, TRACING)
-                out = m.command(cmd, PROBED_TIMEOUT)
-                check(out == [], "toggle %d, `%s`: %s" % (i, cmd, show(out)))
-    finally:
-        m.command("echo nop > %s/current_tracer" % TRACING, PROBED_TIMEOUT)
-        m.command("worker stop")
-        m.command("probe del %d" % number)
-    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
-    check(states == ["online"] * m.smp, "after %d toggles, `cpus`: %s" % (TRACER_TOGGLES, states))
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %d toggles under load: %s, before %s"
-          % (TRACER_TOGGLES, after, before))
+    switch_tracers_under_load(m, "vfs_read", "k", lambda i: ("function", "nop"))
 
 
 @test("proc_sys_under_load")

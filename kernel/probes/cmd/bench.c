@@ -334,12 +334,13 @@ static void print_per_call(const char *what, uint64_t n, unsigned long calls)
 }
 
 /* A tracer's rows: filtered to vfs_read (a row of the per-hit table,
- * each call's records_per_call records as one hit), then on every
+ * each record a hit: the function tracer's one a call, and
+ * function_graph's too, vfs_read alone being a leaf), then on every
  * function (the loop's cycles and records per call, as "bench: every-
  * function" or "bench: every-function-graph"). Only with no tracer at
  * work and an empty filter, which it leaves as it found them. */
 static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, const char *row,
-			const char *tracer, unsigned int records_per_call, const char *every)
+			const char *tracer, const char *every)
 {
 	uint64_t t, records = 0;
 	int err;
@@ -356,7 +357,7 @@ static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, cons
 		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n",
 			   row, (unsigned long)((t - MIN(t, base)) / calls),
 			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100), tracer,
-			   (unsigned long)(records / REPEATS / records_per_call));
+			   (unsigned long)(records / REPEATS));
 		err = tracing_write("set_ftrace_filter", "");
 	}
 	if (!err) {
@@ -754,9 +755,8 @@ static int bench_hits(unsigned long calls)
 	else
 		cmd_printf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
-	tracer_rows(f, calls, base, "function-tracer", "function", 1, "every-function");
-	/* function_graph records each call twice: its entry and return. */
-	tracer_rows(f, calls, base, "function_graph", "function_graph", 2, "every-function-graph");
+	tracer_rows(f, calls, base, "function-tracer", "function", "every-function");
+	tracer_rows(f, calls, base, "function_graph", "function_graph", "every-function-graph");
 	vfs_close(f);
 	return 0;
 }
