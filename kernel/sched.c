@@ -152,6 +152,18 @@ static void note_preempt_event(struct thread *t, const struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(note_preempt_event);
 
+/* prev leaves the CPU and next takes it (the same thread, when it
+ * alone can run): next's time switched out ends now. */
+static void note_off_cpu(struct thread *prev, struct thread *next)
+{
+	uint64_t now = arch_cycles();
+
+	prev->switched_out_at = now;
+	if (next->switched_out_at)
+		next->off_cpu += now - next->switched_out_at;
+}
+NOKPROBE_SYMBOL(note_off_cpu);
+
 /* Pick the next thread and switch to it. Interrupts off, sched_lock held;
  * returns (with the lock released) when this thread runs again. */
 static void schedule_locked(void)
@@ -191,6 +203,7 @@ static void schedule_locked(void)
 	next->cpu = cpu->id;
 	next->slice_left = SCHED_SLICE_TICKS;
 	cpu->need_resched = false;
+	note_off_cpu(prev, next);
 	set_current(cpu, next);
 	switched_from[cpu->id] = prev;
 	if (next != prev)

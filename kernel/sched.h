@@ -62,6 +62,14 @@ struct thread {
 	void *arg;
 	uint64_t wake_tick;
 	uint64_t run_ticks;		/* timer ticks spent running */
+	/* The cycles (arch_cycles) it has spent switched out, asleep or
+	 * waiting for a CPU, and the count when it was last switched out
+	 * (0: never). Written by the scheduler as it switches, read by the
+	 * thread itself: what a call it made took while it ran is its
+	 * time less the growth of off_cpu (the function graph's
+	 * sleep-time option, kernel/trace/fgraph.h). */
+	uint64_t off_cpu;
+	uint64_t switched_out_at;
 	unsigned int slice_left;	/* ticks before preemption */
 	struct list_node all_node;	/* in the list of all threads */
 	/* While preempted by an interrupt: the registers it was stopped with. */

@@ -31,20 +31,26 @@ void time_init(void)
 		(unsigned long)(hz % 1000000));
 }
 
-ktime_t ktime_from_cycles(uint64_t cycles)
+uint64_t cycles_to_ns(uint64_t c)
 {
-	uint64_t c, hz = cycles_hz;
+	uint64_t hz = cycles_hz;
 
-	/* A count read before time_init (a boot message's, in the kernel
-	 * log) is time 0, as ktime_get was then. */
-	if (!hz || cycles < zero_cycles)
+	if (!hz)
 		return 0;
-	c = cycles - zero_cycles;
 	/* Whole seconds and the rest apart: c * NSEC_PER_SEC would overflow
 	 * 64 bits after a few seconds at GHz rates, while the rest (under
 	 * hz, a few 10^9) times 10^9 stays below 2^64 for any rate under
 	 * 18 GHz. */
-	return (ktime_t)((c / hz) * NSEC_PER_SEC + (c % hz) * NSEC_PER_SEC / hz);
+	return (c / hz) * NSEC_PER_SEC + (c % hz) * NSEC_PER_SEC / hz;
+}
+
+ktime_t ktime_from_cycles(uint64_t cycles)
+{
+	/* A count read before time_init (a boot message's, in the kernel
+	 * log) is time 0, as ktime_get was then. */
+	if (cycles < zero_cycles)
+		return 0;
+	return (ktime_t)cycles_to_ns(cycles - zero_cycles);
 }
 
 ktime_t ktime_get(void)

@@ -28,5 +28,8 @@ ktime_t ktime_get(void);
  * counter (the trace's recording) keeps the raw count and converts it
  * later with this. */
 ktime_t ktime_from_cycles(uint64_t cycles);
+/* A span of c counts of the cycle counter in nanoseconds (0 before
+ * time_init). */
+uint64_t cycles_to_ns(uint64_t c);
 
 #endif

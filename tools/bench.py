@@ -155,6 +155,7 @@ BASELINE = re.compile(r"^bench: baseline\s+([\d.]+) cycles/call")
 EVERY_FUNCTION = re.compile(r"^bench: every-function\s+cycles/call ([\d.]+)\s+records/call ([\d.]+)")
 EVERY_FUNCTION_GRAPH = re.compile(r"^bench: every-function-graph\s+cycles/call ([\d.]+)"
                                   r"\s+records/call ([\d.]+)")
+EVERY_FUNCTION_PROFILE = re.compile(r"^bench: every-function-profile\s+cycles/call ([\d.]+)")
 # The figures for the function tracer on every function: Linux's
 # slowdown of its `dd` loop, on x86_64 and aarch64; and the instructions
 # one site costs while nothing is traced (the NOPs the compiler left).
@@ -310,6 +311,8 @@ def run(arch, calls, icount, cpus=1):
         elif EVERY_FUNCTION_GRAPH.match(line):
             result["every_function_graph"] = tuple(float(g) for g in
                                                    EVERY_FUNCTION_GRAPH.match(line).groups())
+        elif EVERY_FUNCTION_PROFILE.match(line):
+            result["every_function_profile"] = float(EVERY_FUNCTION_PROFILE.match(line).group(1))
         elif ABSENT.match(line):
             # A row the kernel has nothing to measure for, and says so.
             name, why = ABSENT.match(line).groups()
@@ -672,6 +675,12 @@ def report_every_function(arch, exact, scale):
     print("function_graph on every function: the vfs_read loop %.1f times slower"
           " (Linux's dd loop: %d times), %.1f records a call, %.0f insns a graphed call"
           % (cycles / base, LINUX_EVERY_FUNCTION_GRAPH[arch], records, per_call))
+    if "every_function_profile" not in exact:
+        return ["every-function-profile"]
+    cycles = exact["every_function_profile"]
+    per_call = (cycles - base) * scale / calls if calls else 0.0
+    print("function profiler on every function: the vfs_read loop %.1f times slower,"
+          " %.0f insns a profiled call" % (cycles / base, per_call))
     return []
 
 

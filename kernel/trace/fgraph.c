@@ -45,6 +45,7 @@ struct fgraph_stack {
 static struct mutex fgraph_mutex = MUTEX_INIT(fgraph_mutex, "fgraph");
 /* The registered user, read on every hit (NULL: none). */
 static struct fgraph_ops *graph_user;
+static bool count_sleep = true;
 static DEFINE_PER_CPU(unsigned long, missed);
 
 extern char fgraph_trampoline[];
@@ -107,6 +108,8 @@ static void notrace fgraph_entry_call(uintptr_t ip, uintptr_t parent_ip, struct 
 	f = &s->frames[s->depth++];
 	f->func = ip;
 	f->calltime = now;
+	f->off_cpu = self->off_cpu;
+	f->user = 0;
 	f->marks = (unsigned int)marks;
 	s->roots += (f->marks & FGRAPH_ROOT) != 0;
 	s->quiet += (f->marks & FGRAPH_QUIET) != 0;
@@ -128,16 +131,22 @@ struct ftrace_ops fgraph_ops = {
 static void notrace fgraph_return(struct rethook_node *node, struct pt_regs *regs)
 {
 	uint64_t now = arch_cycles();
-	struct fgraph_stack *s = stack_of(current_thread());
+	struct thread *self = current_thread();
+	struct fgraph_stack *s = stack_of(self);
 	struct fgraph_frame *f = pop(s);
 	struct fgraph_ops *user = __atomic_load_n(&graph_user, __ATOMIC_ACQUIRE);
+	uint64_t calltime = f->calltime;
 
 	(void)node;	/* f, as the order of returns makes it */
 	(void)regs;
+	/* Without sleep-time, the call began later by its time switched
+	 * out (never past its return: that time lies within the call). */
+	if (!__atomic_load_n(&count_sleep, __ATOMIC_RELAXED))
+		calltime = MIN(calltime + (self->off_cpu - f->off_cpu), now);
 	if (user)
 		user->retfunc(&(struct fgraph_ret){
 			.func = f->func, .depth = s->depth, .marks = f->marks,
-			.calltime = f->calltime, .rettime = now,
+			.calltime = calltime, .rettime = now, .frames = s->frames,
 		});
 	else if (!s->depth)
 		drop_stack(current_thread(), s);	/* its last call of a user gone */
@@ -323,6 +332,11 @@ void unregister_ftrace_graph(struct fgraph_ops *gops)
 		sched_for_each_thread(drop_if_idle, NULL);
 	}
 	mutex_unlock(&fgraph_mutex);
+}
+
+void fgraph_sleep_time_control(bool on)
+{
+	__atomic_store_n(&count_sleep, on, __ATOMIC_RELAXED);
 }
 
 uint64_t fgraph_missed(void)

@@ -1,7 +1,7 @@
 /* The function graph service (docs/ftrace.md): a callback when a traced
  * function is entered and another when it returns, with how long the
- * call took. The function_graph tracer is its user (and Linux's
- * function profiler would be).
+ * call took. The function_graph tracer and the function profiler
+ * (ftrace_profile.h) are its users, one at a time.
  *
  * The entry comes from the compiler's call sites (kernel/trace/ftrace.h,
  * through fgraph_ops, whose filter set_ftrace_filter keeps); the return
@@ -36,6 +36,8 @@ struct fgraph_frame {
 	struct rethook_node node;	/* the return service's */
 	uintptr_t func;
 	uint64_t calltime;		/* arch_cycles() at the entry */
+	uint64_t off_cpu;		/* its thread's off_cpu at the entry (sched.h) */
+	uint64_t user;			/* the user's own word, 0 at the entry */
 	unsigned int marks;
 };
 
@@ -51,12 +53,17 @@ struct fgraph_ent {
 };
 
 /* A hooked call returning: as entered, its marks, and the cycle counter
- * (arch_cycles) at its entry and return. */
+ * (arch_cycles) at its entry and return; without sleep-time
+ * (fgraph_sleep_time_control), calltime is later by the time the
+ * thread spent switched out meanwhile. frames are its thread's, as at
+ * its entry: [0..depth) the calls it is inside, [depth] its own (until
+ * retfunc returns). */
 struct fgraph_ret {
 	uintptr_t func;
 	unsigned int depth;
 	unsigned int marks;
 	uint64_t calltime, rettime;
+	struct fgraph_frame *frames;
 };
 
 /* The user. Both callbacks run with interrupts off and must be notrace
@@ -80,6 +87,12 @@ extern struct ftrace_ops fgraph_ops;
  * register_ftrace_function's error. Thread context; they sleep. */
 int register_ftrace_graph(struct fgraph_ops *gops);
 void unregister_ftrace_graph(struct fgraph_ops *gops);
+
+/* Linux's sleep-time option (the function_graph tracer's, on by
+ * default): whether a call's duration counts the time its thread spent
+ * asleep or waiting for a CPU inside it. Takes effect at the next
+ * return. */
+void fgraph_sleep_time_control(bool on);
 
 /* Calls not hooked since boot because their thread had no frame left
  * (or no stack), summed over the CPUs. */

@@ -264,3 +264,45 @@ size_t graph_format_header(char *buf, size_t size, unsigned int n, unsigned int 
 	out_printf(&o, "\n");
 	return o.len;
 }
+
+size_t graph_format_profile_header(char *buf, size_t size)
+{
+	struct graph_out o;
+
+	out_init(&o, buf, size);
+	out_printf(&o, "  %-39s%-7s%-16s%-16s%s\n", "Function", "Hit", "Time", "Avg", "s^2");
+	out_printf(&o, "  %-39s%-7s%-16s%-16s%s\n", "--------", "---", "----", "---", "---");
+	return o.len;
+}
+
+size_t graph_format_profile_line(char *buf, size_t size, const char *func, unsigned long hits,
+				 uint64_t time_ns, uint64_t avg_ns, uint64_t variance_ns2)
+{
+	struct graph_out o;
+
+	out_init(&o, buf, size);
+	out_printf(&o, "  %-30.30s  %10lu    ", func, hits);
+	put_micros(&o, time_ns);
+	out_printf(&o, "    ");
+	put_micros(&o, avg_ns);
+	out_printf(&o, "    ");
+	/* ns² in µs²: put_micros divides by 1000 once more. */
+	put_micros(&o, variance_ns2 / 1000);
+	out_printf(&o, "\n");
+	return o.len;
+}
+
+uint64_t graph_profile_variance(uint64_t n, uint64_t sum, uint64_t sum_sq)
+{
+	uint64_t mean, square_over_n;
+
+	if (n < 2)
+		return 0;
+	/* sum^2 / n as (sum / n) * sum plus the rest's share: exact to
+	 * within one, with no sum^2 to overflow. */
+	mean = sum / n;
+	if (__builtin_mul_overflow(mean, sum, &square_over_n))
+		return UINT64_MAX;
+	square_over_n += (sum % n) * (sum / n) + (sum % n) * (sum % n) / n;
+	return sum_sq > square_over_n ? (sum_sq - square_over_n) / (n - 1) : 0;
+}

@@ -81,4 +81,20 @@ size_t graph_format_header(char *buf, size_t size, unsigned int n, unsigned int 
  * ' ' for the rest. */
 char graph_duration_mark(uint64_t ns);
 
+/* The function profiler's table (trace_stat/functionN, Linux's
+ * function_stat_show), whose times the graph's duration printer makes:
+ * its two header lines, and one function's line, with its hits, its
+ * total and average time and the variance of its times (in ns², shown
+ * in µs² as Linux shows it), each into buf as graph_format_line does. */
+size_t graph_format_profile_header(char *buf, size_t size);
+size_t graph_format_profile_line(char *buf, size_t size, const char *func, unsigned long hits,
+				 uint64_t time_ns, uint64_t avg_ns, uint64_t variance_ns2);
+
+/* The sample variance of n values whose sum is sum and whose squares
+ * sum to sum_sq: (sum_sq - sum^2 / n) / (n - 1), 0 for fewer than two
+ * values. Worked without overflow where Linux's n * sum_sq would
+ * overflow; a product past 2^64 (a sum_sq the caller saturated, say)
+ * gives UINT64_MAX. */
+uint64_t graph_profile_variance(uint64_t n, uint64_t sum, uint64_t sum_sq);
+
 #endif

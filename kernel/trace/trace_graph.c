@@ -27,6 +27,7 @@
 #include "kernel/time.h"
 #include "kernel/trace/fgraph.h"
 #include "kernel/trace/ftrace_pid.h"
+#include "kernel/trace/ftrace_profile.h"
 #include "kernel/trace/graph_format.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_comm.h"
@@ -57,10 +58,15 @@ struct graph_return_rec {
 
 /* The options (trace_options): the look of the lines, graph_format.h's
  * bits, and GRAPH_IRQS, whether calls in interrupt handlers are
- * recorded. Read without a lock: one word. */
+ * recorded. Read without a lock: one word. The last two are the graph
+ * service's and the profiler's, told of each change (graph_set_flag):
+ * whether durations count time asleep, and whether the profiler's
+ * count a function's callees. */
 #define GRAPH_IRQS (1u << 16)
+#define GRAPH_SLEEP_TIME (1u << 17)
+#define GRAPH_GRAPH_TIME (1u << 18)
 static unsigned int graph_flags = GRAPH_OPT_CPU | GRAPH_OPT_OVERHEAD | GRAPH_OPT_DURATION |
-				  GRAPH_IRQS;
+				  GRAPH_IRQS | GRAPH_SLEEP_TIME | GRAPH_GRAPH_TIME;
 
 struct ftrace_ops graph_function_ops;
 static unsigned int max_depth;
@@ -381,12 +387,22 @@ static const struct tracer_opt graph_opts[] = {
 	{ "funcgraph-abstime", GRAPH_OPT_ABSTIME },
 	{ "funcgraph-irqs", GRAPH_IRQS },
 	{ "funcgraph-tail", GRAPH_OPT_TAIL },
+	{ "sleep-time", GRAPH_SLEEP_TIME },
+	{ "graph-time", GRAPH_GRAPH_TIME },
 	{ NULL, 0 },
 };
+
+static void graph_set_flag(unsigned int bit, bool on)
+{
+	if (bit == GRAPH_SLEEP_TIME)
+		fgraph_sleep_time_control(on);
+	else if (bit == GRAPH_GRAPH_TIME)
+		ftrace_profile_graph_time_control(on);
+}
 
 DEFINE_TRACER(graph_tracer) = {
 	.name = "function_graph", .start = graph_start, .stop = graph_stop,
 	.print_header = graph_print_header, .print_line = graph_print_line,
 	.iter_size = sizeof(struct graph_view),
-	.opts = graph_opts, .flags = &graph_flags,
+	.opts = graph_opts, .flags = &graph_flags, .set_flag = graph_set_flag,
 };

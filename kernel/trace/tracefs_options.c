@@ -33,6 +33,8 @@ static void opt_set(const struct tracer *t, const struct tracer_opt *o, bool on)
 		__atomic_fetch_or(t->flags, o->bit, __ATOMIC_RELAXED);
 	else
 		__atomic_fetch_and(t->flags, ~o->bit, __ATOMIC_RELAXED);
+	if (t->set_flag)
+		t->set_flag(o->bit, on);
 }
 
 static int trace_options_show(struct seq_file *m, void *v)

@@ -45,6 +45,9 @@ struct tracer {
 	 * a change takes effect at once, current or not). */
 	const struct tracer_opt *opts;
 	unsigned int *flags;
+	/* Called after option bit was set or cleared (on), for options
+	 * that other code must be told of; NULL: none. Thread context. */
+	void (*set_flag)(unsigned int bit, bool on);
 };
 
 /* A reader of trace or trace_pipe, as a tracer's print_line sees it:

@@ -708,9 +708,9 @@ def test_tracefs_files(m):
     check(lines and all(hit.match(line) for line in lines),
           "`cat trace` after `cat /etc/hostname` with probe %d on vfs_read: %s" % (number, show(lines)))
     expect_exact(m.command("probe del %d" % number), "probe %d: removed" % number, "probe del")
-    # The choices: two tracers and one clock; other names refused.
-    for name, shown in (("available_tracers", "function nop"), ("current_tracer", "nop"),
-                        ("trace_clock", "[global]")):
+    # The choices: three tracers and one clock; other names refused.
+    for name, shown in (("available_tracers", "function function_graph nop"),
+                        ("current_tracer", "nop"), ("trace_clock", "[global]")):
         expect_exact(m.command("cat %s/%s" % (TRACING, name)), shown, "cat " + name)
     expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
     expect_lines_exactly(m, "echo global > %s/trace_clock" % TRACING, [])
@@ -1136,7 +1136,8 @@ GRAPH_PROC_HEADER = ["# CPU  TASK/PID         DURATION                  FUNCTION
                      "# |     |    |           |   |                     |   |   |   |"]
 # trace_options with function_graph current and funcgraph-proc set.
 GRAPH_OPTIONS = ["funcgraph-cpu", "funcgraph-overhead", "funcgraph-proc", "funcgraph-duration",
-                 "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail"]
+                 "nofuncgraph-abstime", "funcgraph-irqs", "nofuncgraph-tail", "sleep-time",
+                 "graph-time"]
 GRAPH_LINE = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\| (?P<mark>[ +!#*@$]) ?"
                         r"(?:(?P<dur>\d+(?:\.\d+)?) us)? *\|  (?P<indent> *)(?P<what>\S.*)$")
 GRAPH_ARROW = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\|   (?P<arrow>==========>|<==========) \|$")
@@ -1440,6 +1441,130 @@ def test_function_graph_toggled_under_load(m):
     of hooked calls freed once its last one returned)."""
     switch_tracers_under_load(m, "-r vfs_read", "r",
                               lambda i: ("function_graph", "function" if i % 2 else "nop"))
+
+
+PROFILE_HEADER = [
+    "  Function                               Hit    Time            Avg             s^2",
+    "  --------                               ---    ----            ---             ---"]
+PROFILE_LINE = re.compile(r"^  (?P<name>\S+) +(?P<hits>\d+)    (?P<time>\d+(?:\.\d+)?) us +"
+                          r"(?P<avg>\d+(?:\.\d+)?) us +(?P<s2>\d+(?:\.\d+)?) us +$")
+PROFILE_BUSY = "echo: write error: Device or resource busy"
+# What the profiler's boot test changes, put back whatever happens.
+PROFILE_RESET = ["echo 0 > %s/function_profile_enabled" % TRACING,
+                 "echo nop > %s/current_tracer" % TRACING,
+                 "echo 1 > %s/options/sleep-time" % TRACING,
+                 "echo 1 > %s/options/graph-time" % TRACING]
+
+
+def profile_tables(m):
+    """Every CPU's trace_stat/functionN, checked for Linux's header and
+    lines, each sorted by time, the longest first: {cpu: {function:
+    (hits, time µs, avg µs)}}."""
+    tables = {}
+    for cpu in range(m.smp):
+        out = m.command("cat %s/trace_stat/function%d" % (TRACING, cpu), PROBED_TIMEOUT)
+        check(out[:2] == PROFILE_HEADER, "trace_stat/function%d's header: %s" % (cpu, show(out[:2])))
+        rows = [PROFILE_LINE.match(line) for line in out[2:]]
+        bad = [line for line, row in zip(out[2:], rows) if not row]
+        check(not bad, "trace_stat/function%d: lines not in Linux's format: %s" % (cpu, show(bad[:3])))
+        times = [float(r["time"]) for r in rows]
+        check(times == sorted(times, reverse=True),
+              "trace_stat/function%d not sorted by time, the longest first: %s" % (cpu, times[:10]))
+        for r in rows:
+            hits, total, avg = int(r["hits"]), float(r["time"]), float(r["avg"])
+            check(hits > 0 and abs(total / hits - avg) <= max(0.002, avg * 0.01) + 1,
+                  "trace_stat/function%d: %s's average %s is not its time over its hits"
+                  % (cpu, r["name"], show([r.group(0)])))
+        tables[cpu] = {r["name"]: (int(r["hits"]), float(r["time"]), float(r["avg"])) for r in rows}
+    return tables
+
+
+def profiled_time(tables, name):
+    """A function's time over every CPU's table, in µs."""
+    return sum(t[name][1] for t in tables.values() if name in t)
+
+
+def profile_a_pause(m, seconds=1.0):
+    """Profile every function while the shell waits seconds for its next
+    line (in console_getc, asleep): the tables."""
+    expect_lines_exactly(m, "echo 1 > %s/function_profile_enabled" % TRACING, [])
+    time.sleep(seconds)
+    expect_lines_exactly(m, "echo 0 > %s/function_profile_enabled" % TRACING, [])
+    return profile_tables(m)
+
+
+@test("function_profiler")
+def test_function_profiler(m):
+    """The function profiler, as Linux's: function_profile_enabled and
+    trace_stat/functionN in Linux's columns, sorted by time; vfs_read's
+    hits over the CPUs equal a counting kprobe's over the same run; time
+    asleep counts only with sleep-time, a callee's time in its caller's
+    only with graph-time; -EBUSY beside function_graph (one user of the
+    graph service, as on Linux 6.1); and a second run leaves the heap as
+    the first did (the tables are made once and kept to be read)."""
+    try:
+        expect_exact(m.command("cat %s/function_profile_enabled" % TRACING), "0",
+                     "function_profile_enabled at boot")
+        number, addr = probe_add(m, "vfs_read", "k", "vfs_read+0x0")
+        try:
+            _, before, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+            expect_lines_exactly(m, "echo 1 > %s/function_profile_enabled" % TRACING, [])
+            expect_exact(m.command("cat %s/function_profile_enabled" % TRACING), "1",
+                         "function_profile_enabled on")
+            for _ in range(3):
+                expect_exact(m.command("cat /etc/hostname", PROBED_TIMEOUT), "probeos",
+                             "cat /etc/hostname, profiled")
+            expect_lines_exactly(m, "echo 0 > %s/function_profile_enabled" % TRACING, [])
+            _, after, _ = probe_list_line(m, addr, "k", "vfs_read+0x0")
+        finally:
+            m.command("probe del %d" % number)
+        tables = profile_tables(m)
+        profiled = sum(t["vfs_read"][0] for t in tables.values() if "vfs_read" in t)
+        check(profiled == after - before and profiled >= 3 * CAT_READS,
+              "the profiler counted %d calls of vfs_read, a kprobe %d over the same run"
+              % (profiled, after - before))
+        check(len(set().union(*tables.values())) > 30,
+              "the profiler on every function saw only %s" % sorted(set().union(*tables.values())))
+        heap = settled_heap_usage(m)
+
+        # The shell's second asleep in console_getc, under line_editor_read:
+        # both count it while sleep-time and graph-time are set.
+        tables = profile_a_pause(m)
+        for name in ("console_getc", "line_editor_read"):
+            check(profiled_time(tables, name) >= 800000,
+                  "%s took %.0f µs over a 1 s pause, with sleep-time" % (name, profiled_time(tables, name)))
+        expect_lines_exactly(m, "echo 0 > %s/options/sleep-time" % TRACING, [])
+        tables = profile_a_pause(m)
+        check(profiled_time(tables, "console_getc") < 300000,
+              "console_getc took %.0f µs over a 1 s pause, without sleep-time"
+              % profiled_time(tables, "console_getc"))
+        expect_lines_exactly(m, "echo 1 > %s/options/sleep-time" % TRACING, [])
+        expect_lines_exactly(m, "echo 0 > %s/options/graph-time" % TRACING, [])
+        tables = profile_a_pause(m)
+        check(profiled_time(tables, "line_editor_read") < 300000 and
+              max(profiled_time(tables, name) for t in tables.values() for name in t) >= 800000,
+              "without graph-time: line_editor_read took %.0f µs of its own over a 1 s pause, "
+              "and no function took the pause" % profiled_time(tables, "line_editor_read"))
+        expect_lines_exactly(m, "echo 1 > %s/options/graph-time" % TRACING, [])
+
+        # One user of the graph service at a time.
+        expect_lines_exactly(m, "echo function_graph > %s/current_tracer" % TRACING, [])
+        expect_exact(m.command("echo 1 > %s/function_profile_enabled" % TRACING), PROFILE_BUSY,
+                     "the profiler with function_graph current")
+        expect_exact(m.command("cat %s/function_profile_enabled" % TRACING), "0",
+                     "function_profile_enabled after -EBUSY")
+        expect_lines_exactly(m, "echo nop > %s/current_tracer" % TRACING, [])
+        expect_lines_exactly(m, "echo 1 > %s/function_profile_enabled" % TRACING, [])
+        expect_exact(m.command("echo function_graph > %s/current_tracer" % TRACING), PROFILE_BUSY,
+                     "function_graph with the profiler on")
+        expect_lines_exactly(m, "echo 0 > %s/function_profile_enabled" % TRACING, [])
+    finally:
+        for cmd in PROFILE_RESET:
+            m.command(cmd, PROBED_TIMEOUT)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    after = settled_heap_usage(m)
+    check(after == heap, "the heap after the profiler's later runs: %s, after its first %s"
+          % (after, heap))
 
 
 @test("function_tracer_every_function")

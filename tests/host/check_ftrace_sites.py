@@ -60,7 +60,8 @@ NOTRACE_DEFINITION = re.compile(r"\bnotrace\b[^;{}()]*?\b(\w+)\s*\([^;{}]*\)\s*\
 HIT_PATH_ROOTS = ("ftrace_dispatch", "ftrace_site_breakpoint", "kprobe_breakpoint_handler",
                   "kprobe_singlestep_handler", "kprobe_fault_handler", "function_trace_call",
                   "function_trace_pid_call", "kprobe_ftrace_handler", "fgraph_entry_call",
-                  "fgraph_trampoline_handler", "graph_entry", "graph_return")
+                  "fgraph_trampoline_handler", "graph_entry", "graph_return", "profile_entry",
+                  "profile_return")
 HIT_PATH_ENDS = ("panic", "trap_panic")
 
 

@@ -69,7 +69,7 @@ FLOORS = (
                "kernel/trace/tracer.c", "kernel/trace/trace_functions.c", "kernel/trace/ftrace_filter_word.c",
                "kernel/trace/ftrace_pid.c", "kernel/trace/pid_list.c", "kernel/trace/sorted_set.c",
                "kernel/trace/trace_stack.c", "kernel/trace/crash_kinds.c", "kernel/trace/fgraph*",
-               "kernel/trace/graph_format.c", "kernel/trace/trace_graph.c",
+               "kernel/trace/graph_format.c", "kernel/trace/trace_graph.c", "kernel/trace/ftrace_profile.c",
                "arch/*/ftrace*"]),
     ("vfs", ["kernel/fs/vfs.c", "kernel/fs/vfs_selftest.c", "kernel/fs/dentry.c",
              "kernel/fs/mount.c", "kernel/fs/d_path.c", "kernel/fs/cwd.c", "kernel/fs/libfs.c",

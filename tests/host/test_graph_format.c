@@ -390,6 +390,39 @@ static void test_small_buffers(void **state)
 	assert_int_equal(buf[0], ' ');
 }
 
+/* trace_stat/functionN's lines: Linux's function_stat_show. */
+static void test_profile_lines(void **state)
+{
+	char buf[200];
+
+	(void)state;
+	graph_format_profile_header(buf, sizeof(buf));
+	assert_string_equal(buf,
+		"  Function                               Hit    Time            Avg             s^2\n"
+		"  --------                               ---    ----            ---             ---\n");
+	graph_format_profile_line(buf, sizeof(buf), "vfs_read", 300, 2361406, 7871, 604000);
+	assert_string_equal(buf, "  vfs_read                               300    2361.406 us     7.871 us        0.604 us    \n");
+	/* A name past 30 characters is cut; a time of 7 digits has no
+	 * decimals, of 8 no padding. */
+	graph_format_profile_line(buf, sizeof(buf), "a_function_name_longer_than_thirty", 7,
+				  12345678901ull, 1234567890ull, 0);
+	assert_string_equal(buf, "  a_function_name_longer_than_th           7    12345678 us     1234567 us      0.000 us    \n");
+}
+
+static void test_profile_variance(void **state)
+{
+	(void)state;
+	assert_int_equal(graph_profile_variance(0, 0, 0), 0);
+	assert_int_equal(graph_profile_variance(1, 5, 25), 0);
+	assert_int_equal(graph_profile_variance(2, 30, 500), 50);		/* 10, 20 */
+	assert_int_equal(graph_profile_variance(4, 10, 30), 1);			/* 1..4: 5/3 */
+	assert_int_equal(graph_profile_variance(3, 7, 21), 2);			/* 1, 2, 4: 2.33 */
+	/* 1000 calls of 10^8: n * sum_sq would overflow; the variance is 0. */
+	assert_int_equal(graph_profile_variance(1000, 100000000000ull, 10000000000000000000ull), 0);
+	/* A square past 2^64 saturates. */
+	assert_true(graph_profile_variance(2, 1ull << 33, UINT64_MAX) == UINT64_MAX);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +439,8 @@ int main(void)
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_switch),
 		cmocka_unit_test(test_small_buffers),
+		cmocka_unit_test(test_profile_lines),
+		cmocka_unit_test(test_profile_variance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@
 #include "kernel/time.h"
 #include "kernel/command.h"
 #include "kernel/symtab.h"
+#include "kernel/trace/ftrace_profile.h"
 #include "kernel/trace/ftrace_sites.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/tracer.h"
@@ -372,6 +373,31 @@ static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, cons
 	tracing_write("set_ftrace_filter", "");
 	if (err)
 		cmd_eprintf("bench: %-22s error %d\n", row, err);
+}
+
+/* The function profiler on every function: the loop's cycles per call,
+ * as "bench: every-function-profile". Only with no tracer at work and
+ * an empty filter (the profiler shares the graph service with
+ * function_graph, and the filter with every tracer). */
+static void profiler_row(struct file *f, unsigned long calls)
+{
+	int err;
+
+	if (strcmp(tracer_current()->name, "nop") != 0 || !filter_is_empty() ||
+	    ftrace_profile_enabled()) {
+		cmd_printf("bench: %-22s no free function profiler (a tracer or a filter is set)\n",
+			   "every-function-profile");
+		return;
+	}
+	err = tracing_write("function_profile_enabled", "1");
+	if (!err) {
+		cmd_printf("bench: every-function-profile");
+		print_per_call("cycles/call", time_reads(f, calls), calls);
+		cmd_printf("\n");
+		err = tracing_write("function_profile_enabled", "0");
+	}
+	if (err)
+		cmd_eprintf("bench: %-22s error %d\n", "every-function-profile", err);
 }
 
 /* ---- What registering costs, against how many probes exist ---- */
@@ -757,6 +783,7 @@ static int bench_hits(unsigned long calls)
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
 	tracer_rows(f, calls, base, "function-tracer", "function", "every-function");
 	tracer_rows(f, calls, base, "function_graph", "function_graph", "every-function-graph");
+	profiler_row(f, calls);
 	vfs_close(f);
 	return 0;
 }
