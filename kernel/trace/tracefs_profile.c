@@ -61,7 +61,7 @@ static int function_stat_show(struct seq_file *m, void *v)
 	uint64_t thresh_ns = tracing_thresh_us() * 1000;
 	struct ftrace_profile_stat *stats;
 	size_t n = ftrace_profile_copy(cpu, &stats);
-	char line[160], name[64];
+	char line[256], name[64];
 
 	(void)v;
 	graph_format_profile_header(line, sizeof(line));
