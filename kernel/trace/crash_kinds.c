@@ -10,7 +10,6 @@
  *                        thread's next switch)
  */
 #include "kernel/crash_test.h"
-#include "kernel/mm/heap.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 #include "kernel/trace/trace_stack.h"
@@ -32,12 +31,10 @@ static void end_mark_then_deeper_call(void *unused)
 
 __noinline static void crash_by_stack_tracer_end_mark(void)
 {
-	struct ftrace_site_set *only = kmalloc(sizeof(*only) + sizeof(uintptr_t));
+	struct ftrace_site_set *only = ftrace_site_set_one((uintptr_t)crash_stack_measured);
 
 	if (!only)
 		panic("crash test: no memory");
-	only->count = 1;
-	only->ips[0] = (uintptr_t)crash_stack_measured;
 	if (ftrace_set_filter(&stack_trace_ops, only) < 0 || stack_tracer_set_enabled(true) < 0)
 		panic("crash test: cannot measure crash_stack_measured");
 	if (thread_create("stack-end", end_mark_then_deeper_call, NULL) < 0)

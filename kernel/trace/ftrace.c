@@ -433,3 +433,14 @@ int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set)
 {
 	return set_sites(ops, &ops->exclude, set);
 }
+
+struct ftrace_site_set *ftrace_site_set_one(uintptr_t ip)
+{
+	struct ftrace_site_set *set = kmalloc(sizeof(*set) + sizeof(uintptr_t));
+
+	if (set) {
+		set->count = 1;
+		set->ips[0] = ip;
+	}
+	return set;
+}

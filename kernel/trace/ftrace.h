@@ -76,6 +76,10 @@ int unregister_ftrace_function(struct ftrace_ops *ops);
 int ftrace_set_filter(struct ftrace_ops *ops, struct ftrace_site_set *set);
 int ftrace_set_notrace(struct ftrace_ops *ops, struct ftrace_site_set *set);
 
+/* A kmalloc'ed set of the one site ip, for the calls above, or NULL
+ * with no memory. */
+struct ftrace_site_set *ftrace_site_set_one(uintptr_t ip);
+
 /* How many registered ops want the site ip, in *regs whether one of
  * them reads the registers (the site calls the trampoline that saves
  * them) and in *ipmodify whether one may change regs->ip

@@ -7,7 +7,6 @@
  * the instruction pointer makes the call return early; an ops on every
  * site runs while the kernel does, and turning it off leaves every site
  * the NOP it was. */
-#include "kernel/mm/heap.h"
 #include "kernel/rcu.h"
 #include "kernel/sched.h"
 #include "kernel/selftest.h"
@@ -62,13 +61,7 @@ static notrace void return_early(uintptr_t ip, uintptr_t parent_ip, struct ftrac
 /* A set of the one site at fn. */
 static struct ftrace_site_set *only(void *fn)
 {
-	struct ftrace_site_set *set = kmalloc(sizeof(*set) + sizeof(uintptr_t));
-
-	if (set) {
-		set->count = 1;
-		set->ips[0] = (uintptr_t)fn;
-	}
-	return set;
+	return ftrace_site_set_one((uintptr_t)fn);
 }
 
 static void a_filtered_ops_sees_each_call(void)

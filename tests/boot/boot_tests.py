@@ -4131,7 +4131,7 @@ def test_kprobes_files_while_probes_change(m):
 # linked, renamed) fails the test rather than leaving fewer cases to pass.
 SELFTEST_SUITES = ["memory", "stacks", "sched", "shell", "smp", "smp_call", "symtab", "vfs", "paths", "seq_file",
                    "pseudofs", "log", "ring_buffer", "tracefs", "ftrace_sites", "ftrace", "kprobes", "kretprobes",
-                   "rethook", "kprobes-list",
+                   "rethook", "fgraph", "kprobes-list",
                    "optprobes-stress", "optprobes", "kprobes-stress", "probes-smp-stress", "probes-removal", "traps",
                    "modules", "module_files", "virtio_9p", "ninepfs"]
 KTAP_SUITE = re.compile(r"^(not )?ok \d+ (\S+)$")

@@ -61,7 +61,7 @@ HIT_PATH_ROOTS = ("ftrace_dispatch", "ftrace_site_breakpoint", "kprobe_breakpoin
                   "kprobe_singlestep_handler", "kprobe_fault_handler", "function_trace_call",
                   "function_trace_pid_call", "kprobe_ftrace_handler", "fgraph_entry_call",
                   "fgraph_trampoline_handler", "graph_entry", "graph_return", "profile_entry",
-                  "profile_return")
+                  "profile_return", "fgraph_test_entry", "fgraph_test_return")
 HIT_PATH_ENDS = ("panic", "trap_panic")
 
 
