@@ -48,7 +48,7 @@ void arch_send_ipi(unsigned int cpu, enum ipi_kind kind)
 }
 NOKPROBE_SYMBOL(arch_send_ipi);
 
-bool ipi_stop_requested(void)
+bool notrace ipi_stop_requested(void)
 {
 	return __atomic_load_n(&stop_requested[this_cpu()->id], __ATOMIC_ACQUIRE);
 }

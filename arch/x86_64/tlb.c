@@ -32,7 +32,7 @@ static unsigned long pending;
 /* NMIs sent to each CPU for a flush and not yet handled. */
 static unsigned int expected_nmis[MAX_CPUS];
 
-static void flush_local_tlb(void)
+static void notrace flush_local_tlb(void)
 {
 	uint64_t cr3;
 
@@ -40,7 +40,7 @@ static void flush_local_tlb(void)
 }
 NOKPROBE_SYMBOL(flush_local_tlb);
 
-bool tlb_handle_nmi(void)
+bool notrace tlb_handle_nmi(void)
 {
 	unsigned int id = this_cpu()->id;
 	unsigned int n = __atomic_load_n(&expected_nmis[id], __ATOMIC_ACQUIRE);

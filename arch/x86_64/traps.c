@@ -75,12 +75,6 @@ static void handle_exception(struct pt_regs *regs)
 {
 	uint64_t v = regs->vector;
 
-	if (v == VEC_NMI && ipi_stop_requested()) {
-		this_cpu()->irq_depth++;
-		smp_handle_ipi(IPI_STOP, regs);	/* never returns */
-	}
-	if (v == VEC_NMI && tlb_handle_nmi())
-		return;
 	if (v == VEC_DEBUG && trap_call_hook(TRAP_HOOK_SINGLESTEP, regs))
 		return;
 	if (v != VEC_BREAKPOINT && v != VEC_DEBUG && v != VEC_DOUBLE_FAULT) {
@@ -128,8 +122,26 @@ static void handle_irq(unsigned int vector, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(handle_irq);
 
-void trap_dispatch(struct pt_regs *regs)
+/* An NMI that is a stop (ipi.c) or a TLB flush request (tlb.c): whether
+ * it was one. Nothing on this path is traced, trap_dispatch included: a
+ * return hooked by function_graph comes back through a trampoline that
+ * ends in iretq, and an iretq inside an NMI handler lets the next NMI in
+ * at once. Under a storm of flush requests (threads' stacks freed on
+ * every CPU) the NMIs then nest until the stack overflows. */
+static bool notrace handle_nmi(struct pt_regs *regs)
 {
+	if (ipi_stop_requested()) {
+		this_cpu()->irq_depth++;
+		smp_handle_ipi(IPI_STOP, regs);	/* never returns */
+	}
+	return tlb_handle_nmi();
+}
+NOKPROBE_SYMBOL(handle_nmi);
+
+void notrace trap_dispatch(struct pt_regs *regs)
+{
+	if (regs->vector == VEC_NMI && handle_nmi(regs))
+		return;
 	if (regs->vector < 32) {
 		handle_exception(regs);
 		return;

@@ -1142,10 +1142,16 @@ GRAPH_LINE = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\| (?P<m
                         r"(?:(?P<dur>\d+(?:\.\d+)?) us)? *\|  (?P<indent> *)(?P<what>\S.*)$")
 GRAPH_ARROW = re.compile(r"^ (?P<cpu>\d+)\) +(?P<comm>\S+)-(?P<pid>\d+) +\|   (?P<arrow>==========>|<==========) \|$")
 GRAPH_BANNER = re.compile(r"^( -+| \d+\) +\S+-\d+ +=> +\S+-\d+ *|)$")
-GRAPH_CALL = re.compile(r"^(?P<name>[\w.]+)\(\) \{$")
-GRAPH_LEAF = re.compile(r"^(?P<name>[\w.]+)\(\);$")
-GRAPH_RETURN = re.compile(r"^\}(?: /\* (?P<name>[\w.]+) \*/)?$")
+# A function's name, with its module's in brackets (Linux's %ps), or
+# the address of one whose symbol is gone.
+GRAPH_NAME = r"(?P<name>[\w.]+(?: \[\w+\])?)"
+GRAPH_CALL = re.compile(r"^%s\(\) \{$" % GRAPH_NAME)
+GRAPH_LEAF = re.compile(r"^%s\(\);$" % GRAPH_NAME)
+GRAPH_RETURN = re.compile(r"^\}(?: /\* %s \*/)?$" % GRAPH_NAME)
 # What function_graph's boot test changes, put back whatever happens.
+# Rounds of function_graph_module_code's and function_graph_threads_exit's.
+GRAPH_MODULE_ROUNDS = 10
+GRAPH_THREAD_ROUNDS = 20
 GRAPH_RESET = ["echo nop > %s/current_tracer" % TRACING, "echo 1 > %s/tracing_on" % TRACING,
                "echo > %s/set_graph_function" % TRACING, "echo > %s/set_graph_notrace" % TRACING,
                "echo 0 > %s/max_graph_depth" % TRACING, "echo 0 > %s/tracing_thresh" % TRACING,
@@ -1289,6 +1295,14 @@ def graph_nests_as_the_code_calls(m, roots, edges, what):
     covers its children's."""
     calls, entry = kernel_calls(m)
     traced = set(m.command("cat %s/available_filter_functions" % TRACING, PROBED_TIMEOUT))
+    # What the entry code reaches through untraced functions (x86_64's
+    # trap_dispatch, say) shows under whatever the trap interrupted.
+    todo = [f for f in entry if f not in traced]
+    while todo:
+        for callee in calls.get(todo.pop(), (set(), False))[0] - entry:
+            entry.add(callee)
+            if callee not in traced:
+                todo.append(callee)
     wrong = [(p, c) for p, c, _ in edges
              if p is not None and c not in entry and not reaches(calls, traced, p, c)]
     check(not wrong, "%s: calls the code cannot make (caller, callee): %s" % (what, wrong[:8]))
@@ -1441,6 +1455,106 @@ def test_function_graph_toggled_under_load(m):
     of hooked calls freed once its last one returned)."""
     switch_tracers_under_load(m, "-r vfs_read", "r",
                               lambda i: ("function_graph", "function" if i % 2 else "nop"))
+
+
+@test("function_graph_module_code")
+def test_function_graph_module_code(m):
+    """function_graph on a module's code while modules come and go:
+    set_graph_function ':mod:mod_exporter' waits for the module, then
+    graphs exporter_add alone, named as Linux's %ps names it, when
+    mod_user's init calls it, and the module's exit when rmmod runs it;
+    once the module is removed the set is empty but still picks
+    nothing, and the trace read after names the gone functions by their
+    addresses, as Linux's does; on every function,
+    rounds of insmod and rmmod of both while workers read on every CPU
+    all answer, and the heap is back where it was."""
+    before = settled_heap_usage(m)
+    expect_lines_exactly(m, "cd /lib/modules", [])
+    try:
+        expect_lines_exactly(m, "echo 1 > %s/options/funcgraph-proc" % TRACING, [])
+        set_filter(m, ":mod:mod_exporter", file="set_graph_function")
+        expect_exact(m.command("cat %s/set_graph_function" % TRACING), "*:mod:mod_exporter",
+                     "set_graph_function with :mod: of a module not loaded")
+        expect_lines_exactly(m, "echo function_graph > %s/current_tracer" % TRACING, [])
+        expect_exact(m.command("insmod mod_exporter.ko"), "mod_exporter: loaded", "insmod mod_exporter.ko")
+        roots, _ = graph_of(m, "insmod mod_user.ko", "mod_user: exporter_add(2, 3) = 5, calls = 1",
+                            "insmod mod_user.ko, mod_exporter graphed")
+        check([(r["name"], r["children"]) for r in roots] == [("exporter_add [mod_exporter]", [])]
+              and roots[0]["duration"] is not None and roots[0]["duration"] >= 0,
+              "set_graph_function :mod:mod_exporter, the graph of mod_user's init: %s" % roots)
+        address = {name: int(m.command("sym " + name)[0].split()[1], 16)
+                   for name in ("exporter_add", "exporter_exit")}
+        expect_exact(m.command("rmmod mod_user"), "mod_user: removed", "rmmod mod_user")
+        expect_exact(m.command("rmmod mod_exporter"), "mod_exporter: removed after 1 calls",
+                     "rmmod mod_exporter")
+        expect_lines_exactly(m, "cat %s/set_graph_function" % TRACING, [])
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        roots, _ = graph_tree(graph_calls(m))
+        m.command("echo 1 > %s/tracing_on" % TRACING)
+        named = [int(r["name"], 16) if re.match(r"0x[0-9a-f]+$", r["name"]) else r["name"]
+                 for r in roots]
+        check(named == [address["exporter_add"], address["exporter_exit"]] and
+              any(c["name"] == "printk" for c in roots[1]["children"]),
+              "the graph of exporter_add (at 0x%x) then exporter_exit (at 0x%x, calling printk),"
+              " their module removed: %s" % (address["exporter_add"], address["exporter_exit"],
+                                             [(r["name"], len(r["children"])) for r in roots]))
+        roots, _ = graph_of(m, "cat /etc/hostname", "probeos", "cat, the module's functions gone")
+        check(roots == [], "set_graph_function emptied by rmmod graphed %s"
+              % sorted({r["name"] for r in roots}))
+        # On every function, with workers on every CPU.
+        set_filter(m, "", file="set_graph_function")
+        m.command("worker start 4")
+        try:
+            for i in range(GRAPH_MODULE_ROUNDS):
+                for cmd, answer in (("insmod mod_exporter.ko", "mod_exporter: loaded"),
+                                    ("insmod mod_user.ko", "mod_user: exporter_add(2, 3) = 5, calls = 1"),
+                                    ("rmmod mod_user", "mod_user: removed"),
+                                    ("rmmod mod_exporter", "mod_exporter: removed after 1 calls")):
+                    expect_exact(m.command(cmd, PROBED_TIMEOUT), answer, "round %d, %s" % (i, cmd))
+        finally:
+            m.command("worker stop", PROBED_TIMEOUT)
+    finally:
+        for cmd in GRAPH_RESET:
+            m.command(cmd, PROBED_TIMEOUT)
+        m.command("cd /")
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after function_graph on module code: %s, before %s"
+          % (after, before))
+
+
+@test("function_graph_threads_exit")
+def test_function_graph_threads_exit(m):
+    """Threads that end inside hooked calls, which never return (a
+    worker's last calls, into thread_exit and the switch away): under
+    function_graph on every function, rounds of `worker start 4` and
+    `worker stop` each start and stop four; the trace shows the workers'
+    calls; and once the tracer is off the heap is back where it was
+    (each ended thread's hooked calls and stack of frames given back)."""
+    before = settled_heap_usage(m)
+    try:
+        expect_lines_exactly(m, "echo 1 > %s/options/funcgraph-proc" % TRACING, [])
+        expect_lines_exactly(m, "echo function_graph > %s/current_tracer" % TRACING, [])
+        for i in range(GRAPH_THREAD_ROUNDS):
+            expect_lines_exactly(m, "echo > %s/trace" % TRACING, [])
+            out = m.command("worker start 4", PROBED_TIMEOUT)
+            check(len(out) == 4 and all(line.startswith("worker: started") for line in out),
+                  "round %d, `worker start 4`: %s" % (i, show(out)))
+            out = m.command("worker stop", PROBED_TIMEOUT)
+            check(len(out) == 1 and out[0].startswith("worker: stopped after"),
+                  "round %d, `worker stop`: %s" % (i, show(out)))
+        expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
+        roots, _ = graph_tree(graph_calls(m))
+        shown = {n["name"] for n in each_node(roots)}
+        check("worker_main" in shown, "function_graph of workers ending: no worker_main among %s"
+              % sorted(shown)[:20])
+    finally:
+        for cmd in GRAPH_RESET:
+            m.command(cmd, PROBED_TIMEOUT)
+    expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
+    after = settled_heap_usage(m)
+    check(after == before, "the heap after %d rounds of workers ending under function_graph: "
+          "%s, before %s" % (GRAPH_THREAD_ROUNDS, after, before))
 
 
 PROFILE_HEADER = [

@@ -53,7 +53,8 @@ RECORDS = {"x86_64": "__mcount_loc", "aarch64": "__patchable_function_entries"}
 NOTRACE_DEFINITION = re.compile(r"\bnotrace\b[^;{}()]*?\b(\w+)\s*\([^;{}]*\)\s*\{")
 
 # Where the hit path starts (kernel/trace/ftrace.c, kernel/probes/
-# kprobe_trap.c), with the callbacks ftrace_dispatch calls through a
+# kprobe_trap.c), the NMI handlers (whose hooked returns would end in an
+# iretq that lets NMIs nest), with the callbacks ftrace_dispatch calls through a
 # pointer, which the call graph cannot follow (kernel/trace/
 # trace_functions.c, kernel/probes/kprobe_trap.c), and the functions it
 # is not followed into.
@@ -61,7 +62,9 @@ HIT_PATH_ROOTS = ("ftrace_dispatch", "ftrace_site_breakpoint", "kprobe_breakpoin
                   "kprobe_singlestep_handler", "kprobe_fault_handler", "function_trace_call",
                   "function_trace_pid_call", "kprobe_ftrace_handler", "fgraph_entry_call",
                   "fgraph_trampoline_handler", "graph_entry", "graph_return", "profile_entry",
-                  "profile_return", "fgraph_test_entry", "fgraph_test_return")
+                  "profile_return", "fgraph_test_entry", "fgraph_test_return",
+                  # x86_64's NMI handlers (arch/x86_64/traps.c handle_nmi)
+                  "tlb_handle_nmi", "ipi_stop_requested")
 HIT_PATH_ENDS = ("panic", "trap_panic")
 
 

@@ -328,6 +328,19 @@ static bool filter_is_empty(void)
 	return strcmp(buf, every) == 0;
 }
 
+/* Whether row can be measured: no tracer at work, no profiler and an
+ * empty function filter, which the rows leave as they found them (the
+ * profiler shares the graph service with function_graph, and the
+ * filter with every tracer); if not, a line says so. */
+static bool function_tracing_free(const char *row)
+{
+	if (strcmp(tracer_current()->name, "nop") == 0 && !ftrace_profile_enabled() &&
+	    filter_is_empty())
+		return true;
+	cmd_printf("bench: %-22s not measured: a tracer, the profiler or a filter is set\n", row);
+	return false;
+}
+
 static void print_per_call(const char *what, uint64_t n, unsigned long calls)
 {
 	cmd_printf("  %s %lu.%02lu", what, (unsigned long)(n / calls),
@@ -338,18 +351,16 @@ static void print_per_call(const char *what, uint64_t n, unsigned long calls)
  * each record a hit: the function tracer's one a call, and
  * function_graph's too, vfs_read alone being a leaf), then on every
  * function (the loop's cycles and records per call, as "bench: every-
- * function" or "bench: every-function-graph"). Only with no tracer at
- * work and an empty filter, which it leaves as it found them. */
+ * function" or "bench: every-function-graph"). Only while
+ * function_tracing_free. */
 static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, const char *row,
 			const char *tracer, const char *every)
 {
 	uint64_t t, records = 0;
 	int err;
 
-	if (strcmp(tracer_current()->name, "nop") != 0 || !filter_is_empty()) {
-		cmd_printf("bench: %-22s no free function tracer (a tracer or a filter is set)\n", row);
+	if (!function_tracing_free(row))
 		return;
-	}
 	err = tracing_write("set_ftrace_filter", "vfs_read");
 	if (!err)
 		err = tracing_write("current_tracer", tracer);
@@ -376,19 +387,14 @@ static void tracer_rows(struct file *f, unsigned long calls, uint64_t base, cons
 }
 
 /* The function profiler on every function: the loop's cycles per call,
- * as "bench: every-function-profile". Only with no tracer at work and
- * an empty filter (the profiler shares the graph service with
- * function_graph, and the filter with every tracer). */
+ * as "bench: every-function-profile". Only while
+ * function_tracing_free. */
 static void profiler_row(struct file *f, unsigned long calls)
 {
 	int err;
 
-	if (strcmp(tracer_current()->name, "nop") != 0 || !filter_is_empty() ||
-	    ftrace_profile_enabled()) {
-		cmd_printf("bench: %-22s no free function profiler (a tracer or a filter is set)\n",
-			   "every-function-profile");
+	if (!function_tracing_free("every-function-profile"))
 		return;
-	}
 	err = tracing_write("function_profile_enabled", "1");
 	if (!err) {
 		cmd_printf("bench: every-function-profile");
