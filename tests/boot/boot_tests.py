@@ -1544,8 +1544,9 @@ def test_function_graph_threads_exit(m):
             check(len(out) == 1 and out[0].startswith("worker: stopped after"),
                   "round %d, `worker stop`: %s" % (i, show(out)))
         expect_lines_exactly(m, "echo 0 > %s/tracing_on" % TRACING, [])
-        roots, _ = graph_tree(graph_calls(m))
-        shown = {n["name"] for n in each_node(roots)}
+        # Not as a tree: a thread's records on one CPU's ring may have been
+        # overwritten while those on another's were kept.
+        shown = {c["name"] for c in graph_calls(m) if c.get("name")}
         check("worker_main" in shown, "function_graph of workers ending: no worker_main among %s"
               % sorted(shown)[:20])
     finally:
