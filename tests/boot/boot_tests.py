@@ -1123,8 +1123,7 @@ def test_stack_tracer(m):
         m.command("echo > %s/stack_trace_filter" % TRACING)
     stack_trace_rows(m)
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after the stack tracer: %s, before %s" % (after, before))
+    heap_is_back(m, before, "the stack tracer")
 
 
 # function_graph (kernel/trace/trace_graph.c): Linux's header, and a line
@@ -1441,8 +1440,7 @@ def test_function_graph(m):
         for cmd in GRAPH_RESET:
             m.command(cmd, PROBED_TIMEOUT)
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after function_graph: %s, before %s" % (after, before))
+    heap_is_back(m, before, "function_graph")
 
 
 @test("function_graph_toggled_under_load")
@@ -1518,9 +1516,7 @@ def test_function_graph_module_code(m):
             m.command(cmd, PROBED_TIMEOUT)
         m.command("cd /")
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after function_graph on module code: %s, before %s"
-          % (after, before))
+    heap_is_back(m, before, "function_graph on module code")
 
 
 @test("function_graph_threads_exit")
@@ -1553,9 +1549,8 @@ def test_function_graph_threads_exit(m):
         for cmd in GRAPH_RESET:
             m.command(cmd, PROBED_TIMEOUT)
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %d rounds of workers ending under function_graph: "
-          "%s, before %s" % (GRAPH_THREAD_ROUNDS, after, before))
+    heap_is_back(m, before, "%d rounds of workers ending under function_graph"
+                 % GRAPH_THREAD_ROUNDS)
 
 
 PROFILE_HEADER = [
@@ -1677,9 +1672,7 @@ def test_function_profiler(m):
         for cmd in PROFILE_RESET:
             m.command(cmd, PROBED_TIMEOUT)
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
-    after = settled_heap_usage(m)
-    check(after == heap, "the heap after the profiler's later runs: %s, after its first %s"
-          % (after, heap))
+    heap_is_back(m, heap, "the profiler's later runs (before: after its first)")
 
 
 @test("function_tracer_every_function")
@@ -1734,9 +1727,7 @@ def switch_tracers_under_load(m, probe, kind, tracers_of):
     expect_lines_exactly(m, "cat %s/enabled_functions" % TRACING, [])
     states = [row.group(3) for row in (CPUS_LINE.match(line) for line in m.command("cpus")[1:]) if row]
     check(states == ["online"] * m.smp, "after %d rounds, `cpus`: %s" % (TRACER_TOGGLES, states))
-    after = settled_heap_usage(m)
-    check(after == before, "the heap after %d rounds under load: %s, before %s"
-          % (TRACER_TOGGLES, after, before))
+    heap_is_back(m, before, "%d rounds under load" % TRACER_TOGGLES)
 
 
 @test("function_tracer_toggled_under_load")
