@@ -373,6 +373,7 @@ bool probe_test_irqs_enabled(void)
 
 static void function_entry(void)
 {
+	bool optimizing = probe_test_breakpoints_only();
 	struct kprobe stp, mov;
 
 	/* stp x29, x30, [sp, #-16]! is boosted without a post-handler (its
@@ -393,6 +394,7 @@ static void function_entry(void)
 	EXPECT_EQ(probe_test_path_count(&stp, PROBE_EXEC_STEP), 0);
 	unregister_kprobe(&stp);
 	unregister_kprobe(&mov);
+	probe_test_optimizer_back(optimizing);
 }
 
 /* What the probes on a64_probed_frame saw, by point. */
@@ -456,6 +458,7 @@ static void prologue_is_emulated(bool post)
 	uint64_t out[12] = { 0 };
 	unsigned long flags;
 	uintptr_t entry_sp;
+	bool optimizing = probe_test_breakpoints_only();
 
 	flags = arch_irq_save();
 	frame_fn(out, 0x1111222233334444ULL, 0);
@@ -484,6 +487,7 @@ static void prologue_is_emulated(bool post)
 			EXPECT_EQ(frame_post_pc[i], a64_frame_points[i] + 4);
 		unregister_kprobe(&kp[i]);
 	}
+	probe_test_optimizer_back(optimizing);
 }
 
 static void prologue_is_emulated_with_post_handler(void)
@@ -600,6 +604,7 @@ static void nop_is_emulated(void)
 
 static void boosted_without_post_handler(void)
 {
+	bool optimizing = probe_test_breakpoints_only();
 	struct kprobe kp;
 
 	EXPECT(probe_test_at(&kp, probed_points[PROBED_MOVIMM], false));
@@ -608,6 +613,7 @@ static void boosted_without_post_handler(void)
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_BOOST), 2);
 	EXPECT_EQ(probe_test_path_count(&kp, PROBE_EXEC_STEP), 0);
 	unregister_kprobe(&kp);
+	probe_test_optimizer_back(optimizing);
 }
 
 static void stepped_with_post_handler(void)
@@ -783,6 +789,7 @@ static void jprobe_returns_without_eret(void)
 	struct jprobe jp = { .kp.addr = (uint8_t *)a64_probed_frame, .entry = jprobe_entry_frame };
 	struct kprobe post = { .addr = (uint8_t *)a64_probed_frame, .pre_handler = frame_pre,
 			       .post_handler = frame_post };
+	bool optimizing = probe_test_breakpoints_only();
 	bool no_eret = false;
 
 	jp_calls = 0;
@@ -807,6 +814,7 @@ static void jprobe_returns_without_eret(void)
 	EXPECT_EQ(probe_test_path_count(&jp.kp, PROBE_EXEC_EMULATE), 1);
 	unregister_kprobe(&post);
 	unregister_jprobe(&jp);
+	probe_test_optimizer_back(optimizing);
 }
 
 /* The first instruction boosted (cset eq, out of line): it reads the

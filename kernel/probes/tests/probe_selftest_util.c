@@ -96,6 +96,19 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post)
 	return register_kprobe(kp) == 0;
 }
 
+bool probe_test_breakpoints_only(void)
+{
+	bool was_on = kprobes_optimization_enabled();
+
+	kprobes_set_optimization(false);
+	return was_on;
+}
+
+void probe_test_optimizer_back(bool was_on)
+{
+	kprobes_set_optimization(was_on);
+}
+
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how)
 {
 	return point_exec_count(kp->point, how);

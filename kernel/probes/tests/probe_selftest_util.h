@@ -16,6 +16,13 @@ bool probe_test_at(struct kprobe *kp, uintptr_t addr, bool post);
  * its call site if it has one (a probe on the site is [FTRACE], with no
  * instruction to run and no jump to optimize), else func itself. */
 uintptr_t probe_test_past_site(uintptr_t func);
+/* Turn the jump optimizer off, so that every probe stays a breakpoint:
+ * for a test that counts how breakpoint hits ran their instruction,
+ * which a probe the optimizer reached first would not count (it runs
+ * in the background, and a busy machine lets it win). Returns the
+ * setting, for probe_test_optimizer_back to put back. */
+bool probe_test_breakpoints_only(void);
+void probe_test_optimizer_back(bool was_on);
 /* How many hits of kp's point ran the instruction the given way. */
 unsigned long probe_test_path_count(const struct kprobe *kp, enum probe_exec how);
 /* The way a breakpoint hit on kp's point would run its instruction now. */
