@@ -35,8 +35,10 @@ static const char *const messages[] = {
 	[ELOOP]		= "Too many levels of symbolic links",
 	[EPROTO]	= "Protocol error",
 	[EILSEQ]	= "Invalid or incomplete multibyte or wide character",
+	[EADDRNOTAVAIL]	= "Cannot assign requested address",
 	[ETIMEDOUT]	= "Connection timed out",
 	[ESTALE]	= "Stale file handle",
+	[ECANCELED]	= "Operation canceled",
 };
 
 /* Accepts -ENOENT as well as ENOENT, so callers can pass a kernel

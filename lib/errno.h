@@ -32,8 +32,10 @@
 #define ELOOP   40
 #define EPROTO  71
 #define EILSEQ  84
+#define EADDRNOTAVAIL 99
 #define ETIMEDOUT 110
 #define ESTALE  116
+#define ECANCELED 125
 
 /* A short lower-case description of an error number (positive or negative). */
 const char *strerror(int err);

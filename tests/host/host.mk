@@ -33,6 +33,8 @@ HOST_LIB_SRCS += lib/fdt.c lib/acpi.c
 HOST_LIB_SRCS += lib/ninep.c lib/ninep_wire.c lib/sort.c lib/glob.c kernel/trace/ring.c
 HOST_LIB_SRCS += kernel/trace/ftrace_filter_word.c kernel/trace/tracefs_words.c kernel/trace/pid_list.c
 HOST_LIB_SRCS += kernel/trace/sorted_set.c kernel/trace/graph_format.c
+HOST_LIB_SRCS += kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/trace_probe.c
+HOST_LIB_SRCS += kernel/trace/kprobe_event_parse.c kernel/trace/probe_fetch.c arch/x86_64/probe_regs.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -49,7 +51,7 @@ HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
 HOST_TESTS     += sort glob ftrace_filter_word tracefs_words graph_format
-HOST_TESTS     += ring
+HOST_TESTS     += ring trace_probe
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 # The ring's writer and a reader in two threads at once
@@ -250,6 +252,18 @@ $(HOST_BUILD)/test_virtqueue: HOST_TEST_OBJS := $(HOST_VIRTQ_OBJS)
 $(HOST_BUILD)/test_virtqueue: HOST_TEST_CFLAGS := -Itests/fuzz/host_cpu
 $(HOST_BUILD)/test_virtqueue: $(HOST_VIRTQ_OBJS) tests/host/virtq_fake.h
 $(HOST_BUILD)/test_aarch64_insn: arch/aarch64/insn.h
+
+# aarch64's probe event registers (arch/aarch64/probe_regs.c), with its
+# own struct pt_regs and a name of their own beside x86_64's, which the
+# library has: the parser's tests read definitions for both.
+HOST_AARCH64_REGS := $(HOST_BUILD)/obj-aarch64/probe_regs.o
+$(HOST_AARCH64_REGS): arch/aarch64/probe_regs.c kernel/trace/probe_regs.h arch/aarch64/include/asm/ptrace.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(filter-out -Iarch/x86_64/include,$(HOST_CFLAGS)) -Iarch/aarch64/include \
+		-Darch_probe_regs=aarch64_probe_regs -include tests/host/rename.h -c $< -o $@
+HOST_PROBE_EVENT_OBJS := $(HOST_AARCH64_REGS) $(HOST_BUILD)/obj/tests/host/probe_event_host.o
+$(HOST_BUILD)/test_trace_probe: HOST_TEST_OBJS := $(HOST_PROBE_EVENT_OBJS)
+$(HOST_BUILD)/test_trace_probe: $(HOST_PROBE_EVENT_OBJS) tests/host/probe_event_host.h
 
 # Both architectures' module relocations define the same names
 # (kernel/module/arch_module.h), so neither is in the library: each

@@ -111,6 +111,12 @@ static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned in
 	return n < 8 ? regs->regs[n] : 0;
 }
 
+/* At a function's entry, argument n of REGS_ARG_REGS and up is on the
+ * stack, word n - REGS_ARG_REGS + REGS_STACK_ARG_FIRST from its pointer
+ * (from the stack pointer up). */
+#define REGS_ARG_REGS 8
+#define REGS_STACK_ARG_FIRST 0
+
 /* At a function's first instruction: make the function return value at
  * once, without running. The return address is still in the link
  * register x30 there. */

@@ -87,6 +87,12 @@ static inline uint64_t regs_get_argument(const struct pt_regs *regs, unsigned in
 	return n < 6 ? args[n] : 0;
 }
 
+/* At a function's entry, argument n of REGS_ARG_REGS and up is on the
+ * stack, word n - REGS_ARG_REGS + REGS_STACK_ARG_FIRST from its pointer
+ * (above the return address the call pushed). */
+#define REGS_ARG_REGS 6
+#define REGS_STACK_ARG_FIRST 1
+
 /* At a function's first instruction: make the function return value at
  * once, without running (what a fault-injecting pre-handler does). */
 static inline void regs_return_from_entry(struct pt_regs *regs, uint64_t value)

@@ -1,0 +1,160 @@
+/* A probe event's fetch programs, run at a hit (probe_fetch.h).
+ *
+ * A program is read in the stages it was written in (trace_probe.h):
+ * the base, the dereferences, the store, the modifiers. An array's loop
+ * goes back to the store with the next element's address: for numbers,
+ * the one after the last; for strings, the next pointer of an array of
+ * them, which the last dereference loads again. */
+#include "kernel/trace/probe_fetch.h"
+#include "kernel/mm/nofault.h"
+#include "kernel/nokprobe.h"
+#include "kernel/symtab.h"
+#include "lib/string.h"
+
+/* Word n of the stack the hit interrupted, 0 if it cannot be read. */
+static uint64_t notrace stack_word(const struct pt_regs *regs, uint64_t n)
+{
+	uint64_t v;
+
+	load_u64_nofault(&v, (const uint64_t *)stack_pointer(regs) + n);
+	return v;
+}
+
+/* The base value; false for one that cannot be read. */
+static bool notrace fetch_base(const struct fetch_insn *c, const struct probe_arg *arg,
+			       const struct probe_hit_regs *hit, uint64_t *val)
+{
+	const struct pt_regs *regs = hit->regs;
+
+	switch (c->op) {
+	case FETCH_OP_REG:
+		memcpy(val, (const uint8_t *)regs + c->param, sizeof(*val));
+		return true;
+	case FETCH_OP_STACK:
+		return load_u64_nofault(val, (const uint64_t *)stack_pointer(regs) + c->param) == 0;
+	case FETCH_OP_STACKP:
+		*val = stack_pointer(regs);
+		return true;
+	case FETCH_OP_RETVAL:
+		*val = regs_return_value(regs);
+		return true;
+	case FETCH_OP_IMM:
+		*val = c->imm;
+		return true;
+	case FETCH_OP_COMM:
+		*val = (uintptr_t)hit->comm;
+		return true;
+	case FETCH_OP_ARG:
+		*val = c->param < REGS_ARG_REGS
+			       ? regs_get_argument(regs, c->param)
+			       : stack_word(regs, c->param - REGS_ARG_REGS + REGS_STACK_ARG_FIRST);
+		return true;
+	case FETCH_OP_DATA:
+		*val = (uintptr_t)(arg->comm + c->param);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A string at addr, of at most max bytes with its NUL, into the body's
+ * free bytes (*dyn on, to room), its __data_loc word into field: length
+ * 0 if it faulted or nothing fits. */
+static void notrace store_string(uint8_t *body, size_t *dyn, size_t room, const void *addr,
+				 size_t max, uint8_t *field, bool symbol)
+{
+	size_t space = MIN(room - MIN(*dyn, room), max);
+	long n = -1;
+	uint32_t loc;
+
+	if (space > 0 && symbol) {
+		sym_format((uintptr_t)addr, (char *)body + *dyn, space);
+		n = (long)strlen((char *)body + *dyn) + 1;
+	} else if (space > 0) {
+		n = strncpy_from_kernel_nofault((char *)body + *dyn, addr, space);
+	}
+	loc = n > 0 ? probe_data_loc((size_t)n, *dyn) : probe_data_loc(0, *dyn);
+	memcpy(field, &loc, sizeof(loc));
+	if (n > 0)
+		*dyn += (size_t)n;
+}
+
+/* A bitfield: the field's container shifted left, then right. */
+static void notrace apply_bitfield(const struct fetch_insn *c, uint8_t *field, unsigned int size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, field, size);
+	v <<= 64 - size * 8 + c->lshift;
+	v >>= 64 - size * 8 + c->rshift;
+	memcpy(field, &v, size);
+}
+
+/* Run arg's program, storing its field at field and its strings from
+ * *dyn on. */
+static void notrace fetch_arg(const struct probe_arg *arg, const struct probe_hit_regs *hit,
+			      uint8_t *body, uint8_t *field, size_t *dyn, size_t room)
+{
+	const struct fetch_insn *c = arg->code, *store, *last_deref = NULL;
+	uint64_t val = 0, before_deref = 0;
+	bool ok = fetch_base(c, arg, hit, &val);
+	unsigned int elem = 0;
+
+	for (c++; ok && c->op == FETCH_OP_DEREF; c++) {
+		before_deref = val;
+		last_deref = c;
+		ok = load_u64_nofault(&val, (const uint8_t *)(uintptr_t)val + c->offset) == 0;
+	}
+	if (!ok)	/* the fault is the store's: skip to it */
+		while (c->op == FETCH_OP_DEREF)
+			c++;
+	store = c;
+next_element:
+	switch (store->op) {
+	case FETCH_OP_ST_RAW:
+		memcpy(field, &val, store->size);
+		break;
+	case FETCH_OP_ST_MEM:
+		if (!ok || copy_from_kernel_nofault(field, (const uint8_t *)(uintptr_t)val +
+							   store->offset + elem * store->size,
+						    store->size))
+			memset(field, 0, store->size);
+		break;
+	case FETCH_OP_ST_STRING:
+	case FETCH_OP_ST_SYMSTR:
+		/* An immediate string is imm bytes of the text, up to its
+		 * closing quote. */
+		if (ok)
+			store_string(body, dyn, room,
+				     (const uint8_t *)(uintptr_t)val + store->offset,
+				     arg->code[0].op == FETCH_OP_DATA ? arg->code[0].imm + 1
+								      : PROBE_STRING_MAX,
+				     field, store->op == FETCH_OP_ST_SYMSTR);
+		else
+			store_string(body, dyn, 0, NULL, 0, field, false);
+		break;
+	}
+	c = store + 1;
+	if (c->op == FETCH_OP_MOD_BF) {
+		apply_bitfield(c, field, store->size);
+		c++;
+	}
+	if (c->op == FETCH_OP_LP_ARRAY && ++elem < c->param) {
+		field += store->size;
+		/* An array of strings: the next pointer, loaded again. */
+		if (store->op == FETCH_OP_ST_STRING && last_deref)
+			ok = load_u64_nofault(&val, (const uint8_t *)(uintptr_t)before_deref +
+							    last_deref->offset + elem * 8) == 0;
+		goto next_element;
+	}
+}
+
+size_t notrace probe_fetch_args(const struct probe_arg *args, int nr,
+				const struct probe_hit_regs *hit, uint8_t *body, size_t fields,
+				size_t dyn, size_t room)
+{
+	for (int i = 0; i < nr; i++)
+		fetch_arg(&args[i], hit, body, body + fields + args[i].offset, &dyn, room);
+	return MIN(dyn, room);
+}
+NOKPROBE_SYMBOL(probe_fetch_args);
