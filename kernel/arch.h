@@ -10,6 +10,7 @@
  *   kernel/probes/tests/probe_selftest_arch.h  the probe selftests' test targets
  *   kernel/module/arch_module.h          the module loader's relocations
  *   kernel/trace/arch_ftrace.h           the function tracer's site patcher
+ *   kernel/trace/probe_regs.h            the registers probe events name
  *
  * plus the asm/ headers, each arch/<name>/include/asm/<header>.h, whose
  * names portable code uses: the table at the end of this file.
@@ -294,6 +295,7 @@ __noreturn void arch_halt(void);
  *   TEXT_POKE_ADDR           the page through which text is written
  * <asm/nofault.h>
  *   arch_load_byte_nofault   load a byte, or return -EFAULT if that faults
+ *   arch_load_u64_nofault    load a word in one access, or return -EFAULT
  *   arch_store_byte_nofault  store a byte, or return -EFAULT if that faults
  * <asm/percpu.h>
  *   this_cpu                 this CPU's struct cpu
@@ -315,6 +317,8 @@ __noreturn void arch_halt(void);
  *   regs_return_value        the value a function returns, at its return
  *   regs_set_return_value    change the value a function returns
  *   regs_get_argument        argument n of a function, at its entry
+ *   REGS_ARG_REGS            how many arguments are in registers at a function's entry
+ *   REGS_STACK_ARG_FIRST     the stack word the first of the others is in
  *   regs_return_from_entry   at a function's entry, make it return a value at once
  * <asm/rethook.h>
  *   arch_rethook_prepare     swap a call's return address for the trampoline's

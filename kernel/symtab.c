@@ -173,6 +173,14 @@ static struct symtab_module *next_module(const struct symtab_module *m)
 	return __atomic_load_n(&m->next, __ATOMIC_ACQUIRE);
 }
 
+bool sym_module_loaded(const char *module)
+{
+	for (const struct symtab_module *m = first_module(); m; m = next_module(m))
+		if (!strcmp(m->module, module))
+			return true;
+	return false;
+}
+
 static bool module_covers(const struct symtab_module *m, uintptr_t addr)
 {
 	return (addr >= m->start && addr < m->end) ||

@@ -108,6 +108,11 @@ int symtab_for_each_function(const struct symtab *tab, uintptr_t start, uintptr_
 int sym_by_name(const char *name, struct symbol *out);
 int sym_by_addr(uintptr_t addr, struct symbol *out);
 
+/* Whether the table of a module called module is loaded, so that
+ * "module:name" can be looked up. Lock-free: call it in one
+ * rcu_read_lock() section, as sym_at. */
+bool sym_module_loaded(const char *module);
+
 /* Call visit for every symbol named name (a kernel has several static
  * functions of one name): the kernel's, then each module's, until visit
  * returns non-zero, which is returned; 0 once all are seen. Call it in

@@ -94,6 +94,11 @@ struct kprobe {
 	 * shell's probes among them): set at registration, by the rule of
 	 * kprobes_owner (kprobes_internal.h). Last, where no hit reads. */
 	const struct module *owner;
+	/* The event it was made for ("kprobes/myread", a kprobe event of
+	 * kernel/trace/trace_kprobe.c), or NULL: `probe list` shows it as
+	 * the owner, and the shell leaves such a probe to its event. Set by
+	 * the caller before registering; valid while registered. */
+	const char *event_name;
 };
 
 /* Register a probe. Returns 0 or:

@@ -49,6 +49,8 @@ struct kprobe_info {
 	char owner[MODULE_NAME_LEN];	/* the module the probe belongs to
 					   (kprobe.owner), or "" for the
 					   kernel's own code */
+	char event[128];		/* the event it was made for
+					   (kprobe.event_name), or "" */
 	/* Not for a gone probe (its code no longer exists), where they are 0: */
 	enum opt_state opt_state;	/* its point's, with the jump optimizer */
 	enum probe_exec path;		/* how a breakpoint hit there would run

@@ -50,6 +50,8 @@ static void __kprobes fill_info_locked(const struct kprobe *p, struct kprobe_inf
 	/* The owner is loaded while p is registered (kprobes_owner). */
 	if (p->owner)
 		strlcpy(info->owner, p->owner->name, sizeof(info->owner));
+	if (p->event_name)
+		strlcpy(info->event, p->event_name, sizeof(info->event));
 	if (pp->gone) {
 		/* Named when it went: its module's symbols are gone too. */
 		strlcpy(info->where, pp->gone->where, sizeof(info->where));

@@ -116,8 +116,10 @@ void trace_print_hit(int probe_id, enum kprobe_kind kind, uintptr_t addr,
 /* The line /sys/kernel/tracing/trace shows of a hit, after the common
  * columns, in the manner of Linux's kprobe events ("NAME: (WHERE)
  * FIELDS"), the probe named by its shell number. */
-static int hit_print(char *line, size_t size, const void *body, size_t len)
+static int hit_print(const struct trace_kind *kind, char *line, size_t size, const void *body,
+		     size_t len)
 {
+	(void)kind;
 	const struct probe_hit *h = body;
 	const uint64_t *v = h->values;
 	char where[80];

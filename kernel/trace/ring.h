@@ -27,8 +27,10 @@
 
 #include "lib/types.h"
 
-/* The longest record's data, in bytes; a write of more is refused. */
-#define RING_DATA_MAX 512
+/* The longest record's data, in bytes; a write of more is refused. A
+ * page: room for a probe event's 3,072 bytes of fields (Linux's most,
+ * kernel/trace/trace_probe.h) with its head and strings. */
+#define RING_DATA_MAX 4096
 
 /* A record's type 0 is the padding's: writers use 1 and up. */
 #define RING_TYPE_PAD 0

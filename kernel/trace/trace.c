@@ -2,6 +2,7 @@
  * record with its common fields, and the table of kinds. */
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_comm.h"
+#include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
 #include "kernel/nokprobe.h"
 #include "kernel/rcu.h"
@@ -136,12 +137,116 @@ void trace_clear_locked(void)
 		trace_clear_cpu_locked(cpu);
 }
 
+/* The kinds made at run time, in the order of their types (under
+ * lock); the types given since the buffer was last cleared of their
+ * records (every one in use among them), which are not given again
+ * until it is; and where the search for a free one starts. */
+static struct trace_kind **dyn_kinds;
+static size_t dyn_count, dyn_room;
+static uint64_t given[(UINT16_MAX + 1) / 64];
+static unsigned int next_type = TRACE_TYPE_DYNAMIC;
+
+static bool type_given(unsigned int type)
+{
+	return given[type / 64] >> (type % 64) & 1;
+}
+
+static void give_type(unsigned int type, bool on)
+{
+	if (on)
+		given[type / 64] |= 1ULL << (type % 64);
+	else
+		given[type / 64] &= ~(1ULL << (type % 64));
+}
+
+/* Where type is, or would go, in dyn_kinds. */
+static size_t dyn_index(unsigned int type)
+{
+	size_t lo = 0, hi = dyn_count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((unsigned int)dyn_kinds[mid]->type < type)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 const struct trace_kind *trace_kind_of(enum trace_type type)
 {
+	size_t i;
+
 	for (const struct trace_kind *k = __start_trace_kinds; k < __stop_trace_kinds; k++)
 		if (k->type == type)
 			return k;
-	return NULL;
+	i = dyn_index(type);
+	return i < dyn_count && dyn_kinds[i]->type == type ? dyn_kinds[i] : NULL;
+}
+
+/* The first type from next_type on that was not given since the last
+ * clear, or 0 if none is left. */
+static unsigned int free_type(void)
+{
+	for (unsigned int t = next_type; t <= UINT16_MAX; t++)
+		if (!type_given(t))
+			return t;
+	return 0;
+}
+
+/* Every type has been given: clear the buffer of the records of the
+ * kinds gone, so that their types can be given again. */
+static void reclaim_types_locked(void)
+{
+	trace_clear_locked();
+	memset(given, 0, sizeof(given));
+	for (size_t i = 0; i < dyn_count; i++)
+		give_type(dyn_kinds[i]->type, true);
+	next_type = TRACE_TYPE_DYNAMIC;
+}
+
+int trace_kind_add_locked(struct trace_kind *kind)
+{
+	unsigned int type = free_type();
+	size_t at;
+
+	if (!type) {
+		reclaim_types_locked();
+		type = free_type();
+		if (!type)
+			return -ENOSPC;
+	}
+	if (dyn_count == dyn_room) {
+		size_t room = dyn_room ? 2 * dyn_room : 64;
+		struct trace_kind **grown = kmalloc(room * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		memcpy(grown, dyn_kinds, dyn_count * sizeof(*grown));
+		kfree(dyn_kinds);
+		dyn_kinds = grown;
+		dyn_room = room;
+	}
+	at = dyn_index(type);
+	memmove(&dyn_kinds[at + 1], &dyn_kinds[at], (dyn_count - at) * sizeof(*dyn_kinds));
+	kind->type = (enum trace_type)type;
+	dyn_kinds[at] = kind;
+	dyn_count++;
+	give_type(type, true);
+	next_type = type + 1;
+	return 0;
+}
+
+void trace_kind_remove_locked(struct trace_kind *kind)
+{
+	size_t at = dyn_index(kind->type);
+
+	if (at < dyn_count && dyn_kinds[at] == kind) {
+		memmove(&dyn_kinds[at], &dyn_kinds[at + 1], (dyn_count - at - 1) * sizeof(*dyn_kinds));
+		dyn_count--;
+	}
 }
 
 void trace_lock(void)

@@ -20,6 +20,9 @@ enum trace_type {
 	TRACE_TYPE_FUNCTION,	/* a call the function tracer saw (trace_functions.c) */
 	TRACE_TYPE_GRAPH_ENTRY,	/* function_graph: a call's entry (trace_graph.c) */
 	TRACE_TYPE_GRAPH_RETURN,	/* and its return */
+	/* The first of the types given out as the kernel runs, one to
+	 * each event defined (trace_kind_add_locked). */
+	TRACE_TYPE_DYNAMIC = 32,
 };
 
 /* What every record starts with: one word. The thread's name is kept
@@ -77,10 +80,12 @@ void trace_clear_cpu_locked(unsigned int cpu);
 
 /* How records of one type print: append the body's text (after the
  * common columns, with no newline) to line, of size bytes; the length
- * written, as snprintf counts it. */
+ * written, as snprintf counts it. A kind made at run time is inside its
+ * maker's record, which print finds from kind (container_of). */
 struct trace_kind {
 	enum trace_type type;
-	int (*print)(char *line, size_t size, const void *body, size_t len);
+	int (*print)(const struct trace_kind *kind, char *line, size_t size, const void *body,
+		     size_t len);
 };
 #define TRACE_KIND(type_, print_)                                               \
 	static const struct trace_kind __trace_kind_##print_ __used              \
@@ -106,8 +111,20 @@ struct trace_line {
 size_t trace_line_copy(struct trace_line *l, char *buf, size_t count, bool (*next)(void *arg),
 		       void *arg);
 
-/* The kind of records of type, or NULL for one no code declares. */
+/* The kind of records of type, or NULL for one no code declares: for a
+ * type given out at run time, under trace_lock. */
 const struct trace_kind *trace_kind_of(enum trace_type type);
+
+/* Give kind a type of its own, from TRACE_TYPE_DYNAMIC on, and make its
+ * records print with it: an event defined as the kernel runs. A type is
+ * not given twice between two clears of the buffer, so that a record of
+ * a kind removed is never printed by a later one: once every type has
+ * been given, the buffer is cleared and the free ones are given again.
+ * 0, or -ENOSPC if every type is in use, -ENOMEM. Under trace_lock. */
+int trace_kind_add_locked(struct trace_kind *kind);
+/* Take kind's type back: its records print as "type N" from now on.
+ * Under trace_lock. */
+void trace_kind_remove_locked(struct trace_kind *kind);
 
 /* For the files, all under trace_lock (a mutex: they may sleep). The
  * buffer records are read from; valid until trace_lock is dropped. */

@@ -76,8 +76,10 @@ DEFINE_TRACER(function_tracer) = {
 };
 
 /* Linux's line: "vfs_read <-cat_main". */
-static int function_print(char *line, size_t size, const void *body, size_t len)
+static int function_print(const struct trace_kind *kind, char *line, size_t size, const void *body,
+			  size_t len)
 {
+	(void)kind;
 	const struct function_call *call = body;
 	char func[96], parent[96];
 

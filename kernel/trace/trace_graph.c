@@ -329,7 +329,7 @@ static size_t print_other(const struct graph_cpu_view *v, struct graph_line *gl,
 	char text[TRACE_LINE_MAX / 2];
 
 	if (kind)
-		kind->print(text, sizeof(text), body, e->len - sizeof(struct trace_entry));
+		kind->print(kind, text, sizeof(text), body, e->len - sizeof(struct trace_entry));
 	else
 		snprintf(text, sizeof(text), "type %u", e->type);
 	gl->kind = GRAPH_LINE_COMMENT;

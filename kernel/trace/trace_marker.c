@@ -28,8 +28,10 @@ static ssize_t marker_write(struct file *file, const char *buf, size_t count, lo
 	return (ssize_t)count;
 }
 
-static int marker_print(char *line, size_t size, const void *body, size_t len)
+static int marker_print(const struct trace_kind *kind, char *line, size_t size, const void *body,
+			size_t len)
 {
+	(void)kind;
 	return snprintf(line, size, "tracing_mark_write: %.*s", (int)len, (const char *)body);
 }
 TRACE_KIND(TRACE_TYPE_PRINT, marker_print);

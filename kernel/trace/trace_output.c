@@ -29,7 +29,7 @@ size_t trace_format_record(char *line, size_t size, const struct ring_entry *e, 
 
 	n = MIN(n, size - 2);
 	if (kind)
-		n += (size_t)kind->print(line + n, size - n, t + 1, e->len - sizeof(*t));
+		n += (size_t)kind->print(kind, line + n, size - n, t + 1, e->len - sizeof(*t));
 	else
 		n += (size_t)snprintf(line + n, size - n, "type %u", e->type);
 	n = MIN(n, size - 2);

@@ -45,7 +45,27 @@ static const char readme[] =
 	"  stack_max_size\t- the deepest stack the stack tracer saw, in bytes (echo 0 to start over)\n"
 	"  stack_trace\t\t- the chain of calls that reached it, a frame a line with its size\n"
 	"  stack_trace_filter\t- the functions the stack tracer measures, written as set_ftrace_filter\n"
-	"  \t\t\t  (echo 1 > /proc/sys/kernel/stack_tracer_enabled turns it on)\n";
+	"  \t\t\t  (echo 1 > /proc/sys/kernel/stack_tracer_enabled turns it on)\n"
+	"  kprobe_events\t\t- define (>>) or remove kprobe events, a line each; read: the definitions\n"
+	"  \t\t\t  > first removes every event (refused while one is enabled)\n"
+	"  dynamic_events\t- the same lines\n"
+	"  kprobe_profile\t- each kprobe event's hits and missed hits\n"
+	"  error_log\t\t- why the last definitions were refused; echo > error_log empties it\n"
+	"  events/\t\t- a directory per group of events, one per event: enable, format, id\n"
+	"\n"
+	"  A line of kprobe_events:\n"
+	"\t   Format: p[:[<group>/][<event>]] <place> [<args>]\n"
+	"\t           r[maxactive][:[<group>/][<event>]] <place> [<args>]\n"
+	"\t           -:[<group>/]<event>\n"
+	"\t    place: [<module>:]<symbol>[+<offset>]|<memaddr>\n"
+	"place (kretprobe): [<module>:]<symbol>[+<offset>]%return|<memaddr>\n"
+	"\t     args: <name>=fetcharg[:type]\n"
+	"\t fetcharg: %<register>, @<address>, @<symbol>[+|-<offset>], $comm,\n"
+	"\t           $stack<index>, $stack, $retval, $arg<N>,\n"
+	"\t           +|-<offset>(<fetcharg>), \\imm-value, \\\"imm-string\"\n"
+	"\t     type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol, symstr,\n"
+	"\t           b<bit-width>@<bit-offset>/<container-size>, <type>\\[<array-size>\\]\n"
+	"\t           (no u fetches or ustring: ProbeOS has no user space)\n";
 
 static ssize_t readme_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {

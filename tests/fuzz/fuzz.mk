@@ -165,6 +165,22 @@ FUZZ_VIRTQ_SRCS := kernel/virtio/virtqueue.c kernel/virtio/virtio.c tests/host/v
 	tests/host/host_kernel.c lib/string.c lib/format.c lib/errno.c
 $(eval $(call FUZZ_TARGET,virtqueue,100000,$(FUZZ_VIRTQ_SRCS),-Itests/fuzz/host_cpu,))
 
+# A line written to kprobe_events (tests/fuzz/fuzz_probe_event.c): the
+# line's parser, the argument compiler under it, and the programs it
+# makes, run once; read for both architectures' registers, aarch64's
+# from its own object, built with its headers as the host tests build it.
+FUZZ_PROBE_EVENT_SRCS := kernel/trace/kprobe_event_parse.c kernel/trace/trace_probe.c \
+	kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/probe_fetch.c \
+	arch/x86_64/probe_regs.c tests/host/probe_event_host.c \
+	lib/string.c lib/format.c lib/errno.c lib/ctype.c
+$(eval $(call FUZZ_TARGET,probe_event,300000,$(FUZZ_PROBE_EVENT_SRCS),,))
+FUZZ_AARCH64_REGS := $(FUZZ_BUILD)/probe_event/aarch64_probe_regs.o
+$(FUZZ_AARCH64_REGS): arch/aarch64/probe_regs.c kernel/trace/probe_regs.h | fuzz-runtime
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(filter-out -Iarch/x86_64/include,$(FUZZ_CFLAGS)) -Iarch/aarch64/include \
+		-Darch_probe_regs=aarch64_probe_regs -include tests/host/rename.h -c $< -o $@
+$(FUZZ_BUILD)/fuzz_probe_event: $(FUZZ_AARCH64_REGS)
+
 # ---- Running ----
 
 FUZZ_TARGETS ?= $(FUZZ_ALL)

@@ -499,13 +499,15 @@ static struct shell_probe *shell_probe_by_id(unsigned int id)
 }
 
 /* Who a probe belongs to, in one word: its module's name, or for the
- * kernel's own code "shell" if the shell added it (sp, or NULL), else
- * "kernel" (the selftests' and bench's probes). A dynamic event's
- * probes would be a third kind of the kernel's. */
+ * kernel's own code the event it was made for ("kprobes/myread"),
+ * "shell" if the shell added it (sp, or NULL), else "kernel" (the
+ * selftests' and bench's probes). */
 static const char *owner_name(const struct kprobe_info *info, const struct shell_probe *sp)
 {
 	if (info->owner[0])
 		return info->owner;
+	if (info->event[0])
+		return info->event;
 	return sp ? "shell" : "kernel";
 }
 
@@ -518,6 +520,10 @@ static struct shell_probe *own_probe(const struct kprobe_info *info)
 
 	if (!sp && info->owner[0])
 		cmd_eprintf("probe: probe %u belongs to module %s (rmmod it)\n", info->id, info->owner);
+	else if (!sp && info->event[0])
+		cmd_eprintf("probe: probe %u belongs to event %s (echo '-:%s' >> "
+			    "/sys/kernel/tracing/kprobe_events removes it)\n",
+			    info->id, info->event, info->event);
 	else if (!sp)
 		cmd_eprintf("probe: probe %u belongs to the kernel\n", info->id);
 	return sp;
@@ -697,6 +703,9 @@ static void print_gone(const struct kprobe_report *r, const char *place,
 		cmd_printf("; `probe del %u` removes it", info->id);
 	else if (info->owner[0])
 		cmd_printf("; `rmmod %s` removes it", info->owner);
+	else if (info->event[0])
+		cmd_printf("; it comes back when its module does, and `-:%s` in kprobe_events "
+			   "removes it", info->event);
 	cmd_printf("\n");
 }
 

@@ -1,0 +1,365 @@
+/* Events and their files in tracefs (trace_events.h).
+ *
+ * Every event is on one list, and each system (the "kprobes" of
+ * events/kprobes/) is a directory made with its first event and removed
+ * with its last. A mutex, event_mutex, is held around the list, the
+ * systems and every event's enabling (a write of an enable file holds
+ * it while it turns its events on or off). A removal takes an event off
+ * the list under it and removes the event's files after, without it:
+ * removing a file waits for the calls into it to end, and a write of the
+ * event's enable file may be waiting for the mutex. Adding and removing
+ * an event is serialized by its maker.
+ *
+ * The record printing goes through the event's struct trace_kind, which
+ * the buffer's readers look up by type under trace_lock (trace.h). */
+#include "kernel/trace/trace_events.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/fs/tracefs.h"
+#include "kernel/initcall.h"
+#include "kernel/mm/heap.h"
+#include "kernel/mutex.h"
+#include "lib/err.h"
+#include "lib/errno.h"
+#include "lib/format.h"
+#include "lib/string.h"
+
+/* A directory of events/, and how many events are in it. */
+struct event_system {
+	char name[MAX_EVENT_NAME_LEN];
+	struct dentry *dir;
+	unsigned int events;
+	struct list_node link;
+};
+
+static struct mutex event_mutex = MUTEX_INIT(event_mutex, "trace_events");
+static LIST_HEAD(events);
+static LIST_HEAD(systems);
+static struct dentry *events_dir;
+
+bool trace_events_any_enabled(void)
+{
+	struct trace_event_call *call;
+	bool any = false;
+
+	mutex_lock(&event_mutex);
+	list_for_each_entry(call, &events, link)
+		any |= call->enabled;
+	mutex_unlock(&event_mutex);
+	return any;
+}
+
+static struct event_system *find_system(const char *name)
+{
+	struct event_system *s;
+
+	list_for_each_entry(s, &systems, link)
+		if (!strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/* Turn call on or off, if it is not already: 0 or reg's error. */
+static int set_enabled(struct trace_event_call *call, bool on)
+{
+	int err;
+
+	if (call->enabled == on)
+		return 0;
+	err = call->ops->reg(call, on);
+	if (!err)
+		call->enabled = on;
+	return err;
+}
+
+/* The state of the events of system (NULL: all): '1', '0', or 'X' if
+ * some are on and some off; '0' for none. */
+static char state_of(const char *system)
+{
+	struct trace_event_call *call;
+	bool on = false, off = false;
+
+	list_for_each_entry(call, &events, link) {
+		if (system && strcmp(call->system, system))
+			continue;
+		on |= call->enabled;
+		off |= !call->enabled;
+	}
+	return on && off ? 'X' : on ? '1' : '0';
+}
+
+/* Turn every event of system (NULL: all) on or off; the first error,
+ * having tried them all. */
+static int set_all(const char *system, bool on)
+{
+	struct trace_event_call *call;
+	int first = 0;
+
+	list_for_each_entry(call, &events, link) {
+		int err;
+
+		if (system && strcmp(call->system, system))
+			continue;
+		err = set_enabled(call, on);
+		if (err && !first)
+			first = err;
+	}
+	return first;
+}
+
+/* A write of "0" or "1" (with blanks, as echo adds), as Linux's enable
+ * files take it: 0 or 1 in *on, or -EINVAL. */
+static int read_switch(const char *buf, size_t count, bool *on)
+{
+	int64_t v;
+
+	if (parse_setting(buf, count, 0, 1, &v) < 0)
+		return -EINVAL;
+	*on = v == 1;
+	return 0;
+}
+
+/* events/SYSTEM/EVENT/enable */
+static ssize_t enable_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	struct trace_event_call *call = file->inode->i_private;
+	char text[2] = { '0', '\n' };
+
+	mutex_lock(&event_mutex);
+	text[0] = call->enabled ? '1' : '0';
+	mutex_unlock(&event_mutex);
+	return simple_read_from_buffer(buf, count, pos, text, sizeof(text));
+}
+
+static ssize_t enable_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct trace_event_call *call = file->inode->i_private;
+	bool on;
+	int err;
+
+	(void)pos;
+	if (read_switch(buf, count, &on) < 0)
+		return -EINVAL;
+	mutex_lock(&event_mutex);
+	err = call->removed ? -ENODEV : set_enabled(call, on);
+	mutex_unlock(&event_mutex);
+	return err ? err : (ssize_t)count;
+}
+
+static const struct file_operations enable_fops = { .read = enable_read, .write = enable_write };
+
+/* events/enable and events/SYSTEM/enable: the system's name is the
+ * inode's data (NULL: every event). */
+static ssize_t group_enable_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	const struct event_system *s = file->inode->i_private;
+	char text[2] = { '0', '\n' };
+
+	mutex_lock(&event_mutex);
+	text[0] = state_of(s ? s->name : NULL);
+	mutex_unlock(&event_mutex);
+	return simple_read_from_buffer(buf, count, pos, text, sizeof(text));
+}
+
+static ssize_t group_enable_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	const struct event_system *s = file->inode->i_private;
+	bool on;
+	int err;
+
+	(void)pos;
+	if (read_switch(buf, count, &on) < 0)
+		return -EINVAL;
+	mutex_lock(&event_mutex);
+	err = set_all(s ? s->name : NULL, on);
+	mutex_unlock(&event_mutex);
+	return err ? err : (ssize_t)count;
+}
+
+static const struct file_operations group_enable_fops = {
+	.read = group_enable_read, .write = group_enable_write,
+};
+
+/* events/SYSTEM/EVENT/id */
+static ssize_t id_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	const struct trace_event_call *call = file->inode->i_private;
+	char text[16];
+	int n = snprintf(text, sizeof(text), "%u\n", (unsigned int)trace_event_type(call));
+
+	return simple_read_from_buffer(buf, count, pos, text, (size_t)n);
+}
+
+static const struct file_operations id_fops = { .read = id_read };
+
+/* events/SYSTEM/EVENT/format: the common fields are every record's
+ * struct trace_entry (trace.h), which ProbeOS lays out as its own: the
+ * type is in the ring's header, not in the record. */
+static int format_show(struct seq_file *m, void *v)
+{
+	const struct trace_event_call *call = m->private;
+
+	(void)v;
+	seq_printf(m, "name: %s\nID: %u\nformat:\n", call->name, (unsigned int)trace_event_type(call));
+	seq_puts(m, "\tfield:int common_pid;\toffset:0;\tsize:4;\tsigned:1;\n"
+		    "\tfield:unsigned char common_flags;\toffset:4;\tsize:1;\tsigned:0;\n"
+		    "\tfield:unsigned char common_preempt_count;\toffset:5;\tsize:1;\tsigned:0;\n"
+		    "\n");
+	call->ops->show_format(call, m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(format);
+
+/* The printing of the event's records, as the buffer's readers call it. */
+static int print_record(const struct trace_kind *kind, char *line, size_t size, const void *body,
+			size_t len)
+{
+	const struct trace_event_call *call = container_of(kind, struct trace_event_call, kind);
+	int n = snprintf(line, size, "%s: ", call->name);
+
+	return n + call->ops->print(call, line + MIN((size_t)n, size), size - MIN((size_t)n, size),
+				    body, len);
+}
+
+/* events/, with its enable file. */
+static int events_dir_init(void)
+{
+	struct dentry *enable;
+
+	events_dir = tracefs_create_dir("events", NULL);
+	if (IS_ERR(events_dir))
+		return (int)PTR_ERR(events_dir);
+	enable = tracefs_create_file("enable", 0644, events_dir, NULL, &group_enable_fops);
+	return PTR_ERR_OR_ZERO(enable);
+}
+late_initcall(events_dir_init);
+
+/* The system called name, made if it is new, with one more event. Under
+ * the lock: making a file waits for nothing. */
+static struct event_system *get_system_locked(const char *name)
+{
+	struct event_system *s = find_system(name);
+	struct dentry *enable;
+
+	if (!s) {
+		s = kzalloc(sizeof(*s));
+		if (!s)
+			return ERR_PTR(-ENOMEM);
+		strlcpy(s->name, name, sizeof(s->name));
+		s->dir = tracefs_create_dir(name, events_dir);
+		enable = IS_ERR(s->dir) ? s->dir
+					: tracefs_create_file("enable", 0644, s->dir, s,
+							      &group_enable_fops);
+		if (IS_ERR(enable)) {
+			if (!IS_ERR(s->dir))
+				tracefs_remove(s->dir);
+			kfree(s);
+			return ERR_PTR(PTR_ERR(enable));
+		}
+		list_add_tail(&s->link, &systems);
+	}
+	s->events++;
+	return s;
+}
+
+/* One event fewer in s. With its last, s is taken off the list and its
+ * directory returned, for the caller to remove once it has dropped the
+ * lock (a write of its enable file may be waiting for the lock); else
+ * NULL. */
+static struct dentry *put_system_locked(struct event_system *s)
+{
+	if (--s->events)
+		return NULL;
+	list_del(&s->link);
+	return s->dir;
+}
+
+static int make_event_files(struct trace_event_call *call)
+{
+	static const struct {
+		const char *name;
+		umode_t mode;
+		const struct file_operations *fops;
+	} files[] = {
+		{ "enable", 0644, &enable_fops },
+		{ "format", 0444, &format_fops },
+		{ "id", 0444, &id_fops },
+	};
+
+	call->dir = tracefs_create_dir(call->name, call->sys->dir);
+	if (IS_ERR(call->dir)) {
+		int err = (int)PTR_ERR(call->dir);
+
+		call->dir = NULL;
+		return err;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct dentry *d = tracefs_create_file(files[i].name, files[i].mode, call->dir, call,
+						       files[i].fops);
+
+		if (IS_ERR(d))
+			return (int)PTR_ERR(d);
+	}
+	return 0;
+}
+
+/* Take call's type back, remove its files and drop it from its system. */
+static void unmake_event(struct trace_event_call *call)
+{
+	struct event_system *s = call->sys;
+	struct dentry *sys_dir;
+
+	trace_lock();
+	trace_kind_remove_locked(&call->kind);
+	trace_unlock();
+	tracefs_remove(call->dir);
+	call->dir = NULL;
+	mutex_lock(&event_mutex);
+	sys_dir = put_system_locked(s);
+	mutex_unlock(&event_mutex);
+	if (sys_dir) {
+		tracefs_remove(sys_dir);
+		kfree(s);
+	}
+}
+
+int trace_event_add(struct trace_event_call *call)
+{
+	int err;
+
+	mutex_lock(&event_mutex);
+	call->sys = get_system_locked(call->system);
+	mutex_unlock(&event_mutex);
+	if (IS_ERR(call->sys))
+		return (int)PTR_ERR(call->sys);
+	call->kind.print = print_record;
+	call->enabled = false;
+	call->removed = false;
+	trace_lock();
+	err = trace_kind_add_locked(&call->kind);
+	trace_unlock();
+	if (!err)
+		err = make_event_files(call);
+	if (err) {
+		unmake_event(call);
+		return err;
+	}
+	mutex_lock(&event_mutex);
+	list_add_tail(&call->link, &events);
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+int trace_event_remove(struct trace_event_call *call)
+{
+	mutex_lock(&event_mutex);
+	if (call->enabled) {
+		mutex_unlock(&event_mutex);
+		return -EBUSY;
+	}
+	list_del(&call->link);
+	call->removed = true;
+	mutex_unlock(&event_mutex);
+	unmake_event(call);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* Events: kinds of record that are turned on and off by name, each with
+ * its directory in tracefs, as Linux's events/ has them
+ * (Documentation/trace/events.rst):
+ *
+ *   events/enable                 every event: "1", "0", or "X" if some are on
+ *   events/SYSTEM/enable          every event of SYSTEM, the same way
+ *   events/SYSTEM/EVENT/enable    "1" while the event records, "0" else
+ *   events/SYSTEM/EVENT/format    its record's fields and print format
+ *   events/SYSTEM/EVENT/id        the type its records have in the buffer
+ *
+ * An event is made by code that knows how to make its records and
+ * print them (kernel/trace/trace_kprobe.c, the kprobe events written to
+ * kprobe_events), with trace_event_add; it names no file here, and this
+ * file names none of its makers. */
+#ifndef KERNEL_TRACE_TRACE_EVENTS_H
+#define KERNEL_TRACE_TRACE_EVENTS_H
+
+#include "kernel/fs/dentry.h"
+#include "kernel/trace/trace.h"
+#include "kernel/trace/trace_probe.h"
+#include "lib/list.h"
+
+struct seq_file;
+struct trace_event_call;
+
+struct trace_event_ops {
+	/* Start recording (on) or stop: 0 or a negative errno. From a
+	 * thread, never for two events at once. */
+	int (*reg)(struct trace_event_call *call, bool on);
+	/* Append the text of a record's body after "EVENT: " to line, of
+	 * size bytes, as snprintf does: the body is len bytes. */
+	int (*print)(const struct trace_event_call *call, char *line, size_t size,
+		     const void *body, size_t len);
+	/* The format file's lines after the common fields: the event's
+	 * own fields, a blank line, and "print fmt: ...". */
+	void (*show_format)(const struct trace_event_call *call, struct seq_file *m);
+};
+
+struct event_system;
+
+struct trace_event_call {
+	char system[MAX_EVENT_NAME_LEN];
+	char name[MAX_EVENT_NAME_LEN];
+	const struct trace_event_ops *ops;
+	bool enabled;			/* reg said yes */
+	/* Private to trace_events.c. */
+	struct trace_kind kind;		/* its records' type, and their printing */
+	bool removed;			/* taken off the list; its files going */
+	struct event_system *sys;
+	struct dentry *dir;
+	struct list_node link;		/* in the list of every event */
+};
+
+/* Make call an event, with system, name and ops set: give it a record
+ * type and its files (and its system's directory, if it is the first
+ * of it). 0, -EEXIST if its system has an event of its name already,
+ * -ENOSPC, -ENOMEM. From a thread; the maker keeps two of its adds and
+ * removes from running at once. */
+int trace_event_add(struct trace_event_call *call);
+
+/* Take call off the events and remove its files: -EBUSY (and nothing
+ * done) while it is enabled. When it returns, no call of call's ops is
+ * running or will be. From a thread, as trace_event_add. */
+int trace_event_remove(struct trace_event_call *call);
+
+/* The type call's records are written with. */
+static inline enum trace_type trace_event_type(const struct trace_event_call *call)
+{
+	return call->kind.type;
+}
+
+/* Whether any event is enabled (kprobe_events' truncation is refused
+ * while one is). */
+bool trace_events_any_enabled(void);
+
+#endif
