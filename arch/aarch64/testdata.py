@@ -89,3 +89,9 @@ BENCH_MAY_BE_ABSENT = ["k-single-stepped"]
 # Linux 6.1's 2-CPU/1-CPU ratios (arm64) on the same QEMU, from the
 # project's issue, per row; a row not named has no such Linux probe.
 BENCH_LINUX_SCALE = {"none": 1.90, "k-boosted-or-emulated": 1.84, "r": 1.84}
+
+# -- tests/boot/event_tests.py -------------------------------------------
+
+# The registers a function's first three arguments are in at its entry,
+# as probe events name them (%x0, ...: AAPCS64).
+ARG_REGS = ["x0", "x1", "x2"]

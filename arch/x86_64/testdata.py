@@ -84,3 +84,9 @@ BENCH_MAY_BE_ABSENT = []
 # issue, per row; a row not named has no such Linux probe.
 BENCH_LINUX_SCALE = {"none": 1.75, "k-optimized": 1.74, "k-boosted-or-emulated": 1.83,
                      "r": 1.62}
+
+# -- tests/boot/event_tests.py -------------------------------------------
+
+# The registers a function's first three arguments are in at its entry,
+# as probe events name them (%di, ...: the System V calling convention).
+ARG_REGS = ["di", "si", "dx"]

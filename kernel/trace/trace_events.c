@@ -69,6 +69,7 @@ static int set_enabled(struct trace_event_call *call, bool on)
 	err = call->ops->reg(call, on);
 	if (!err)
 		call->enabled = on;
+	call->was_enabled |= call->enabled;
 	return err;
 }
 
@@ -303,7 +304,9 @@ static int make_event_files(struct trace_event_call *call)
 	return 0;
 }
 
-/* Take call's type back, remove its files and drop it from its system. */
+/* Take call's type back, remove its files and drop it from its system.
+ * The buffer is cleared if the event ever recorded, as Linux clears it:
+ * its records would print as no kind's. */
 static void unmake_event(struct trace_event_call *call)
 {
 	struct event_system *s = call->sys;
@@ -311,6 +314,8 @@ static void unmake_event(struct trace_event_call *call)
 
 	trace_lock();
 	trace_kind_remove_locked(&call->kind);
+	if (call->was_enabled)
+		trace_clear_locked();
 	trace_unlock();
 	tracefs_remove(call->dir);
 	call->dir = NULL;
@@ -333,7 +338,7 @@ int trace_event_add(struct trace_event_call *call)
 	if (IS_ERR(call->sys))
 		return (int)PTR_ERR(call->sys);
 	call->kind.print = print_record;
-	call->enabled = false;
+	call->enabled = call->was_enabled = false;
 	call->removed = false;
 	trace_lock();
 	err = trace_kind_add_locked(&call->kind);

@@ -43,6 +43,7 @@ struct trace_event_call {
 	char name[MAX_EVENT_NAME_LEN];
 	const struct trace_event_ops *ops;
 	bool enabled;			/* reg said yes */
+	bool was_enabled;		/* and once did: it has records */
 	/* Private to trace_events.c. */
 	struct trace_kind kind;		/* its records' type, and their printing */
 	bool removed;			/* taken off the list; its files going */
@@ -59,7 +60,8 @@ struct trace_event_call {
 int trace_event_add(struct trace_event_call *call);
 
 /* Take call off the events and remove its files: -EBUSY (and nothing
- * done) while it is enabled. When it returns, no call of call's ops is
+ * done) while it is enabled. If it ever was, the buffer is cleared, as
+ * Linux clears it: its records would be no kind's. When it returns, no call of call's ops is
  * running or will be. From a thread, as trace_event_add. */
 int trace_event_remove(struct trace_event_call *call);
 

@@ -4248,6 +4248,8 @@ import module_tests  # noqa: E402
 module_tests.define(test)
 import ninep_tests  # noqa: E402
 ninep_tests.define(test)
+import event_tests  # noqa: E402
+event_tests.define(test)
 
 
 @test("selftest")

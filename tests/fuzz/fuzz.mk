@@ -173,7 +173,7 @@ FUZZ_PROBE_EVENT_SRCS := kernel/trace/kprobe_event_parse.c kernel/trace/trace_pr
 	kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/probe_fetch.c \
 	arch/x86_64/probe_regs.c tests/host/probe_event_host.c \
 	lib/string.c lib/format.c lib/errno.c lib/ctype.c
-$(eval $(call FUZZ_TARGET,probe_event,300000,$(FUZZ_PROBE_EVENT_SRCS),,))
+$(eval $(call FUZZ_TARGET,probe_event,900000,$(FUZZ_PROBE_EVENT_SRCS),,))
 FUZZ_AARCH64_REGS := $(FUZZ_BUILD)/probe_event/aarch64_probe_regs.o
 $(FUZZ_AARCH64_REGS): arch/aarch64/probe_regs.c kernel/trace/probe_regs.h | fuzz-runtime
 	@mkdir -p $(dir $@)

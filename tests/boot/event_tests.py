@@ -1,0 +1,290 @@
+"""Boot tests of kprobe events: kprobe_events, the events/ files,
+kprobe_profile and error_log in /sys/kernel/tracing (docs/events.md),
+checked against Linux's formats and against the kernel's own values.
+
+boot_tests.py calls define() with its test decorator, so these tests run
+in its order and on its machine (4 CPUs, with `worker start 4` where
+events must fire on every CPU at once).
+"""
+
+import os
+import re
+
+import archs
+from checks import check, heap_is_back, settled_heap_usage, show
+
+TRACING = "/sys/kernel/tracing"
+ROOT = archs.ROOT
+
+# A line of `trace` made by an event: Linux's columns, then the event's
+# name and its text.
+EVENT_LINE = re.compile(r"^ *(\S+)-(\d+) +\[(\d{3})\] (\S{5}) +(\d+\.\d{6}): (\w+): (.*)$")
+
+
+def first_piece():
+    """The count the shell's first read of a file asks for
+    (kernel/shell/input.c): what `cat` passes vfs_read."""
+    with open(os.path.join(ROOT, "kernel", "shell", "input.c")) as f:
+        return int(re.search(r"^#define FIRST_PIECE (\d+)$", f.read(), re.M).group(1))
+
+
+def define(test):
+    """Register the event tests with boot_tests.py's decorator."""
+
+    def write(m, text, file="kprobe_events", op=">>"):
+        """Write text to a tracing file; the lines the shell printed."""
+        return m.command("echo '%s' %s %s/%s" % (text, op, TRACING, file))
+
+    def written(m, text, file="kprobe_events", op=">>"):
+        out = write(m, text, file, op)
+        check(out == [], "`echo '%s' %s %s`: %s" % (text, op, file, show(out)))
+
+    def refused(m, text, errno_text, file="kprobe_events", op=">>"):
+        out = write(m, text, file, op)
+        check(any(errno_text in line for line in out),
+              "`echo '%s' %s %s`: expected %r, got %s" % (text, op, file, errno_text, show(out)))
+
+    def cat(m, path):
+        return m.command("cat %s/%s" % (TRACING, path))
+
+    def events(m):
+        """The event lines of trace: (task, pid, cpu, event, text)."""
+        out = cat(m, "trace")
+        rows = []
+        for line in out:
+            if line.startswith("#"):
+                continue
+            e = EVENT_LINE.match(line)
+            check(e, "trace: a line not in Linux's format: %r" % line)
+            rows.append((e.group(1), int(e.group(2)), int(e.group(3)), e.group(6), e.group(7)))
+        return rows
+
+    def args_of(text):
+        """An event's "(where) name=value ..." as where and {name: value}."""
+        where = re.match(r"^\((.*?)\)", text)
+        check(where, "event text %r: no (where)" % text)
+        return where.group(1), dict(re.findall(r" (\w+)=(\S+)", text[where.end():]))
+
+    def clear(m):
+        written(m, "", "trace", ">")
+
+    @test("kprobe_events")
+    def test_kprobe_events(m):
+        """A kprobe event and a kretprobe event on vfs_read, a string on
+        vfs_open: the definitions as kprobe_events shows them, the files
+        of each, and the values its records hold against the kernel's
+        own: the count cat asked for, the bytes it got, the path it
+        opened, the thread's name, the hits kprobe_profile counts."""
+        data = archs.testdata(m.arch)
+        a1, a2, a3 = data.ARG_REGS
+        before = settled_heap_usage(m)
+        written(m, "p:myread vfs_read count=%%%s:u64" % a3)
+        written(m, "r vfs_read $retval:s64")
+        written(m, "p:kprobes/op vfs_open path=+0(%%%s):string $comm" % a1)
+        want = ["p:kprobes/myread vfs_read count=%%%s:u64" % a3,
+                "r:kprobes/r_vfs_read_0 vfs_read arg1=$retval:s64",
+                "p:kprobes/op vfs_open path=+0(%%%s):string arg2=$comm" % a1]
+        check(cat(m, "kprobe_events") == want, "kprobe_events: %s" % show(cat(m, "kprobe_events")))
+        check(cat(m, "dynamic_events") == want, "dynamic_events: %s" % show(cat(m, "dynamic_events")))
+        names = m.command("ls %s/events/kprobes" % TRACING)
+        check(sorted(w for line in names for w in line.split()[:1]) == ["enable", "myread", "op",
+                                                                         "r_vfs_read_0"],
+              "ls events/kprobes: %s" % show(names))
+        files = sorted(line.split()[0] for line in m.command("ls %s/events/kprobes/myread" % TRACING))
+        check(files == ["enable", "format", "id"], "ls events/kprobes/myread: %s" % files)
+        ident = cat(m, "events/kprobes/myread/id")
+        fmt = cat(m, "events/kprobes/myread/format")
+        check(fmt[:3] == ["name: myread", "ID: %s" % ident[0], "format:"],
+              "myread/format: %s" % show(fmt))
+        check("\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;" in fmt and
+              "\tfield:u64 count;\toffset:16;\tsize:8;\tsigned:0;" in fmt and
+              fmt[-1] == 'print fmt: "(%lx) count=%Lu", REC->__probe_ip, REC->count',
+              "myread/format: %s" % show(fmt, 12))
+        fmt = cat(m, "events/kprobes/r_vfs_read_0/format")
+        check(fmt[-1] == 'print fmt: "(%lx <- %lx) arg1=%Ld", REC->__probe_func, '
+              'REC->__probe_ret_ip, REC->arg1', "r_vfs_read_0/format: %s" % show(fmt, 12))
+        check(cat(m, "events/kprobes/myread/enable") == ["0"], "enable before")
+        check(cat(m, "events/enable") == ["0"], "events/enable before")
+        written(m, "1", "events/kprobes/myread/enable", ">")
+        check(cat(m, "events/kprobes/enable") == ["X"], "kprobes/enable with one of three on")
+        written(m, "1", "events/kprobes/enable", ">")
+        check(cat(m, "events/enable") == ["1"], "events/enable with all on")
+        # Their probes are the kernel's own, owned by the events.
+        plist = m.command("probe list")
+        for owner in ("kprobes/myread", "kprobes/r_vfs_read_0", "kprobes/op"):
+            check(any(line.endswith("owner=" + owner) for line in plist),
+                  "probe list: no probe of %s in %s" % (owner, show(plist)))
+        ident = next(line.split()[0] for line in plist if line.endswith("owner=kprobes/myread"))
+        out = m.command("probe del %s" % ident)
+        check(any("belongs to event kprobes/myread" in line for line in out),
+              "probe del of an event's probe: %s" % show(out))
+        clear(m)
+        check(m.command("cat /etc/hostname") == ["probeos"], "cat /etc/hostname")
+        written(m, "0", "events/enable", ">")
+        rows = [r for r in events(m) if r[0] == "shell"]
+        reads = [args_of(r[4]) for r in rows if r[3] == "myread"]
+        rets = [args_of(r[4]) for r in rows if r[3] == "r_vfs_read_0"]
+        opens = [args_of(r[4]) for r in rows if r[3] == "op"]
+        check(len(reads) == 2 and all(w.startswith("vfs_read+0x0/") and a == {"count": str(first_piece())}
+                                      for w, a in reads),
+              "myread: expected two reads of %d, got %s" % (first_piece(), reads))
+        check([a["arg1"] for _, a in rets] == [str(len("probeos\n")), "0"] and
+              all(re.match(r"^\S+\+0x[0-9a-f]+/0x[0-9a-f]+ <- vfs_read$", w) for w, _ in rets),
+              "r_vfs_read_0: expected the file's bytes, then 0: %s" % rets)
+        check(opens and opens[0][1] == {"path": '"/etc/hostname"', "arg2": '"shell"'},
+              "op: expected the path and the thread's name, got %s" % opens)
+        profile = {line.split()[0]: [int(x) for x in line.split()[1:]]
+                   for line in cat(m, "kprobe_profile")}
+        check(profile.get("myread", [0])[0] >= 2 and profile.get("myread")[1] == 0,
+              "kprobe_profile: %s" % profile)
+        # Removal: one by name, the rest with >.
+        written(m, "-:myread")
+        written(m, "-:kprobes/op")
+        written(m, "", op=">")
+        check(cat(m, "kprobe_events") == [], "kprobe_events after removal")
+        check(m.command("probe list") == ["no probes"], "probe list after removal")
+        check(m.command("ls %s/events" % TRACING)[0].split()[0] == "enable",
+              "events/ after removal: %s" % show(m.command("ls %s/events" % TRACING)))
+        heap_is_back(m, before, "kprobe events defined, hit and removed")
+
+    @test("kprobe_events_refused")
+    def test_kprobe_events_refused(m):
+        """Linux's refusals, each with its errno, its error_log entry and
+        the caret at its place; removal and truncation refused while an
+        event is enabled; a line of 4,000 characters; MAXACTIVE."""
+        data = archs.testdata(m.arch)
+        before = settled_heap_usage(m)
+        written(m, "", "error_log", ">")
+        cases = [("p vfs_read ^$retval", "$retval is not available on probe"),
+                 ("p:foo/^bar.1 vfs_read", "Event name must follow the same rules as C identifiers"),
+                 ("p vfs_read ^%none_reg", "Invalid register name"),
+                 ("p ^non_exist_func", "Invalid probed address or symbol"),
+                 ("r^100000 vfs_read", "Maxactive is too big"),
+                 ("p vfs_read +0(^$comm)", "$comm can not be dereferenced")]
+        for line, _ in cases:
+            refused(m, line.replace("^", ""), "write error")
+        log = cat(m, "error_log")
+        check(len(log) == 3 * len(cases), "error_log: %s" % show(log, 20))
+        for i, (line, message) in enumerate(cases):
+            head, command, caret = log[3 * i:3 * i + 3]
+            check(re.match(r"^\[ *\d+\.\d{6}\] trace_kprobe: error: " + re.escape(message) + "$", head),
+                  "error_log entry %d: %r" % (i, head))
+            check(command == "  Command: " + line.replace("^", ""), "error_log command: %r" % command)
+            check(caret == " " * (len("  Command: ") + line.index("^")) + "^",
+                  "error_log caret of %r: %r" % (line, caret))
+        written(m, "", "error_log", ">")
+        check(cat(m, "error_log") == [], "error_log after echo >")
+        # Eight entries kept, the oldest going first.
+        for i in range(10):
+            refused(m, "p vfs_read x%d=$none" % i, "write error")
+        log = cat(m, "error_log")
+        check(len(log) == 24 and log[1].endswith("x2=$none") and log[-2].endswith("x9=$none"),
+              "error_log keeps the last 8: %s" % show(log, 30))
+        written(m, "", "error_log", ">")
+        # 4,000 characters: refused for its argument's length, not cut.
+        long_arg = "x=" + "+0(" * 1300 + "%" + data.ARG_REGS[0] + ")" * 1300
+        refused(m, "p vfs_read " + long_arg, "write error")
+        check(cat(m, "error_log")[0].endswith("Argument expression is too long"),
+              "a 4,000-character line: %s" % show(cat(m, "error_log")))
+        refused(m, "-:nothere", "No such file or directory")
+        written(m, "r16:maxret vfs_read")
+        written(m, "p:grp/ev vfs_read")
+        refused(m, "p:grp/ev vfs_read", "File exists")
+        check(cat(m, "kprobe_events") == ["r16:kprobes/maxret vfs_read", "p:grp/ev vfs_read"],
+              "kprobe_events: %s" % show(cat(m, "kprobe_events")))
+        written(m, "1", "events/grp/ev/enable", ">")
+        refused(m, "-:grp/ev", "Device or resource busy")
+        refused(m, "", "Device or resource busy", op=">")
+        check(len(cat(m, "kprobe_events")) == 2, "nothing removed while enabled")
+        written(m, "0", "events/grp/ev/enable", ">")
+        written(m, "", op=">")
+        check(cat(m, "kprobe_events") == [], "kprobe_events after truncation")
+        heap_is_back(m, before, "refused definitions")
+
+    @test("kprobe_events_module")
+    def test_kprobe_events_module(m):
+        """An event on a module's function defined before the module
+        loads, its probe placed when it comes, [GONE] when it goes and
+        placed again when it comes back: the arguments and the return
+        value of exporter_add(2, 3), called by mod_user's init."""
+        data = archs.testdata(m.arch)
+        a1, a2, _ = data.ARG_REGS
+        before = settled_heap_usage(m)
+        written(m, "p:madd mod_exporter:exporter_add a=%%%s:s32 b=%%%s:s32" % (a1, a2))
+        written(m, "r:mret mod_exporter:exporter_add sum=$retval:s32")
+        check(m.command("probe list") == ["no probes"], "probes before the module")
+        written(m, "1", "events/enable", ">")
+        clear(m)
+        for rounds in range(2):
+            for mod in ("mod_exporter", "mod_user"):
+                out = m.command("insmod %s" % mod)
+                check(not any(line.startswith("insmod:") for line in out), "insmod %s: %s" % (mod, show(out)))
+            for mod in ("mod_user", "mod_exporter"):
+                m.command("rmmod %s" % mod)
+            gone = m.command("cat /sys/kernel/debug/kprobes/list")
+            check(len(gone) == 2 and all("[GONE]" in line for line in gone),
+                  "kprobes/list after rmmod: %s" % show(gone))
+        rows = events(m)
+        adds = [args_of(r[4]) for r in rows if r[3] == "madd"]
+        rets = [args_of(r[4]) for r in rows if r[3] == "mret"]
+        check(len(adds) == 2 and all(a == {"a": "2", "b": "3"} and w.startswith("exporter_add+0x0/")
+                                     for w, a in adds), "madd: %s" % adds)
+        check(len(rets) == 2 and all(a == {"sum": "5"} and w.endswith("<- exporter_add") for w, a in rets),
+              "mret: %s" % rets)
+        written(m, "0", "events/enable", ">")
+        written(m, "", op=">")
+        check(m.command("probe list") == ["no probes"], "probes after removal")
+        heap_is_back(m, before, "events on module code")
+
+    @test("kprobe_events_under_load")
+    def test_kprobe_events_under_load(m):
+        """Events defined, enabled and removed while 4 workers hit them on
+        every CPU: each record whole, with the chunk the workers read
+        (kernel/worker.c); then 256 events on one function added and
+        removed (Linux's multiple_kprobes.tc)."""
+        data = archs.testdata(m.arch)
+        a1, a2, a3 = data.ARG_REGS
+        with open(os.path.join(ROOT, "kernel", "worker.c")) as f:
+            chunk = re.search(r"^#define CHUNK (\d+)$", f.read(), re.M).group(1)
+        before = settled_heap_usage(m)
+        m.command("worker start 4")
+        for i in range(8):
+            written(m, "p:w%d vfs_read c=%%%s:u32 f=+0(%%%s):x64 $comm" % (i, a3, a1))
+            written(m, "1", "events/kprobes/w%d/enable" % i, ">")
+            written(m, "r:wr%d vfs_read $retval:s32" % i)
+            written(m, "1", "events/kprobes/wr%d/enable" % i, ">")
+            if i >= 2:
+                for name in ("w%d" % (i - 2), "wr%d" % (i - 2)):
+                    written(m, "0", "events/kprobes/%s/enable" % name, ">")
+                    written(m, "-:%s" % name)
+        written(m, "0", "tracing_on", ">")
+        rows = [r for r in events(m) if r[0].startswith("worker")]
+        cpus = {r[2] for r in rows}
+        check(len(cpus) >= min(4, m.smp), "worker records from CPUs %s" % sorted(cpus))
+        for task, pid, cpu, name, text in rows:
+            where, a = args_of(text)
+            if name.startswith("wr"):
+                check(a["arg1"] == chunk or a["arg1"].isdigit(), "%s: %r" % (name, text))
+            else:
+                check(a["c"] == chunk and a["arg3"] == '"%s"' % task and re.match(r"^0x[0-9a-f]+$", a["f"]),
+                      "%s: %r" % (name, text))
+        written(m, "1", "tracing_on", ">")
+        m.command("worker stop")
+        written(m, "0", "events/enable", ">")
+        written(m, "", op=">")
+        lines = ["echo 'p:kprobes/many%d vfs_read' >> %s/kprobe_events" % (i, TRACING)
+                 for i in range(256)]
+        for i in range(0, 256, 32):
+            outs = m.commands(lines[i:i + 32])
+            check(all(o == [] for o in outs), "256 events: %s" % [o for o in outs if o][:2])
+        check(len(cat(m, "kprobe_events")) == 256, "256 events defined")
+        written(m, "1", "events/enable", ">")
+        clear(m)
+        m.command("cat /etc/hostname")
+        written(m, "0", "events/enable", ">")
+        hits = [r for r in events(m) if r[0] == "shell" and r[3].startswith("many")]
+        check(len(hits) == 2 * 256, "256 events on vfs_read, two reads: %d records" % len(hits))
+        written(m, "", op=">")
+        check(cat(m, "kprobe_events") == [] and m.command("probe list") == ["no probes"],
+              "256 events removed")
+        heap_is_back(m, before, "events under load, and 256 of them")
