@@ -123,16 +123,31 @@ ROWS = [
     ("jr", "jprobe + kretprobe", None, None, None),
 ]
 
+# The kprobe event rows (bench's event_rows): row name -> label, the plain
+# probe's row it is compared with, the issue's target for its cost over
+# that row (None: none), and Linux 6.1's measured cost over its own plain
+# probe, for ROWS_ARCH (the issue's figures).
+EVENT_ROWS = [
+    ("event-ftrace", "kprobe event", "k-ftrace", None, 810),
+    ("event-optimized", "kprobe event", "k-optimized", None, 750),
+    ("event-3args-ftrace", "kprobe event, 3 args", "k-ftrace", 80, 1190),
+    ("event-3args-optimized", "kprobe event, 3 args", "k-optimized", 80, 1130),
+    ("event-kretprobe", "kretprobe event", "r", None, 1150),
+]
+
 # Handler calls per probed call in each row (count_post counts nothing),
 # and the path a row's name promises: the smoke checks both, so a probe
 # that never fires, or runs another way, cannot pass as a measurement.
 HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "function-tracer": 1, "function_graph": 1,
             "k-boosted-or-emulated": 1, "k-single-stepped": 1,
-            "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2}
+            "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2,
+            "event-ftrace": 1, "event-optimized": 1, "event-3args-ftrace": 1,
+            "event-3args-optimized": 1, "event-kretprobe": 1}
 PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",), "function-tracer": ("function",),
          "function_graph": ("function_graph",),
          "k-boosted-or-emulated": ("boosted", "emulated"),
-         "k-single-stepped": ("single-stepped",)}
+         "k-single-stepped": ("single-stepped",),
+         "event-ftrace": ("ftrace",), "event-3args-ftrace": ("ftrace",)}
 # The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
 # (arch/ARCH/testdata.py).
 
@@ -165,6 +180,10 @@ LINUX_EVERY_FUNCTION = {"x86_64": 14.5, "aarch64": 12.5}
 LINUX_EVERY_FUNCTION_GRAPH = {"x86_64": 36, "aarch64": 30}
 IDLE_SITE_INSNS = {"x86_64": 1, "aarch64": 2}
 MEMORY = re.compile(r"^bench: memory per probe\s+(.*)$")
+MANY_EVENTS = re.compile(r"^bench: (\d+) events defined and removed in (\d+) us")
+# The issue's target for Linux's multiple_kprobes test: 256 events
+# defined and removed within 2 s of emulated time.
+MANY_EVENTS_TARGET_S = 2
 
 # The scaling rows (bench scale): row name -> label, in the table's order.
 SCALE = re.compile(r"^bench: scale (\S+)\s+cpus (\d+) calls (\d+) hits (\d+) ms (\d+) path (\S+)")
@@ -289,6 +308,9 @@ def run(arch, calls, icount, cpus=1):
             result["rows"][name] = float(value)
             result["paths"][name] = path
             result["hits"][name] = int(hits)
+        elif MANY_EVENTS.match(line):
+            n, us = (int(g) for g in MANY_EVENTS.match(line).groups())
+            result["many_events"] = (n, us)
         elif RATE.match(line):
             _, per_tick, tick_ms = RATE.match(line).groups()
             result["ns_per_cycle"] = int(tick_ms) * 1e6 / int(per_tick)
@@ -684,6 +706,36 @@ def report_every_function(arch, exact, scale):
     return []
 
 
+def report_events(args, exact, exact_smp, scale, scale_smp, calls):
+    """The kprobe event rows, each beside the plain probe of its kind: its
+    instructions per hit, their excess over that probe's, the issue's
+    target for that excess and Linux's. Returns what is missing or
+    wrong."""
+    print("Kprobe events on vfs_read, insns/hit with -smp 1 (and -smp %d), and over the plain"
+          " probe of the same kind:" % max(SCALE_CPUS))
+    print("%-24s %-12s %9s %7s %-12s %7s %7s %7s" % (
+        "kind", "path", "insns/hit", "smp 4", "over", "insns", "target", "Linux"))
+    missing = []
+    for name, label, plain, target, linux in EVENT_ROWS:
+        insns, insns_smp = exact["rows"].get(name), exact_smp["rows"].get(name)
+        base = exact["rows"].get(plain)
+        if insns is None or insns_smp is None or base is None:
+            missing.append(name)
+            continue
+        missing += wrong_row(exact, name, calls) + wrong_row(exact_smp, name, calls)
+        over = (insns - base) * scale
+        print("%-24s %-12s %9s %7s %-12s %7s %7s %7s" % (
+            label, exact["paths"].get(name, "-"), fmt(insns * scale, 1),
+            fmt(insns_smp * scale_smp, 1), plain, fmt(over, 1), fmt(target), fmt(linux)))
+    if "many_events" in exact:
+        n, us = exact["many_events"]
+        print("%d events defined and removed: %.3f s of emulated time (target: under %d s)"
+              % (n, us / 1e6, MANY_EVENTS_TARGET_S))
+    else:
+        missing.append("events defined and removed")
+    return missing
+
+
 def report_hits(args, calls, boots):
     """The boots of the hit rows and the registration rows, and their
     table. Returns what is missing or wrong."""
@@ -727,6 +779,7 @@ def report_hits(args, calls, boots):
         notes.append("targets and Linux figures are the issue's, for %s" % ROWS_ARCH)
     for note in notes:
         print(note)
+    missing += report_events(args, exact, exact_smp, scale, scale_smp, calls)
     missing += report_registration(exact, scale)
     missing += report_every_function(args.arch, exact, scale)
     if "memory" in exact:

@@ -14,3 +14,6 @@ const struct probe_reg arch_probe_regs[] = {
 	X(30), REG("lr", regs[30]), REG("sp", sp), REG("pc", pc), REG("pstate", pstate),
 	{ NULL, 0 },
 };
+
+/* AAPCS64's. */
+const char *const arch_probe_arg_regs[] = { "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", NULL };

@@ -17,3 +17,6 @@ const struct probe_reg arch_probe_regs[] = {
 	REG("ss", ss),
 	{ NULL, 0 },
 };
+
+/* The System V calling convention's. */
+const char *const arch_probe_arg_regs[] = { "di", "si", "dx", "cx", "r8", "r9", NULL };

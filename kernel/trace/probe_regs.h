@@ -17,9 +17,14 @@ struct probe_reg {
 
 /* This architecture's registers, ended by a NULL name. */
 extern const struct probe_reg arch_probe_regs[];
+/* The names of the registers a function's first arguments are in at its
+ * entry, in order, ended by NULL (its calling convention): for a
+ * definition that must name them where $argN is not taken (past the
+ * first instruction). */
+extern const char *const arch_probe_arg_regs[];
 
 /* The offset in struct pt_regs of the register called name in regs (a
- * list as arch_probe_regs), or -EINVAL if none is. */
+ * list as arch_probe_regs), or -EINVAL if none is (trace_probe.c). */
 int probe_reg_offset(const struct probe_reg *regs, const char *name);
 
 #endif

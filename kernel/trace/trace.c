@@ -247,6 +247,11 @@ void trace_kind_remove_locked(struct trace_kind *kind)
 		memmove(&dyn_kinds[at], &dyn_kinds[at + 1], (dyn_count - at - 1) * sizeof(*dyn_kinds));
 		dyn_count--;
 	}
+	if (dyn_count == 0) {	/* none left: nothing kept for them */
+		kfree(dyn_kinds);
+		dyn_kinds = NULL;
+		dyn_room = 0;
+	}
 }
 
 void trace_lock(void)

@@ -16,9 +16,13 @@
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"
+#include "kernel/cpu.h"
 #include "kernel/initcall.h"
 #include "kernel/mm/heap.h"
 #include "kernel/mutex.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "kernel/trace/trace_error_log.h"
 #include "lib/err.h"
 #include "lib/errno.h"
 #include "lib/format.h"
@@ -211,6 +215,140 @@ static int format_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(format);
 
+/* ---- Filters ---- */
+
+/* The fields every record has, then the event's own. */
+static bool find_field(void *ctx, const char *name, size_t len, struct filter_field *f)
+{
+	static const struct {
+		const char *name;
+		enum filter_field_kind kind;
+	} common[] = {
+		{ "comm", FILTER_FIELD_COMM }, { "COMM", FILTER_FIELD_COMM },
+		{ "cpu", FILTER_FIELD_CPU }, { "CPU", FILTER_FIELD_CPU },
+		{ "common_pid", FILTER_FIELD_PID },
+	};
+	const struct trace_event_call *call = ctx;
+
+	for (size_t i = 0; i < ARRAY_SIZE(common); i++)
+		if (strlen(common[i].name) == len && !strncmp(common[i].name, name, len)) {
+			*f = (struct filter_field){ .kind = common[i].kind, .is_signed = true };
+			return true;
+		}
+	return call->ops->field(call, name, len, f);
+}
+
+bool notrace trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len)
+{
+	const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
+	const struct thread *self;
+	struct filter_hit hit;
+
+	if (!f)
+		return true;
+	self = current_thread();
+	hit = (struct filter_hit){ .body = body, .len = len, .comm = self->name,
+				   .cpu = this_cpu_field(id), .pid = self->id };
+	return event_filter_match(f, &hit);
+}
+
+/* Put filter (NULL: none) and the text the file shows (NULL: "none")
+ * in place of call's, freeing the old ones once no hit can be using
+ * them. Under event_mutex. */
+static void set_filter(struct trace_event_call *call, struct event_filter *filter, char *text)
+{
+	struct event_filter *old = call->filter;
+
+	__atomic_store_n(&call->filter, filter, __ATOMIC_RELEASE);
+	kfree(call->filter_text);
+	call->filter_text = text;
+	if (old) {
+		synchronize_rcu();
+		event_filter_free(old);
+	}
+}
+
+/* The text of a refused filter, as Linux's filter file shows it: the
+ * expression, a caret under the fault, and its reason. */
+static char *refusal_text(const char *expr, enum filter_error err, size_t pos)
+{
+	const char *why = filter_error_text(err);
+	size_t n = strlen(expr) + 1 + pos + 2 + strlen("parse_error: ") + strlen(why) + 1;
+	char *text = kmalloc(n);
+
+	if (text)
+		snprintf(text, n, "%s\n%*s\nparse_error: %s", expr, (int)pos + 1, "^", why);
+	return text;
+}
+
+static int filter_show(struct seq_file *m, void *v)
+{
+	struct trace_event_call *call = m->private;
+
+	(void)v;
+	mutex_lock(&event_mutex);
+	seq_printf(m, "%s\n", call->filter_text ? call->filter_text : "none");
+	mutex_unlock(&event_mutex);
+	return 0;
+}
+
+static int filter_open(struct inode *inode, struct file *file)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return 0;
+	return single_open(file, filter_show, inode->i_private);
+}
+
+static int filter_release(struct inode *inode, struct file *file)
+{
+	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
+}
+
+/* A write is the whole expression, "0" to remove the filter. */
+static ssize_t filter_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct trace_event_call *call = file->inode->i_private;
+	struct event_filter *filter = NULL;
+	enum filter_error err;
+	size_t len = count, at;
+	char *expr;
+	int ret;
+
+	(void)pos;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	expr = kmalloc(len + 1);
+	if (!expr)
+		return -ENOMEM;
+	memcpy(expr, buf, len);
+	expr[len] = '\0';
+	mutex_lock(&event_mutex);
+	if (call->removed) {
+		ret = -ENODEV;
+	} else if (!strcmp(expr, "0")) {
+		set_filter(call, NULL, NULL);
+		ret = 0;
+	} else {
+		ret = event_filter_parse(expr, find_field, call, &filter, &err, &at);
+		if (!ret) {
+			set_filter(call, filter, expr);
+			expr = NULL;
+		} else if (ret == -EINVAL) {
+			tracing_log_err("event filter parse error", expr, filter_error_text(err),
+					(unsigned int)at);
+			set_filter(call, NULL, refusal_text(expr, err, at));
+		}
+	}
+	mutex_unlock(&event_mutex);
+	kfree(expr);
+	return ret ? ret : (ssize_t)count;
+}
+
+static const struct file_operations filter_fops = {
+	.open = filter_open, .read = seq_read_if_reader, .write = filter_write,
+	.llseek = seq_lseek_if_reader, .release = filter_release,
+};
+
 /* The printing of the event's records, as the buffer's readers call it. */
 static int print_record(const struct trace_kind *kind, char *line, size_t size, const void *body,
 			size_t len)
@@ -285,6 +423,7 @@ static int make_event_files(struct trace_event_call *call)
 		{ "enable", 0644, &enable_fops },
 		{ "format", 0444, &format_fops },
 		{ "id", 0444, &id_fops },
+		{ "filter", 0644, &filter_fops },
 	};
 
 	call->dir = tracefs_create_dir(call->name, call->sys->dir);
@@ -320,6 +459,7 @@ static void unmake_event(struct trace_event_call *call)
 	tracefs_remove(call->dir);
 	call->dir = NULL;
 	mutex_lock(&event_mutex);
+	set_filter(call, NULL, NULL);
 	sys_dir = put_system_locked(s);
 	mutex_unlock(&event_mutex);
 	if (sys_dir) {
@@ -340,6 +480,8 @@ int trace_event_add(struct trace_event_call *call)
 	call->kind.print = print_record;
 	call->enabled = call->was_enabled = false;
 	call->removed = false;
+	call->filter = NULL;
+	call->filter_text = NULL;
 	trace_lock();
 	err = trace_kind_add_locked(&call->kind);
 	trace_unlock();

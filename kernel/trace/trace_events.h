@@ -7,6 +7,10 @@
  *   events/SYSTEM/EVENT/enable    "1" while the event records, "0" else
  *   events/SYSTEM/EVENT/format    its record's fields and print format
  *   events/SYSTEM/EVENT/id        the type its records have in the buffer
+ *   events/SYSTEM/EVENT/filter    the expression a record must match to be
+ *                                 kept (event_filter.h), "none", or the last
+ *                                 refused one with a caret and its reason;
+ *                                 "0" removes it
  *
  * An event is made by code that knows how to make its records and
  * print them (kernel/trace/trace_kprobe.c, the kprobe events written to
@@ -16,6 +20,7 @@
 #define KERNEL_TRACE_TRACE_EVENTS_H
 
 #include "kernel/fs/dentry.h"
+#include "kernel/trace/event_filter.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_probe.h"
 #include "lib/list.h"
@@ -34,6 +39,10 @@ struct trace_event_ops {
 	/* The format file's lines after the common fields: the event's
 	 * own fields, a blank line, and "print fmt: ...". */
 	void (*show_format)(const struct trace_event_call *call, struct seq_file *m);
+	/* The field of the record's body called name (len bytes), for a
+	 * filter: true with *f filled, false if it has none so called. */
+	bool (*field)(const struct trace_event_call *call, const char *name, size_t len,
+		      struct filter_field *f);
 };
 
 struct event_system;
@@ -44,10 +53,15 @@ struct trace_event_call {
 	const struct trace_event_ops *ops;
 	bool enabled;			/* reg said yes */
 	bool was_enabled;		/* and once did: it has records */
+	/* Its filter, or NULL: read at a hit with interrupts off (an RCU
+	 * read-side section); replaced under the events' mutex, the old one
+	 * freed a grace period later. */
+	struct event_filter *filter;
 	/* Private to trace_events.c. */
 	struct trace_kind kind;		/* its records' type, and their printing */
 	bool removed;			/* taken off the list; its files going */
 	struct event_system *sys;
+	char *filter_text;		/* what the filter file shows, or NULL */
 	struct dentry *dir;
 	struct list_node link;		/* in the list of every event */
 };
@@ -70,6 +84,11 @@ static inline enum trace_type trace_event_type(const struct trace_event_call *ca
 {
 	return call->kind.type;
 }
+
+/* Whether a record of call's, made at a hit as the body of len bytes at
+ * body, is to be kept: it matches the event's filter, or there is none.
+ * With interrupts off, as a hit runs. */
+bool trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len);
 
 /* Whether any event is enabled (kprobe_events' truncation is refused
  * while one is). */

@@ -11,8 +11,9 @@
  * when the module comes back, so an event survives the edit loop.
  *
  * A hit runs the programs into a buffer of its CPU's (interrupts off, so
- * nothing else on the CPU uses it meanwhile) and writes the record to
- * the ring: no lock, no allocation, nothing parsed.
+ * nothing else on the CPU uses it meanwhile) and, if the event's filter
+ * keeps it, writes the record to the ring: no lock, no allocation,
+ * nothing parsed.
  *
  * probe_event_mutex serializes the definitions (Linux's
  * dyn_event_ops_mutex); it is held across a whole command, so two
@@ -100,7 +101,8 @@ static void notrace record_hit(struct trace_kprobe *tk, struct pt_regs *regs, co
 	memcpy(body, head, head_len);
 	len = probe_fetch_args(tk->args, tk->def.nr_args, &hit, body, head_len,
 			       head_len + tk->def.size, TRACE_BODY_MAX);
-	trace_write(trace_event_type(&tk->call), body, len);
+	if (trace_event_keeps(&tk->call, body, len))
+		trace_write(trace_event_type(&tk->call), body, len);
 	arch_irq_restore(flags);
 }
 
@@ -213,6 +215,7 @@ static const struct trace_event_ops kprobe_event_ops = {
 	.reg = kprobe_event_reg,
 	.print = trace_kprobe_print,
 	.show_format = trace_kprobe_show_format,
+	.field = trace_kprobe_field,
 };
 
 /* ---- Definitions ---- */

@@ -77,5 +77,10 @@ int trace_kprobe_print(const struct trace_event_call *call, char *line, size_t s
 		       const void *body, size_t len);
 /* The format file's own part of call: as trace_event_ops's show_format. */
 void trace_kprobe_show_format(const struct trace_event_call *call, struct seq_file *m);
+/* The field of call's records called name, for a filter: the head's
+ * (__probe_ip; __probe_func, __probe_ret_ip) and the arguments' (not
+ * an array's); as trace_event_ops's field. */
+bool trace_kprobe_field(const struct trace_event_call *call, const char *name, size_t len,
+			struct filter_field *f);
 
 #endif

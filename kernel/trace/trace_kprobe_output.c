@@ -123,3 +123,36 @@ void trace_kprobe_show_format(const struct trace_event_call *call, struct seq_fi
 	}
 	seq_putc(m, '\n');
 }
+
+bool trace_kprobe_field(const struct trace_event_call *call, const char *name, size_t len,
+			struct filter_field *f)
+{
+	const struct trace_kprobe *tk = container_of(call, struct trace_kprobe, call);
+	size_t args_at = trace_kprobe_head_size(tk);
+	static const char *const heads[2][2] = { { "__probe_ip", NULL },
+						 { "__probe_func", "__probe_ret_ip" } };
+
+	for (int i = 0; i < 2; i++) {
+		const char *head = heads[tk->def.is_return][i];
+
+		if (head && strlen(head) == len && !strncmp(head, name, len)) {
+			*f = (struct filter_field){ .kind = FILTER_FIELD_NUMBER,
+						    .offset = (uint16_t)(8 * i), .size = 8 };
+			return true;
+		}
+	}
+	for (int i = 0; i < tk->def.nr_args; i++) {
+		const struct probe_arg *a = &tk->args[i];
+
+		/* An array is no one value to compare. */
+		if (strlen(a->name) != len || strncmp(a->name, name, len) || a->count)
+			continue;
+		*f = (struct filter_field){
+			.kind = a->type->is_string ? FILTER_FIELD_STRING : FILTER_FIELD_NUMBER,
+			.offset = (uint16_t)(args_at + a->offset), .size = a->type->size,
+			.is_signed = a->type->is_signed,
+		};
+		return true;
+	}
+	return false;
+}

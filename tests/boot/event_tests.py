@@ -68,6 +68,16 @@ def define(test):
     def clear(m):
         written(m, "", "trace", ">")
 
+    def heap_before(m):
+        """The heap's use, with error_log emptied (it keeps its entries
+        in memory of their own)."""
+        written(m, "", "error_log", ">")
+        return settled_heap_usage(m)
+
+    def heap_back(m, before, what):
+        written(m, "", "error_log", ">")
+        heap_is_back(m, before, what)
+
     @test("kprobe_events")
     def test_kprobe_events(m):
         """A kprobe event and a kretprobe event on vfs_read, a string on
@@ -77,7 +87,7 @@ def define(test):
         opened, the thread's name, the hits kprobe_profile counts."""
         data = archs.testdata(m.arch)
         a1, a2, a3 = data.ARG_REGS
-        before = settled_heap_usage(m)
+        before = heap_before(m)
         written(m, "p:myread vfs_read count=%%%s:u64" % a3)
         written(m, "r vfs_read $retval:s64")
         written(m, "p:kprobes/op vfs_open path=+0(%%%s):string $comm" % a1)
@@ -87,11 +97,11 @@ def define(test):
         check(cat(m, "kprobe_events") == want, "kprobe_events: %s" % show(cat(m, "kprobe_events")))
         check(cat(m, "dynamic_events") == want, "dynamic_events: %s" % show(cat(m, "dynamic_events")))
         names = m.command("ls %s/events/kprobes" % TRACING)
-        check(sorted(w for line in names for w in line.split()[:1]) == ["enable", "myread", "op",
-                                                                         "r_vfs_read_0"],
+        check(sorted(line.split()[0].rstrip("/") for line in names) == ["enable", "myread", "op",
+                                                                       "r_vfs_read_0"],
               "ls events/kprobes: %s" % show(names))
         files = sorted(line.split()[0] for line in m.command("ls %s/events/kprobes/myread" % TRACING))
-        check(files == ["enable", "format", "id"], "ls events/kprobes/myread: %s" % files)
+        check(files == ["enable", "filter", "format", "id"], "ls events/kprobes/myread: %s" % files)
         ident = cat(m, "events/kprobes/myread/id")
         fmt = cat(m, "events/kprobes/myread/format")
         check(fmt[:3] == ["name: myread", "ID: %s" % ident[0], "format:"],
@@ -145,7 +155,7 @@ def define(test):
         check(m.command("probe list") == ["no probes"], "probe list after removal")
         check(m.command("ls %s/events" % TRACING)[0].split()[0] == "enable",
               "events/ after removal: %s" % show(m.command("ls %s/events" % TRACING)))
-        heap_is_back(m, before, "kprobe events defined, hit and removed")
+        heap_back(m, before, "kprobe events defined, hit and removed")
 
     @test("kprobe_events_refused")
     def test_kprobe_events_refused(m):
@@ -153,7 +163,7 @@ def define(test):
         the caret at its place; removal and truncation refused while an
         event is enabled; a line of 4,000 characters; MAXACTIVE."""
         data = archs.testdata(m.arch)
-        before = settled_heap_usage(m)
+        before = heap_before(m)
         written(m, "", "error_log", ">")
         cases = [("p vfs_read ^$retval", "$retval is not available on probe"),
                  ("p:foo/^bar.1 vfs_read", "Event name must follow the same rules as C identifiers"),
@@ -199,7 +209,7 @@ def define(test):
         written(m, "0", "events/grp/ev/enable", ">")
         written(m, "", op=">")
         check(cat(m, "kprobe_events") == [], "kprobe_events after truncation")
-        heap_is_back(m, before, "refused definitions")
+        heap_back(m, before, "refused definitions")
 
     @test("kprobe_events_module")
     def test_kprobe_events_module(m):
@@ -209,7 +219,7 @@ def define(test):
         value of exporter_add(2, 3), called by mod_user's init."""
         data = archs.testdata(m.arch)
         a1, a2, _ = data.ARG_REGS
-        before = settled_heap_usage(m)
+        before = heap_before(m)
         written(m, "p:madd mod_exporter:exporter_add a=%%%s:s32 b=%%%s:s32" % (a1, a2))
         written(m, "r:mret mod_exporter:exporter_add sum=$retval:s32")
         check(m.command("probe list") == ["no probes"], "probes before the module")
@@ -234,7 +244,7 @@ def define(test):
         written(m, "0", "events/enable", ">")
         written(m, "", op=">")
         check(m.command("probe list") == ["no probes"], "probes after removal")
-        heap_is_back(m, before, "events on module code")
+        heap_back(m, before, "events on module code")
 
     @test("kprobe_events_under_load")
     def test_kprobe_events_under_load(m):
@@ -246,7 +256,7 @@ def define(test):
         a1, a2, a3 = data.ARG_REGS
         with open(os.path.join(ROOT, "kernel", "worker.c")) as f:
             chunk = re.search(r"^#define CHUNK (\d+)$", f.read(), re.M).group(1)
-        before = settled_heap_usage(m)
+        before = heap_before(m)
         m.command("worker start 4")
         for i in range(8):
             written(m, "p:w%d vfs_read c=%%%s:u32 f=+0(%%%s):x64 $comm" % (i, a3, a1))
@@ -287,4 +297,47 @@ def define(test):
         written(m, "", op=">")
         check(cat(m, "kprobe_events") == [] and m.command("probe list") == ["no probes"],
               "256 events removed")
-        heap_is_back(m, before, "events under load, and 256 of them")
+        heap_back(m, before, "events under load, and 256 of them")
+
+    @test("kprobe_events_filter")
+    def test_kprobe_events_filter(m):
+        """A filter on a kretprobe event keeps the returns it matches (of
+        cat's two reads, the one that returned bytes); one on the thread's
+        name keeps the shell's reads among the workers'; a filter refused
+        shows Linux's caret and reason in the file and in error_log; "0"
+        removes it."""
+        data = archs.testdata(m.arch)
+        before = heap_before(m)
+        written(m, "r:fret vfs_read ret=$retval:s64")
+        written(m, "p:fsh vfs_read count=%%%s:u64" % data.ARG_REGS[2])
+        check(cat(m, "events/kprobes/fret/filter") == ["none"], "a filter before any is written")
+        written(m, "ret > 0", "events/kprobes/fret/filter", ">")
+        written(m, 'comm == "shell" && count >= 512', "events/kprobes/fsh/filter", ">")
+        check(cat(m, "events/kprobes/fret/filter") == ["ret > 0"], "fret/filter")
+        written(m, "1", "events/enable", ">")
+        m.command("worker start 4")
+        clear(m)
+        check(m.command("cat /etc/hostname") == ["probeos"], "cat /etc/hostname")
+        written(m, "0", "events/enable", ">")
+        m.command("worker stop")
+        rows = events(m)
+        shell_rets = [args_of(r[4])[1] for r in rows if r[3] == "fret" and r[0] == "shell"]
+        check({"ret": "8"} in shell_rets and {"ret": "0"} not in shell_rets,
+              "fret with ret > 0: %s" % shell_rets)
+        check(all(int(args_of(r[4])[1]["ret"]) > 0 for r in rows if r[3] == "fret"),
+              "fret kept a return that is not > 0: %s" % show([r[4] for r in rows if r[3] == "fret"]))
+        fsh = [r for r in rows if r[3] == "fsh"]
+        check(len(fsh) == 2 and all(r[0] == "shell" for r in fsh),
+              "fsh kept only the shell's two reads: %s" % show([r[0] for r in fsh]))
+        written(m, "", "error_log", ">")
+        refused(m, "ret > 0 && nosuch == 1", "Invalid argument", "events/kprobes/fret/filter", ">")
+        shown = cat(m, "events/kprobes/fret/filter")
+        check(shown == ["ret > 0 && nosuch == 1", " " * len("ret > 0 && nosuch") + "^",
+                        "parse_error: Field not found"], "a refused filter: %s" % show(shown))
+        log = cat(m, "error_log")
+        check(len(log) == 3 and log[0].endswith("event filter parse error: error: Field not found"),
+              "error_log of a refused filter: %s" % show(log))
+        written(m, "0", "events/kprobes/fsh/filter", ">")
+        check(cat(m, "events/kprobes/fsh/filter") == ["none"], "filter removed")
+        written(m, "", op=">")
+        heap_back(m, before, "filters")

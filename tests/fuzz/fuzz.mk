@@ -178,8 +178,15 @@ FUZZ_AARCH64_REGS := $(FUZZ_BUILD)/probe_event/aarch64_probe_regs.o
 $(FUZZ_AARCH64_REGS): arch/aarch64/probe_regs.c kernel/trace/probe_regs.h | fuzz-runtime
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(filter-out -Iarch/x86_64/include,$(FUZZ_CFLAGS)) -Iarch/aarch64/include \
-		-Darch_probe_regs=aarch64_probe_regs -include tests/host/rename.h -c $< -o $@
+		-Darch_probe_regs=aarch64_probe_regs -Darch_probe_arg_regs=aarch64_probe_arg_regs -include tests/host/rename.h -c $< -o $@
 $(FUZZ_BUILD)/fuzz_probe_event: $(FUZZ_AARCH64_REGS)
+
+# The text written to an event's filter file (tests/fuzz/fuzz_event_filter.c):
+# the filter's parser, and its program run over a record of the input's
+# bytes. host_cpu/ as for the paths target.
+FUZZ_EVENT_FILTER_SRCS := kernel/trace/event_filter.c tests/host/filter_fields_host.c \
+	tests/host/host_kernel.c lib/glob.c lib/ctype.c lib/string.c
+$(eval $(call FUZZ_TARGET,event_filter,600000,$(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
 
 # ---- Running ----
 

@@ -35,6 +35,7 @@ HOST_LIB_SRCS += kernel/trace/ftrace_filter_word.c kernel/trace/tracefs_words.c 
 HOST_LIB_SRCS += kernel/trace/sorted_set.c kernel/trace/graph_format.c
 HOST_LIB_SRCS += kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/trace_probe.c
 HOST_LIB_SRCS += kernel/trace/kprobe_event_parse.c kernel/trace/probe_fetch.c arch/x86_64/probe_regs.c
+HOST_LIB_SRCS += kernel/trace/event_filter.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -51,7 +52,7 @@ HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
 HOST_TESTS     += sort glob ftrace_filter_word tracefs_words graph_format
-HOST_TESTS     += ring trace_probe
+HOST_TESTS     += ring trace_probe event_filter
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 # The ring's writer and a reader in two threads at once
@@ -260,10 +261,15 @@ HOST_AARCH64_REGS := $(HOST_BUILD)/obj-aarch64/probe_regs.o
 $(HOST_AARCH64_REGS): arch/aarch64/probe_regs.c kernel/trace/probe_regs.h arch/aarch64/include/asm/ptrace.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(filter-out -Iarch/x86_64/include,$(HOST_CFLAGS)) -Iarch/aarch64/include \
-		-Darch_probe_regs=aarch64_probe_regs -include tests/host/rename.h -c $< -o $@
+		-Darch_probe_regs=aarch64_probe_regs -Darch_probe_arg_regs=aarch64_probe_arg_regs -include tests/host/rename.h -c $< -o $@
 HOST_PROBE_EVENT_OBJS := $(HOST_AARCH64_REGS) $(HOST_BUILD)/obj/tests/host/probe_event_host.o
 $(HOST_BUILD)/test_trace_probe: HOST_TEST_OBJS := $(HOST_PROBE_EVENT_OBJS)
 $(HOST_BUILD)/test_trace_probe: $(HOST_PROBE_EVENT_OBJS) tests/host/probe_event_host.h
+
+HOST_EVENT_FILTER_OBJS := $(HOST_BUILD)/obj/tests/host/filter_fields_host.o \
+			  $(HOST_BUILD)/obj/tests/host/host_kernel.o
+$(HOST_BUILD)/test_event_filter: HOST_TEST_OBJS := $(HOST_EVENT_FILTER_OBJS)
+$(HOST_BUILD)/test_event_filter: $(HOST_EVENT_FILTER_OBJS) tests/host/filter_fields_host.h
 
 # Both architectures' module relocations define the same names
 # (kernel/module/arch_module.h), so neither is in the library: each

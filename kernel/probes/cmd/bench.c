@@ -35,6 +35,7 @@
 #include "kernel/symtab.h"
 #include "kernel/trace/ftrace_profile.h"
 #include "kernel/trace/ftrace_sites.h"
+#include "kernel/trace/probe_regs.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/tracer.h"
 #include "kernel/mm/nofault.h"
@@ -293,9 +294,9 @@ static void row(const char *name, struct file *f, unsigned long calls, uint64_t 
 
 #define TRACING "/sys/kernel/tracing/"
 
-/* `echo text > TRACING name`: the file's write and close (where a filter
- * takes effect). 0 or a negative errno. */
-static int tracing_write(const char *name, const char *text)
+/* `echo text > TRACING name` (or >> with O_APPEND in how): the file's
+ * write and close (where a filter takes effect). 0 or a negative errno. */
+static int tracing_write_how(const char *name, const char *text, int how)
 {
 	char path[64];
 	struct file *f;
@@ -304,12 +305,17 @@ static int tracing_write(const char *name, const char *text)
 	int err;
 
 	snprintf(path, sizeof(path), TRACING "%s", name);
-	err = vfs_open(path, O_WRONLY | O_TRUNC, &f);
+	err = vfs_open(path, O_WRONLY | how, &f);
 	if (err < 0)
 		return err;
 	n = vfs_write(f, text, strlen(text), &pos);
 	vfs_close(f);
 	return n < 0 ? (int)n : 0;
+}
+
+static int tracing_write(const char *name, const char *text)
+{
+	return tracing_write_how(name, text, O_TRUNC);
 }
 
 /* Whether the function filter is empty: it reads as the line Linux
@@ -404,6 +410,96 @@ static void profiler_row(struct file *f, unsigned long calls)
 	}
 	if (err)
 		cmd_eprintf("bench: %-22s error %d\n", "every-function-profile", err);
+}
+
+/* ---- Kprobe events, defined through kprobe_events as a user defines them ---- */
+
+#define BENCH_EVENT "kprobes/bench"
+
+/* The report of the probe the event BENCH_EVENT sits on; false if it
+ * has none. */
+static bool event_probe(struct kprobe_info *info)
+{
+	for (int i = 0; i < kprobes_snapshot(info, i, 1); i++)
+		if (!strcmp(info->event, BENCH_EVENT))
+			return true;
+	return false;
+}
+
+/* A row of a kprobe event: definition written to kprobe_events (which
+ * it empties first, as `>` does), the event enabled, the reads timed,
+ * the records it wrote counted as its hits; then removed. */
+static void event_row(struct file *f, unsigned long calls, uint64_t base, const char *row,
+		      const char *definition)
+{
+	struct kprobe_info info;
+	uint64_t t, records = 0;
+	int err = tracing_write("kprobe_events", definition);
+
+	if (!err)
+		err = tracing_write("events/" BENCH_EVENT "/enable", "1");
+	if (!err && !event_probe(&info))
+		err = -ENOENT;
+	if (!err) {
+		wait_settled(info.probe);
+		t = time_reads_recording(f, calls, &records);
+		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n",
+			   row, (unsigned long)((t - MIN(t, base)) / calls),
+			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100),
+			   path_of(info.probe), (unsigned long)(records / REPEATS));
+	}
+	tracing_write("events/" BENCH_EVENT "/enable", "0");
+	tracing_write("kprobe_events", "");
+	if (err)
+		cmd_eprintf("bench: %-22s error %d\n", row, err);
+}
+
+/* The event rows: a kprobe event with no argument and with three (two
+ * registers and one dereference: the first two arguments, and a word
+ * the first points to), at vfs_read's call site and past it (where the
+ * optimizer makes it a jump), and a kretprobe event with its return
+ * value. The registers are named as the architecture names them, since
+ * past the first instruction $argN is not taken. */
+static void event_rows(struct file *f, unsigned long calls, uint64_t base)
+{
+	const char *a1 = arch_probe_arg_regs[0], *a2 = arch_probe_arg_regs[1];
+	char def[128];
+
+	event_row(f, calls, base, "event-ftrace", "p:" BENCH_EVENT " vfs_read");
+	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read+%u", past_site());
+	event_row(f, calls, base, "event-optimized", def);
+	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read a=%%%s b=%%%s c=+0(%%%s):u64", a1, a2,
+		 a1);
+	event_row(f, calls, base, "event-3args-ftrace", def);
+	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read+%u a=%%%s b=%%%s c=+0(%%%s):u64",
+		 past_site(), a1, a2, a1);
+	event_row(f, calls, base, "event-3args-optimized", def);
+	event_row(f, calls, base, "event-kretprobe", "r:" BENCH_EVENT " vfs_read ret=$retval");
+}
+
+#define MANY_EVENTS 256
+
+/* Linux's multiple_kprobes test, timed: MANY_EVENTS events on vfs_read
+ * defined one line at a time (>>), then all removed (>), in the
+ * kernel's clock. */
+static void many_events_row(void)
+{
+	uint64_t t0 = (uint64_t)ktime_get(), t1;
+	char def[64];
+	int err = tracing_write("kprobe_events", "");
+
+	for (int i = 0; i < MANY_EVENTS && !err; i++) {
+		snprintf(def, sizeof(def), "p:kprobes/many%d vfs_read", i);
+		err = tracing_write_how("kprobe_events", def, O_APPEND);
+	}
+	if (!err)
+		err = tracing_write("kprobe_events", "");
+	t1 = (uint64_t)ktime_get();
+	if (err)
+		cmd_eprintf("bench: %d events: error %d\n", MANY_EVENTS, err);
+	else
+		cmd_printf("bench: %d events defined and removed in %lu us\n", MANY_EVENTS,
+			   (unsigned long)((t1 - t0) / 1000));
 }
 
 /* ---- What registering costs, against how many probes exist ---- */
@@ -787,6 +883,8 @@ static int bench_hits(unsigned long calls)
 	else
 		cmd_printf("bench: %-22s no single-stepped instruction in vfs_read\n", "k-single-stepped");
 	kprobes_set_optimization(was_optimizing);	/* as the user left it */
+	event_rows(f, calls, base);
+	many_events_row();
 	tracer_rows(f, calls, base, "function-tracer", "function", "every-function");
 	tracer_rows(f, calls, base, "function_graph", "function_graph", "every-function-graph");
 	profiler_row(f, calls);
