@@ -3,7 +3,7 @@
  * Documentation/trace/events.rst, "Event filtering"):
  *
  *   count > 100 && comm == "shell"
- *   (ret < 0 || ret == 4096) && !(path ~ "/proc/*")
+ *   (ret < 0 || ret == 4096) && !(path ~ "*.txt")
  *
  * A term compares a field with a value: a number field with == != < <=
  * > >= or & (some bit in common), a string field with == != or ~ (a

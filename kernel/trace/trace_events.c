@@ -443,30 +443,7 @@ static int make_event_files(struct trace_event_call *call)
 	return 0;
 }
 
-/* Take call's type back, remove its files and drop it from its system.
- * The buffer is cleared if the event ever recorded, as Linux clears it:
- * its records would print as no kind's. */
-static void unmake_event(struct trace_event_call *call)
-{
-	struct event_system *s = call->sys;
-	struct dentry *sys_dir;
-
-	trace_lock();
-	trace_kind_remove_locked(&call->kind);
-	if (call->was_enabled)
-		trace_clear_locked();
-	trace_unlock();
-	tracefs_remove(call->dir);
-	call->dir = NULL;
-	mutex_lock(&event_mutex);
-	set_filter(call, NULL, NULL);
-	sys_dir = put_system_locked(s);
-	mutex_unlock(&event_mutex);
-	if (sys_dir) {
-		tracefs_remove(sys_dir);
-		kfree(s);
-	}
-}
+static void unmake_events(struct trace_event_call **calls, size_t n, struct event_system **going);
 
 int trace_event_add(struct trace_event_call *call)
 {
@@ -488,7 +465,9 @@ int trace_event_add(struct trace_event_call *call)
 	if (!err)
 		err = make_event_files(call);
 	if (err) {
-		unmake_event(call);
+		struct event_system *going;
+
+		unmake_events(&call, 1, &going);
 		return err;
 	}
 	mutex_lock(&event_mutex);
@@ -497,16 +476,81 @@ int trace_event_add(struct trace_event_call *call)
 	return 0;
 }
 
+/* Whether s is one of the n systems at dirs' owners: those being
+ * removed whole. */
+static bool system_going(struct event_system *const *going, size_t n, const struct event_system *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (going[i] == s)
+			return true;
+	return false;
+}
+
+/* The removal of n events in steps that each wait once for them all: a
+ * grace period for their filters, and one removal of a directory for
+ * each system that goes with them (its events' directories inside it),
+ * else of each event's. going has room for n systems. */
+static void unmake_events(struct trace_event_call **calls, size_t n, struct event_system **going)
+{
+	size_t nr_going = 0;
+	bool clear = false, filters = false;
+
+	mutex_lock(&event_mutex);
+	for (size_t i = 0; i < n; i++)
+		if (put_system_locked(calls[i]->sys))
+			going[nr_going++] = calls[i]->sys;
+	mutex_unlock(&event_mutex);
+	trace_lock();
+	for (size_t i = 0; i < n; i++) {
+		trace_kind_remove_locked(&calls[i]->kind);
+		clear |= calls[i]->was_enabled;
+	}
+	if (clear)
+		trace_clear_locked();
+	trace_unlock();
+	for (size_t i = 0; i < n; i++)
+		filters |= calls[i]->filter != NULL;
+	if (filters)
+		synchronize_rcu();	/* no hit runs one of their filters */
+	for (size_t i = 0; i < n; i++) {
+		event_filter_free(calls[i]->filter);
+		kfree(calls[i]->filter_text);
+		calls[i]->filter = NULL;
+		calls[i]->filter_text = NULL;
+		if (!system_going(going, nr_going, calls[i]->sys))
+			tracefs_remove(calls[i]->dir);
+		calls[i]->dir = NULL;
+	}
+	for (size_t i = 0; i < nr_going; i++) {
+		tracefs_remove(going[i]->dir);
+		kfree(going[i]);
+	}
+}
+
+int trace_events_remove(struct trace_event_call **calls, size_t n)
+{
+	struct event_system **going = kmalloc(MAX(n, (size_t)1) * sizeof(*going));
+
+	if (!going)
+		return -ENOMEM;
+	mutex_lock(&event_mutex);
+	for (size_t i = 0; i < n; i++)
+		if (calls[i]->enabled) {
+			mutex_unlock(&event_mutex);
+			kfree(going);
+			return -EBUSY;
+		}
+	for (size_t i = 0; i < n; i++) {
+		list_del(&calls[i]->link);
+		calls[i]->removed = true;
+	}
+	mutex_unlock(&event_mutex);
+	unmake_events(calls, n, going);
+	kfree(going);
+	return 0;
+}
+
 int trace_event_remove(struct trace_event_call *call)
 {
-	mutex_lock(&event_mutex);
-	if (call->enabled) {
-		mutex_unlock(&event_mutex);
-		return -EBUSY;
-	}
-	list_del(&call->link);
-	call->removed = true;
-	mutex_unlock(&event_mutex);
-	unmake_event(call);
-	return 0;
+	return trace_events_remove(&call, 1);
 }

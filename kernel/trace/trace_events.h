@@ -78,6 +78,10 @@ int trace_event_add(struct trace_event_call *call);
  * Linux clears it: its records would be no kind's. When it returns, no call of call's ops is
  * running or will be. From a thread, as trace_event_add. */
 int trace_event_remove(struct trace_event_call *call);
+/* The same for the n events of calls, with the waits shared, so that
+ * removing many costs about what removing one does: -EBUSY, and none
+ * removed, if one is enabled; -ENOMEM. */
+int trace_events_remove(struct trace_event_call **calls, size_t n);
 
 /* The type call's records are written with. */
 static inline enum trace_type trace_event_type(const struct trace_event_call *call)

@@ -120,8 +120,11 @@ static int notrace kretprobe_event_hit(struct kretprobe_instance *ri, struct pt_
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 	struct trace_kprobe *tk = container_of(rp, struct trace_kprobe, rp);
+	/* The real caller: a return handler's registers resume there
+	 * (kernel/rethook.h), even when another kretprobe hooked the same
+	 * call first and the address this one saved is its trampoline's. */
 	struct kretprobe_event_head head = {
-		.func = (uintptr_t)rp->kp.addr, .ret_ip = ri->node.ret,
+		.func = (uintptr_t)rp->kp.addr, .ret_ip = instruction_pointer(regs),
 	};
 
 	record_hit(tk, regs, &head, sizeof(head));
@@ -420,19 +423,73 @@ int trace_kprobe_command(const char *line, size_t len)
 	return err;
 }
 
+/* The probes of the n events at tks, unregistered together: one grace
+ * period for the kprobes, one for the kretprobes. */
+static int remove_probes(struct trace_kprobe **tks, size_t n)
+{
+	struct kprobe **kps = kmalloc(MAX(n, (size_t)1) * sizeof(*kps));
+	struct kretprobe **rps = kmalloc(MAX(n, (size_t)1) * sizeof(*rps));
+	int nk = 0, nr = 0;
+
+	if (!kps || !rps) {
+		kfree(kps);
+		kfree(rps);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!tks[i]->placed)
+			continue;
+		if (tks[i]->def.is_return)
+			rps[nr++] = &tks[i]->rp;
+		else
+			kps[nk++] = &tks[i]->rp.kp;
+		tks[i]->placed = false;
+	}
+	unregister_kprobes(kps, nk);
+	unregister_kretprobes(rps, nr);
+	kfree(kps);
+	kfree(rps);
+	return 0;
+}
+
+/* Every event at once, the waits shared (Linux's multiple_kprobes test
+ * removes 256 so), or one by one if memory for that is short. */
 int trace_kprobe_remove_all(void)
 {
-	struct trace_kprobe *tk, *next;
-	int err = 0;
+	struct trace_kprobe *tk, *next, **tks;
+	struct trace_event_call **calls;
+	size_t n = 0;
+	int err;
 
 	mutex_lock(&probe_event_mutex);
-	if (trace_events_any_enabled())
-		err = -EBUSY;
-	else
+	list_for_each_entry(tk, &kprobe_events, link)
+		n++;
+	tks = kmalloc(MAX(n, (size_t)1) * sizeof(*tks));
+	calls = kmalloc(MAX(n, (size_t)1) * sizeof(*calls));
+	if (!tks || !calls) {
+		err = trace_events_any_enabled() ? -EBUSY : 0;
 		list_for_each_entry_safe(tk, next, &kprobe_events, link)
 			if (!err)
 				err = remove_event(tk);
+		goto out;
+	}
+	n = 0;
+	list_for_each_entry(tk, &kprobe_events, link) {
+		tks[n] = tk;
+		calls[n++] = &tk->call;
+	}
+	err = trace_events_remove(calls, n);
+	if (!err)
+		err = remove_probes(tks, n);
+	if (!err)
+		for (size_t i = 0; i < n; i++) {
+			list_del(&tks[i]->link);
+			free_event(tks[i]);
+		}
+out:
 	mutex_unlock(&probe_event_mutex);
+	kfree(tks);
+	kfree(calls);
 	return err;
 }
 

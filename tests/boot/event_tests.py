@@ -44,12 +44,12 @@ def define(test):
         check(any(errno_text in line for line in out),
               "`echo '%s' %s %s`: expected %r, got %s" % (text, op, file, errno_text, show(out)))
 
-    def cat(m, path):
-        return m.command("cat %s/%s" % (TRACING, path))
+    def cat(m, path, timeout=20):
+        return m.command("cat %s/%s" % (TRACING, path), timeout)
 
     def events(m):
         """The event lines of trace: (task, pid, cpu, event, text)."""
-        out = cat(m, "trace")
+        out = cat(m, "trace", 180)
         rows = []
         for line in out:
             if line.startswith("#"):
@@ -106,8 +106,10 @@ def define(test):
         fmt = cat(m, "events/kprobes/myread/format")
         check(fmt[:3] == ["name: myread", "ID: %s" % ident[0], "format:"],
               "myread/format: %s" % show(fmt))
-        check("\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;" in fmt and
-              "\tfield:u64 count;\toffset:16;\tsize:8;\tsigned:0;" in fmt and
+        # The console shows the tabs as spaces: the words are compared.
+        words = [" ".join(line.split()) for line in fmt]
+        check("field:unsigned long __probe_ip; offset:8; size:8; signed:0;" in words and
+              "field:u64 count; offset:16; size:8; signed:0;" in words and
               fmt[-1] == 'print fmt: "(%lx) count=%Lu", REC->__probe_ip, REC->count',
               "myread/format: %s" % show(fmt, 12))
         fmt = cat(m, "events/kprobes/r_vfs_read_0/format")
@@ -192,7 +194,7 @@ def define(test):
               "error_log keeps the last 8: %s" % show(log, 30))
         written(m, "", "error_log", ">")
         # 4,000 characters: refused for its argument's length, not cut.
-        long_arg = "x=" + "+0(" * 1300 + "%" + data.ARG_REGS[0] + ")" * 1300
+        long_arg = "x=" + "+0(" * 980 + "%" + data.ARG_REGS[0] + ")" * 980
         refused(m, "p vfs_read " + long_arg, "write error")
         check(cat(m, "error_log")[0].endswith("Argument expression is too long"),
               "a 4,000-character line: %s" % show(cat(m, "error_log")))
@@ -224,23 +226,28 @@ def define(test):
         written(m, "r:mret mod_exporter:exporter_add sum=$retval:s32")
         check(m.command("probe list") == ["no probes"], "probes before the module")
         written(m, "1", "events/enable", ">")
-        clear(m)
         for rounds in range(2):
+            clear(m)
             for mod in ("mod_exporter", "mod_user"):
                 out = m.command("insmod %s" % mod)
                 check(not any(line.startswith("insmod:") for line in out), "insmod %s: %s" % (mod, show(out)))
+            # Read while the module is there: its symbols name the lines.
+            rows = events(m)
+            adds = [args_of(r[4]) for r in rows if r[3] == "madd"]
+            rets = [args_of(r[4]) for r in rows if r[3] == "mret"]
+            check(len(adds) == 1 and adds[0][1] == {"a": "2", "b": "3"} and
+                  adds[0][0].startswith("exporter_add+0x0/") and adds[0][0].endswith(" [mod_exporter]"),
+                  "madd, round %d: %s" % (rounds, adds))
+            # The caller is mod_user's init, whose code (and names) are
+            # freed once it has run: an address.
+            check(len(rets) == 1 and rets[0][1] == {"sum": "5"} and
+                  rets[0][0].endswith(" <- exporter_add [mod_exporter]"),
+                  "mret, round %d: %s" % (rounds, rets))
             for mod in ("mod_user", "mod_exporter"):
                 m.command("rmmod %s" % mod)
             gone = m.command("cat /sys/kernel/debug/kprobes/list")
             check(len(gone) == 2 and all("[GONE]" in line for line in gone),
                   "kprobes/list after rmmod: %s" % show(gone))
-        rows = events(m)
-        adds = [args_of(r[4]) for r in rows if r[3] == "madd"]
-        rets = [args_of(r[4]) for r in rows if r[3] == "mret"]
-        check(len(adds) == 2 and all(a == {"a": "2", "b": "3"} and w.startswith("exporter_add+0x0/")
-                                     for w, a in adds), "madd: %s" % adds)
-        check(len(rets) == 2 and all(a == {"sum": "5"} and w.endswith("<- exporter_add") for w, a in rets),
-              "mret: %s" % rets)
         written(m, "0", "events/enable", ">")
         written(m, "", op=">")
         check(m.command("probe list") == ["no probes"], "probes after removal")
@@ -274,7 +281,9 @@ def define(test):
         for task, pid, cpu, name, text in rows:
             where, a = args_of(text)
             if name.startswith("wr"):
-                check(a["arg1"] == chunk or a["arg1"].isdigit(), "%s: %r" % (name, text))
+                # Two kretprobes on one call: each names the real caller.
+                check(re.match(r"^worker_main\+0x[0-9a-f]+/0x[0-9a-f]+ <- vfs_read$", where) and
+                      0 <= int(a["arg1"]) <= int(chunk), "%s: %r" % (name, text))
             else:
                 check(a["c"] == chunk and a["arg3"] == '"%s"' % task and re.match(r"^0x[0-9a-f]+$", a["f"]),
                       "%s: %r" % (name, text))
@@ -282,12 +291,23 @@ def define(test):
         m.command("worker stop")
         written(m, "0", "events/enable", ">")
         written(m, "", op=">")
+        heap_back(m, before, "events under load")
         lines = ["echo 'p:kprobes/many%d vfs_read' >> %s/kprobe_events" % (i, TRACING)
                  for i in range(256)]
-        for i in range(0, 256, 32):
-            outs = m.commands(lines[i:i + 32])
-            check(all(o == [] for o in outs), "256 events: %s" % [o for o in outs if o][:2])
-        check(len(cat(m, "kprobe_events")) == 256, "256 events defined")
+
+        def define_many():
+            for i in range(0, 256, 32):
+                outs = m.commands(lines[i:i + 32])
+                check(all(o == [] for o in outs), "256 events: %s" % [o for o in outs if o][:2])
+            check(len(cat(m, "kprobe_events")) == 256, "256 events defined")
+
+        # 256 probes' per-CPU counts take a second chunk of per-CPU
+        # memory, which the allocator keeps as a spare once they are gone
+        # (kernel/mm/percpu_alloc.c): the heap is compared after a round.
+        define_many()
+        written(m, "", op=">")
+        before = heap_before(m)
+        define_many()
         written(m, "1", "events/enable", ">")
         clear(m)
         m.command("cat /etc/hostname")
@@ -297,7 +317,7 @@ def define(test):
         written(m, "", op=">")
         check(cat(m, "kprobe_events") == [] and m.command("probe list") == ["no probes"],
               "256 events removed")
-        heap_back(m, before, "events under load, and 256 of them")
+        heap_back(m, before, "256 events, the second time")
 
     @test("kprobe_events_filter")
     def test_kprobe_events_filter(m):

@@ -268,6 +268,11 @@ $(HOST_BUILD)/test_trace_probe: $(HOST_PROBE_EVENT_OBJS) tests/host/probe_event_
 
 HOST_EVENT_FILTER_OBJS := $(HOST_BUILD)/obj/tests/host/filter_fields_host.o \
 			  $(HOST_BUILD)/obj/tests/host/host_kernel.o
+# host_kernel.c includes rename.h itself, after the C library's headers.
+$(HOST_BUILD)/obj/tests/host/host_kernel.o: tests/host/host_kernel.c tests/host/rename.h \
+		$(shell find lib kernel -name '*.h')
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 $(HOST_BUILD)/test_event_filter: HOST_TEST_OBJS := $(HOST_EVENT_FILTER_OBJS)
 $(HOST_BUILD)/test_event_filter: $(HOST_EVENT_FILTER_OBJS) tests/host/filter_fields_host.h
 

@@ -14,6 +14,7 @@
 #include "tests/host/filter_fields_host.h"
 #include "kernel/trace/probe_types.h"
 #include "lib/errno.h"
+#include "lib/format.h"
 #include "lib/string.h"
 
 static uint8_t body[64];
@@ -39,9 +40,11 @@ static bool matches(const char *text, const struct filter_hit *hit)
 	size_t pos;
 	bool m;
 
-	if (event_filter_parse(text, filter_host_lookup, NULL, &f, &err, &pos))
+	int ret = event_filter_parse(text, filter_host_lookup, NULL, &f, &err, &pos);
+
+	if (ret)
 		print_error("%s: %s at %zu\n", text, filter_error_text(err), pos);
-	assert_int_equal(event_filter_parse(text, filter_host_lookup, NULL, &f, &err, &pos), 0);
+	assert_int_equal(ret, 0);
 	m = event_filter_match(f, hit);
 	event_filter_free(f);
 	return m;
