@@ -112,73 +112,87 @@ static int set_all(const char *system, bool on)
 	return first;
 }
 
-/* A write of "0" or "1" (with blanks, as echo adds), as Linux's enable
- * files take it: 0 or 1 in *on, or -EINVAL. */
-static int read_switch(const char *buf, size_t count, bool *on)
+/* A write of "0" or "1" (with blanks, as echo adds) to an enable file,
+ * as Linux's take it: apply(arg, on) under event_mutex. count, or
+ * -EINVAL, or apply's error. */
+static ssize_t write_switch(const char *buf, size_t count, int (*apply)(void *arg, bool on),
+			    void *arg)
 {
 	int64_t v;
+	int err;
 
 	if (parse_setting(buf, count, 0, 1, &v) < 0)
 		return -EINVAL;
-	*on = v == 1;
-	return 0;
+	mutex_lock(&event_mutex);
+	err = apply(arg, v == 1);
+	mutex_unlock(&event_mutex);
+	return err ? err : (ssize_t)count;
 }
 
-/* events/SYSTEM/EVENT/enable */
-static ssize_t enable_read(struct file *file, char *buf, size_t count, loff_t *pos)
+/* An enable file's read: its state, a character and a newline, which
+ * state(arg) gives under event_mutex. */
+static ssize_t read_switch(char *buf, size_t count, loff_t *pos, char (*state)(const void *arg),
+			   const void *arg)
 {
-	struct trace_event_call *call = file->inode->i_private;
 	char text[2] = { '0', '\n' };
 
 	mutex_lock(&event_mutex);
-	text[0] = call->enabled ? '1' : '0';
+	text[0] = state(arg);
 	mutex_unlock(&event_mutex);
 	return simple_read_from_buffer(buf, count, pos, text, sizeof(text));
+}
+
+/* events/SYSTEM/EVENT/enable */
+static char event_state(const void *arg)
+{
+	return ((const struct trace_event_call *)arg)->enabled ? '1' : '0';
+}
+
+static int event_apply(void *arg, bool on)
+{
+	struct trace_event_call *call = arg;
+
+	return call->removed ? -ENODEV : set_enabled(call, on);
+}
+
+static ssize_t enable_read(struct file *file, char *buf, size_t count, loff_t *pos)
+{
+	return read_switch(buf, count, pos, event_state, file->inode->i_private);
 }
 
 static ssize_t enable_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
-	struct trace_event_call *call = file->inode->i_private;
-	bool on;
-	int err;
-
 	(void)pos;
-	if (read_switch(buf, count, &on) < 0)
-		return -EINVAL;
-	mutex_lock(&event_mutex);
-	err = call->removed ? -ENODEV : set_enabled(call, on);
-	mutex_unlock(&event_mutex);
-	return err ? err : (ssize_t)count;
+	return write_switch(buf, count, event_apply, file->inode->i_private);
 }
 
 static const struct file_operations enable_fops = { .read = enable_read, .write = enable_write };
 
-/* events/enable and events/SYSTEM/enable: the system's name is the
- * inode's data (NULL: every event). */
+/* events/enable and events/SYSTEM/enable: the system is the inode's
+ * data (NULL: every event). */
+static char group_state(const void *arg)
+{
+	const struct event_system *s = arg;
+
+	return state_of(s ? s->name : NULL);
+}
+
+static int group_apply(void *arg, bool on)
+{
+	const struct event_system *s = arg;
+
+	return set_all(s ? s->name : NULL, on);
+}
+
 static ssize_t group_enable_read(struct file *file, char *buf, size_t count, loff_t *pos)
 {
-	const struct event_system *s = file->inode->i_private;
-	char text[2] = { '0', '\n' };
-
-	mutex_lock(&event_mutex);
-	text[0] = state_of(s ? s->name : NULL);
-	mutex_unlock(&event_mutex);
-	return simple_read_from_buffer(buf, count, pos, text, sizeof(text));
+	return read_switch(buf, count, pos, group_state, file->inode->i_private);
 }
 
 static ssize_t group_enable_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
-	const struct event_system *s = file->inode->i_private;
-	bool on;
-	int err;
-
 	(void)pos;
-	if (read_switch(buf, count, &on) < 0)
-		return -EINVAL;
-	mutex_lock(&event_mutex);
-	err = set_all(s ? s->name : NULL, on);
-	mutex_unlock(&event_mutex);
-	return err ? err : (ssize_t)count;
+	return write_switch(buf, count, group_apply, file->inode->i_private);
 }
 
 static const struct file_operations group_enable_fops = {

@@ -51,8 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (what == FILTER_STEP_AND || what == FILTER_STEP_OR)
 				depth--;
-			else if (what != FILTER_STEP_NOT)
-				depth++, CHECK(what < f->nr_terms);
+			else if (what != FILTER_STEP_NOT) {
+				CHECK(what < f->nr_terms);
+				depth++;
+			}
 			CHECK(depth >= 1);
 		}
 		CHECK(depth == 1);

@@ -20,7 +20,10 @@
    probe_report.h, arch_probes.h and probe_selftest_util.h, so that
    nothing outside the core takes its lock or walks its lists.
 
-kernel/main.c, which starts every layer, is the one exception to 1 and 2.
+kernel/main.c, which starts every layer, is the one exception to 1 and 2;
+kprobe events (kernel/trace/trace_kprobe*), which are kprobes made from
+a line of kprobe_events and sit on a floor above the probes
+(check_layers.py), are an exception to 1.
 The tests, tools and samples outside these folders may include anything.
 
 Run: python3 -m unittest tests/host/test_layers.py   (or run this file)
@@ -42,9 +45,10 @@ def include_of(folder):
 # (rule, folders whose files it covers, paths it exempts, what they may not include).
 # The return service's selftest uses a kretprobe as one of its users: it
 # sits on the probes floor (check_layers.py), beside the service it tests.
+# Kprobe events sit on the floor above it.
 RULES = (
     ("probes", ("kernel", "lib", "boot"),
-     ("kernel/probes/", "kernel/main.c", "kernel/rethook_selftest.c"),
+     ("kernel/probes/", "kernel/main.c", "kernel/rethook_selftest.c", "kernel/trace/trace_kprobe"),
      include_of("kernel/probes")),
     ("shell", SOURCE_DIRS, ("kernel/shell/", "kernel/main.c"), include_of("kernel/shell")),
     ("lib", ("lib",), (), include_of("kernel")),

@@ -14,7 +14,8 @@
 #include "lib/string.h"
 #include "kernel/trace/ring.h"
 
-#define RING_BYTES 2048
+/* The smallest ring ring_init takes: room for two of the longest records. */
+#define RING_BYTES (2 * (16 + RING_DATA_MAX))
 
 static uint64_t mem[RING_BYTES / 8];
 static struct ring ring;
