@@ -293,6 +293,17 @@ bool trace_is_on_locked(void)
 	return ring_buffer_is_on(buffer);
 }
 
+void notrace trace_set_on_anywhere(bool on)
+{
+	unsigned long flags = arch_irq_save();	/* a resize frees the old buffer a grace period on */
+	struct ring_buffer *rb = __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
+
+	if (rb)
+		ring_buffer_set_on(rb, on);
+	arch_irq_restore(flags);
+}
+NOKPROBE_SYMBOL(trace_set_on_anywhere);
+
 void trace_set_on_locked(bool on)
 {
 	ring_buffer_set_on(buffer, on);

@@ -20,6 +20,7 @@ enum trace_type {
 	TRACE_TYPE_FUNCTION,	/* a call the function tracer saw (trace_functions.c) */
 	TRACE_TYPE_GRAPH_ENTRY,	/* function_graph: a call's entry (trace_graph.c) */
 	TRACE_TYPE_GRAPH_RETURN,	/* and its return */
+	TRACE_TYPE_STACK,	/* a call stack (trace_stacktrace.c) */
 	/* The first of the types given out as the kernel runs, one to
 	 * each event defined (trace_kind_add_locked). */
 	TRACE_TYPE_DYNAMIC = 32,
@@ -137,6 +138,9 @@ size_t trace_buffer_bytes(void);
  * Linux). 0, or -ENOMEM with the old buffer kept. Under trace_lock. May
  * sleep (it waits until no write can still be using the old one). */
 int trace_resize_locked(size_t bytes);
+/* Set tracing_on from anywhere, a hit included (the traceon and
+ * traceoff triggers): no lock, as the writers read it. */
+void trace_set_on_anywhere(bool on);
 /* Whether the buffer takes writes (tracing_on), and set it; under
  * trace_lock, so that a resize keeps the setting. */
 bool trace_is_on_locked(void);

@@ -12,7 +12,7 @@
  *
  * The record printing goes through the event's struct trace_kind, which
  * the buffer's readers look up by type under trace_lock (trace.h). */
-#include "kernel/trace/trace_events.h"
+#include "kernel/trace/trace_events_internal.h"
 #include "kernel/fs/libfs.h"
 #include "kernel/fs/seq_file.h"
 #include "kernel/fs/tracefs.h"
@@ -41,6 +41,26 @@ static LIST_HEAD(events);
 static LIST_HEAD(systems);
 static struct dentry *events_dir;
 
+void trace_events_mutex_lock(void)
+{
+	mutex_lock(&event_mutex);
+}
+
+void trace_events_mutex_unlock(void)
+{
+	mutex_unlock(&event_mutex);
+}
+
+struct trace_event_call *trace_event_find_locked(const char *system, const char *name)
+{
+	struct trace_event_call *call;
+
+	list_for_each_entry(call, &events, link)
+		if (!strcmp(call->system, system) && !strcmp(call->name, name))
+			return call;
+	return NULL;
+}
+
 bool trace_events_any_enabled(void)
 {
 	struct trace_event_call *call;
@@ -63,18 +83,49 @@ static struct event_system *find_system(const char *name)
 	return NULL;
 }
 
-/* Turn call on or off, if it is not already: 0 or reg's error. */
+/* Turn call on or off, if it is not already: 0 or reg's error. An
+ * event that triggers name is armed already: only whether it records
+ * changes. */
 static int set_enabled(struct trace_event_call *call, bool on)
 {
-	int err;
+	int err = 0;
 
 	if (call->enabled == on)
 		return 0;
-	err = call->ops->reg(call, on);
+	if (call->soft_users)
+		__atomic_store_n(&call->soft_disabled, !on, __ATOMIC_RELAXED);
+	else
+		err = call->ops->reg(call, on);
 	if (!err)
 		call->enabled = on;
 	call->was_enabled |= call->enabled;
 	return err;
+}
+
+int trace_event_soft_get_locked(struct trace_event_call *call)
+{
+	int err = 0;
+
+	if (call->soft_users == 0 && !call->enabled) {
+		__atomic_store_n(&call->soft_disabled, true, __ATOMIC_RELAXED);
+		err = call->ops->reg(call, true);
+		if (err) {
+			call->soft_disabled = false;
+			return err;
+		}
+		call->was_enabled = true;
+	}
+	call->soft_users++;
+	return 0;
+}
+
+void trace_event_soft_put_locked(struct trace_event_call *call)
+{
+	if (--call->soft_users)
+		return;
+	if (!call->enabled)
+		call->ops->reg(call, false);
+	__atomic_store_n(&call->soft_disabled, false, __ATOMIC_RELAXED);
 }
 
 /* The state of the events of system (NULL: all): '1', '0', or 'X' if
@@ -129,23 +180,29 @@ static ssize_t write_switch(const char *buf, size_t count, int (*apply)(void *ar
 	return err ? err : (ssize_t)count;
 }
 
-/* An enable file's read: its state, a character and a newline, which
- * state(arg) gives under event_mutex. */
-static ssize_t read_switch(char *buf, size_t count, loff_t *pos, char (*state)(const void *arg),
-			   const void *arg)
+/* An enable file's read: its state and a newline, which state(arg, text)
+ * writes (at most two characters) under event_mutex. */
+static ssize_t read_switch(char *buf, size_t count, loff_t *pos,
+			   void (*state)(const void *arg, char *text), const void *arg)
 {
-	char text[2] = { '0', '\n' };
+	char text[4] = "";
 
 	mutex_lock(&event_mutex);
-	text[0] = state(arg);
+	state(arg, text);
 	mutex_unlock(&event_mutex);
-	return simple_read_from_buffer(buf, count, pos, text, sizeof(text));
+	strlcpy(text + strlen(text), "\n", sizeof(text) - strlen(text));
+	return simple_read_from_buffer(buf, count, pos, text, strlen(text));
 }
 
-/* events/SYSTEM/EVENT/enable */
-static char event_state(const void *arg)
+/* events/SYSTEM/EVENT/enable: "1" or "0", and a '*' while triggers
+ * keep it armed (Linux's soft mode). */
+static void event_state(const void *arg, char *text)
 {
-	return ((const struct trace_event_call *)arg)->enabled ? '1' : '0';
+	const struct trace_event_call *call = arg;
+
+	text[0] = call->enabled ? '1' : '0';
+	text[1] = call->soft_users ? '*' : '\0';
+	text[2] = '\0';
 }
 
 static int event_apply(void *arg, bool on)
@@ -170,11 +227,12 @@ static const struct file_operations enable_fops = { .read = enable_read, .write 
 
 /* events/enable and events/SYSTEM/enable: the system is the inode's
  * data (NULL: every event). */
-static char group_state(const void *arg)
+static void group_state(const void *arg, char *text)
 {
 	const struct event_system *s = arg;
 
-	return state_of(s ? s->name : NULL);
+	text[0] = state_of(s ? s->name : NULL);
+	text[1] = '\0';
 }
 
 static int group_apply(void *arg, bool on)
@@ -232,7 +290,7 @@ DEFINE_SHOW_ATTRIBUTE(format);
 /* ---- Filters ---- */
 
 /* The fields every record has, then the event's own. */
-static bool find_field(void *ctx, const char *name, size_t len, struct filter_field *f)
+bool trace_event_field(void *ctx, const char *name, size_t len, struct filter_field *f)
 {
 	static const struct {
 		const char *name;
@@ -258,6 +316,8 @@ bool notrace trace_event_keeps(const struct trace_event_call *call, const void *
 	const struct thread *self;
 	struct filter_hit hit;
 
+	if (__atomic_load_n(&call->soft_disabled, __ATOMIC_RELAXED))
+		return false;
 	if (!f)
 		return true;
 	self = current_thread();
@@ -343,7 +403,7 @@ static ssize_t filter_write(struct file *file, const char *buf, size_t count, lo
 		set_filter(call, NULL, NULL);
 		ret = 0;
 	} else {
-		ret = event_filter_parse(expr, find_field, call, &filter, &err, &at);
+		ret = event_filter_parse(expr, trace_event_field, call, &filter, &err, &at);
 		if (!ret) {
 			set_filter(call, filter, expr);
 			expr = NULL;
@@ -438,6 +498,7 @@ static int make_event_files(struct trace_event_call *call)
 		{ "format", 0444, &format_fops },
 		{ "id", 0444, &id_fops },
 		{ "filter", 0644, &filter_fops },
+		{ "trigger", 0644, &trace_event_trigger_fops },
 	};
 
 	call->dir = tracefs_create_dir(call->name, call->sys->dir);
@@ -473,6 +534,9 @@ int trace_event_add(struct trace_event_call *call)
 	call->removed = false;
 	call->filter = NULL;
 	call->filter_text = NULL;
+	call->triggers = NULL;
+	call->soft_users = 0;
+	call->soft_disabled = false;
 	trace_lock();
 	err = trace_kind_add_locked(&call->kind);
 	trace_unlock();
@@ -510,9 +574,11 @@ static void unmake_events(struct trace_event_call **calls, size_t n, struct even
 	bool clear = false, filters = false;
 
 	mutex_lock(&event_mutex);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		trace_event_free_triggers_locked(calls[i]);
 		if (put_system_locked(calls[i]->sys))
 			going[nr_going++] = calls[i]->sys;
+	}
 	mutex_unlock(&event_mutex);
 	trace_lock();
 	for (size_t i = 0; i < n; i++) {
@@ -549,7 +615,7 @@ int trace_events_remove(struct trace_event_call **calls, size_t n)
 		return -ENOMEM;
 	mutex_lock(&event_mutex);
 	for (size_t i = 0; i < n; i++)
-		if (calls[i]->enabled) {
+		if (calls[i]->enabled || calls[i]->soft_users) {
 			mutex_unlock(&event_mutex);
 			kfree(going);
 			return -EBUSY;

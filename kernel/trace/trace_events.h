@@ -7,6 +7,8 @@
  *   events/SYSTEM/EVENT/enable    "1" while the event records, "0" else
  *   events/SYSTEM/EVENT/format    its record's fields and print format
  *   events/SYSTEM/EVENT/id        the type its records have in the buffer
+ *   events/SYSTEM/EVENT/trigger   what a hit does besides its record
+ *                                 (event_trigger.h)
  *   events/SYSTEM/EVENT/filter    the expression a record must match to be
  *                                 kept (event_filter.h), "none", or the last
  *                                 refused one with a caret and its reason;
@@ -57,6 +59,14 @@ struct trace_event_call {
 	 * read-side section); replaced under the events' mutex, the old one
 	 * freed a grace period later. */
 	struct event_filter *filter;
+	/* Its triggers (trace_events_trigger.c), or NULL: read at a hit as
+	 * the filter is, replaced whole under the events' mutex. */
+	struct event_triggers *triggers;
+	/* The enable_event and disable_event triggers that name it: while
+	 * there are any it is armed, and records only while soft_disabled
+	 * is false (their firing sets and clears it; read at a hit). */
+	unsigned int soft_users;
+	bool soft_disabled;
 	/* Private to trace_events.c. */
 	struct trace_kind kind;		/* its records' type, and their printing */
 	bool removed;			/* taken off the list; its files going */
@@ -74,7 +84,7 @@ struct trace_event_call {
 int trace_event_add(struct trace_event_call *call);
 
 /* Take call off the events and remove its files: -EBUSY (and nothing
- * done) while it is enabled. If it ever was, the buffer is cleared, as
+ * done) while it is enabled, or a trigger names it. If it ever was, the buffer is cleared, as
  * Linux clears it: its records would be no kind's. When it returns, no call of call's ops is
  * running or will be. From a thread, as trace_event_add. */
 int trace_event_remove(struct trace_event_call *call);
@@ -90,9 +100,14 @@ static inline enum trace_type trace_event_type(const struct trace_event_call *ca
 }
 
 /* Whether a record of call's, made at a hit as the body of len bytes at
- * body, is to be kept: it matches the event's filter, or there is none.
+ * body, is to be kept: it matches the event's filter, or there is none,
+ * and the event is not armed only for its triggers (soft_disabled).
  * With interrupts off, as a hit runs. */
 bool trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len);
+
+/* Run call's triggers for a hit whose record (kept or not) is the body
+ * of len bytes at body. With interrupts off, as a hit runs. */
+void trace_event_run_triggers(const struct trace_event_call *call, const void *body, size_t len);
 
 /* Whether any event is enabled (kprobe_events' truncation is refused
  * while one is). */

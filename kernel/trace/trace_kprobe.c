@@ -103,6 +103,7 @@ static void notrace record_hit(struct trace_kprobe *tk, struct pt_regs *regs, co
 			       head_len + tk->def.size, TRACE_BODY_MAX);
 	if (trace_event_keeps(&tk->call, body, len))
 		trace_write(trace_event_type(&tk->call), body, len);
+	trace_event_run_triggers(&tk->call, body, len);
 	arch_irq_restore(flags);
 }
 

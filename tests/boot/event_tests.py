@@ -52,7 +52,7 @@ def define(test):
         out = cat(m, "trace", 180)
         rows = []
         for line in out:
-            if line.startswith("#"):
+            if line.startswith("#") or line.startswith(" => ") or line.endswith(": <stack trace>"):
                 continue
             e = EVENT_LINE.match(line)
             check(e, "trace: a line not in Linux's format: %r" % line)
@@ -361,3 +361,60 @@ def define(test):
         check(cat(m, "events/kprobes/fsh/filter") == ["none"], "filter removed")
         written(m, "", op=">")
         heap_back(m, before, "filters")
+
+    @test("kprobe_events_trigger")
+    def test_kprobe_events_trigger(m):
+        """Linux's triggers on a kprobe event: traceoff:1 turns tracing_on
+        off after the first hit's record, with the count shown going to
+        0; enable_event arms another event that records only once it has
+        fired ("0*" meanwhile); stacktrace records the hit's call stack;
+        "!" removes each; an event a trigger names is not removed."""
+        data = archs.testdata(m.arch)
+        before = heap_before(m)
+        written(m, "p:tp vfs_read count=%%%s:u64" % data.ARG_REGS[2])
+        written(m, "r:tret vfs_read ret=$retval:s64")
+        trig = "events/kprobes/tp/trigger"
+        check(cat(m, trig) == ["# Available triggers:",
+                               "# traceon traceoff stacktrace enable_event disable_event"],
+              "an empty trigger file: %s" % show(cat(m, trig)))
+        written(m, "traceoff:1", trig)
+        refused(m, "traceoff", "File exists", trig)
+        refused(m, "snapshot", "Invalid argument", trig)
+        check(cat(m, trig) == ["traceoff:count=1"], "trigger: %s" % show(cat(m, trig)))
+        written(m, "1", "events/kprobes/tp/enable", ">")
+        clear(m)
+        m.command("cat /etc/hostname")
+        written(m, "0", "events/kprobes/tp/enable", ">")
+        check(cat(m, "tracing_on") == ["0"], "tracing_on after traceoff:1")
+        rows = [r for r in events(m) if r[3] == "tp"]
+        check(len(rows) == 1, "one record before traceoff: %s" % show([r[4] for r in rows]))
+        check(cat(m, trig) == ["traceoff:count=0"], "trigger after it fired: %s" % show(cat(m, trig)))
+        written(m, "!traceoff", trig)
+        written(m, "1", "tracing_on", ">")
+        # enable_event: tret armed but silent until tp's first hit.
+        written(m, "enable_event:kprobes:tret:1", trig)
+        check(cat(m, "events/kprobes/tret/enable") == ["0*"], "tret in soft mode: %s"
+              % show(cat(m, "events/kprobes/tret/enable")))
+        refused(m, "-:tret", "Device or resource busy")
+        written(m, "1", "events/kprobes/tp/enable", ">")
+        clear(m)
+        m.command("cat /etc/hostname")
+        written(m, "0", "events/kprobes/tp/enable", ">")
+        rets = [args_of(r[4])[1] for r in events(m) if r[3] == "tret" and r[0] == "shell"]
+        check(rets == [{"ret": "8"}, {"ret": "0"}], "tret after enable_event: %s" % rets)
+        written(m, "!enable_event:kprobes:tret", trig)
+        check(cat(m, "events/kprobes/tret/enable") == ["0"], "tret after the trigger went")
+        # stacktrace, under a filter.
+        written(m, "stacktrace:1 if count >= 512", trig)
+        written(m, "1", "events/kprobes/tp/enable", ">")
+        clear(m)
+        m.command("cat /etc/hostname")
+        written(m, "0", "events/kprobes/tp/enable", ">")
+        out = cat(m, "trace", 60)
+        stack = [line for line in out if line.startswith(" => ")]
+        check(sum(1 for line in out if line.endswith(": <stack trace>")) == 1 and
+              " => vfs_read" in stack and " => fill" in stack,
+              "stacktrace: %s" % show([line for line in out if not line.startswith("#")], 20))
+        written(m, "!stacktrace", trig)
+        written(m, "", op=">")
+        heap_back(m, before, "triggers")

@@ -35,7 +35,7 @@ HOST_LIB_SRCS += kernel/trace/ftrace_filter_word.c kernel/trace/tracefs_words.c 
 HOST_LIB_SRCS += kernel/trace/sorted_set.c kernel/trace/graph_format.c
 HOST_LIB_SRCS += kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/trace_probe.c
 HOST_LIB_SRCS += kernel/trace/kprobe_event_parse.c kernel/trace/probe_fetch.c arch/x86_64/probe_regs.c
-HOST_LIB_SRCS += kernel/trace/event_filter.c
+HOST_LIB_SRCS += kernel/trace/event_filter.c kernel/trace/event_trigger.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -52,7 +52,7 @@ HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
 HOST_TESTS     += sort glob ftrace_filter_word tracefs_words graph_format
-HOST_TESTS     += ring trace_probe event_filter
+HOST_TESTS     += ring trace_probe event_filter event_trigger
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 # The ring's writer and a reader in two threads at once

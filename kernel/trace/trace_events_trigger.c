@@ -1,0 +1,292 @@
+/* Events' triggers (event_trigger.h): the trigger file of each event,
+ * and what a hit runs.
+ *
+ * An event's triggers are an array (struct event_triggers) that a hit
+ * reads with interrupts off, as it reads the event's filter: a change
+ * makes a new array under the events' mutex, puts it in place and frees
+ * the old one a grace period later. A trigger's count goes down at each
+ * firing with a compare-and-swap, so two CPUs never fire its last one
+ * both. */
+#include "kernel/trace/event_trigger.h"
+#include "kernel/backtrace.h"
+#include "kernel/cpu.h"
+#include "kernel/fs/libfs.h"
+#include "kernel/fs/seq_file.h"
+#include "kernel/mm/heap.h"
+#include "kernel/rcu.h"
+#include "kernel/sched.h"
+#include "kernel/trace/trace.h"
+#include "kernel/trace/trace_error_log.h"
+#include "kernel/trace/trace_events_internal.h"
+#include "kernel/trace/trace_stacktrace.h"
+#include "lib/errno.h"
+#include "lib/string.h"
+
+struct event_trigger {
+	enum trigger_cmd cmd;
+	long count;			/* firings left; -1: unlimited */
+	struct trace_event_call *target;	/* enable_event's, disable_event's */
+	struct event_filter *filter;	/* or NULL */
+	char *filter_text;
+};
+
+struct event_triggers {
+	unsigned int n;
+	struct event_trigger *t[];
+};
+
+/* ---- At a hit ---- */
+
+/* Take one firing of t's count: false if none is left. */
+static bool notrace take_firing(struct event_trigger *t)
+{
+	long left = __atomic_load_n(&t->count, __ATOMIC_RELAXED);
+
+	do {
+		if (left == -1)
+			return true;
+		if (left == 0)
+			return false;
+	} while (!__atomic_compare_exchange_n(&t->count, &left, left - 1, false, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return true;
+}
+
+void notrace trace_event_run_triggers(const struct trace_event_call *call, const void *body,
+				      size_t len)
+{
+	const struct event_triggers *tr = __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
+	const struct thread *self;
+	struct filter_hit hit;
+
+	if (!tr)
+		return;
+	self = current_thread();
+	hit = (struct filter_hit){ .body = body, .len = len, .comm = self->name,
+				   .cpu = this_cpu_field(id), .pid = self->id };
+	for (unsigned int i = 0; i < tr->n; i++) {
+		struct event_trigger *t = tr->t[i];
+
+		if ((t->filter && !event_filter_match(t->filter, &hit)) || !take_firing(t))
+			continue;
+		switch (t->cmd) {
+		case TRIGGER_TRACEON:
+		case TRIGGER_TRACEOFF:
+			trace_set_on_anywhere(t->cmd == TRIGGER_TRACEON);
+			break;
+		case TRIGGER_STACKTRACE:
+			trace_record_stack((uintptr_t)__builtin_frame_address(0));
+			break;
+		case TRIGGER_ENABLE_EVENT:
+		case TRIGGER_DISABLE_EVENT:
+			__atomic_store_n(&t->target->soft_disabled, t->cmd == TRIGGER_DISABLE_EVENT,
+					 __ATOMIC_RELAXED);
+			break;
+		}
+	}
+}
+
+/* ---- Changing them ---- */
+
+static void free_trigger(struct event_trigger *t)
+{
+	event_filter_free(t->filter);
+	kfree(t->filter_text);
+	kfree(t);
+}
+
+/* call's triggers with t added (t non-NULL) or the one at index drop
+ * taken out, in place of the old ones, which go a grace period later.
+ * Under the mutex. 0 or -ENOMEM. */
+static int replace_triggers(struct trace_event_call *call, struct event_trigger *t, int drop)
+{
+	struct event_triggers *old = call->triggers, *tr;
+	unsigned int n = old ? old->n : 0, k = 0;
+
+	tr = kmalloc(sizeof(*tr) + (n + 1) * sizeof(tr->t[0]));
+	if (!tr)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++)
+		if ((int)i != drop)
+			tr->t[k++] = old->t[i];
+	if (t)
+		tr->t[k++] = t;
+	tr->n = k;
+	__atomic_store_n(&call->triggers, k ? tr : NULL, __ATOMIC_RELEASE);
+	if (!k)
+		kfree(tr);
+	if (old) {
+		synchronize_rcu();	/* no hit reads the old array */
+		kfree(old);
+	}
+	return 0;
+}
+
+/* The trigger of call that spec names: same command, same target. */
+static int find_trigger(const struct trace_event_call *call, const struct trigger_spec *spec,
+			const struct trace_event_call *target)
+{
+	const struct event_triggers *tr = call->triggers;
+
+	for (unsigned int i = 0; tr && i < tr->n; i++)
+		if (tr->t[i]->cmd == spec->cmd && tr->t[i]->target == target)
+			return (int)i;
+	return -1;
+}
+
+static int remove_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
+			  struct trace_event_call *target)
+{
+	int at = find_trigger(call, spec, target);
+	struct event_trigger *t;
+	int err;
+
+	if (at < 0)
+		return -ENOENT;
+	t = call->triggers->t[at];
+	err = replace_triggers(call, NULL, at);
+	if (err)
+		return err;
+	if (target)
+		trace_event_soft_put_locked(target);
+	free_trigger(t);
+	return 0;
+}
+
+static int add_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
+		       struct trace_event_call *target)
+{
+	struct event_trigger *t;
+	enum filter_error ferr;
+	size_t pos;
+	int err;
+
+	if (find_trigger(call, spec, target) >= 0)
+		return -EEXIST;
+	t = kzalloc(sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	*t = (struct event_trigger){ .cmd = spec->cmd, .count = spec->count, .target = target };
+	if (spec->filter) {
+		err = event_filter_parse(spec->filter, trace_event_field, call, &t->filter, &ferr,
+					 &pos);
+		if (err == -EINVAL)
+			tracing_log_err("event filter parse error", spec->filter,
+					filter_error_text(ferr), (unsigned int)pos);
+		t->filter_text = err ? NULL : kmalloc(strlen(spec->filter) + 1);
+		if (!err && !t->filter_text)
+			err = -ENOMEM;
+		if (err) {
+			free_trigger(t);
+			return err;
+		}
+		memcpy(t->filter_text, spec->filter, strlen(spec->filter) + 1);
+	}
+	err = target ? trace_event_soft_get_locked(target) : 0;
+	if (!err)
+		err = replace_triggers(call, t, -1);
+	if (err) {
+		if (target && err == -ENOMEM)
+			trace_event_soft_put_locked(target);
+		free_trigger(t);
+	}
+	return err;
+}
+
+void trace_event_free_triggers_locked(struct trace_event_call *call)
+{
+	struct event_triggers *tr = call->triggers;
+
+	if (!tr)
+		return;
+	call->triggers = NULL;
+	synchronize_rcu();
+	for (unsigned int i = 0; i < tr->n; i++) {
+		if (tr->t[i]->target)
+			trace_event_soft_put_locked(tr->t[i]->target);
+		free_trigger(tr->t[i]);
+	}
+	kfree(tr);
+}
+
+/* ---- The file ---- */
+
+static int trigger_show(struct seq_file *m, void *v)
+{
+	const struct trace_event_call *call = m->private;
+	const struct event_triggers *tr;
+
+	(void)v;
+	trace_events_mutex_lock();
+	tr = call->triggers;
+	if (!tr)
+		seq_puts(m, "# Available triggers:\n"
+			    "# traceon traceoff stacktrace enable_event disable_event\n");
+	for (unsigned int i = 0; tr && i < tr->n; i++) {
+		const struct event_trigger *t = tr->t[i];
+		long left = __atomic_load_n(&t->count, __ATOMIC_RELAXED);
+
+		seq_puts(m, trigger_cmd_name(t->cmd));
+		if (t->target)
+			seq_printf(m, ":%s:%s", t->target->system, t->target->name);
+		if (left == -1)
+			seq_puts(m, ":unlimited");
+		else
+			seq_printf(m, ":count=%ld", left);
+		if (t->filter_text)
+			seq_printf(m, " if %s", t->filter_text);
+		seq_putc(m, '\n');
+	}
+	trace_events_mutex_unlock();
+	return 0;
+}
+
+static int trigger_open(struct inode *inode, struct file *file)
+{
+	if ((file->flags & O_ACCMODE) != O_RDONLY)
+		return 0;
+	return single_open(file, trigger_show, inode->i_private);
+}
+
+static int trigger_release(struct inode *inode, struct file *file)
+{
+	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
+}
+
+/* One trigger a write: added, or removed with a '!'. */
+static ssize_t trigger_write(struct file *file, const char *buf, size_t count, loff_t *pos)
+{
+	struct trace_event_call *call = file->inode->i_private, *target = NULL;
+	struct trigger_spec spec;
+	size_t len = count;
+	char *text;
+	int err;
+
+	(void)pos;
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	text = kmalloc(len + 1);
+	if (!text)
+		return -ENOMEM;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	err = trigger_parse(text, &spec);
+	trace_events_mutex_lock();
+	if (!err && call->removed)
+		err = -ENODEV;
+	if (!err && spec.system[0]) {
+		target = trace_event_find_locked(spec.system, spec.event);
+		if (!target)
+			err = -ENOENT;
+	}
+	if (!err)
+		err = spec.remove ? remove_trigger(call, &spec, target) : add_trigger(call, &spec, target);
+	trace_events_mutex_unlock();
+	kfree(text);
+	return err ? err : (ssize_t)count;
+}
+
+const struct file_operations trace_event_trigger_fops = {
+	.open = trigger_open, .read = seq_read_if_reader, .write = trigger_write,
+	.llseek = seq_lseek_if_reader, .release = trigger_release,
+};
