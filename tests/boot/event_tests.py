@@ -101,7 +101,7 @@ def define(test):
                                                                        "r_vfs_read_0"],
               "ls events/kprobes: %s" % show(names))
         files = sorted(line.split()[0] for line in m.command("ls %s/events/kprobes/myread" % TRACING))
-        check(files == ["enable", "filter", "format", "id"], "ls events/kprobes/myread: %s" % files)
+        check(files == ["enable", "filter", "format", "id", "trigger"], "ls events/kprobes/myread: %s" % files)
         ident = cat(m, "events/kprobes/myread/id")
         fmt = cat(m, "events/kprobes/myread/format")
         check(fmt[:3] == ["name: myread", "ID: %s" % ident[0], "format:"],
