@@ -334,20 +334,14 @@ static uint64_t notrace number_of(const struct filter_field *field, const struct
  * word points at in the record; "" if they are not all there. */
 static const char *notrace string_of(const struct filter_field *field, const struct filter_hit *hit)
 {
-	uint32_t loc;
-	size_t n, at;
+	const char *str;
 
 	if (field->kind == FILTER_FIELD_COMM)
 		return hit->comm;
 	if ((size_t)field->offset + 4 > hit->len)
 		return "";
-	memcpy(&loc, (const uint8_t *)hit->body + field->offset, 4);
-	n = loc >> 16;
-	at = loc & 0xffff;
-	if (n == 0 || at > hit->len || n > hit->len - at ||
-	    ((const char *)hit->body)[at + n - 1] != '\0')
-		return "";
-	return (const char *)hit->body + at;
+	str = probe_data_loc_string((const uint8_t *)hit->body + field->offset, hit->body, hit->len);
+	return str ? str : "";
 }
 
 static bool notrace term_matches(const struct filter_term *t, const struct filter_hit *hit)

@@ -41,19 +41,12 @@ static int print_symbol(char *buf, size_t size, const void *field, const void *b
 	return snprintf(buf, size, "%s", name);
 }
 
-/* A string the fetch copied: its bytes, if the word points inside the
- * body and they end in a NUL there, else "(fault)". */
+/* A string the fetch copied, or "(fault)". */
 static int print_string(char *buf, size_t size, const void *field, const void *base, size_t len)
 {
-	uint32_t loc;
-	size_t n, at;
+	const char *str = probe_data_loc_string(field, base, len);
 
-	memcpy(&loc, field, sizeof(loc));
-	n = loc >> 16;
-	at = loc & 0xffff;
-	if (n == 0 || at > len || n > len - at || ((const char *)base)[at + n - 1] != '\0')
-		return snprintf(buf, size, "%s", PROBE_FAULT_TEXT);
-	return snprintf(buf, size, "\"%s\"", (const char *)base + at);
+	return str ? snprintf(buf, size, "\"%s\"", str) : snprintf(buf, size, "%s", PROBE_FAULT_TEXT);
 }
 
 #define NUMBER(tname, bytes, sign, ftype, fmt_) \

@@ -52,4 +52,21 @@ static inline uint32_t probe_data_loc(size_t len, size_t offset)
 	return (uint32_t)(len << 16 | offset);
 }
 
+/* The string a __data_loc word at field points at, in a record's body
+ * of len bytes at base: NULL for one that faulted (length 0), or whose
+ * bytes are not all inside the body ending in a NUL. Inline: a filter
+ * reads it at a hit. */
+static inline const char *probe_data_loc_string(const void *field, const void *base, size_t len)
+{
+	uint32_t loc;
+	size_t n, at;
+
+	__builtin_memcpy(&loc, field, sizeof(loc));
+	n = loc >> 16;
+	at = loc & 0xffff;
+	if (n == 0 || at > len || n > len - at || ((const char *)base)[at + n - 1] != '\0')
+		return NULL;
+	return (const char *)base + at;
+}
+
 #endif

@@ -310,19 +310,24 @@ bool trace_event_field(void *ctx, const char *name, size_t len, struct filter_fi
 	return call->ops->field(call, name, len, f);
 }
 
+void notrace trace_event_hit_of(struct filter_hit *hit, const void *body, size_t len)
+{
+	const struct thread *self = current_thread();
+
+	*hit = (struct filter_hit){ .body = body, .len = len, .comm = self->name,
+				    .cpu = this_cpu_field(id), .pid = self->id };
+}
+
 bool notrace trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len)
 {
 	const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
-	const struct thread *self;
 	struct filter_hit hit;
 
 	if (__atomic_load_n(&call->soft_disabled, __ATOMIC_RELAXED))
 		return false;
 	if (!f)
 		return true;
-	self = current_thread();
-	hit = (struct filter_hit){ .body = body, .len = len, .comm = self->name,
-				   .cpu = this_cpu_field(id), .pid = self->id };
+	trace_event_hit_of(&hit, body, len);
 	return event_filter_match(f, &hit);
 }
 
@@ -378,24 +383,34 @@ static int filter_release(struct inode *inode, struct file *file)
 	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
 }
 
+char *trace_events_write_text(const char *buf, size_t count)
+{
+	size_t len = count;
+	char *text;
+
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	text = kmalloc(len + 1);
+	if (text) {
+		memcpy(text, buf, len);
+		text[len] = '\0';
+	}
+	return text;
+}
+
 /* A write is the whole expression, "0" to remove the filter. */
 static ssize_t filter_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct trace_event_call *call = file->inode->i_private;
 	struct event_filter *filter = NULL;
 	enum filter_error err;
-	size_t len = count, at;
-	char *expr;
+	char *expr = trace_events_write_text(buf, count);
+	size_t at;
 	int ret;
 
 	(void)pos;
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	expr = kmalloc(len + 1);
 	if (!expr)
 		return -ENOMEM;
-	memcpy(expr, buf, len);
-	expr[len] = '\0';
 	mutex_lock(&event_mutex);
 	if (call->removed) {
 		ret = -ENODEV;

@@ -19,6 +19,14 @@ struct trace_event_call *trace_event_find_locked(const char *system, const char 
  * the hit's own (comm, cpu, common_pid) or the event's. */
 bool trace_event_field(void *call, const char *name, size_t len, struct filter_field *f);
 
+/* What a filter of a hit's record reads besides it: the thread and the
+ * CPU now (the hit's). With interrupts off, as a hit runs. */
+void trace_event_hit_of(struct filter_hit *hit, const void *body, size_t len);
+
+/* The text a write to an event's file holds, trailing newlines and
+ * blanks (echo's) cut, as a string to kfree; NULL with no memory. */
+char *trace_events_write_text(const char *buf, size_t count);
+
 /* A trigger names call (enable_event, disable_event): arm it in soft
  * mode, recording nothing until the trigger fires, if it is not
  * enabled already; and the trigger goes. Under the mutex. 0 or reg's

@@ -56,14 +56,11 @@ void notrace trace_event_run_triggers(const struct trace_event_call *call, const
 				      size_t len)
 {
 	const struct event_triggers *tr = __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
-	const struct thread *self;
 	struct filter_hit hit;
 
 	if (!tr)
 		return;
-	self = current_thread();
-	hit = (struct filter_hit){ .body = body, .len = len, .comm = self->name,
-				   .cpu = this_cpu_field(id), .pid = self->id };
+	trace_event_hit_of(&hit, body, len);
 	for (unsigned int i = 0; i < tr->n; i++) {
 		struct event_trigger *t = tr->t[i];
 
@@ -257,19 +254,13 @@ static int trigger_release(struct inode *inode, struct file *file)
 static ssize_t trigger_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
 	struct trace_event_call *call = file->inode->i_private, *target = NULL;
+	char *text = trace_events_write_text(buf, count);
 	struct trigger_spec spec;
-	size_t len = count;
-	char *text;
 	int err;
 
 	(void)pos;
-	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-		len--;
-	text = kmalloc(len + 1);
 	if (!text)
 		return -ENOMEM;
-	memcpy(text, buf, len);
-	text[len] = '\0';
 	err = trigger_parse(text, &spec);
 	trace_events_mutex_lock();
 	if (!err && call->removed)
