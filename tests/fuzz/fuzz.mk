@@ -188,6 +188,10 @@ FUZZ_EVENT_FILTER_SRCS := kernel/trace/event_filter.c tests/host/filter_fields_h
 	tests/host/host_kernel.c lib/glob.c lib/ctype.c lib/string.c
 $(eval $(call FUZZ_TARGET,event_filter,600000,$(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
 
+# The text written to an event's trigger file (tests/fuzz/fuzz_event_trigger.c):
+# the trigger's parser, and the filter after its "if".
+$(eval $(call FUZZ_TARGET,event_trigger,2000000,kernel/trace/event_trigger.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
+
 # ---- Running ----
 
 FUZZ_TARGETS ?= $(FUZZ_ALL)
