@@ -19,10 +19,16 @@ boot goes to build/ARCH/boot-test.log.
     python3 tests/boot/boot_tests.py --test sym         # boot, then one test
     python3 tests/boot/boot_tests.py --list
     python3 tests/boot/boot_tests.py --smp 1            # UP_TESTS on one CPU
+    python3 tests/boot/boot_tests.py --long only        # LONG_TESTS alone
 
 With --smp 1 the machine has one CPU (-accel tcg), only UP_TESTS run
 unless --test names others, and the last line is `up(ARCH): N passed, N
 failed, N skipped`.
+
+--long without leaves out LONG_TESTS, the few that keep four CPUs busy
+for minutes, and --long only runs just them (last line `boot-long(ARCH):
+...`): make test runs the two halves as two parts, so that the long
+ones can run beside another machine (tests/run_tests.py).
 
 Only the Python 3 standard library is used.
 """
@@ -4346,14 +4352,18 @@ UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc
             "grep_nested_groups", "sysctl_bad_names", "host_folder_deep", "probe_removal_under_hits",
             "selftest", "poweroff"]
 
+# The tests that keep the machine's CPUs busy for minutes, with waits of
+# minutes: what --long only runs, and --long without leaves out.
+LONG_TESTS = ["stack_tracer", "probe_every_spinlock_user"]
+
 
 class Harness:
-    def __init__(self, arch, qemu_cmd, log_path, smp=None):
+    def __init__(self, arch, qemu_cmd, log_path, smp=None, name=None):
         self.arch = arch
         self.qemu_cmd = qemu_cmd
         self.log_path = log_path
         self.smp = smp
-        self.name = "up" if smp == 1 else "boot"  # of the summary line
+        self.name = name or ("up" if smp == 1 else "boot")  # of the summary line
         self.machine = None
         self.boots = 0
         self.boot_error = None  # why the last boot failed; then no more tries
@@ -4477,6 +4487,8 @@ def main():
                     help="boot with this command line instead of the built-in one")
     ap.add_argument("--log", metavar="PATH", help="transcript file "
                     "(default build/ARCH/boot-test.log, or up-test.log with --smp 1)")
+    ap.add_argument("--long", choices=("with", "without", "only"), default="with",
+                    help="with LONG_TESTS (the default), without them, or only them")
     ap.add_argument("--smp", type=int, metavar="N", default=DEFAULT_CPUS,
                     help="boot with N CPUs (default %d); with 1, run UP_TESTS "
                     "(or the --test ones)" % DEFAULT_CPUS)
@@ -4492,11 +4504,16 @@ def main():
     if args.smp < 1:
         ap.error("--smp needs at least 1 CPU")
     tests = select_tests(args.test or (UP_TESTS if args.smp == 1 else []))
+    if args.long != "with":
+        tests = [(n, fn) for n, fn in tests if (n in LONG_TESTS) == (args.long == "only")]
     qemu_cmd = shlex.split(args.qemu) if args.qemu else None
     log_path = args.log or qemu.default_log_path(args.arch)
     if args.smp == 1 and not args.log:
         log_path = os.path.join(os.path.dirname(log_path), "up-test.log")
-    harness = Harness(args.arch, qemu_cmd, log_path, args.smp)
+    if args.long == "only" and not args.log:
+        log_path = os.path.join(os.path.dirname(log_path), "boot-long-test.log")
+    harness = Harness(args.arch, qemu_cmd, log_path, args.smp,
+                      "boot-long" if args.long == "only" else None)
     return 0 if harness.run(tests) else 1
 
 
