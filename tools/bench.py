@@ -133,6 +133,8 @@ EVENT_ROWS = [
     ("event-3args-ftrace", "kprobe event, 3 args", "k-ftrace", 80, 1190),
     ("event-3args-optimized", "kprobe event, 3 args", "k-optimized", 80, 1130),
     ("event-kretprobe", "kretprobe event", "r", None, 1150),
+    ("event-hist-ftrace", "kprobe event, hist", "k-ftrace", None, None),
+    ("event-hist-optimized", "kprobe event, hist", "k-optimized", None, None),
 ]
 
 # Handler calls per probed call in each row (count_post counts nothing),
@@ -142,12 +144,14 @@ HANDLERS = {"k-optimized": 1, "k-ftrace": 1, "function-tracer": 1, "function_gra
             "k-boosted-or-emulated": 1, "k-single-stepped": 1,
             "k-post-handler": 1, "j": 1, "r": 1, "kr": 2, "jr": 2,
             "event-ftrace": 1, "event-optimized": 1, "event-3args-ftrace": 1,
-            "event-3args-optimized": 1, "event-kretprobe": 1}
+            "event-3args-optimized": 1, "event-kretprobe": 1, "event-hist-ftrace": 1,
+            "event-hist-optimized": 1}
 PATHS = {"k-optimized": ("optimized",), "k-ftrace": ("ftrace",), "function-tracer": ("function",),
          "function_graph": ("function_graph",),
          "k-boosted-or-emulated": ("boosted", "emulated"),
          "k-single-stepped": ("single-stepped",),
-         "event-ftrace": ("ftrace",), "event-3args-ftrace": ("ftrace",)}
+         "event-ftrace": ("ftrace",), "event-3args-ftrace": ("ftrace",),
+         "event-hist-ftrace": ("ftrace",)}
 # The rows an architecture may lack are its BENCH_MAY_BE_ABSENT
 # (arch/ARCH/testdata.py).
 

@@ -310,7 +310,7 @@ void event_filter_free(struct event_filter *f)
 /* ---- At a hit ---- */
 
 /* A number field's value, widened as its type says. */
-static uint64_t notrace number_of(const struct filter_field *field, const struct filter_hit *hit)
+uint64_t notrace filter_field_number(const struct filter_field *field, const struct filter_hit *hit)
 {
 	const uint8_t *at = (const uint8_t *)hit->body + field->offset;
 	uint64_t v = 0;
@@ -332,7 +332,7 @@ static uint64_t notrace number_of(const struct filter_field *field, const struct
 
 /* A string field's text: the thread's name, or the bytes its __data_loc
  * word points at in the record; "" if they are not all there. */
-static const char *notrace string_of(const struct filter_field *field, const struct filter_hit *hit)
+const char *notrace filter_field_string(const struct filter_field *field, const struct filter_hit *hit)
 {
 	const char *str;
 
@@ -350,12 +350,12 @@ static bool notrace term_matches(const struct filter_term *t, const struct filte
 	bool s = t->field.is_signed || t->field.kind != FILTER_FIELD_NUMBER;
 
 	if (is_string_field(&t->field)) {
-		const char *str = string_of(&t->field, hit);
+		const char *str = filter_field_string(&t->field, hit);
 		bool same = t->op == OP_GLOB ? glob_match(t->text, str) : !strcmp(t->text, str);
 
 		return t->op == OP_NE ? !same : same;
 	}
-	v = number_of(&t->field, hit);
+	v = filter_field_number(&t->field, hit);
 	switch (t->op) {
 	case OP_EQ:
 		return v == t->value;

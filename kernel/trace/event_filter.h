@@ -115,4 +115,10 @@ void event_filter_free(struct event_filter *f);
 /* Whether a hit's record matches f. */
 bool event_filter_match(const struct event_filter *f, const struct filter_hit *hit);
 
+/* A number field's value at a hit (a signed one widened with its sign),
+ * 0 if the record is too short for it; and a string field's text, ""
+ * if it is not all there. For the histograms, which key on fields. */
+uint64_t filter_field_number(const struct filter_field *field, const struct filter_hit *hit);
+const char *filter_field_string(const struct filter_field *field, const struct filter_hit *hit);
+
 #endif

@@ -10,6 +10,7 @@ static const char *const names[] = {
 	[TRIGGER_STACKTRACE] = "stacktrace",
 	[TRIGGER_ENABLE_EVENT] = "enable_event",
 	[TRIGGER_DISABLE_EVENT] = "disable_event",
+	[TRIGGER_HIST] = "hist",
 };
 
 const char *trigger_cmd_name(enum trigger_cmd cmd)
@@ -75,7 +76,16 @@ int trigger_parse(const char *text, struct trigger_spec *spec)
 		    *p++ != ':' || !take_word(&p, spec->event, sizeof(spec->event)))
 			return -EINVAL;
 	}
-	if (!take_count(&p, &spec->count))
+	if (spec->cmd == TRIGGER_HIST) {
+		if (*p++ != ':')
+			return -EINVAL;
+		spec->param = p;
+		while (*p && !is_space(*p))
+			p++;
+		spec->param_len = (size_t)(p - spec->param);
+		if (!spec->param_len)
+			return -EINVAL;
+	} else if (!take_count(&p, &spec->count))
 		return -EINVAL;
 	while (is_space(*p))
 		p++;

@@ -514,6 +514,7 @@ static int make_event_files(struct trace_event_call *call)
 		{ "id", 0444, &id_fops },
 		{ "filter", 0644, &filter_fops },
 		{ "trigger", 0644, &trace_event_trigger_fops },
+		{ "hist", 0444, &trace_event_hist_fops },
 	};
 
 	call->dir = tracefs_create_dir(call->name, call->sys->dir);
@@ -589,8 +590,9 @@ static void unmake_events(struct trace_event_call **calls, size_t n, struct even
 	bool clear = false, filters = false;
 
 	mutex_lock(&event_mutex);
+	/* None has triggers: a trigger arms its event, which is then not
+	 * removed. */
 	for (size_t i = 0; i < n; i++) {
-		trace_event_free_triggers_locked(calls[i]);
 		if (put_system_locked(calls[i]->sys))
 			going[nr_going++] = calls[i]->sys;
 	}

@@ -34,9 +34,9 @@ char *trace_events_write_text(const char *buf, size_t count);
 int trace_event_soft_get_locked(struct trace_event_call *call);
 void trace_event_soft_put_locked(struct trace_event_call *call);
 
-/* The trigger file's lines for call, and its triggers freed (call is
- * going): for trace_events.c. */
+/* The trigger file, and the hist file (the tables of its hist
+ * triggers): for trace_events.c. */
 extern const struct file_operations trace_event_trigger_fops;
-void trace_event_free_triggers_locked(struct trace_event_call *call);
+extern const struct file_operations trace_event_hist_fops;
 
 #endif

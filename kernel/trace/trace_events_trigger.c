@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/trace/trace.h"
 #include "kernel/trace/trace_error_log.h"
+#include "kernel/trace/trace_events_hist.h"
 #include "kernel/trace/trace_events_internal.h"
 #include "kernel/trace/trace_stacktrace.h"
 #include "lib/errno.h"
@@ -28,6 +29,7 @@ struct event_trigger {
 	struct trace_event_call *target;	/* enable_event's, disable_event's */
 	struct event_filter *filter;	/* or NULL */
 	char *filter_text;
+	struct hist_trigger *hist;	/* hist's */
 };
 
 struct event_triggers {
@@ -79,6 +81,9 @@ void notrace trace_event_run_triggers(const struct trace_event_call *call, const
 			__atomic_store_n(&t->target->soft_disabled, t->cmd == TRIGGER_DISABLE_EVENT,
 					 __ATOMIC_RELAXED);
 			break;
+		case TRIGGER_HIST:
+			hist_trigger_hit(t->hist, &hit);
+			break;
 		}
 	}
 }
@@ -89,6 +94,7 @@ static void free_trigger(struct event_trigger *t)
 {
 	event_filter_free(t->filter);
 	kfree(t->filter_text);
+	hist_trigger_free(t->hist);
 	kfree(t);
 }
 
@@ -119,52 +125,49 @@ static int replace_triggers(struct trace_event_call *call, struct event_trigger 
 	return 0;
 }
 
-/* The trigger of call that spec names: same command, same target. */
-static int find_trigger(const struct trace_event_call *call, const struct trigger_spec *spec,
-			const struct trace_event_call *target)
+/* Whether a and b have the same filter, or none. */
+static bool same_text(const struct event_trigger *a, const struct event_trigger *b)
+{
+	if (!a->filter_text || !b->filter_text)
+		return a->filter_text == b->filter_text;
+	return !strcmp(a->filter_text, b->filter_text);
+}
+
+/* The trigger of call that want names: the same command and target,
+ * and for a hist the same table and filter (as Linux matches them). */
+static int find_trigger(const struct trace_event_call *call, const struct event_trigger *want)
 {
 	const struct event_triggers *tr = call->triggers;
 
-	for (unsigned int i = 0; tr && i < tr->n; i++)
-		if (tr->t[i]->cmd == spec->cmd && tr->t[i]->target == target)
-			return (int)i;
+	for (unsigned int i = 0; tr && i < tr->n; i++) {
+		const struct event_trigger *t = tr->t[i];
+
+		if (t->cmd != want->cmd || t->target != want->target)
+			continue;
+		if (t->hist && (!hist_trigger_same(t->hist, want->hist) || !same_text(t, want)))
+			continue;
+		return (int)i;
+	}
 	return -1;
 }
 
-static int remove_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
-			  struct trace_event_call *target)
+/* The trigger spec says, for call: its filter compiled and a hist's
+ * attributes read (their refusals logged), into *out. cmd is the text
+ * written, for the log. Under the mutex. */
+static int make_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
+			struct trace_event_call *target, const char *cmd, struct event_trigger **out)
 {
-	int at = find_trigger(call, spec, target);
-	struct event_trigger *t;
-	int err;
-
-	if (at < 0)
-		return -ENOENT;
-	t = call->triggers->t[at];
-	err = replace_triggers(call, NULL, at);
-	if (err)
-		return err;
-	if (target)
-		trace_event_soft_put_locked(target);
-	free_trigger(t);
-	return 0;
-}
-
-static int add_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
-		       struct trace_event_call *target)
-{
-	struct event_trigger *t;
+	struct event_trigger *t = kzalloc(sizeof(*t));
 	enum filter_error ferr;
 	size_t pos;
-	int err;
+	int err = 0;
 
-	if (find_trigger(call, spec, target) >= 0)
-		return -EEXIST;
-	t = kzalloc(sizeof(*t));
 	if (!t)
 		return -ENOMEM;
 	*t = (struct event_trigger){ .cmd = spec->cmd, .count = spec->count, .target = target };
-	if (spec->filter) {
+	if (spec->cmd == TRIGGER_HIST)
+		err = hist_trigger_new(call, cmd, spec->param, spec->param_len, &t->hist);
+	if (!err && spec->filter) {
 		err = event_filter_parse(spec->filter, trace_event_field, call, &t->filter, &ferr,
 					 &pos);
 		if (err == -EINVAL)
@@ -173,37 +176,93 @@ static int add_trigger(struct trace_event_call *call, const struct trigger_spec 
 		t->filter_text = err ? NULL : kmalloc(strlen(spec->filter) + 1);
 		if (!err && !t->filter_text)
 			err = -ENOMEM;
-		if (err) {
-			free_trigger(t);
-			return err;
-		}
-		memcpy(t->filter_text, spec->filter, strlen(spec->filter) + 1);
+		if (!err)
+			memcpy(t->filter_text, spec->filter, strlen(spec->filter) + 1);
 	}
-	err = target ? trace_event_soft_get_locked(target) : 0;
-	if (!err)
-		err = replace_triggers(call, t, -1);
 	if (err) {
-		if (target && err == -ENOMEM)
-			trace_event_soft_put_locked(target);
+		free_trigger(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+/* Drop the events t arms: its own, and the one it names. */
+static void put_armed(struct trace_event_call *call, const struct event_trigger *t)
+{
+	if (t->target)
+		trace_event_soft_put_locked(t->target);
+	trace_event_soft_put_locked(call);
+}
+
+static int remove_trigger(struct trace_event_call *call, struct event_trigger *want)
+{
+	int at = find_trigger(call, want), err;
+	struct event_trigger *t;
+
+	free_trigger(want);
+	if (at < 0)
+		return -ENOENT;
+	t = call->triggers->t[at];
+	err = replace_triggers(call, NULL, at);
+	if (err)
+		return err;
+	put_armed(call, t);
+	free_trigger(t);
+	return 0;
+}
+
+/* A hist written with pause, cont or clear acts on the trigger like it;
+ * with none, only clear and cont are refused. Whether t was such a
+ * command (and *err what it did). */
+static bool hist_command(struct trace_event_call *call, struct event_trigger *t, int at,
+			 const char *cmd, int *err)
+{
+	if (!hist_trigger_is_command(t->hist) || (at < 0 && hist_trigger_can_start(t->hist)))
+		return false;
+	if (at >= 0) {
+		*err = hist_trigger_apply(call->triggers->t[at]->hist, t->hist);
+	} else {
+		hist_trigger_log_err(call, cmd, false);
+		*err = -ENOENT;
+	}
+	free_trigger(t);
+	return true;
+}
+
+/* Put t on call (or free it): its own event and the one it names are
+ * armed while it is there, as Linux's triggers arm them. */
+static int add_trigger(struct trace_event_call *call, struct event_trigger *t, const char *cmd)
+{
+	int at = find_trigger(call, t), err = 0;
+
+	if (t->hist && hist_command(call, t, at, cmd, &err))
+		return err;
+	if (at >= 0) {
+		if (t->hist)
+			hist_trigger_log_err(call, cmd, true);
+		free_trigger(t);
+		return -EEXIST;
+	}
+	if (t->hist)
+		err = hist_trigger_start(t->hist);
+	if (!err)
+		err = trace_event_soft_get_locked(call);
+	if (!err && t->target) {
+		err = trace_event_soft_get_locked(t->target);
+		if (err)
+			trace_event_soft_put_locked(call);
+	}
+	if (err) {
+		free_trigger(t);
+		return err;
+	}
+	err = replace_triggers(call, t, -1);
+	if (err) {
+		put_armed(call, t);
 		free_trigger(t);
 	}
 	return err;
-}
-
-void trace_event_free_triggers_locked(struct trace_event_call *call)
-{
-	struct event_triggers *tr = call->triggers;
-
-	if (!tr)
-		return;
-	call->triggers = NULL;
-	synchronize_rcu();
-	for (unsigned int i = 0; i < tr->n; i++) {
-		if (tr->t[i]->target)
-			trace_event_soft_put_locked(tr->t[i]->target);
-		free_trigger(tr->t[i]);
-	}
-	kfree(tr);
 }
 
 /* ---- The file ---- */
@@ -218,11 +277,15 @@ static int trigger_show(struct seq_file *m, void *v)
 	tr = call->triggers;
 	if (!tr)
 		seq_puts(m, "# Available triggers:\n"
-			    "# traceon traceoff stacktrace enable_event disable_event\n");
+			    "# traceon traceoff stacktrace enable_event disable_event hist\n");
 	for (unsigned int i = 0; tr && i < tr->n; i++) {
 		const struct event_trigger *t = tr->t[i];
 		long left = __atomic_load_n(&t->count, __ATOMIC_RELAXED);
 
+		if (t->hist) {
+			hist_trigger_show_info(m, t->hist, t->filter_text);
+			continue;
+		}
 		seq_puts(m, trigger_cmd_name(t->cmd));
 		if (t->target)
 			seq_printf(m, ":%s:%s", t->target->system, t->target->name);
@@ -255,6 +318,8 @@ static ssize_t trigger_write(struct file *file, const char *buf, size_t count, l
 {
 	struct trace_event_call *call = file->inode->i_private, *target = NULL;
 	char *text = trace_events_write_text(buf, count);
+	const char *cmd;
+	struct event_trigger *t;
 	struct trigger_spec spec;
 	int err;
 
@@ -270,8 +335,12 @@ static ssize_t trigger_write(struct file *file, const char *buf, size_t count, l
 		if (!target)
 			err = -ENOENT;
 	}
+	/* A hist's refusals show the text from "hist:" on, as Linux's do. */
+	cmd = spec.param ? spec.param - strlen("hist:") : text;
 	if (!err)
-		err = spec.remove ? remove_trigger(call, &spec, target) : add_trigger(call, &spec, target);
+		err = make_trigger(call, &spec, target, cmd, &t);
+	if (!err)
+		err = spec.remove ? remove_trigger(call, t) : add_trigger(call, t, cmd);
 	trace_events_mutex_unlock();
 	kfree(text);
 	return err ? err : (ssize_t)count;
@@ -280,4 +349,32 @@ static ssize_t trigger_write(struct file *file, const char *buf, size_t count, l
 const struct file_operations trace_event_trigger_fops = {
 	.open = trigger_open, .read = seq_read_if_reader, .write = trigger_write,
 	.llseek = seq_lseek_if_reader, .release = trigger_release,
+};
+
+/* ---- The hist file ---- */
+
+static int hist_show(struct seq_file *m, void *v)
+{
+	const struct trace_event_call *call = m->private;
+	const struct event_triggers *tr;
+	unsigned int n = 0;
+	int err = 0;
+
+	(void)v;
+	trace_events_mutex_lock();
+	tr = call->triggers;
+	for (unsigned int i = 0; tr && i < tr->n && !err; i++)
+		if (tr->t[i]->hist)
+			err = hist_trigger_show_table(m, tr->t[i]->hist, tr->t[i]->filter_text, n++);
+	trace_events_mutex_unlock();
+	return err;
+}
+
+static int hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hist_show, inode->i_private);
+}
+
+const struct file_operations trace_event_hist_fops = {
+	.open = hist_open, .read = seq_read, .llseek = seq_lseek, .release = single_release,
 };

@@ -9,6 +9,7 @@ events must fire on every CPU at once).
 
 import os
 import re
+import time
 
 import archs
 from checks import check, heap_is_back, settled_heap_usage, show
@@ -101,7 +102,8 @@ def define(test):
                                                                        "r_vfs_read_0"],
               "ls events/kprobes: %s" % show(names))
         files = sorted(line.split()[0] for line in m.command("ls %s/events/kprobes/myread" % TRACING))
-        check(files == ["enable", "filter", "format", "id", "trigger"], "ls events/kprobes/myread: %s" % files)
+        check(files == ["enable", "filter", "format", "hist", "id", "trigger"],
+              "ls events/kprobes/myread: %s" % files)
         ident = cat(m, "events/kprobes/myread/id")
         fmt = cat(m, "events/kprobes/myread/format")
         check(fmt[:3] == ["name: myread", "ID: %s" % ident[0], "format:"],
@@ -375,7 +377,7 @@ def define(test):
         written(m, "r:tret vfs_read ret=$retval:s64")
         trig = "events/kprobes/tp/trigger"
         check(cat(m, trig) == ["# Available triggers:",
-                               "# traceon traceoff stacktrace enable_event disable_event"],
+                               "# traceon traceoff stacktrace enable_event disable_event hist"],
               "an empty trigger file: %s" % show(cat(m, trig)))
         written(m, "traceoff:1", trig)
         refused(m, "traceoff", "File exists", trig)
@@ -418,3 +420,111 @@ def define(test):
         written(m, "!stacktrace", trig)
         written(m, "", op=">")
         heap_back(m, before, "triggers")
+
+    def hist_of(m, event):
+        """An event's hist file: (trigger info, [(keys, hitcount, {value:
+        sum})], {total: n}), checked against Linux's layout."""
+        out = cat(m, "events/kprobes/%s/hist" % event, 60)
+        check(out[:3] == ["# event histogram", "#", out[2]] and out[2].startswith("# trigger info: ")
+              and out[3:5] == ["#", ""], "%s/hist's head: %s" % (event, show(out[:6])))
+        rows, totals = [], {}
+        for line in out[5:]:
+            e = re.match(r"^\{ (.*) \} hitcount: +(\d+)((?:  \w+: +\S+)*)$", line)
+            t = re.match(r"^    (Hits|Entries|Dropped): (\d+)$", line)
+            if e:
+                rows.append((e.group(1), int(e.group(2)),
+                             dict(re.findall(r"(\w+): +(\S+)", e.group(3)))))
+            elif t:
+                totals[t.group(1)] = int(t.group(2))
+            else:
+                check(line in ("", "Totals:"), "%s/hist: a line not in Linux's format: %r"
+                      % (event, line))
+        check(sorted(totals) == ["Dropped", "Entries", "Hits"] and totals["Entries"] == len(rows),
+              "%s/hist's totals: %s" % (event, show(out[-5:])))
+        return out[2][len("# trigger info: "):], rows, totals
+
+    @test("kprobe_events_hist")
+    def test_kprobe_events_hist(m):
+        """Linux's histograms on kprobe events: a log2 histogram of
+        vfs_read's count whose hitcounts sum to its hits, fed on all four
+        CPUs while the event itself records nothing ("0*"); one keyed on
+        the CPU, with every CPU in it; a kretprobe's $retval in log2
+        buckets sorted by key; execname and a value's sum; pause, cont
+        and clear; refusals with Linux's errors; and removal, with the
+        heap back."""
+        data = archs.testdata(m.arch)
+        before = heap_before(m)
+        written(m, "p:hr vfs_read count=%%%s:u64" % data.ARG_REGS[2])
+        written(m, "r:hret vfs_read ret=$retval:s64")
+        trig = "events/kprobes/hr/trigger"
+        written(m, "hist:keys=count.log2", trig)
+        written(m, "hist:keys=common_cpu", trig)
+        written(m, "hist:keys=common_pid.execname:vals=count:sort=count.descending", trig)
+        check(cat(m, trig) == ["hist:keys=count.log2:vals=hitcount:sort=hitcount:size=2048 [active]",
+                               "hist:keys=common_cpu:vals=hitcount:sort=hitcount:size=2048 [active]",
+                               "hist:keys=common_pid.execname:vals=hitcount,count"
+                               ":sort=count.descending:size=2048 [active]"],
+              "hr/trigger: %s" % show(cat(m, trig)))
+        check(cat(m, "events/kprobes/hr/enable") == ["0*"], "hr armed by its triggers")
+        m.command("cat /etc/hostname")
+        m.command("worker start 4")
+        time.sleep(1)
+        m.command("worker stop")
+        info, rows, totals = hist_of(m, "hr")
+        piece = first_piece()
+        bucket = (piece - 1).bit_length()
+        check(info == "hist:keys=count.log2:vals=hitcount:sort=hitcount:size=2048 [active]",
+              "hr/hist's trigger info: %r" % info)
+        check(totals["Dropped"] == 0 and sum(n for _, n, _ in rows) == totals["Hits"],
+              "hr/hist: the hitcounts do not sum to the hits: %s %s" % (rows, totals))
+        counts = {k: n for k, n, _ in rows}
+        check(counts.get("count: ~ 2^%-2d" % bucket, 0) >= 2,
+              "hr/hist: no bucket 2^%d for cat's reads of %d: %s" % (bucket, piece, rows))
+        check([n for _, n, _ in rows] == sorted(n for _, n, _ in rows), "hr/hist's order: %s" % rows)
+        cpus = [t for t in cat(m, "events/kprobes/hr/hist", 60) if t.startswith("{ common_cpu")]
+        check(len(cpus) == m.smp, "a row for each CPU under worker start: %s" % show(cpus))
+        check(not [r for r in events(m) if r[3] == "hr"], "hr recorded while only its triggers armed it")
+        # The kretprobe's $retval: 8 bytes then 0 for each cat.
+        written(m, "hist:keys=ret.log2:sort=ret if comm == \"shell\"", "events/kprobes/hret/trigger")
+        m.command("cat /etc/hostname")
+        _, rows, totals = hist_of(m, "hret")
+        powers = [int(k.split("^")[1]) for k, _, _ in rows]
+        check(powers[:1] == [0] and 3 in powers and powers == sorted(powers), "hret/hist: %s" % rows)
+        # pause, cont, clear.
+        written(m, "hist:keys=count.log2:pause", trig)
+        check(cat(m, trig)[0].endswith(" [paused]"), "paused: %s" % show(cat(m, trig)))
+        hits = hist_of(m, "hr")[2]["Hits"]
+        m.command("cat /etc/hostname")
+        check(hist_of(m, "hr")[2]["Hits"] == hits, "a paused histogram counted")
+        written(m, "hist:keys=count.log2:cont", trig)
+        written(m, "hist:keys=count.log2:clear", trig)
+        check(0 < hist_of(m, "hr")[2]["Hits"] < hits, "clear: %d hits before" % hits)
+        # Refusals.
+        written(m, "", "error_log", ">")
+        refused(m, "hist:keys=count.log2", "File exists", trig)
+        refused(m, "hist:keys=count:clear", "No such file or directory", trig)
+        refused(m, "hist:keys=nosuch", "Invalid argument", trig)
+        refused(m, "hist:keys=count.foo", "Invalid argument", trig)
+        refused(m, "hist:keys=count:sort=ret", "Invalid argument", trig)
+        log = cat(m, "error_log")
+        want = [("Hist trigger already exists", "hist:keys=count.log2", 0),
+                ("Can't clear or continue a nonexistent hist trigger", "hist:keys=count:clear", 0),
+                ("Couldn't find field", "hist:keys=nosuch", 10),
+                ("Invalid field modifier", "hist:keys=count.foo", 16),
+                ("Sort field must be a key or a val", "hist:keys=count:sort=ret", 21)]
+        check(len(log) == 3 * len(want), "error_log: %s" % show(log, 20))
+        for i, (msg, command, pos) in enumerate(want):
+            head, shown, caret = log[3 * i:3 * i + 3]
+            check(head.endswith("] hist:kprobes:hr: error: " + msg) and
+                  shown == "  Command: " + command and caret == " " * (len("  Command: ") + pos) + "^",
+                  "error_log entry %d: %s" % (i, show(log[3 * i:3 * i + 3])))
+        refused(m, "-:hr", "Device or resource busy")
+        for t in ("hist:keys=count.log2", "hist:keys=common_cpu",
+                  "hist:keys=common_pid.execname:vals=count:sort=count.descending"):
+            written(m, "!" + t, trig)
+        written(m, "!hist:keys=ret.log2:sort=ret if comm == \"shell\"", "events/kprobes/hret/trigger")
+        check(cat(m, "events/kprobes/hr/hist") == [], "hr/hist with no histograms")
+        check(cat(m, "events/kprobes/hr/enable") == ["0"], "hr no longer armed")
+        written(m, "", op=">")
+        heap_back(m, before, "histograms")
+

@@ -192,6 +192,10 @@ $(eval $(call FUZZ_TARGET,event_filter,600000,$(FUZZ_EVENT_FILTER_SRCS),-Itests/
 # the trigger's parser, and the filter after its "if".
 $(eval $(call FUZZ_TARGET,event_trigger,2000000,kernel/trace/event_trigger.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
 
+# A hist trigger's attributes (tests/fuzz/fuzz_event_hist.c): the parser,
+# the key packing and the per-CPU tables.
+$(eval $(call FUZZ_TARGET,event_hist,1000000,kernel/trace/hist_parse.c kernel/trace/hist_map.c lib/sort.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
+
 # ---- Running ----
 
 FUZZ_TARGETS ?= $(FUZZ_ALL)

@@ -4,8 +4,9 @@
  * as the trigger file compiles it.
  *
  * A text taken must name a known command, a count of -1 (unlimited) or
- * 0..INT32_MAX, a GROUP:EVENT exactly when the command needs one, and a
- * filter that starts inside the text on a non-blank; written back in
+ * 0..INT32_MAX, a GROUP:EVENT exactly when the command needs one, a
+ * hist's attributes as one word inside the text, and a filter that
+ * starts inside the text on a non-blank; written back in
  * the form the trigger file shows, it must read the same again. */
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +50,13 @@ static void write_back(const struct trigger_spec *s, char *out)
 	if (s->remove)
 		put(out, "!");
 	put(out, trigger_cmd_name(s->cmd));
+	if (s->cmd == TRIGGER_HIST) {
+		size_t n = strlen(out);
+
+		out[n] = ':';
+		memcpy(out + n + 1, s->param, s->param_len);
+		out[n + 1 + s->param_len] = '\0';
+	}
 	if (names_event(s->cmd)) {
 		put(out, ":");
 		put(out, s->system);
@@ -97,6 +105,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(spec.count >= -1 && spec.count <= INT32_MAX);
 	CHECK(names_event(spec.cmd) == (spec.system[0] && spec.event[0]));
 	CHECK(strlen(spec.system) < sizeof(spec.system) && strlen(spec.event) < sizeof(spec.event));
+	CHECK((spec.cmd == TRIGGER_HIST) == (spec.param != NULL));
+	if (spec.param) {
+		CHECK(spec.param > text && spec.param + spec.param_len <= text + size);
+		CHECK(spec.param_len > 0 && !memchr(spec.param, ' ', spec.param_len));
+		CHECK(spec.count == -1);
+	}
 	if (spec.filter) {
 		CHECK(spec.filter > text && spec.filter < text + size);
 		CHECK(*spec.filter && *spec.filter != ' ');
@@ -107,6 +121,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(trigger_parse(again, &spec2) == 0);
 	CHECK(spec2.cmd == spec.cmd && spec2.remove == spec.remove && spec2.count == spec.count);
 	CHECK(!strcmp(spec2.system, spec.system) && !strcmp(spec2.event, spec.event));
+	CHECK(spec2.param_len == spec.param_len &&
+	      (!spec.param || !memcmp(spec2.param, spec.param, spec.param_len)));
 	CHECK(!spec.filter == !spec2.filter);
 	CHECK(!spec.filter || !strcmp(spec.filter, spec2.filter));
 	free(again);

@@ -36,6 +36,7 @@ HOST_LIB_SRCS += kernel/trace/sorted_set.c kernel/trace/graph_format.c
 HOST_LIB_SRCS += kernel/trace/probe_log.c kernel/trace/probe_types.c kernel/trace/trace_probe.c
 HOST_LIB_SRCS += kernel/trace/kprobe_event_parse.c kernel/trace/probe_fetch.c arch/x86_64/probe_regs.c
 HOST_LIB_SRCS += kernel/trace/event_filter.c kernel/trace/event_trigger.c
+HOST_LIB_SRCS += kernel/trace/hist_parse.c kernel/trace/hist_map.c
 HOST_LIB_SRCS += boot/x86_64/multiboot2.c
 HOST_LIB_SRCS += kernel/module/elf_check.c kernel/module/modinfo.c kernel/module/modules_dep.c
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/obj/%.o,$(HOST_LIB_SRCS))
@@ -52,7 +53,7 @@ HOST_TESTS     += modinfo modules_dep
 HOST_TESTS     += ninep
 HOST_TESTS     += virtqueue
 HOST_TESTS     += sort glob ftrace_filter_word tracefs_words graph_format
-HOST_TESTS     += ring trace_probe event_filter event_trigger
+HOST_TESTS     += ring trace_probe event_filter event_trigger event_hist
 HOST_TEST_BINS := $(patsubst %,$(HOST_BUILD)/test_%,$(HOST_TESTS))
 
 # The ring's writer and a reader in two threads at once
@@ -275,6 +276,8 @@ $(HOST_BUILD)/obj/tests/host/host_kernel.o: tests/host/host_kernel.c tests/host/
 	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 $(HOST_BUILD)/test_event_filter: HOST_TEST_OBJS := $(HOST_EVENT_FILTER_OBJS)
 $(HOST_BUILD)/test_event_filter: $(HOST_EVENT_FILTER_OBJS) tests/host/filter_fields_host.h
+$(HOST_BUILD)/test_event_hist: HOST_TEST_OBJS := $(HOST_EVENT_FILTER_OBJS)
+$(HOST_BUILD)/test_event_hist: $(HOST_EVENT_FILTER_OBJS) tests/host/filter_fields_host.h
 
 # Both architectures' module relocations define the same names
 # (kernel/module/arch_module.h), so neither is in the library: each

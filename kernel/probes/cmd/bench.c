@@ -428,27 +428,41 @@ static bool event_probe(struct kprobe_info *info)
 
 /* A row of a kprobe event: definition written to kprobe_events (which
  * it empties first, as `>` does), the event enabled, the reads timed,
- * the records it wrote counted as its hits; then removed. */
+ * the records it wrote counted as its hits; then removed. With a
+ * trigger, that is written to the event's trigger file instead of
+ * enabling it, which arms the event with no records: its probe's hits
+ * are counted. */
 static __noinline void event_row(struct file *f, unsigned long calls, uint64_t base, const char *row,
-		      const char *definition)
+		      const char *definition, const char *trigger)
 {
 	struct kprobe_info info;
 	uint64_t t, records = 0;
+	unsigned long hits = 0;
+	char undo[128];
 	int err = tracing_write("kprobe_events", definition);
 
+	snprintf(undo, sizeof(undo), "!%s", trigger ? trigger : "");
 	if (!err)
-		err = tracing_write("events/" BENCH_EVENT "/enable", "1");
+		err = trigger ? tracing_write("events/" BENCH_EVENT "/trigger", trigger) :
+				tracing_write("events/" BENCH_EVENT "/enable", "1");
 	if (!err && !event_probe(&info))
 		err = -ENOENT;
 	if (!err) {
 		wait_settled(info.probe);
+		event_probe(&info);
+		hits = info.nhit;
 		t = time_reads_recording(f, calls, &records);
+		event_probe(&info);
+		hits = trigger ? info.nhit - hits : (unsigned long)records;
 		cmd_printf("bench: %-22s overhead %6lu.%02lu cycles/hit  path %s  hits %lu\n",
 			   row, (unsigned long)((t - MIN(t, base)) / calls),
 			   (unsigned long)((t - MIN(t, base)) * 100 / calls % 100),
-			   path_of(info.probe), (unsigned long)(records / REPEATS));
+			   path_of(info.probe), hits / REPEATS);
 	}
-	tracing_write("events/" BENCH_EVENT "/enable", "0");
+	if (trigger)
+		tracing_write("events/" BENCH_EVENT "/trigger", undo);
+	else
+		tracing_write("events/" BENCH_EVENT "/enable", "0");
 	tracing_write("kprobe_events", "");
 	if (err)
 		cmd_eprintf("bench: %-22s error %d\n", row, err);
@@ -457,24 +471,30 @@ static __noinline void event_row(struct file *f, unsigned long calls, uint64_t b
 /* The event rows: a kprobe event with no argument and with three (two
  * registers and one dereference: the first two arguments, and a word
  * the first points to), at vfs_read's call site and past it (where the
- * optimizer makes it a jump), and a kretprobe event with its return
- * value. The registers are named as the architecture names them, since
- * past the first instruction $argN is not taken. */
+ * optimizer makes it a jump), a kretprobe event with its return value,
+ * and an event that feeds a log2 histogram of vfs_read's count. The
+ * registers are named as the architecture names them, since past the
+ * first instruction $argN is not taken. */
 static __noinline void event_rows(struct file *f, unsigned long calls, uint64_t base)
 {
 	const char *a1 = arch_probe_arg_regs[0], *a2 = arch_probe_arg_regs[1];
+	const char *a3 = arch_probe_arg_regs[2];
 	char def[128];
 
-	event_row(f, calls, base, "event-ftrace", "p:" BENCH_EVENT " vfs_read");
+	event_row(f, calls, base, "event-ftrace", "p:" BENCH_EVENT " vfs_read", NULL);
 	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read+%u", past_site());
-	event_row(f, calls, base, "event-optimized", def);
+	event_row(f, calls, base, "event-optimized", def, NULL);
 	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read a=%%%s b=%%%s c=+0(%%%s):u64", a1, a2,
 		 a1);
-	event_row(f, calls, base, "event-3args-ftrace", def);
+	event_row(f, calls, base, "event-3args-ftrace", def, NULL);
 	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read+%u a=%%%s b=%%%s c=+0(%%%s):u64",
 		 past_site(), a1, a2, a1);
-	event_row(f, calls, base, "event-3args-optimized", def);
-	event_row(f, calls, base, "event-kretprobe", "r:" BENCH_EVENT " vfs_read ret=$retval");
+	event_row(f, calls, base, "event-3args-optimized", def, NULL);
+	event_row(f, calls, base, "event-kretprobe", "r:" BENCH_EVENT " vfs_read ret=$retval", NULL);
+	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read count=%%%s:u64", a3);
+	event_row(f, calls, base, "event-hist-ftrace", def, "hist:keys=count.log2");
+	snprintf(def, sizeof(def), "p:" BENCH_EVENT " vfs_read+%u count=%%%s:u64", past_site(), a3);
+	event_row(f, calls, base, "event-hist-optimized", def, "hist:keys=count.log2");
 }
 
 #define MANY_EVENTS 256
