@@ -28,7 +28,8 @@ static bool notrace fetch_base(const struct fetch_insn *c, const struct probe_ar
 
 	switch (c->op) {
 	case FETCH_OP_REG:
-		memcpy(val, (const uint8_t *)regs + c->param, sizeof(*val));
+		/* A fixed size: inlined as one load, -fno-builtin or not. */
+		__builtin_memcpy(val, (const uint8_t *)regs + c->param, sizeof(*val));
 		return true;
 	case FETCH_OP_STACK:
 		return load_u64_nofault(val, (const uint64_t *)stack_pointer(regs) + c->param) == 0;
@@ -79,6 +80,42 @@ static void notrace store_string(uint8_t *body, size_t *dyn, size_t room, const 
 		*dyn += (size_t)n;
 }
 
+/* The low size bytes of val into field: one store each (the sizes are
+ * fixed, so each copy is inlined). */
+static void notrace store_raw(uint8_t *field, uint64_t val, unsigned int size)
+{
+	uint32_t v32 = (uint32_t)val;
+	uint16_t v16 = (uint16_t)val;
+
+	switch (size) {
+	case 8:
+		__builtin_memcpy(field, &val, 8);
+		break;
+	case 4:
+		__builtin_memcpy(field, &v32, 4);
+		break;
+	case 2:
+		__builtin_memcpy(field, &v16, 2);
+		break;
+	default:	/* 1: the types' sizes are 1, 2, 4 and 8 */
+		*field = (uint8_t)val;
+		break;
+	}
+}
+
+/* size bytes at addr into field, 0s if they cannot be read: a word in
+ * one access, a smaller field byte by byte (a word's load could fault
+ * past the end of the page the field ends on). */
+static void notrace store_mem(uint8_t *field, const void *addr, unsigned int size)
+{
+	uint64_t v;
+
+	if (size == 8 && load_u64_nofault(&v, addr) == 0)
+		__builtin_memcpy(field, &v, 8);
+	else if (size == 8 || copy_from_kernel_nofault(field, addr, size))
+		memset(field, 0, size);
+}
+
 /* A bitfield: the field's container shifted left, then right. */
 static void notrace apply_bitfield(const struct fetch_insn *c, uint8_t *field, unsigned int size)
 {
@@ -112,12 +149,13 @@ static void notrace fetch_arg(const struct probe_arg *arg, const struct probe_hi
 next_element:
 	switch (store->op) {
 	case FETCH_OP_ST_RAW:
-		memcpy(field, &val, store->size);
+		store_raw(field, val, store->size);
 		break;
 	case FETCH_OP_ST_MEM:
-		if (!ok || copy_from_kernel_nofault(field, (const uint8_t *)(uintptr_t)val +
-							   store->offset + elem * store->size,
-						    store->size))
+		if (ok)
+			store_mem(field, (const uint8_t *)(uintptr_t)val + store->offset +
+						 elem * store->size, store->size);
+		else
 			memset(field, 0, store->size);
 		break;
 	case FETCH_OP_ST_STRING:

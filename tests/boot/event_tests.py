@@ -379,14 +379,14 @@ def define(test):
         check(cat(m, trig) == ["# Available triggers:",
                                "# traceon traceoff stacktrace enable_event disable_event hist"],
               "an empty trigger file: %s" % show(cat(m, trig)))
-        written(m, "traceoff:1", trig)
-        refused(m, "traceoff", "File exists", trig)
-        refused(m, "snapshot", "Invalid argument", trig)
-        check(cat(m, trig) == ["traceoff:count=1"], "trigger: %s" % show(cat(m, trig)))
+        # A trigger arms its event, so the first read after it fires it.
         written(m, "1", "events/kprobes/tp/enable", ">")
         clear(m)
+        written(m, "traceoff:1", trig)
         m.command("cat /etc/hostname")
         written(m, "0", "events/kprobes/tp/enable", ">")
+        refused(m, "traceoff", "File exists", trig)
+        refused(m, "snapshot", "Invalid argument", trig)
         check(cat(m, "tracing_on") == ["0"], "tracing_on after traceoff:1")
         rows = [r for r in events(m) if r[3] == "tp"]
         check(len(rows) == 1, "one record before traceoff: %s" % show([r[4] for r in rows]))
@@ -422,26 +422,35 @@ def define(test):
         heap_back(m, before, "triggers")
 
     def hist_of(m, event):
-        """An event's hist file: (trigger info, [(keys, hitcount, {value:
-        sum})], {total: n}), checked against Linux's layout."""
+        """An event's hist file, a table for each of its histograms: [(trigger
+        info, [(keys, hitcount, {value: sum})], {total: n})], checked
+        against Linux's layout."""
         out = cat(m, "events/kprobes/%s/hist" % event, 60)
-        check(out[:3] == ["# event histogram", "#", out[2]] and out[2].startswith("# trigger info: ")
-              and out[3:5] == ["#", ""], "%s/hist's head: %s" % (event, show(out[:6])))
-        rows, totals = [], {}
-        for line in out[5:]:
-            e = re.match(r"^\{ (.*) \} hitcount: +(\d+)((?:  \w+: +\S+)*)$", line)
-            t = re.match(r"^    (Hits|Entries|Dropped): (\d+)$", line)
-            if e:
-                rows.append((e.group(1), int(e.group(2)),
-                             dict(re.findall(r"(\w+): +(\S+)", e.group(3)))))
-            elif t:
-                totals[t.group(1)] = int(t.group(2))
-            else:
-                check(line in ("", "Totals:"), "%s/hist: a line not in Linux's format: %r"
-                      % (event, line))
-        check(sorted(totals) == ["Dropped", "Entries", "Hits"] and totals["Entries"] == len(rows),
-              "%s/hist's totals: %s" % (event, show(out[-5:])))
-        return out[2][len("# trigger info: "):], rows, totals
+        starts = [i for i, line in enumerate(out) if line == "# event histogram"]
+        tables = []
+        for n, at in enumerate(starts):
+            lines = out[at:starts[n + 1] - 2 if n + 1 < len(starts) else len(out)]
+            check(n == 0 or out[at - 2:at] == ["", ""], "%s/hist: no blank lines between tables: %s"
+                  % (event, show(out[at - 3:at + 1])))
+            check(lines[1] == "#" and lines[2].startswith("# trigger info: ") and
+                  lines[3:5] == ["#", ""], "%s/hist's head: %s" % (event, show(lines[:6])))
+            rows, totals = [], {}
+            for line in lines[5:]:
+                e = re.match(r"^\{ (.*) \} hitcount: +(\d+)((?:  \w+: +\S+)*)$", line)
+                t = re.match(r"^    (Hits|Entries|Dropped): (\d+)$", line)
+                if e:
+                    rows.append((e.group(1), int(e.group(2)),
+                                 dict(re.findall(r"(\w+): +(\S+)", e.group(3)))))
+                elif t:
+                    totals[t.group(1)] = int(t.group(2))
+                else:
+                    check(line in ("", "Totals:"), "%s/hist: a line not in Linux's format: %r"
+                          % (event, line))
+            check(sorted(totals) == ["Dropped", "Entries", "Hits"] and totals["Entries"] == len(rows),
+                  "%s/hist's totals: %s" % (event, show(lines[-5:])))
+            tables.append((lines[2][len("# trigger info: "):], rows, totals))
+        check(out == [] or starts[:1] == [0], "%s/hist: %s" % (event, show(out[:3])))
+        return tables
 
     @test("kprobe_events_hist")
     def test_kprobe_events_hist(m):
@@ -470,7 +479,9 @@ def define(test):
         m.command("worker start 4")
         time.sleep(1)
         m.command("worker stop")
-        info, rows, totals = hist_of(m, "hr")
+        tables = hist_of(m, "hr")
+        check(len(tables) == 3, "hr/hist: %d tables" % len(tables))
+        info, rows, totals = tables[0]
         piece = first_piece()
         bucket = (piece - 1).bit_length()
         check(info == "hist:keys=count.log2:vals=hitcount:sort=hitcount:size=2048 [active]",
@@ -481,24 +492,28 @@ def define(test):
         check(counts.get("count: ~ 2^%-2d" % bucket, 0) >= 2,
               "hr/hist: no bucket 2^%d for cat's reads of %d: %s" % (bucket, piece, rows))
         check([n for _, n, _ in rows] == sorted(n for _, n, _ in rows), "hr/hist's order: %s" % rows)
-        cpus = [t for t in cat(m, "events/kprobes/hr/hist", 60) if t.startswith("{ common_cpu")]
-        check(len(cpus) == m.smp, "a row for each CPU under worker start: %s" % show(cpus))
+        cpus = [k for k, _, _ in tables[1][1]]
+        check(len(cpus) == m.smp and all(k.startswith("common_cpu: ") for k in cpus),
+              "a row for each CPU under worker start: %s" % cpus)
+        names = [(k.split()[1], sums) for k, _, sums in tables[2][1]]
+        check(any(name == "shell" and int(sums["count"]) >= 2 * piece for name, sums in names) and
+              any(name == "worker" for name, _ in names), "hr/hist by execname: %s" % names)
         check(not [r for r in events(m) if r[3] == "hr"], "hr recorded while only its triggers armed it")
         # The kretprobe's $retval: 8 bytes then 0 for each cat.
         written(m, "hist:keys=ret.log2:sort=ret if comm == \"shell\"", "events/kprobes/hret/trigger")
         m.command("cat /etc/hostname")
-        _, rows, totals = hist_of(m, "hret")
+        _, rows, totals = hist_of(m, "hret")[0]
         powers = [int(k.split("^")[1]) for k, _, _ in rows]
         check(powers[:1] == [0] and 3 in powers and powers == sorted(powers), "hret/hist: %s" % rows)
         # pause, cont, clear.
         written(m, "hist:keys=count.log2:pause", trig)
         check(cat(m, trig)[0].endswith(" [paused]"), "paused: %s" % show(cat(m, trig)))
-        hits = hist_of(m, "hr")[2]["Hits"]
+        hits = hist_of(m, "hr")[0][2]["Hits"]
         m.command("cat /etc/hostname")
-        check(hist_of(m, "hr")[2]["Hits"] == hits, "a paused histogram counted")
+        check(hist_of(m, "hr")[0][2]["Hits"] == hits, "a paused histogram counted")
         written(m, "hist:keys=count.log2:cont", trig)
         written(m, "hist:keys=count.log2:clear", trig)
-        check(0 < hist_of(m, "hr")[2]["Hits"] < hits, "clear: %d hits before" % hits)
+        check(0 < hist_of(m, "hr")[0][2]["Hits"] < hits, "clear: %d hits before" % hits)
         # Refusals.
         written(m, "", "error_log", ">")
         refused(m, "hist:keys=count.log2", "File exists", trig)

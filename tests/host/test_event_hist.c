@@ -10,6 +10,7 @@
 
 #include "tests/host/rename.h"
 #include "tests/host/filter_fields_host.h"
+#include "kernel/mm/heap.h"
 #include "kernel/trace/hist_map.h"
 #include "kernel/trace/hist_parse.h"
 #include "kernel/trace/probe_types.h"
