@@ -194,7 +194,7 @@ $(eval $(call FUZZ_TARGET,event_trigger,2000000,kernel/trace/event_trigger.c $(F
 
 # A hist trigger's attributes (tests/fuzz/fuzz_event_hist.c): the parser,
 # the key packing and the per-CPU tables.
-$(eval $(call FUZZ_TARGET,event_hist,1000000,kernel/trace/hist_parse.c kernel/trace/hist_map.c lib/sort.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
+$(eval $(call FUZZ_TARGET,event_hist,2000000,kernel/trace/hist_parse.c kernel/trace/hist_map.c lib/sort.c lib/format.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
 
 # ---- Running ----
 
