@@ -190,7 +190,7 @@ $(eval $(call FUZZ_TARGET,event_filter,600000,$(FUZZ_EVENT_FILTER_SRCS),-Itests/
 
 # The text written to an event's trigger file (tests/fuzz/fuzz_event_trigger.c):
 # the trigger's parser, and the filter after its "if".
-$(eval $(call FUZZ_TARGET,event_trigger,2000000,kernel/trace/event_trigger.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
+$(eval $(call FUZZ_TARGET,event_trigger,1000000,kernel/trace/event_trigger.c $(FUZZ_EVENT_FILTER_SRCS),-Itests/fuzz/host_cpu,))
 
 # A hist trigger's attributes (tests/fuzz/fuzz_event_hist.c): the parser,
 # the key packing and the per-CPU tables.
