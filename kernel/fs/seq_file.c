@@ -174,16 +174,22 @@ loff_t seq_lseek(struct file *file, loff_t offset, int whence)
 	return offset;
 }
 
+/* The file's O_ACCMODE says it was opened only to read. */
+static bool is_reader(const struct file *file)
+{
+	return (file->flags & O_ACCMODE) == O_RDONLY;
+}
+
 ssize_t seq_read_if_reader(struct file *file, char *buf, size_t size, loff_t *ppos)
 {
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
+	if (!is_reader(file))
 		return -EBADF;
 	return seq_read(file, buf, size, ppos);
 }
 
 loff_t seq_lseek_if_reader(struct file *file, loff_t offset, int whence)
 {
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
+	if (!is_reader(file))
 		return 0;
 	return seq_lseek(file, offset, whence);
 }
@@ -331,3 +337,19 @@ int single_release(struct inode *inode, struct file *file)
 	return 0;
 }
 EXPORT_SYMBOL(single_release);
+
+int single_open_if_reader(struct file *file, int (*show)(struct seq_file *m, void *v), void *data)
+{
+	return is_reader(file) ? single_open(file, show, data) : 0;
+}
+
+int single_release_if_reader(struct inode *inode, struct file *file)
+{
+	return is_reader(file) ? single_release(inode, file) : 0;
+}
+
+int seq_release_if_reader(struct inode *inode, struct file *file)
+{
+	return is_reader(file) ? seq_release(inode, file) : 0;
+}
+

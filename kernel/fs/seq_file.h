@@ -120,6 +120,13 @@ struct list_node *seq_list_next(void *v, struct list_node *head, loff_t *ppos);
 int single_open(struct file *file, int (*show)(struct seq_file *m, void *v), void *data);
 int single_release(struct inode *inode, struct file *file);
 
+/* The same, and seq_release, for a file that is a seq_file only when
+ * opened to read (as with seq_read_if_reader): opened to write, there
+ * is nothing to open or release. */
+int single_open_if_reader(struct file *file, int (*show)(struct seq_file *m, void *v), void *data);
+int single_release_if_reader(struct inode *inode, struct file *file);
+int seq_release_if_reader(struct inode *inode, struct file *file);
+
 /* NAME_fops: the file operations of a generated file that NAME_open
  * opens and release releases. */
 #define SEQ_FILE_FOPS(__name, __release)                                        \

@@ -373,14 +373,7 @@ static int filter_show(struct seq_file *m, void *v)
 
 static int filter_open(struct inode *inode, struct file *file)
 {
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
-		return 0;
-	return single_open(file, filter_show, inode->i_private);
-}
-
-static int filter_release(struct inode *inode, struct file *file)
-{
-	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
+	return single_open_if_reader(file, filter_show, inode->i_private);
 }
 
 char *trace_events_write_text(const char *buf, size_t count)
@@ -435,7 +428,7 @@ static ssize_t filter_write(struct file *file, const char *buf, size_t count, lo
 
 static const struct file_operations filter_fops = {
 	.open = filter_open, .read = seq_read_if_reader, .write = filter_write,
-	.llseek = seq_lseek_if_reader, .release = filter_release,
+	.llseek = seq_lseek_if_reader, .release = single_release_if_reader,
 };
 
 /* The printing of the event's records, as the buffer's readers call it. */

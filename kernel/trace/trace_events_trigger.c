@@ -303,14 +303,7 @@ static int trigger_show(struct seq_file *m, void *v)
 
 static int trigger_open(struct inode *inode, struct file *file)
 {
-	if ((file->flags & O_ACCMODE) != O_RDONLY)
-		return 0;
-	return single_open(file, trigger_show, inode->i_private);
-}
-
-static int trigger_release(struct inode *inode, struct file *file)
-{
-	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
+	return single_open_if_reader(file, trigger_show, inode->i_private);
 }
 
 /* One trigger a write: added, or removed with a '!'. */
@@ -348,7 +341,7 @@ static ssize_t trigger_write(struct file *file, const char *buf, size_t count, l
 
 const struct file_operations trace_event_trigger_fops = {
 	.open = trigger_open, .read = seq_read_if_reader, .write = trigger_write,
-	.llseek = seq_lseek_if_reader, .release = trigger_release,
+	.llseek = seq_lseek_if_reader, .release = single_release_if_reader,
 };
 
 /* ---- The hist file ---- */

@@ -77,11 +77,6 @@ static int kprobe_events_open(struct inode *inode, struct file *file)
 	return seq_open(file, &definitions_sops);
 }
 
-static int kprobe_events_release(struct inode *inode, struct file *file)
-{
-	return (file->flags & O_ACCMODE) == O_RDONLY ? seq_release(inode, file) : 0;
-}
-
 /* Each line of the write, in turn. */
 static ssize_t kprobe_events_write(struct file *file, const char *buf, size_t count, loff_t *pos)
 {
@@ -104,7 +99,7 @@ static ssize_t kprobe_events_write(struct file *file, const char *buf, size_t co
 
 static const struct file_operations kprobe_events_fops = {
 	.open = kprobe_events_open, .read = seq_read_if_reader, .write = kprobe_events_write,
-	.llseek = seq_lseek_if_reader, .release = kprobe_events_release,
+	.llseek = seq_lseek_if_reader, .release = seq_release_if_reader,
 };
 
 static int kprobe_profile_open(struct inode *inode, struct file *file)

@@ -78,17 +78,9 @@ static int error_log_show(struct seq_file *m, void *v)
 /* Opened to write with O_TRUNC (`echo > error_log`): emptied. */
 static int error_log_open(struct inode *inode, struct file *file)
 {
-	if ((file->flags & O_ACCMODE) != O_RDONLY) {
-		if (file->flags & O_TRUNC)
-			clear_log();
-		return 0;
-	}
-	return single_open(file, error_log_show, inode->i_private);
-}
-
-static int error_log_release(struct inode *inode, struct file *file)
-{
-	return (file->flags & O_ACCMODE) == O_RDONLY ? single_release(inode, file) : 0;
+	if ((file->flags & O_ACCMODE) != O_RDONLY && (file->flags & O_TRUNC))
+		clear_log();
+	return single_open_if_reader(file, error_log_show, inode->i_private);
 }
 
 /* What is written is taken and dropped, as on Linux. */
@@ -102,7 +94,7 @@ static ssize_t error_log_write(struct file *file, const char *buf, size_t count_
 
 static const struct file_operations error_log_fops = {
 	.open = error_log_open, .read = seq_read_if_reader, .write = error_log_write,
-	.llseek = seq_lseek_if_reader, .release = error_log_release,
+	.llseek = seq_lseek_if_reader, .release = single_release_if_reader,
 };
 
 static int tracefs_error_log_init(void)
