@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Run every ProbeOS test suite and add up the results (`make test`).
 
-The parts are these, each a child process; their table at the end keeps
-this order:
+The parts are these, each a child process; the table at the end lists
+them in the order they are taken (below):
 
     host            make host-tests          line "host: N passed, N failed, N skipped"
     fuzz            make fuzz-test           line "fuzz: N passed, N failed"
     symtab(ARCH)    tests/host/check_symtab.py build/ARCH/probeos.elf
                                              line "check_symtab: N passed, N failed"
-    boot(ARCH)      tests/boot/boot_tests.py --arch ARCH --long without
+    boot-selftest(ARCH) tests/boot/boot_tests.py --arch ARCH --group selftest
+                                             line "boot-selftest(ARCH): N passed, N failed, N skipped"
+    boot(ARCH)      tests/boot/boot_tests.py --arch ARCH --group main
                                              line "boot(ARCH): N passed, N failed, N skipped"
-    boot-long(ARCH) tests/boot/boot_tests.py --arch ARCH --long only
+    boot-long(ARCH) tests/boot/boot_tests.py --arch ARCH --group long
                                              line "boot-long(ARCH): N passed, N failed, N skipped"
     up(ARCH)        tests/boot/boot_tests.py --arch ARCH --smp 1
                                              line "up(ARCH): N passed, N failed, N skipped"
@@ -24,21 +26,27 @@ this order:
                                              line "bench-host(ARCH): N passed, N failed"
 
 Two parts run at once (--jobs, default 2: the machines this runs on have
-two cores), taken in that order; parts that share a lane never run
-together. The boot parts, whose machines have four CPUs, are one lane:
-two such machines on two cores slow each other past the timeouts of the
-tests that wait for a guest (a Ctrl-C answered within seconds, a
-selftest within ten minutes). The other parts that boot QEMU are a
-second lane, which runs beside a boot part: the host tests and the
-fuzzer first (host and fuzz, two makes in one tree, are a third lane),
-then the rest, so that the two boot parts, the longest, run end to end
-from the start with the rest beside them. boot-long is in that second
-lane, last: its few tests keep four CPUs busy for minutes, but wait for
-them with minutes to spare, and in the boot lane they took about 520 of
-its 1,900 s. Two machines of four CPUs still slow each other (beside
-boot-long(aarch64), x86_64's selftest took 540 s instead of 147), so
-the long parts come last, after the machines of one CPU, to overlap the
-boot parts' own long tests as little as the order allows.
+two cores), each as soon as a place is free, taken in the order below;
+a part holds one or more lanes, and two parts that share a lane never
+run together:
+
+  smp    the parts whose machine of four CPUs runs most of the time:
+         boot-selftest and boot. Two such machines on two cores slow
+         each other past the timeouts of the tests that wait for a
+         guest (a Ctrl-C answered within seconds, a selftest within ten
+         minutes).
+  qemu   the other parts that boot QEMU, which run beside an smp part.
+  make   host and fuzz, two makes in one tree.
+  quiet  boot-selftest and boot-long: beside boot-long's four busy CPUs
+         x86_64's selftest took 529 s instead of 147 (in CI).
+
+The order: host and fuzz; the boot-selftest parts, first in the smp lane
+(beside the makes); the boot parts with the other machines of each
+architecture beside them; the boot-long parts last, in the qemu lane
+once it has nothing else, while a boot part runs. So the smp lane, the
+longest, runs end to end from the start, and the quiet lane keeps the
+selftests from the long tests without either lane waiting.
+
 With more than one job, a part's output is shown whole when it ends, so
 that two parts' lines never mix; with --jobs 1, as it comes.
 
@@ -104,9 +112,9 @@ def nm_env(arch):
 
 
 class Part:
-    def __init__(self, name, cmd, summary, timeout, needs=(), env=None, lane=None):
+    def __init__(self, name, cmd, summary, timeout, needs=(), env=None, lanes=()):
         self.name = name
-        self.lane = lane or name  # parts of one lane never run at once
+        self.lanes = set(lanes) or {name}  # parts sharing a lane never run at once
         self.cmd = cmd
         self.summary = re.compile(summary)  # must capture passed, failed
         self.timeout = timeout
@@ -120,69 +128,67 @@ class Part:
         self.seconds = 0.0      # how long it ran
 
 
+def boot_part(arch, group, boot_tests, lanes):
+    """The boot tests of group on arch (or the boot_tests named)."""
+    name = "boot" if group == "main" else "boot-" + group
+    cmd = [sys.executable, "tests/boot/boot_tests.py", "--arch", arch]
+    for test in boot_tests:
+        cmd += ["--test", test]
+    return Part("%s(%s)" % (name, arch), cmd + ([] if boot_tests else ["--group", group]),
+                r"^%s\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
+                % (name, re.escape(arch)), BOOT_TIMEOUT, lanes=lanes)
+
+
 def make_parts(archs, only, boot_tests):
-    parts = []
-    long_parts = []     # last: see the module's comment
+    """The parts to run, in the order the module's comment gives."""
+    first, middle, last = [], [], []
     if not only or "host" in only:
-        parts.append(Part("host", ["make", "--no-print-directory", "host-tests"],
+        first.append(Part("host", ["make", "--no-print-directory", "host-tests"],
                           r"^host: (\d+) passed, (\d+) failed, (\d+) skipped$", HOST_TIMEOUT,
-                          lane="make"))
+                          lanes=["make"]))
     if not only or "fuzz" in only:
-        parts.append(Part("fuzz", ["make", "--no-print-directory", "fuzz-test"],
-                          r"^fuzz: (\d+) passed, (\d+) failed$", FUZZ_TIMEOUT, lane="make"))
+        first.append(Part("fuzz", ["make", "--no-print-directory", "fuzz-test"],
+                          r"^fuzz: (\d+) passed, (\d+) failed$", FUZZ_TIMEOUT, lanes=["make"]))
+    whole = not boot_tests      # the groups only when every test runs
     for arch in archs:
-        first = len(parts)
         if not only or "symtab" in only:
             elf = "build/%s/probeos.elf" % arch
-            parts.append(Part("symtab(%s)" % arch,
+            first.append(Part("symtab(%s)" % arch,
                               [sys.executable, "tests/host/check_symtab.py", elf],
                               r"^check_symtab: (\d+) passed, (\d+) failed$",
                               SYMTAB_TIMEOUT, needs=[elf], env=nm_env(arch)))
         if not only or "boot" in only:
-            cmd = [sys.executable, "tests/boot/boot_tests.py", "--arch", arch]
-            for name in boot_tests:
-                cmd += ["--test", name]
-            parts.append(Part("boot(%s)" % arch, cmd + ([] if boot_tests else ["--long", "without"]),
-                              r"^boot\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
-                              % re.escape(arch),
-                              BOOT_TIMEOUT))
-            if not boot_tests:
-                long_parts.append(Part("boot-long(%s)" % arch, cmd + ["--long", "only"],
-                                       r"^boot-long\(%s\): (\d+) passed, (\d+) failed"
-                                       r"(?:, (\d+) skipped)?$" % re.escape(arch), BOOT_TIMEOUT,
-                                       lane="qemu"))
-        if (not only or "up" in only) and not boot_tests:
-            parts.append(Part("up(%s)" % arch,
-                              [sys.executable, "tests/boot/boot_tests.py", "--arch", arch,
-                               "--smp", "1"],
-                              r"^up\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
-                              % re.escape(arch),
-                              UP_TIMEOUT))
-        if (not only or "bench" in only) and not boot_tests:
-            parts.append(Part("bench(%s)" % arch,
-                              [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
-                              r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
-                              BENCH_TIMEOUT))
-            parts.append(Part("bench-host(%s)" % arch,
-                              [sys.executable, "tools/bench_host.py", "--arch", arch, "--smoke"],
-                              r"^bench-host\(%s\): (\d+) passed, (\d+) failed$"
-                              % re.escape(arch), BENCH_HOST_TIMEOUT))
-        if (not only or "gdb" in only) and not boot_tests:
-            parts.append(Part("gdb(%s)" % arch,
-                              [sys.executable, "tests/boot/gdb_tests.py", "--arch", arch],
-                              r"^gdb\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
-                              GDB_TIMEOUT, needs=["build/%s/probeos.elf" % arch]))
-        if (not only or "crash" in only) and not boot_tests:
-            parts.append(Part("crash(%s)" % arch,
-                              [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
-                              r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
-                              CRASH_TIMEOUT))
-        for part in parts[first:]:
-            if part.name.startswith("boot("):
-                part.lane = "smp"
-            elif not part.name.startswith("symtab"):
-                part.lane = "qemu"
-    return parts + long_parts
+            if whole:
+                first.append(boot_part(arch, "selftest", (), ["smp", "quiet"]))
+                last.append(boot_part(arch, "long", (), ["qemu", "quiet"]))
+            middle.append(boot_part(arch, "main", boot_tests, ["smp"]))
+        if (not only or "up" in only) and whole:
+            middle.append(Part("up(%s)" % arch,
+                               [sys.executable, "tests/boot/boot_tests.py", "--arch", arch,
+                                "--smp", "1"],
+                               r"^up\(%s\): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?$"
+                               % re.escape(arch),
+                               UP_TIMEOUT, lanes=["qemu"]))
+        if (not only or "bench" in only) and whole:
+            middle.append(Part("bench(%s)" % arch,
+                               [sys.executable, "tools/bench.py", "--arch", arch, "--smoke"],
+                               r"^bench\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                               BENCH_TIMEOUT, lanes=["qemu"]))
+            middle.append(Part("bench-host(%s)" % arch,
+                               [sys.executable, "tools/bench_host.py", "--arch", arch, "--smoke"],
+                               r"^bench-host\(%s\): (\d+) passed, (\d+) failed$"
+                               % re.escape(arch), BENCH_HOST_TIMEOUT, lanes=["qemu"]))
+        if (not only or "gdb" in only) and whole:
+            middle.append(Part("gdb(%s)" % arch,
+                               [sys.executable, "tests/boot/gdb_tests.py", "--arch", arch],
+                               r"^gdb\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                               GDB_TIMEOUT, needs=["build/%s/probeos.elf" % arch], lanes=["qemu"]))
+        if (not only or "crash" in only) and whole:
+            middle.append(Part("crash(%s)" % arch,
+                               [sys.executable, "tests/boot/crash_tests.py", "--arch", arch],
+                               r"^crash\(%s\): (\d+) passed, (\d+) failed$" % re.escape(arch),
+                               CRASH_TIMEOUT, lanes=["qemu"]))
+    return first + middle + last
 
 
 def stop(proc):
@@ -297,18 +303,18 @@ def run_parts(parts, jobs):
     running = 0
     stream = jobs == 1
     while waiting or running:
-        ready = [p for p in waiting if p.lane not in busy]
+        ready = [p for p in waiting if not p.lanes & busy]
         if ready and running < jobs:
             part = ready[0]
             waiting.remove(part)
-            busy.add(part.lane)
+            busy |= part.lanes
             running += 1
             print("=== %s: %s%s" % (part.name, shown_command(part),
                                     "" if stream else " (started)"), flush=True)
             threading.Thread(target=run_one, args=(part, stream, done), daemon=True).start()
             continue
         finished = done.get()
-        busy.discard(finished.lane)
+        busy -= finished.lanes
         running -= 1
 
 

@@ -153,7 +153,9 @@ static int find_trigger(const struct trace_event_call *call, const struct event_
 
 /* The trigger spec says, for call: its filter compiled and a hist's
  * attributes read (their refusals logged), into *out. cmd is the text
- * written, for the log. Under the mutex. */
+ * written, for the log. A removal's filter is compiled only for a hist,
+ * the one trigger it tells apart from another (as Linux removes them:
+ * `!traceon if anything` drops the traceon). Under the mutex. */
 static int make_trigger(struct trace_event_call *call, const struct trigger_spec *spec,
 			struct trace_event_call *target, const char *cmd, struct event_trigger **out)
 {
@@ -167,7 +169,7 @@ static int make_trigger(struct trace_event_call *call, const struct trigger_spec
 	*t = (struct event_trigger){ .cmd = spec->cmd, .count = spec->count, .target = target };
 	if (spec->cmd == TRIGGER_HIST)
 		err = hist_trigger_new(call, cmd, spec->param, spec->param_len, &t->hist);
-	if (!err && spec->filter) {
+	if (!err && spec->filter && (!spec->remove || spec->cmd == TRIGGER_HIST)) {
 		err = event_filter_parse(spec->filter, trace_event_field, call, &t->filter, &ferr,
 					 &pos);
 		if (err == -EINVAL)

@@ -9,13 +9,17 @@ events must fire on every CPU at once).
 
 import os
 import re
+import tempfile
 import time
 
 import archs
-from checks import check, heap_is_back, settled_heap_usage, show
+import ninep_tests
+from checks import check, heap_is_back, info, settled_heap_usage, show
 
 TRACING = "/sys/kernel/tracing"
 ROOT = archs.ROOT
+# Definitions in one file, as Linux's "10,000 definitions" bad input.
+MANY_DEFINITIONS = 10000
 
 # A line of `trace` made by an event: Linux's columns, then the event's
 # name and its text.
@@ -321,6 +325,55 @@ def define(test):
               "256 events removed")
         heap_back(m, before, "256 events, the second time")
 
+    @test("kprobe_events_from_file")
+    def test_kprobe_events_from_file(m):
+        """10,000 definitions read from a file of the host's folder, one
+        write a line (grep's), as a script of them is fed on Linux: every
+        one defined, in its order, each firing once a read when all are
+        enabled, none missed; then `>` removes them all and the heap is
+        as it was. A machine of its own shares the file."""
+        data = archs.testdata(m.arch)
+        lines = []
+        for i in range(MANY_DEFINITIONS):
+            if i % 10 == 9:
+                lines.append("r:kprobes/many%d vfs_read ret=$retval:s64" % i)
+            else:
+                lines.append("p:kprobes/many%d vfs_read n=%%%s:u64" % (i, data.ARG_REGS[2]))
+        with tempfile.TemporaryDirectory(prefix="probeos-events-") as share:
+            with open(os.path.join(share, "defs"), "w") as f:
+                f.write("".join(line + "\n" for line in lines))
+            with ninep_tests.boot_sharing(m, share, title="10,000 events") as h:
+                before = heap_before(h)
+                out = h.command("time grep : /host/defs > %s/kprobe_events" % TRACING, 900)
+                check(len(out) == 1 and out[0].startswith("real "),
+                      "defining %d events: %s" % (MANY_DEFINITIONS, show(out)))
+                info("%d events defined: %s" % (MANY_DEFINITIONS, out[0]))
+                count = h.command("cat %s/kprobe_events | wc -l" % TRACING, 120)
+                check(count == [str(MANY_DEFINITIONS)], "kprobe_events' lines: %s" % show(count))
+                # The first, a return one, the last, as written.
+                shown = h.command("grep -E '/many(0|9|%d) ' %s/kprobe_events"
+                                  % (MANY_DEFINITIONS - 1, TRACING), 120)
+                want = [lines[0], lines[9], lines[-1]]
+                check(shown == want, "definitions shown: %s" % show(shown))
+                written(h, "1", "events/kprobes/enable", ">")
+                h.command("cat /etc/hostname")
+                written(h, "0", "events/kprobes/enable", ">")
+                # kprobe_profile's columns: name, hits, misses. cat made
+                # two reads; every event saw both, and missed none.
+                profile = "%s/kprobe_profile" % TRACING
+                both = h.command("grep -c -E '^ +many[0-9]+ +2 +0$' %s" % profile, 120)
+                check(both == [str(MANY_DEFINITIONS)],
+                      "events that saw cat's two reads and missed none: %s of %d; others: %s"
+                      % (show(both), MANY_DEFINITIONS,
+                         show(h.command("grep -v -E ' 2 +0$' %s | head -n 3" % profile, 120))))
+                out = h.command("time echo > %s/kprobe_events" % TRACING, 600)
+                check(len(out) == 1 and out[0].startswith("real "),
+                      "removing %d events: %s" % (MANY_DEFINITIONS, show(out)))
+                info("%d events removed: %s" % (MANY_DEFINITIONS, out[0]))
+                check(h.command("cat %s/kprobe_events | wc -l" % TRACING) == ["0"] and
+                      h.command("probe list") == ["no probes"], "10,000 events removed")
+                heap_back(h, before, "10,000 events")
+
     @test("kprobe_events_filter")
     def test_kprobe_events_filter(m):
         """A filter on a kretprobe event keeps the returns it matches (of
@@ -370,7 +423,8 @@ def define(test):
         off after the first hit's record, with the count shown going to
         0; enable_event arms another event that records only once it has
         fired ("0*" meanwhile); stacktrace records the hit's call stack;
-        "!" removes each; an event a trigger names is not removed."""
+        "!" removes each, whatever filter it is written with; an event a
+        trigger names is not removed."""
         data = archs.testdata(m.arch)
         before = heap_before(m)
         written(m, "p:tp vfs_read count=%%%s:u64" % data.ARG_REGS[2])
@@ -417,7 +471,12 @@ def define(test):
         check(sum(1 for line in out if line.endswith(": <stack trace>")) == 1 and
               " => vfs_read" in stack and " => fill" in stack,
               "stacktrace: %s" % show([line for line in out if not line.startswith("#")], 20))
-        written(m, "!stacktrace", trig)
+        # A removal names the trigger by its command alone, as Linux's:
+        # its filter is not even compiled.
+        written(m, "!stacktrace if no_such_field == 1", trig)
+        check(cat(m, trig) == ["# Available triggers:",
+                               "# traceon traceoff stacktrace enable_event disable_event hist"],
+              "the trigger file after the removals: %s" % show(cat(m, trig)))
         written(m, "", op=">")
         heap_back(m, before, "triggers")
 
