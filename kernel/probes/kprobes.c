@@ -361,14 +361,16 @@ point_create(uintptr_t addr, const struct symbol *func, struct probe_point **out
 	return 0;
 }
 
+/* A point's jprobe goes last (point_add_locked): no walk of its probes,
+ * which may be thousands. */
 struct kprobe __kprobes *point_jprobe_locked(const struct probe_point *pp)
 {
 	struct kprobe *q;
 
-	list_for_each_entry(q, &pp->probes, point_node)
-		if (q->type->kind == KPROBE_KIND_J)
-			return q;
-	return NULL;
+	if (list_empty(&pp->probes))
+		return NULL;
+	q = list_entry(pp->probes.prev, struct kprobe, point_node);
+	return q->type->kind == KPROBE_KIND_J ? q : NULL;
 }
 
 /* Add p to pp, as a probe of the given type. A jprobe goes last on its

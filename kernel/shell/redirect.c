@@ -1,6 +1,9 @@
 /* Redirection: the command's standard output is this stream
  * (kernel/cmd_output.h), which gathers what the command prints and
- * writes it to the file a page at a time. A write the file refuses is kept, and everything after it
+ * writes it to the file a page at a time, each write ending at a line's
+ * end where a line fits: the tracing files run each write line by line
+ * (kprobe_events, as Linux's), so `cat defs > kprobe_events` must never
+ * hand them a line cut in two. A write the file refuses is kept, and everything after it
  * dropped, so that a refused value changes nothing more and the shell
  * reports one line after the command (`echo: write error: Invalid
  * argument`, as from Linux's echo). */
@@ -28,6 +31,24 @@ static void flush(struct redirect *r)
 	r->len = 0;
 }
 
+/* buf is full: write it up to its last newline and keep the rest, the
+ * start of a line, for the next write. A line longer than buf goes in
+ * pieces: there is no other way. */
+static void flush_lines(struct redirect *r)
+{
+	size_t whole = r->len, rest;
+
+	while (whole > 0 && r->buf[whole - 1] != '\n')
+		whole--;
+	if (whole == 0)
+		whole = r->len;
+	rest = r->len - whole;
+	r->len = whole;
+	flush(r);
+	memmove(r->buf, r->buf + whole, rest);
+	r->len = rest;
+}
+
 static ssize_t redirect_write(struct cmd_stream *s, const char *text, size_t len)
 {
 	struct redirect *r = container_of(s, struct redirect, stream);
@@ -40,7 +61,7 @@ static ssize_t redirect_write(struct cmd_stream *s, const char *text, size_t len
 		r->len += n;
 		done += n;
 		if (r->len == sizeof(r->buf))
-			flush(r);
+			flush_lines(r);
 	}
 	return r->err ? r->err : (ssize_t)len;
 }

@@ -43,6 +43,10 @@
 
 static struct mutex probe_event_mutex = MUTEX_INIT(probe_event_mutex, "kprobe_events");
 static LIST_HEAD(kprobe_events);
+/* The same events by name, for find_event: a file of 10,000 definitions
+ * would otherwise cost each one a walk of all those before it. */
+#define EVENT_BUCKETS 1024
+static struct trace_kprobe *events_by_name[EVENT_BUCKETS];
 
 /* Each CPU's record being made, used with its interrupts off. */
 static uint8_t hit_buffer[MAX_CPUS][TRACE_BODY_MAX] __aligned(8);
@@ -224,11 +228,38 @@ static const struct trace_event_ops kprobe_event_ops = {
 
 /* ---- Definitions ---- */
 
+/* The bucket of the events called name (FNV-1a of the name). */
+static struct trace_kprobe **name_bucket(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return &events_by_name[h % EVENT_BUCKETS];
+}
+
+static void hash_event(struct trace_kprobe *tk)
+{
+	struct trace_kprobe **bucket = name_bucket(tk->call.name);
+
+	tk->name_next = *bucket;
+	*bucket = tk;
+}
+
+static void unhash_event(struct trace_kprobe *tk)
+{
+	struct trace_kprobe **link = name_bucket(tk->call.name);
+
+	while (*link != tk)
+		link = &(*link)->name_next;
+	*link = tk->name_next;
+}
+
 static struct trace_kprobe *find_event(const char *group, const char *event)
 {
 	struct trace_kprobe *tk;
 
-	list_for_each_entry(tk, &kprobe_events, link)
+	for (tk = *name_bucket(event); tk; tk = tk->name_next)
 		if ((!group || !strcmp(tk->call.system, group)) && !strcmp(tk->call.name, event))
 			return tk;
 	return NULL;
@@ -334,6 +365,7 @@ static int create_event(int argc, const char *const *argv, struct probe_log *log
 		goto fail;
 	}
 	list_add_tail(&tk->link, &kprobe_events);
+	hash_event(tk);
 	return 0;
 fail:
 	free_event(tk);
@@ -348,6 +380,7 @@ static int remove_event(struct trace_kprobe *tk)
 	if (err)
 		return err;
 	list_del(&tk->link);
+	unhash_event(tk);
 	remove_probe(tk);
 	free_event(tk);
 	return 0;
@@ -485,6 +518,7 @@ int trace_kprobe_remove_all(void)
 	if (!err)
 		for (size_t i = 0; i < n; i++) {
 			list_del(&tks[i]->link);
+			unhash_event(tks[i]);
 			free_event(tks[i]);
 		}
 out:

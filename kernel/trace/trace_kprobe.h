@@ -25,6 +25,7 @@ struct trace_kprobe {
 	 * probes, gone and placed again). */
 	unsigned long nhit_before, nmissed_before;
 	struct list_node link;		/* in the list of kprobe events */
+	struct trace_kprobe *name_next;	/* in its bucket of them by name */
 	struct kprobe_event_def def;	/* def.args is args */
 	struct probe_arg args[];
 };

@@ -4355,7 +4355,7 @@ UP_TESTS = ["boot", "cpus", "ls_proc_sys", "proc_kallsyms", "proc_uptime", "proc
 
 # The tests that keep the machine's CPUs busy for minutes, with waits of
 # minutes: --group long.
-LONG_TESTS = ["stack_tracer", "probe_every_spinlock_user"]
+LONG_TESTS = ["stack_tracer", "probe_every_spinlock_user", "kprobe_events_from_file"]
 # The tests --group NAME runs; --group main runs the others. Beside a
 # machine running LONG_TESTS the selftests took 529 s on x86_64 instead
 # of 147, so make test keeps the two groups apart.
