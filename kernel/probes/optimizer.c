@@ -104,7 +104,7 @@ static bool __kprobes candidate_locked(struct probe_point *pp)
 
 void __kprobes optimizer_update_locked(struct probe_point *pp)
 {
-	bool ok = candidate_locked(pp);
+	bool ok = candidate_locked(pp), was_optimized = pp->opt_state == OPT_OPTIMIZED;
 
 	switch (pp->opt_state) {
 	case OPT_NONE:
@@ -130,7 +130,11 @@ void __kprobes optimizer_update_locked(struct probe_point *pp)
 	case OPT_REFUSED:
 		break;
 	}
-	set_optimized_flags_locked(pp);
+	/* A point that is not optimized and was not has every probe's flag
+	 * clear already (a probe joins with it clear): no walk of what may
+	 * be thousands of probes at each change. */
+	if (was_optimized || pp->opt_state == OPT_OPTIMIZED)
+		set_optimized_flags_locked(pp);
 }
 
 /* A probe at addr can change the candidacy of points whose region holds it. */

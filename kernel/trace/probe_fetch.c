@@ -128,9 +128,11 @@ static void notrace apply_bitfield(const struct fetch_insn *c, uint8_t *field, u
 }
 
 /* Run arg's program, storing its field at field and its strings from
- * *dyn on. */
-static void notrace fetch_arg(const struct probe_arg *arg, const struct probe_hit_regs *hit,
-			      uint8_t *body, uint8_t *field, size_t *dyn, size_t room)
+ * *dyn on. Out of line: inlined, its registers and spills would weigh
+ * on every call of probe_fetch_args, even one of simple programs only. */
+static __attribute__((noinline)) void notrace
+fetch_arg(const struct probe_arg *arg, const struct probe_hit_regs *hit, uint8_t *body,
+	  uint8_t *field, size_t *dyn, size_t room)
 {
 	const struct fetch_insn *c = arg->code, *store, *last_deref = NULL;
 	uint64_t val = 0, before_deref = 0;
@@ -187,12 +189,37 @@ next_element:
 	}
 }
 
+/* The programs most arguments are, a register or a value behind one
+ * (%di, +8(%di):u32), run in a few instructions rather than through
+ * fetch_arg's general loop: false if arg's is another. */
+static bool notrace fetch_simple(const struct probe_arg *arg, const struct pt_regs *regs,
+				 uint8_t *field)
+{
+	const struct fetch_insn *c = arg->code;
+	uint64_t val;
+
+	if (c[0].op != FETCH_OP_REG || c[2].op != FETCH_OP_END)
+		return false;
+	__builtin_memcpy(&val, (const uint8_t *)regs + c[0].param, sizeof(val));
+	if (c[1].op == FETCH_OP_ST_RAW)
+		store_raw(field, val, c[1].size);
+	else if (c[1].op == FETCH_OP_ST_MEM)
+		store_mem(field, (const uint8_t *)(uintptr_t)val + c[1].offset, c[1].size);
+	else
+		return false;
+	return true;
+}
+
 size_t notrace probe_fetch_args(const struct probe_arg *args, int nr,
 				const struct probe_hit_regs *hit, uint8_t *body, size_t fields,
 				size_t dyn, size_t room)
 {
-	for (int i = 0; i < nr; i++)
-		fetch_arg(&args[i], hit, body, body + fields + args[i].offset, &dyn, room);
+	for (int i = 0; i < nr; i++) {
+		uint8_t *field = body + fields + args[i].offset;
+
+		if (!fetch_simple(&args[i], hit->regs, field))
+			fetch_arg(&args[i], hit, body, field, &dyn, room);
+	}
 	return MIN(dyn, room);
 }
 NOKPROBE_SYMBOL(probe_fetch_args);

@@ -318,17 +318,13 @@ void notrace trace_event_hit_of(struct filter_hit *hit, const void *body, size_t
 				    .cpu = this_cpu_field(id), .pid = self->id };
 }
 
-bool notrace trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len)
+bool notrace trace_event_filter_keeps(const struct event_filter *filter, const void *body,
+				     size_t len)
 {
-	const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
 	struct filter_hit hit;
 
-	if (__atomic_load_n(&call->soft_disabled, __ATOMIC_RELAXED))
-		return false;
-	if (!f)
-		return true;
 	trace_event_hit_of(&hit, body, len);
-	return event_filter_match(f, &hit);
+	return event_filter_match(filter, &hit);
 }
 
 /* Put filter (NULL: none) and the text the file shows (NULL: "none")

@@ -99,15 +99,40 @@ static inline enum trace_type trace_event_type(const struct trace_event_call *ca
 	return call->kind.type;
 }
 
+/* Whether the body of len bytes at body matches filter (the out-of-line
+ * half of trace_event_keeps). */
+bool trace_event_filter_keeps(const struct event_filter *filter, const void *body, size_t len);
+
 /* Whether a record of call's, made at a hit as the body of len bytes at
  * body, is to be kept: it matches the event's filter, or there is none,
  * and the event is not armed only for its triggers (soft_disabled).
- * With interrupts off, as a hit runs. */
-bool trace_event_keeps(const struct trace_event_call *call, const void *body, size_t len);
+ * With interrupts off, as a hit runs; inline, as most events have no
+ * filter. */
+static inline bool trace_event_keeps(const struct trace_event_call *call, const void *body,
+				     size_t len)
+{
+	const struct event_filter *f = __atomic_load_n(&call->filter, __ATOMIC_ACQUIRE);
+
+	if (__atomic_load_n(&call->soft_disabled, __ATOMIC_RELAXED))
+		return false;
+	return !f || trace_event_filter_keeps(f, body, len);
+}
+
+/* Run the triggers tr for a hit whose record is the body of len bytes
+ * at body (the out-of-line half of trace_event_run_triggers). */
+void trace_event_fire_triggers(const struct event_triggers *tr, const void *body, size_t len);
 
 /* Run call's triggers for a hit whose record (kept or not) is the body
- * of len bytes at body. With interrupts off, as a hit runs. */
-void trace_event_run_triggers(const struct trace_event_call *call, const void *body, size_t len);
+ * of len bytes at body. With interrupts off, as a hit runs; inline, as
+ * most events have none. */
+static inline void trace_event_run_triggers(const struct trace_event_call *call,
+					    const void *body, size_t len)
+{
+	const struct event_triggers *tr = __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
+
+	if (tr)
+		trace_event_fire_triggers(tr, body, len);
+}
 
 /* Whether any event is enabled (kprobe_events' truncation is refused
  * while one is). */

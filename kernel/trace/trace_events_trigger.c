@@ -54,14 +54,11 @@ static bool notrace take_firing(struct event_trigger *t)
 	return true;
 }
 
-void notrace trace_event_run_triggers(const struct trace_event_call *call, const void *body,
-				      size_t len)
+void notrace trace_event_fire_triggers(const struct event_triggers *tr, const void *body,
+				       size_t len)
 {
-	const struct event_triggers *tr = __atomic_load_n(&call->triggers, __ATOMIC_ACQUIRE);
 	struct filter_hit hit;
 
-	if (!tr)
-		return;
 	trace_event_hit_of(&hit, body, len);
 	for (unsigned int i = 0; i < tr->n; i++) {
 		struct event_trigger *t = tr->t[i];

@@ -93,18 +93,22 @@ unsigned long trace_kprobe_nmissed(const struct trace_kprobe *tk)
 
 /* ---- Hits ---- */
 
-/* Make tk's record: the head, then what the programs fetch. */
-static void notrace record_hit(struct trace_kprobe *tk, struct pt_regs *regs, const void *head,
-			       size_t head_len)
+/* Make tk's record: the head, then what the programs fetch. Inline in
+ * each hit handler, so that the head's copy is of a known size. */
+static inline __attribute__((always_inline)) void record_hit(struct trace_kprobe *tk,
+							     struct pt_regs *regs,
+							     const void *head, size_t head_len)
 {
 	unsigned long flags = arch_irq_save();
 	uint8_t *body = hit_buffer[this_cpu_field(id)];
 	struct probe_hit_regs hit = { .regs = regs, .comm = current_thread()->name };
 	size_t len;
 
-	memcpy(body, head, head_len);
-	len = probe_fetch_args(tk->args, tk->def.nr_args, &hit, body, head_len,
-			       head_len + tk->def.size, TRACE_BODY_MAX);
+	__builtin_memcpy(body, head, head_len);
+	len = head_len;		/* "p:myprobe do_sys_open" fetches nothing */
+	if (tk->def.nr_args)
+		len = probe_fetch_args(tk->args, tk->def.nr_args, &hit, body, head_len,
+				       head_len + tk->def.size, TRACE_BODY_MAX);
 	if (trace_event_keeps(&tk->call, body, len))
 		trace_write(trace_event_type(&tk->call), body, len);
 	trace_event_run_triggers(&tk->call, body, len);
