@@ -176,6 +176,41 @@ def define(test):
               "events/ after removal: %s" % show(m.command("ls %s/events" % TRACING)))
         heap_back(m, before, "kprobe events defined, hit and removed")
 
+    @test("kprobe_events_pipe")
+    def test_kprobe_events_pipe(m):
+        """An event's records read through trace_pipe, which consumes
+        them (trace shows them no more), in Linux's line; a string at an
+        address nothing is mapped at recorded as Linux's (fault); a
+        function pointer in memory as :symbol, the ramfs files' read
+        (struct file_operations: owner, llseek, read)."""
+        data = archs.testdata(m.arch)
+        before = heap_before(m)
+        written(m, "p:kprobes/pp vfs_read count=%%%s:u64 bad=@8:string op=@ramfs_file_fops+16:symbol"
+                % data.ARG_REGS[2])
+        written(m, "1", "events/kprobes/pp/enable", ">")
+        clear(m)
+        m.command("cat /etc/hostname")
+        written(m, "0", "events/kprobes/pp/enable", ">")
+        written(m, "0", "tracing_on", ">")
+        # trace_pipe ends once tracing is off and it has read something.
+        out = m.command("cat %s/trace_pipe" % TRACING, 60)
+        rows = []
+        for line in out:
+            e = EVENT_LINE.match(line)
+            check(e, "trace_pipe: a line not in Linux's format: %r" % line)
+            if e.group(1) == "shell" and e.group(6) == "pp":
+                rows.append(args_of(e.group(7)))
+        want = {"count": str(first_piece()), "bad": "(fault)"}
+        check(len(rows) == 2 and all(w.startswith("vfs_read+0x0/") and
+                                     {k: a.get(k) for k in want} == want and
+                                     a.get("op", "").startswith("ramfs_read+0x0/0x")
+                                     for w, a in rows),
+              "trace_pipe: expected two records of %s and op=ramfs_read, got %s" % (want, rows))
+        check(not [r for r in events(m) if r[3] == "pp"], "trace after trace_pipe read it")
+        written(m, "1", "tracing_on", ">")
+        written(m, "-:pp")
+        heap_back(m, before, "an event read through trace_pipe")
+
     @test("kprobe_events_refused")
     def test_kprobe_events_refused(m):
         """Linux's refusals, each with its errno, its error_log entry and
