@@ -159,6 +159,7 @@ $(foreach a,$(HOST_LOADER_ARCHS),$(eval $(call host_loader_rules,$(a))))
 host-tests: host-test-bins
 	$(HOST_PYTHON) tests/host/run_host_tests.py \
 		--python tests/host/test_tools.py \
+		--python tests/host/test_run_tests.py \
 		--python tests/host/test_depmod.py \
 		--python tests/host/test_module_install.py \
 		--python tests/host/test_incremental_build.py \
